@@ -1,0 +1,157 @@
+"""Term statistics for BM25 over chunk spans, computed for a whole corpus at once.
+
+Terms are what the article's ``[A-Za-z0-9][A-Za-z0-9.+-]*`` finds, lowercased. A chunk's
+terms are the document's terms inside its span, plus the pieces of any term the span cuts
+through (re-tokenised exactly as the article would tokenise the sliced text). Every
+document is tokenised once; each configuration then costs a few array operations.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+import numpy as np
+
+TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def term_runs(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end offsets of every term of ``text``.
+
+    A term is a run of ``[A-Za-z0-9.+-]`` trimmed to begin at its first letter or digit,
+    which is exactly the regex's greedy scan, located with array operations.
+    """
+    if not text:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    alnum = ((codes >= 48) & (codes <= 57)) | ((codes >= 65) & (codes <= 90)) | ((codes >= 97) & (codes <= 122))
+    inside = alnum | (codes == 46) | (codes == 43) | (codes == 45)
+    edges = np.diff(np.concatenate(([False], inside, [False])).astype(np.int8))
+    run_starts = np.flatnonzero(edges == 1)
+    run_ends = np.flatnonzero(edges == -1)
+    letters = np.flatnonzero(alnum)
+    k = np.searchsorted(letters, run_starts)
+    first = np.full(len(run_starts), len(text), dtype=np.int64)
+    found = k < len(letters)
+    first[found] = letters[k[found]]
+    keep = first < run_ends
+    return first[keep].astype(np.int64), run_ends[keep].astype(np.int64)
+
+
+def terms_of(text: str) -> list[str]:
+    """The lowercased terms of any string (prefixes, cut pieces)."""
+    return [m.lower() for m in TERM.findall(text)]
+
+
+class TermTable:
+    """Every term of a corpus in one coordinate space (document ``i`` starts at ``base[i]``)."""
+
+    def __init__(self, texts: Iterable[tuple[str, str]]) -> None:
+        self.texts: dict[str, str] = {}
+        self.base: dict[str, int] = {}
+        starts, ends = [], []
+        offset = 0
+        for doc_id, text in texts:
+            self.texts[doc_id] = text
+            self.base[doc_id] = offset
+            s, e = term_runs(text)
+            starts.append(s + offset)
+            ends.append(e + offset)
+            offset += len(text) + 1
+        self.starts = np.concatenate(starts) if starts else np.zeros(0, dtype=np.int64)
+        self.ends = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
+        self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
+
+    def select(self, wanted: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """Term numbers of the occurrences of ``wanted`` words, their word ids, and the vocabulary."""
+        found = self._selected.get(wanted)
+        if found is not None:
+            return found
+        vocabulary = sorted(wanted)
+        ids = {w: i for i, w in enumerate(vocabulary)}
+        lengths = self.ends - self.starts
+        shortest = min((len(w) for w in wanted), default=0)
+        candidates = np.flatnonzero(lengths >= shortest)
+        positions: list[int] = []
+        words: list[int] = []
+        doc_bases = sorted((base, doc_id) for doc_id, base in self.base.items())
+        bases = np.array([b for b, _ in doc_bases], dtype=np.int64)
+        owners = np.searchsorted(bases, self.starts[candidates], side="right") - 1
+        for owner in np.unique(owners):
+            base, doc_id = doc_bases[owner]
+            lowered = self.texts[doc_id].translate(_ASCII_LOWER)
+            chosen = candidates[owners == owner]
+            for term, a, b in zip(chosen.tolist(), (self.starts[chosen] - base).tolist(),
+                                  (self.ends[chosen] - base).tolist()):
+                word_id = ids.get(lowered[a:b])
+                if word_id is not None:
+                    positions.append(term)
+                    words.append(word_id)
+        found = (np.array(positions, dtype=np.int64), np.array(words, dtype=np.int64), vocabulary)
+        self._selected[wanted] = found
+        return found
+
+    def postings(self, spans: list[tuple[str, int, int, str]], wanted: frozenset[str]
+                 ) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """Term counts (BM25 lengths) per chunk and, per wanted word, the chunks holding it
+        (in chunk order) with how often. ``spans`` holds ``(doc_id, start, end, prefix)``."""
+        n = len(spans)
+        if not n:
+            return np.zeros(0), {}
+        base = np.fromiter((self.base[d] + a for d, a, _, _ in spans), np.int64, n)
+        stop_at = np.fromiter((self.base[d] + b for d, _, b, _ in spans), np.int64, n)
+        first = np.searchsorted(self.starts, base, side="left")
+        stop = np.maximum(first, np.searchsorted(self.ends, stop_at, side="right"))
+        lens = (stop - first).astype(np.int64)
+        term_count = len(self.starts)
+        head = np.zeros(n, dtype=bool)
+        has_prev = first > 0
+        head[has_prev] = self.ends[first[has_prev] - 1] > base[has_prev]
+        tail = np.zeros(n, dtype=bool)
+        has_next = stop < term_count
+        nxt = stop[has_next]
+        tail[has_next] = (self.starts[nxt] < stop_at[has_next]) & (self.starts[nxt] >= base[has_next])
+        positions, word_ids, vocabulary = self.select(wanted)
+        ids = {w: i for i, w in enumerate(vocabulary)}
+        extra_chunks: list[int] = []
+        extra_words: list[int] = []
+        prefixed = [j for j, span in enumerate(spans) if span[3]]
+        for j in sorted(set(np.flatnonzero(head | tail).tolist()) | set(prefixed)):
+            doc_id, a, b, prefix = spans[j]
+            text = self.texts[doc_id]
+            pieces = terms_of(prefix) if prefix else []
+            if head[j]:
+                head_end = min(int(self.ends[first[j] - 1]) - self.base[doc_id], b)
+                pieces += [m.group().lower() for m in TERM.finditer(text, a, head_end)]
+            if tail[j]:
+                pieces.append(text[int(self.starts[stop[j]]) - self.base[doc_id]:b].lower())
+            lens[j] += len(pieces)
+            for word in pieces:
+                if word in ids:
+                    extra_chunks.append(j)
+                    extra_words.append(ids[word])
+        lo = np.searchsorted(positions, first)
+        hi = np.searchsorted(positions, stop)
+        counts = hi - lo
+        total = int(counts.sum())
+        chunk_of = np.repeat(np.arange(n, dtype=np.int64), counts)
+        offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lo, counts)
+        word_of = word_ids[offsets] if total else np.zeros(0, dtype=np.int64)
+        if extra_chunks:
+            chunk_of = np.concatenate((chunk_of, np.array(extra_chunks, dtype=np.int64)))
+            word_of = np.concatenate((word_of, np.array(extra_words, dtype=np.int64)))
+        vocab_size = max(1, len(vocabulary))
+        keys, tf = np.unique(word_of * n + chunk_of, return_counts=True)  # sorted by word, then chunk
+        words_sorted = keys // n
+        chunks_sorted = keys % n
+        out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        bounds = np.flatnonzero(np.diff(words_sorted)) + 1
+        for group_chunks, group_tf, group_words in zip(np.split(chunks_sorted, bounds), np.split(tf, bounds),
+                                                       np.split(words_sorted, bounds)):
+            if len(group_words):
+                out[vocabulary[int(group_words[0])]] = (group_chunks, group_tf.astype(np.float64))
+        del vocab_size
+        return lens, out

@@ -1,0 +1,32 @@
+"""The error hierarchy: every failure the library raises on purpose is an InspectorError.
+
+Each subclass also derives from the built-in exception a caller would naturally catch
+(``ValueError`` for bad settings and bad input, ``OSError`` for files), so code that
+does not know about Chunk Inspector still handles them sensibly.
+"""
+
+from __future__ import annotations
+
+
+class InspectorError(Exception):
+    """Base class of every error Chunk Inspector raises deliberately."""
+
+
+class SpecError(InspectorError, ValueError):
+    """A splitter specification or setting was refused; the message says why."""
+
+
+class LengthError(InspectorError, ValueError):
+    """A length unit or tokenizer could not be loaded or used."""
+
+
+class CorpusError(InspectorError, OSError):
+    """A corpus could not be read at all (as opposed to single files, which are skipped)."""
+
+
+class ImportChunksError(InspectorError, ValueError):
+    """Chunks brought from elsewhere could not be read."""
+
+
+class ReviewStoreError(InspectorError, OSError):
+    """The review store could not be opened or written."""

@@ -1,0 +1,113 @@
+"""The values that flow through the engine: documents, atoms and chunks.
+
+Every position is a character offset into ``Document.text``; text is always sliced
+from offsets, never searched for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+Span = tuple[int, int]
+
+#: Atom kinds, in the order the article's tables print them.
+ATOM_KINDS: tuple[str, ...] = ("code", "table", "row", "num", "cite")
+
+#: Human names of the atom kinds.
+ATOM_LABELS: dict[str, str] = {
+    "code": "code block",
+    "table": "table",
+    "row": "table row",
+    "num": "figure sentence",
+    "cite": "citing sentence",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One text of a corpus."""
+
+    id: str
+    """Stable identifier: the path relative to the corpus root, with ``/`` separators."""
+
+    text: str
+    """The text every offset indexes: front matter removed, newlines normalised."""
+
+    title: str = ""
+    """A human title: the first heading, the front-matter title, or the file name."""
+
+    source: str = ""
+    """Where the text came from (a path or an upload name), for messages only."""
+
+    meta: tuple[tuple[str, str], ...] = ()
+    """Scalar front-matter fields (key, value), kept for address stamps."""
+
+    @property
+    def size(self) -> int:
+        """Length of the text in characters."""
+        return len(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """A piece of text that has to arrive whole inside one chunk to be usable."""
+
+    kind: str
+    """One of ``ATOM_KINDS``."""
+
+    start: int
+    """Offset of the first character."""
+
+    end: int
+    """Offset one past the last character."""
+
+    @property
+    def length(self) -> int:
+        """Length in characters."""
+        return self.end - self.start
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A span of a document, plus the text a splitter prepends to it before embedding."""
+
+    doc_id: str
+    """The ``Document.id`` this chunk belongs to."""
+
+    index: int
+    """Position of the chunk within its document, from 0."""
+
+    start: int
+    """Offset of the first character of the span."""
+
+    end: int
+    """Offset one past the last character of the span."""
+
+    prefix: str = ""
+    """Text prepended for embedding (heading path, repeated table header); not part of the span."""
+
+    spec: str = ""
+    """The splitter specification that produced the chunk, as its short string."""
+
+    heading_path: tuple[str, ...] = field(default=())
+    """Headings enclosing the chunk's start, outermost first."""
+
+    @property
+    def span(self) -> Span:
+        """``(start, end)``."""
+        return (self.start, self.end)
+
+    @property
+    def id(self) -> str:
+        """Deterministic id from document, span and configuration."""
+        key = f"{self.doc_id}\x00{self.start}\x00{self.end}\x00{self.spec}\x00{self.prefix}"
+        return hashlib.blake2b(key.encode("utf-8"), digest_size=8).hexdigest()
+
+    def text(self, document: Document) -> str:
+        """The chunk's own text, sliced from the document."""
+        return document.text[self.start:self.end]
+
+    def embedded_text(self, document: Document) -> str:
+        """What an embedder sees: the prefix followed by the span's text."""
+        return self.prefix + document.text[self.start:self.end]

@@ -1,0 +1,294 @@
+"""Measuring spans in a budget's unit, and packing pieces into chunks.
+
+Splitters first cut a document into pieces (paragraphs, sentences, atoms, gaps) and then
+pack consecutive pieces into chunks under the budget. Two packers live here: the article's
+(``pack_seed``, reproduced exactly, quirks included) and the default one (``pack``), which
+keeps the pieces tiling the text, carries overlap, reserves room for prefixes and checks
+token budgets against the real tokenizer.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Callable
+
+from .lengths import CharLength, Length
+from .model import Span
+
+
+class Measure:
+    """Sizes of spans of one document in a length unit, fast enough to call per piece.
+
+    For tokens the size of ``text[a:b]`` is estimated from the document's own token
+    boundaries (one tokenizer pass per document); ``exact`` asks the tokenizer itself, and
+    the packer uses it to confirm every chunk it emits.
+    """
+
+    def __init__(self, text: str, length: Length | None = None) -> None:
+        self.text = text
+        self.length = length or CharLength()
+        self.is_chars = self.length.unit == "characters"
+        self._bounds: list[int] = [] if self.is_chars else self.length.boundaries(text)
+
+    def size(self, a: int, b: int) -> int:
+        """Size of ``text[a:b]`` (estimated for tokens)."""
+        if self.is_chars or b <= a:
+            return max(0, b - a)
+        bounds = self._bounds
+        first = bisect_left(bounds, a)
+        count = bisect_left(bounds, b) - first
+        if first >= len(bounds) or bounds[first] != a:
+            count += 1  # a span starting inside a token still spends a token on its head
+        return count
+
+    def cut(self, a: int, b: int, limit: int) -> int:
+        """The furthest offset ``c`` in ``(a, b]`` with ``size(a, c) <= limit`` (at least ``a + 1``)."""
+        limit = max(1, limit)
+        if self.is_chars:
+            return min(b, a + limit)
+        bounds = self._bounds
+        # Whether or not a token starts at a, the limit-th token start after a (counting a
+        # partial head token as one) sits at index first + limit - 1.
+        first = bisect_right(bounds, a)
+        index = first + limit - 1
+        if index >= len(bounds) or bounds[index] >= b:
+            return b
+        return max(a + 1, bounds[index])
+
+    def exact(self, text: str) -> int:
+        """The real size of any string."""
+        return len(text) if self.is_chars else self.length.count(text)
+
+
+def pack_seed(pieces: list[Span], budget: int, measure: Measure) -> list[Span]:
+    """The article's greedy packer, kept exactly: over-budget pieces are cut into windows,
+    and a chunk grows while its first start to the new piece's end fits the budget."""
+    if measure.is_chars:
+        return _pack_seed_chars(pieces, budget)
+    out: list[Span] = []
+    current: list[int] | None = None
+    for a, b in pieces:
+        while measure.size(a, b) > budget:
+            if current is not None:
+                out.append((current[0], current[1]))
+                current = None
+            c = measure.cut(a, b, budget)
+            out.append((a, c))
+            a = c
+        if current is None:
+            current = [a, b]
+        elif measure.size(current[0], b) <= budget:
+            current[1] = b
+        else:
+            out.append((current[0], current[1]))
+            current = [a, b]
+    if current is not None:
+        out.append((current[0], current[1]))
+    return out
+
+
+def _pack_seed_chars(pieces: list[Span], budget: int) -> list[Span]:
+    """``pack_seed`` for character budgets, with sizes as plain subtraction (the hot path)."""
+    out: list[Span] = []
+    first = last = -1
+    for a, b in pieces:
+        while b - a > budget:
+            if first >= 0:
+                out.append((first, last))
+                first = -1
+            out.append((a, a + budget))
+            a += budget
+        if first < 0:
+            first, last = a, b
+        elif b - first <= budget:
+            last = b
+        else:
+            out.append((first, last))
+            first, last = a, b
+    if first >= 0:
+        out.append((first, last))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A unit the default packer never cuts, unless it alone exceeds the budget."""
+
+    start: int
+    """Offset of the first character."""
+
+    end: int
+    """Offset one past the last character."""
+
+    atomic: bool = False
+    """True for an atom (or one line of a split atom): never cut, reported when oversized."""
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """A chunk span as packed, with its prefix and whether it overflows the budget."""
+
+    start: int
+    """Offset of the first character."""
+
+    end: int
+    """Offset one past the last character."""
+
+    prefix: str = ""
+    """Text prepended to the span for embedding."""
+
+    oversized: bool = False
+    """True when one indivisible piece alone is larger than the budget."""
+
+
+def tile(spans: list[Span] | tuple[Span, ...], start: int, end: int) -> list[Span]:
+    """Extend sorted, non-overlapping spans so they cover ``[start, end)`` exactly; the text
+    between two spans joins the span after it. Spans outside the range are ignored."""
+    text_spans = [(max(a, start), min(b, end)) for a, b in spans if a < end and b > start]
+    return _tile(text_spans, start, end, None)
+
+
+def tile_text(text: str, spans: list[Span] | tuple[Span, ...], start: int, end: int) -> list[Span]:
+    """``tile`` that sends the whitespace after each span back to it and keeps anything else
+    between spans (a list or quote marker) as a piece of its own."""
+    text_spans = [(max(a, start), min(b, end)) for a, b in spans if a < end and b > start]
+    return _tile(text_spans, start, end, text)
+
+
+def _tile(spans: list[Span], start: int, end: int, text: str | None) -> list[Span]:
+    out: list[list[int]] = []
+    pos = start
+    for a, b in spans:
+        if b <= pos:
+            continue
+        a = max(a, pos)
+        if a > pos:
+            split = pos
+            if text is not None and out:
+                gap = text[pos:a]
+                split = pos + len(gap) - len(gap.lstrip())
+                out[-1][1] = split
+            if split < a:
+                if text is not None:
+                    # A list or quote marker stays a piece of its own, so the sentence after it
+                    # keeps its own size and is never refined because of the marker.
+                    out.append([split, a])
+                else:
+                    a = split
+        out.append([a, b])
+        pos = b
+    if pos < end:
+        if out:
+            out[-1][1] = end
+        else:
+            out.append([start, end])
+    if out and out[0][0] > start:
+        out[0][0] = start
+    return [(a, b) for a, b in out]
+
+
+def refine(a: int, b: int, budget: int, measure: Measure, separators: tuple[str, ...]) -> list[Span]:
+    """Cut one over-budget stretch at the coarsest separator that helps, then by size."""
+    text = measure.text
+    if measure.size(a, b) <= budget:
+        return [(a, b)]
+    for index, sep in enumerate(separators):
+        cuts: list[Span] = []
+        pos = a
+        found = text.find(sep, a, b)
+        while found != -1:
+            stop = found + len(sep)
+            if stop < b:
+                cuts.append((pos, stop))
+                pos = stop
+            found = text.find(sep, stop, b) if stop < b else -1
+        if not cuts:
+            continue
+        cuts.append((pos, b))
+        out: list[Span] = []
+        for x, y in cuts:
+            out += refine(x, y, budget, measure, separators[index + 1:])
+        return out
+    out = []
+    while a < b:
+        c = measure.cut(a, b, budget)
+        out.append((a, c))
+        a = c
+    return out
+
+
+def pack(
+    pieces: list[Piece],
+    budget: int,
+    measure: Measure,
+    *,
+    overlap: int = 0,
+    prefix_at: Callable[[int], str] | None = None,
+    separators: tuple[str, ...] = ("\n", ". ", " "),
+) -> list[Packed]:
+    """Pack tiling pieces greedily into chunks of at most ``budget`` (prefix included).
+
+    Divisible pieces larger than the room left are refined at separators first; atomic ones
+    are emitted whole and marked oversized. With ``overlap``, each new chunk starts with the
+    trailing pieces of the previous one that fit in ``overlap``. For token budgets every chunk
+    is confirmed with the real tokenizer and shrunk piece by piece if the estimate was short.
+    """
+    queue = list(pieces)
+    out: list[Packed] = []
+    prefixes: dict[int, tuple[str, int]] = {}
+
+    def prefix_for(start: int) -> tuple[str, int]:
+        if prefix_at is None:
+            return "", 0
+        if start not in prefixes:
+            prefix = prefix_at(start)
+            prefixes[start] = (prefix, measure.exact(prefix) if prefix else 0)
+        return prefixes[start]
+
+    text = measure.text
+    i = j = 0  # i: next piece not yet in any chunk; j <= i: first piece of the next chunk
+    while i < len(queue):
+        first = queue[j]
+        prefix, prefix_size = prefix_for(first.start)
+        room = max(1, budget - prefix_size)
+        if measure.size(first.start, queue[i].end) > room:
+            if j < i:
+                j = i  # the carried overlap leaves no room: start fresh
+                continue
+            piece = queue[i]
+            if piece.atomic or piece.end - piece.start <= 1:
+                out.append(Packed(piece.start, piece.end, prefix, True))
+                i = j = i + 1
+                continue
+            queue[i:i + 1] = [Piece(x, y) for x, y in refine(piece.start, piece.end, room, measure, separators)]
+            continue
+        m = i + 1
+        while m < len(queue) and measure.size(first.start, queue[m].end) <= room:
+            m += 1
+        if not measure.is_chars:
+            excess = measure.exact(prefix + text[first.start:queue[m - 1].end]) - budget
+            while excess > 0 and m - 1 > i:
+                m -= 1
+                excess = measure.exact(prefix + text[first.start:queue[m - 1].end]) - budget
+            if excess > 0:
+                if j < i:
+                    j = i
+                    continue
+                piece = queue[i]
+                smaller = refine(piece.start, piece.end, max(1, measure.size(piece.start, piece.end) - excess),
+                                 measure, separators) if not piece.atomic else [(piece.start, piece.end)]
+                if len(smaller) > 1:
+                    queue[i:i + 1] = [Piece(x, y) for x, y in smaller]
+                    continue
+                out.append(Packed(piece.start, piece.end, prefix, True))
+                i = j = i + 1
+                continue
+        out.append(Packed(first.start, queue[m - 1].end, prefix, False))
+        chunk_first = j
+        i = j = m
+        if overlap:
+            end = queue[m - 1].end
+            while j - 1 > chunk_first and measure.size(queue[j - 1].start, end) <= overlap:
+                j -= 1
+    return out

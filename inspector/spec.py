@@ -1,0 +1,182 @@
+"""``SplitterSpec``: one splitter configuration as a frozen value with a short string form.
+
+The string form is what URLs, the CLI and chunk ids carry::
+
+    KIND:BUDGET[t][/OVERLAP][:UNIT][+FLAG|-FLAG ...][;seps=SEP,SEP...]
+
+For example ``structured:800``, ``fixed:800/120``, ``heading:256t:o200k``,
+``recursive:512t/50:cl100k`` (overlap goes before the unit) and ``sentence:800+path``. A budget followed by ``t``
+counts tokens (o200k unless a unit is named); a named unit other than ``chars`` implies tokens.
+Flags: ``path`` prefixes each chunk with its heading path (on by default for ``heading``),
+``header`` repeats a table's header row on chunks that start inside the table (on by default
+for ``structured``); ``-path`` and ``-header`` turn a default off.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from urllib.parse import quote, unquote
+
+from .errors import SpecError
+
+KINDS: tuple[str, ...] = ("fixed", "paragraph", "sentence", "recursive", "structured", "heading")
+FLAGS: tuple[str, ...] = ("path", "header")
+DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ")
+MAX_BUDGET = 1_000_000
+
+_PATTERN = re.compile(
+    r"^(?P<kind>[a-z][a-z0-9_-]*):(?P<budget>\d+)(?P<t>[tc]?)(?:/(?P<overlap>\d+))?"
+    r"(?::(?P<unit>[^+;]+?))?(?P<flags>(?:[+-][a-z]+)*)(?P<options>(?:;[a-z]+=[^;]*)*)$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SplitterSpec:
+    """A complete splitter configuration."""
+
+    kind: str
+    """Splitter family: one of ``KINDS`` (or an adapter's name)."""
+
+    budget: int
+    """Largest chunk, in ``unit``; prefixes count against it."""
+
+    unit: str = "chars"
+    """``chars``, a tiktoken encoding (``o200k``, ``cl100k``) or ``hf:PATH`` to a tokenizer.json."""
+
+    overlap: int = 0
+    """How much of the previous chunk the next one may repeat, in ``unit``."""
+
+    heading_prefix: bool | None = None
+    """Prefix each chunk with the heading path at its start; ``None`` means the kind's default."""
+
+    table_header: bool | None = None
+    """Repeat the table header on chunks starting mid-table; ``None`` means the kind's default."""
+
+    separators: tuple[str, ...] = DEFAULT_SEPARATORS
+    """Separators tried in order by ``recursive`` (and inside sections by ``heading``)."""
+
+    def __post_init__(self) -> None:
+        problem = self.problem()
+        if problem:
+            raise SpecError(problem)
+
+    def problem(self) -> str | None:
+        """Why this configuration cannot run, or None."""
+        if self.kind not in KINDS and not self.kind.startswith("ext-"):
+            return f"unknown splitter {self.kind!r}; choose one of {', '.join(KINDS)}"
+        if not isinstance(self.budget, int) or self.budget <= 0:
+            return f"budget must be a positive whole number, got {self.budget!r}"
+        if self.budget > MAX_BUDGET:
+            return f"budget {self.budget} is larger than the limit of {MAX_BUDGET}"
+        if not isinstance(self.overlap, int) or self.overlap < 0:
+            return f"overlap must be zero or more, got {self.overlap!r}"
+        if self.overlap >= self.budget:
+            return f"overlap ({self.overlap}) must be smaller than the budget ({self.budget})"
+        if not self.unit:
+            return "unit must not be empty"
+        if not self.separators or any(s == "" for s in self.separators):
+            return "separators must be a non-empty list of non-empty strings"
+        return None
+
+    @property
+    def prefixes_path(self) -> bool:
+        """Whether each chunk gets the heading path at its start as a prefix."""
+        return self.kind == "heading" if self.heading_prefix is None else self.heading_prefix
+
+    @property
+    def repeats_header(self) -> bool:
+        """Whether chunks starting inside a table get its header row as a prefix."""
+        return self.kind == "structured" if self.table_header is None else self.table_header
+
+    @property
+    def in_tokens(self) -> bool:
+        """True when the budget counts tokens rather than characters."""
+        return self.unit != "chars"
+
+    @property
+    def label(self) -> str:
+        """The article's short label, e.g. ``fixed 800/120`` or ``heading 256t``."""
+        size = f"{self.budget}{'t' if self.in_tokens else ''}"
+        return f"{self.kind} {size}" + (f"/{self.overlap}" if self.overlap else "")
+
+    def with_budget(self, budget: int) -> "SplitterSpec":
+        """The same configuration at another budget (overlap kept when it still fits)."""
+        return replace(self, budget=budget, overlap=self.overlap if self.overlap < budget else 0)
+
+    def __str__(self) -> str:
+        text = f"{self.kind}:{self.budget}"
+        if self.in_tokens:
+            text += "t"
+        if self.overlap:
+            text += f"/{self.overlap}"
+        if self.in_tokens and self.unit != "o200k":
+            text += ":" + quote(self.unit, safe="/._-:")
+        if self.heading_prefix is not None and self.heading_prefix != (self.kind == "heading"):
+            text += "+path" if self.heading_prefix else "-path"
+        if self.table_header is not None and self.table_header != (self.kind == "structured"):
+            text += "+header" if self.table_header else "-header"
+        if self.separators != DEFAULT_SEPARATORS:
+            text += ";seps=" + ",".join(quote(s, safe="") for s in self.separators)
+        return text
+
+    @classmethod
+    def parse(cls, text: str) -> "SplitterSpec":
+        """Read the short string form; refuse anything malformed with the reason."""
+        if not isinstance(text, str) or not text.strip():
+            raise SpecError("empty splitter spec; expected e.g. 'structured:800'")
+        match = _PATTERN.match(text.strip())
+        if not match:
+            raise SpecError(
+                f"cannot read splitter spec {text!r}; expected KIND:BUDGET[t][/OVERLAP][:UNIT]"
+                "[+path][+header|-header], e.g. 'structured:800', 'fixed:800/120', 'heading:256t:o200k'"
+            )
+        unit = unquote(match["unit"]) if match["unit"] else None
+        if unit in ("c", "char", "chars", "characters"):
+            unit = "chars"
+        if unit and unit.endswith("_base"):
+            unit = unit[: -len("_base")]
+        if match["t"] == "t":
+            if unit == "chars":
+                raise SpecError(f"{text!r}: a budget in tokens ('t') cannot use the unit 'chars'")
+            unit = unit or "o200k"
+        elif match["t"] == "c":
+            if unit not in (None, "chars"):
+                raise SpecError(f"{text!r}: a budget in characters ('c') cannot name a tokenizer")
+            unit = "chars"
+        unit = unit or "chars"
+        heading_prefix, table_header = None, None
+        for sign, flag in re.findall(r"([+-])([a-z]+)", match["flags"] or ""):
+            if flag not in FLAGS:
+                raise SpecError(f"{text!r}: unknown flag {flag!r}; flags are {', '.join(FLAGS)}")
+            if flag == "path":
+                heading_prefix = sign == "+"
+            else:
+                table_header = sign == "+"
+        separators = DEFAULT_SEPARATORS
+        for key, value in re.findall(r";([a-z]+)=([^;]*)", match["options"] or ""):
+            if key != "seps":
+                raise SpecError(f"{text!r}: unknown option {key!r}; the only option is 'seps'")
+            separators = tuple(unquote(s) for s in value.split(","))
+        kind = match["kind"]
+        spec = cls(kind=kind, budget=int(match["budget"]), unit=unit,
+                   overlap=int(match["overlap"] or 0), heading_prefix=heading_prefix,
+                   table_header=table_header, separators=separators)
+        return spec
+
+
+def parse_spec(text: str | SplitterSpec) -> SplitterSpec:
+    """Accept a spec or its string form."""
+    return text if isinstance(text, SplitterSpec) else SplitterSpec.parse(text)
+
+
+#: The article's seven configurations, in the order its tables print them.
+ARTICLE_SPECS: tuple[SplitterSpec, ...] = tuple(
+    SplitterSpec.parse(s) for s in (
+        "fixed:400", "fixed:800", "fixed:800/120", "paragraph:800",
+        "recursive:800", "sentence:800", "structured:800",
+    )
+)
+
+#: The budgets of the article's sweep.
+SWEEP_BUDGETS: tuple[int, ...] = (400, 800, 1200, 1600, 2400)

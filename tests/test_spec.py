@@ -1,0 +1,96 @@
+"""SplitterSpec: short strings in and out, and refusals that say why."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from inspector import KINDS, SpecError, SplitterSpec, parse_spec
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "budget", "unit", "overlap", "label"),
+    [
+        ("structured:800", "structured", 800, "chars", 0, "structured 800"),
+        ("fixed:800/120", "fixed", 800, "chars", 120, "fixed 800/120"),
+        ("heading:256t:o200k", "heading", 256, "o200k", 0, "heading 256t"),
+        ("heading:256t", "heading", 256, "o200k", 0, "heading 256t"),
+        ("recursive:512t/50:cl100k", "recursive", 512, "cl100k", 50, "recursive 512t/50"),
+        ("sentence:300:cl100k_base", "sentence", 300, "cl100k", 0, "sentence 300t"),
+        ("paragraph:900c", "paragraph", 900, "chars", 0, "paragraph 900"),
+    ],
+)
+def test_parse(text, kind, budget, unit, overlap, label):
+    spec = SplitterSpec.parse(text)
+    assert (spec.kind, spec.budget, spec.unit, spec.overlap, spec.label) == (kind, budget, unit, overlap, label)
+    assert SplitterSpec.parse(str(spec)) == spec
+
+
+def test_defaults_per_kind():
+    assert parse_spec("structured:800").repeats_header is True
+    assert parse_spec("structured:800-header").repeats_header is False
+    assert parse_spec("recursive:800").repeats_header is False
+    assert parse_spec("heading:256t").prefixes_path is True
+    assert parse_spec("heading:256t-path").prefixes_path is False
+    assert parse_spec("sentence:800+path").prefixes_path is True
+    assert str(parse_spec("structured:800+header")) == "structured:800"
+
+
+def test_custom_separators_round_trip():
+    spec = SplitterSpec("recursive", 300, separators=("\n\n", "; ", " "))
+    assert str(spec) == "recursive:300;seps=%0A%0A,%3B%20,%20"
+    assert parse_spec(str(spec)) == spec
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "empty"),
+        ("fixed", "cannot read"),
+        ("nosuch:100", "unknown splitter"),
+        ("fixed:0", "positive"),
+        ("fixed:100/100", "overlap (100) must be smaller than the budget (100)"),
+        ("fixed:100/250", "must be smaller"),
+        ("fixed:100+bold", "unknown flag"),
+        ("fixed:10t:chars", "cannot use the unit"),
+        ("fixed:10c:o200k", "cannot name a tokenizer"),
+        ("fixed:100;color=red", "unknown option"),
+        ("fixed:99999999", "larger than the limit"),
+        ("recursive:100;seps=", "separators"),
+    ],
+)
+def test_refusals_say_why(text, reason):
+    with pytest.raises(SpecError) as info:
+        parse_spec(text)
+    assert reason in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_direct_construction_is_validated_too():
+    with pytest.raises(SpecError, match="overlap"):
+        SplitterSpec("fixed", 100, overlap=100)
+    with pytest.raises(SpecError, match="budget"):
+        SplitterSpec("fixed", -5)
+
+
+def test_specs_are_hashable_values():
+    assert len({parse_spec("fixed:800"), parse_spec("fixed:800"), parse_spec("fixed:800/10")}) == 2
+
+
+@given(
+    kind=st.sampled_from(KINDS),
+    budget=st.integers(1, 5000),
+    tokens=st.booleans(),
+    unit=st.sampled_from(["o200k", "cl100k"]),
+    overlap_share=st.floats(0, 0.99),
+    path=st.sampled_from([None, True, False]),
+    header=st.sampled_from([None, True, False]),
+)
+def test_every_spec_round_trips(kind, budget, tokens, unit, overlap_share, path, header):
+    spec = SplitterSpec(kind, budget, unit if tokens else "chars", int(budget * overlap_share),
+                        heading_prefix=path, table_header=header)
+    again = parse_spec(str(spec))
+    assert (again.kind, again.budget, again.unit, again.overlap) == (spec.kind, spec.budget, spec.unit, spec.overlap)
+    assert again.prefixes_path == spec.prefixes_path
+    assert again.repeats_header == spec.repeats_header
