@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -56,6 +57,10 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--budgets", metavar="N,N,...", default=",".join(map(str, SWEEP_BUDGETS)),
                         help="budgets of the sweep")
     report.add_argument("--quiet", action="store_true", help="no progress bar")
+    report.add_argument("--jobs", type=int, default=0, metavar="N",
+                        help="worker processes (default: one per CPU core, up to 4)")
+    _add_check(commands)
+    _add_export(commands)
     return parser
 
 
@@ -66,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "report":
             return _report(args)
+        if args.command == "check":
+            return _check(args)
+        if args.command == "export":
+            return _export(args)
     except InspectorError as exc:
         sys.stderr.write(f"python -m inspector: error: {exc}\n")
         return 2
@@ -92,11 +101,206 @@ def _report(args: argparse.Namespace) -> int:
         sys.stderr.write(f"python -m inspector: error: no readable documents in {args.corpus}\n")
         return 2
     progress = _ProgressBar(enabled=not args.quiet)
+    jobs = args.jobs or min(4, os.cpu_count() or 1)
+    if jobs < 1:
+        sys.stderr.write("python -m inspector: error: --jobs must be 1 or more\n")
+        return 2
     report = build_report(Workspace(corpus, args.atoms), specs=specs, sweep_spec=sweep,
-                          budgets=budgets, progress=progress)
+                          budgets=budgets, progress=progress, jobs=jobs)
     report["skipped"] = [{"path": s.path, "reason": s.reason} for s in corpus.skipped]
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
     else:
         sys.stdout.write(format_report(report))
+    return 0
+
+
+# -- check and export ----------------------------------------------------------------------
+
+def _add_chunking(command: argparse.ArgumentParser) -> None:
+    command.add_argument("corpus", help="a folder (read recursively) or one file")
+    command.add_argument("--spec", metavar="SPEC",
+                         help="splitter, e.g. structured:800, heading:256t or an adapter such as ext-langchain:800/100")
+    command.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
+                         help="atom detector: markdown-it-py (default) or the article's exact rules")
+
+
+def _add_check(commands) -> None:
+    from .gate import help_text
+
+    check = commands.add_parser(
+        "check", help="CI gate: exit 1 when a measure falls below its floor or regresses",
+        description="Measure one chunking of a corpus and hold each measure to a floor (--min), a ceiling "
+                    "(--max) or a baseline. Exit status: 0 all hold, 1 some do not, 2 bad arguments.",
+        epilog=help_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_chunking(check)
+    check.add_argument("--chunks", metavar="FILE",
+                       help="check chunks made elsewhere (JSONL, JSON or CSV) instead of a --spec")
+    check.add_argument("--budget", metavar="N", type=int,
+                       help="with --chunks: the size the chunks aimed at (for oversized and fit survival)")
+    check.add_argument("--unit", metavar="UNIT", default="chars",
+                       help="with --chunks: unit of --budget (chars, o200k, cl100k or a tokenizer.json)")
+    check.add_argument("--default-doc", metavar="ID", help="with --chunks: document of records naming none")
+    check.add_argument("--min", action="append", default=[], metavar="NAME=VALUE", help="a floor (repeatable)")
+    check.add_argument("--max", action="append", default=[], metavar="NAME=VALUE", help="a ceiling (repeatable)")
+    check.add_argument("--golden", metavar="FILE", help="golden set (JSONL) adding recall@2000 and recall@4000")
+    check.add_argument("--baseline", metavar="FILE", help="fail on regressions against this baseline")
+    check.add_argument("--tolerance", type=float, default=0.0, metavar="T",
+                       help="fractions may fall this much below the baseline (default 0)")
+    check.add_argument("--count-tolerance", type=float, default=0.0, metavar="T",
+                       help="counts may move this fraction of the baseline (default 0)")
+    check.add_argument("--write-baseline", metavar="FILE", help="write the measures as a baseline file")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _add_export(commands) -> None:
+    export = commands.add_parser("export", help="write a configuration's chunks as JSONL for a pipeline",
+                                 description="One JSON object per chunk: chunk_id, doc_id, index, start, end, "
+                                             "prefix, text, tokens, token_unit, heading_path, spec.")
+    _add_chunking(export)
+    export.add_argument("-o", "--output", metavar="FILE", default="-", help="output file (default: stdout)")
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"python -m inspector: error: {message}\n")
+    return 2
+
+
+def _load(args) -> tuple | int:
+    corpus = load_corpus(args.corpus, mode=args.atoms)
+    for skipped in corpus.skipped:
+        sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
+    if not corpus.documents:
+        return _fail(f"no readable documents in {args.corpus}")
+    return corpus, Workspace(corpus, args.atoms)
+
+
+def _adapter_splits(workspace, spec):
+    from .adapters import adapter_splits
+
+    splits, problems = adapter_splits(workspace, spec)
+    for problem in problems:
+        sys.stderr.write(f"{problem.chunk_id}: {problem.kind}: {problem.message}\n")
+    return splits
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .gate import (baseline_document, check_gate, measure, parse_limit, read_baseline, show,
+                       write_baseline)
+    from .golden import DEFAULT_BUDGETS, load_golden
+
+    if bool(args.spec) == bool(args.chunks):
+        return _fail("give either --spec SPEC or --chunks FILE")
+    if args.tolerance < 0 or args.count_tolerance < 0:
+        return _fail("tolerances must be zero or more")
+    try:
+        floors = dict(parse_limit(t) for t in args.min)
+        ceilings = dict(parse_limit(t) for t in args.max)
+        baseline = read_baseline(args.baseline) if args.baseline else None
+    except ValueError as exc:
+        return _fail(str(exc))
+    named = set(floors) | set(ceilings)
+    recall_budgets = sorted({int(n[7:]) for n in named if n.startswith("recall@")})
+    if recall_budgets and not args.golden:
+        return _fail("recall@B needs a golden set (--golden FILE)")
+    if "unplaced" in named and not args.chunks:
+        return _fail("unplaced is measured only for imported chunks (--chunks FILE)")
+    spec = parse_spec(args.spec) if args.spec else None
+    if args.budget is not None and args.budget <= 0:
+        return _fail("--budget must be a positive whole number")
+    loaded = _load(args)
+    if isinstance(loaded, int):
+        return loaded
+    corpus, workspace = loaded
+    splits = unplaced = None
+    if args.chunks:
+        from .importer import import_chunks
+
+        result = import_chunks(args.chunks, corpus, default_doc=args.default_doc, workspace=workspace)
+        for problem in result.problems:
+            sys.stderr.write(f"{result.name}:{problem.line}: {problem.kind}: {problem.message}\n")
+        sys.stderr.write(result.summary() + "\n")
+        if not result.imported:
+            return _fail(f"no chunk of {result.name} could be placed on the corpus")
+        splits = result.splits(workspace, budget=args.budget, unit=args.unit)
+        unplaced = len(result.unplaced)
+        label = result.spec
+    elif spec.kind.startswith("ext-"):
+        splits = _adapter_splits(workspace, spec)
+        label = str(spec)
+    else:
+        label = str(spec)
+    golden = None
+    if args.golden:
+        golden = load_golden(args.golden, corpus)
+        for problem in golden.problems:
+            sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
+        if not golden.items:
+            return _fail(f"no question of {golden.name} could be located in the corpus")
+    budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
+    values = measure(workspace, spec=spec, splits=splits, golden=golden, budgets=budgets, unplaced=unplaced)
+    try:
+        result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline,
+                            tolerance=args.tolerance, count_tolerance=args.count_tolerance)
+    except ValueError as exc:
+        return _fail(str(exc))
+    notes = list(result.notes)
+    if baseline is not None and baseline.get("corpus", {}).get("fingerprint") not in (None, corpus.fingerprint):
+        notes.append("the baseline was written for a different corpus")
+    if baseline is not None and baseline.get("spec") not in (None, label):
+        notes.append(f"the baseline was written for {baseline.get('spec')}, this run is {label}")
+    if args.write_baseline:
+        write_baseline(args.write_baseline, baseline_document(
+            values, spec=label, mode=args.atoms,
+            corpus={"documents": len(corpus.documents), "characters": corpus.characters,
+                    "fingerprint": corpus.fingerprint}))
+    if args.json:
+        out = result.as_dict()
+        out.update(spec=label, notes=notes)
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    else:
+        limits = {}
+        for check in result.checks:
+            limits.setdefault(check.name, []).append(check)
+        lines = [f"check {label} on {args.corpus} ({len(corpus.documents)} documents, {args.atoms} atoms)"]
+        for name, value in values.items():
+            marks = "  ".join(f"{c.rule} {show(name, c.limit)} {'ok' if c.passed else 'FAIL'}"
+                              for c in limits.get(name, []))
+            lines.append(f"  {name:11s} {show(name, value):>8s}  {marks}".rstrip())
+        lines += [f"note: {n}" for n in notes]
+        if result.passed:
+            n = len(result.checks)
+            lines.append(f"PASS: {n} check{'s hold' if n != 1 else ' holds'}")
+        else:
+            lines += [f"FAIL: {c.message}" for c in result.failures]
+        sys.stdout.write("\n".join(lines) + "\n")
+    return 0 if result.passed else 1
+
+
+def _export(args: argparse.Namespace) -> int:
+    from .export import export_chunks
+
+    if not args.spec:
+        return _fail("export needs --spec SPEC")
+    spec = parse_spec(args.spec)
+    loaded = _load(args)
+    if isinstance(loaded, int):
+        return loaded
+    _, workspace = loaded
+    chunks = _adapter_splits(workspace, spec).chunks() if spec.kind.startswith("ext-") else None
+    if args.output == "-":
+        try:
+            export_chunks(workspace, spec, sys.stdout, chunks=chunks)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader (e.g. ``head``) stopped early; silence the interpreter's final flush.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8") as stream:
+                count = export_chunks(workspace, spec, stream, chunks=chunks)
+        except OSError as exc:
+            return _fail(f"cannot write {args.output}: {exc.strerror or exc}")
+        sys.stderr.write(f"wrote {count} chunks to {args.output}\n")
     return 0

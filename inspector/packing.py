@@ -141,6 +141,9 @@ class Packed:
     oversized: bool = False
     """True when one indivisible piece alone is larger than the budget."""
 
+    size: int = -1
+    """Exact size of prefix + span in the budget's unit when the packer measured it, else -1."""
+
 
 def tile(spans: list[Span] | tuple[Span, ...], start: int, end: int) -> list[Span]:
     """Extend sorted, non-overlapping spans so they cover ``[start, end)`` exactly; the text
@@ -193,6 +196,10 @@ def refine(a: int, b: int, budget: int, measure: Measure, separators: tuple[str,
     text = measure.text
     if measure.size(a, b) <= budget:
         return [(a, b)]
+    content_end = a + len(text[a:b].rstrip())
+    if a < content_end < b and measure.size(a, content_end) <= budget:
+        # Only the trailing whitespace overflows: move it, keep the content whole.
+        return [(a, content_end)] + refine(content_end, b, budget, measure, separators)
     for index, sep in enumerate(separators):
         cuts: list[Span] = []
         pos = a
@@ -266,6 +273,7 @@ def pack(
         m = i + 1
         while m < len(queue) and measure.size(first.start, queue[m].end) <= room:
             m += 1
+        excess = -1
         if not measure.is_chars:
             excess = measure.exact(prefix + text[first.start:queue[m - 1].end]) - budget
             while excess > 0 and m - 1 > i:
@@ -284,7 +292,7 @@ def pack(
                 out.append(Packed(piece.start, piece.end, prefix, True))
                 i = j = i + 1
                 continue
-        out.append(Packed(first.start, queue[m - 1].end, prefix, False))
+        out.append(Packed(first.start, queue[m - 1].end, prefix, False, budget + excess if excess != -1 else -1))
         chunk_first = j
         i = j = m
         if overlap:

@@ -3,6 +3,7 @@ corpus, as one plain dictionary and as the text the article prints."""
 
 from __future__ import annotations
 
+import multiprocessing
 from typing import Callable
 
 from .measures import percentile
@@ -28,15 +29,20 @@ def build_report(
     budgets: tuple[int, ...] = SWEEP_BUDGETS,
     header_spec: SplitterSpec | str = "structured:800",
     progress: Progress | None = None,
+    jobs: int = 1,
 ) -> dict:
     """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
 
     Table a counts only atoms no larger than ``fits`` (the article's 800 characters, the same
-    for every row so rows compare; ``None``: each splitter's own budget).
+    for every row so rows compare; ``None``: each splitter's own budget). With ``jobs`` > 1
+    the configurations are measured in that many forked worker processes (Linux), which share
+    the workspace's atoms and term index instead of recomputing them.
     """
     specs = [parse_spec(s) for s in specs]
     sweep_base = parse_spec(sweep_spec)
-    steps = len(specs) + len(budgets) + 2
+    tasks = [("compare", spec, fits) for spec in specs]
+    tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
+    steps = len(tasks) + 2
     done = 0
 
     def tick(what: str) -> None:
@@ -45,6 +51,7 @@ def build_report(
         if progress:
             progress(what, done, steps)
 
+    workspace.analyses(jobs=jobs)
     total = workspace.characters
     counts = workspace.atom_counts()
     lengths = {}
@@ -53,40 +60,16 @@ def build_report(
         lengths[kind] = {"p50": percentile(sizes, 50), "p90": percentile(sizes, 90),
                          "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
     tick("atoms")
-    compare = []
-    for spec in specs:
-        summary = workspace.summarize(spec, fits=fits)
-        probe = workspace.probe(spec)
-        compare.append({
-            "splitter": spec.label,
-            "spec": str(spec),
-            "chunks": summary.chunks,
-            "mean": summary.span_chars / summary.chunks if summary.chunks else 0.0,
-            "survival": {k: _fraction(summary.survival_fit[k]) for k in ATOM_KINDS},
-            "counts": {k: list(summary.survival_fit[k]) for k in ATOM_KINDS},
-            "duplication": summary.span_chars / total if total else 0.0,
-            "oversized": summary.oversized,
-            "answer_at_5": probe.answer_rate,
-            "cut": probe.cut_rate,
-            "rank_miss": probe.miss_rate,
-            "ctx_chars": probe.context_chars,
-            "ctx_tokens": probe.context_tokens,
-        })
-        tick(spec.label)
-    sweep = []
-    for budget in budgets:
-        spec = sweep_base.with_budget(budget)
-        summary = workspace.summarize(spec)
-        probe = workspace.probe(spec)
-        sweep.append({
-            "budget": budget,
-            "spec": str(spec),
-            "chunks": summary.chunks,
-            "mean": summary.span_chars / summary.chunks if summary.chunks else 0.0,
-            "survival": {k: _fraction(summary.survival_all[k]) for k in SWEEP_KINDS},
-            "ctx_tokens": probe.context_tokens,
-        })
-        tick(f"budget {budget}")
+    rows = []
+    for (table, spec, _), row in zip(tasks, _measure_all(workspace, tasks, jobs)):
+        rows.append(row)
+        tick(spec.label if table == "compare" else f"budget {spec.budget}")
+    compare = [row for (table, _, _), row in zip(tasks, rows) if table == "compare"]
+    sweep = [{"budget": row["budget"], "spec": row["spec"], "chunks": row["chunks"], "mean": row["mean"],
+              "survival": {k: row["survival_all"][k] for k in SWEEP_KINDS}, "ctx_tokens": row["ctx_tokens"]}
+             for (table, _, _), row in zip(tasks, rows) if table == "sweep"]
+    for row in compare:
+        del row["survival_all"], row["budget"]
     carry = workspace.header_carry(header_spec).as_dict()
     tick("headers")
     return {
@@ -101,6 +84,56 @@ def build_report(
         "header_spec": str(parse_spec(header_spec)),
         "fits": fits,
     }
+
+
+def measure_spec(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None) -> dict:
+    """One configuration's row: chunk counts, survival, duplication and the probe."""
+    spec = parse_spec(spec)
+    summary = workspace.summarize(spec, fits=fits)
+    probe = workspace.probe(spec)
+    total = workspace.characters
+    return {
+        "splitter": spec.label,
+        "spec": str(spec),
+        "budget": spec.budget,
+        "chunks": summary.chunks,
+        "mean": summary.span_chars / summary.chunks if summary.chunks else 0.0,
+        "survival": {k: _fraction(summary.survival_fit[k]) for k in ATOM_KINDS},
+        "survival_all": {k: _fraction(summary.survival_all[k]) for k in ATOM_KINDS},
+        "counts": {k: list(summary.survival_fit[k]) for k in ATOM_KINDS},
+        "duplication": summary.span_chars / total if total else 0.0,
+        "oversized": summary.oversized,
+        "answer_at_5": probe.answer_rate,
+        "cut": probe.cut_rate,
+        "rank_miss": probe.miss_rate,
+        "ctx_chars": probe.context_chars,
+        "ctx_tokens": probe.context_tokens,
+    }
+
+
+_SHARED: Workspace | None = None  # the workspace a forked worker inherited
+
+
+def _measure_task(task: tuple[str, SplitterSpec, int | None]) -> dict:
+    assert _SHARED is not None
+    _, spec, fits = task
+    return measure_spec(_SHARED, spec, fits)
+
+
+def _measure_all(workspace: Workspace, tasks: list, jobs: int):
+    """Rows for every task, in order; in forked workers when ``jobs`` > 1 and fork exists."""
+    if jobs > 1 and len(tasks) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        global _SHARED
+        workspace.prepare_probe()
+        _SHARED = workspace
+        try:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+                yield from pool.imap(_measure_task, tasks)
+        finally:
+            _SHARED = None
+        return
+    for _, spec, fits in tasks:
+        yield measure_spec(workspace, spec, fits)
 
 
 def _pct(value: float | None, width: int) -> str:

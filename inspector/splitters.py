@@ -72,7 +72,11 @@ def _oversized(text: str, packed: list[Packed], budget: int, length: Length) -> 
     """Chunks whose embedded text is over budget (only an indivisible piece can cause it)."""
     if length.unit == "characters":
         return [i for i, p in enumerate(packed) if len(p.prefix) + p.end - p.start > budget]
-    sizes = length.count_many([p.prefix + text[p.start:p.end] for p in packed])
+    unknown = [i for i, p in enumerate(packed) if p.size < 0]
+    sizes = [p.size for p in packed]
+    for i, size in zip(unknown, length.count_many([packed[i].prefix + text[packed[i].start:packed[i].end]
+                                                  for i in unknown])):
+        sizes[i] = size
     return [i for i, size in enumerate(sizes) if size > budget]
 
 
@@ -186,10 +190,14 @@ def _fixed(text, spec, measure, prefix_at, seed) -> list[Packed]:
         prefix = prefix_at(pos) if prefix_at else ""
         room = max(1, spec.budget - (measure.exact(prefix) if prefix else 0))
         end = measure.cut(pos, n, room)
-        while not measure.is_chars and end - pos > 1 and measure.exact(prefix + text[pos:end]) > spec.budget:
+        size = -1
+        while not measure.is_chars:
+            size = measure.exact(prefix + text[pos:end])
+            if size <= spec.budget or end - pos <= 1:
+                break
             shorter = measure.cut(pos, n, max(1, measure.size(pos, end) - 1))
             end = shorter if shorter < end else end - 1
-        out.append(Packed(pos, end, prefix))
+        out.append(Packed(pos, end, prefix, size=size))
         if end >= n:
             break
         step = max(1, room - spec.overlap)

@@ -6,6 +6,7 @@ recomputed per configuration), and the probe's term index is built once per docu
 
 from __future__ import annotations
 
+import multiprocessing
 from dataclasses import dataclass
 
 from .analysis import Analysis
@@ -66,9 +67,24 @@ class Workspace:
             found = self._analyses[document.id] = analyze(document.text, self.mode)
         return found
 
-    def analyses(self) -> list[Analysis]:
-        """Every document's structure, in corpus order."""
+    def analyses(self, jobs: int = 1) -> list[Analysis]:
+        """Every document's structure, in corpus order (in ``jobs`` forked workers if > 1)."""
+        missing = [d for d in self.documents if d.id not in self._analyses]
+        if jobs > 1 and len(missing) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            size = max(1, len(missing) // (jobs * 4))
+            batches = [[d.text for d in missing[i:i + size]] for i in range(0, len(missing), size)]
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                results = pool.map(_analyze_batch, [(self.mode, batch) for batch in batches])
+            for document, analysis in zip(missing, (a for batch in results for a in batch)):
+                self._analyses[document.id] = analysis
         return [self.analysis(d) for d in self.documents]
+
+    def prepare_probe(self) -> None:
+        """Build everything the probe shares across configurations (before forking workers)."""
+        self.queries()
+        self.term_table().select(frozenset(w for q in self.queries() for w in q.words))
+        if self.mode != "seed":
+            get_length("o200k")
 
     def atom_counts(self) -> dict[str, int]:
         """Atoms per kind over the corpus."""
@@ -145,6 +161,11 @@ class Workspace:
         if self.mode != "seed":
             counter = get_length("o200k").count_many
         return run_probe(self.queries(), self.chunks(spec), self.term_table(), k=k, token_count=counter)
+
+
+def _analyze_batch(job: tuple[str, list[str]]) -> list[Analysis]:
+    mode, texts = job
+    return [analyze(text, mode) for text in texts]
 
 
 class _SpanTokens:

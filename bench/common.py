@@ -1,0 +1,42 @@
+"""Shared helpers for the benchmarks: a large corpus built from the bundled one."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_corpus"
+if str(ROOT) not in sys.path:  # run as `python bench/x.py` from anywhere
+    sys.path.insert(0, str(ROOT))
+
+
+def big_corpus(target_bytes: int = 3_500_000) -> Path:
+    """A temporary folder of sample_corpus copies totalling at least ``target_bytes``.
+
+    Each copy lives in its own subfolder, so document ids stay unique and the corpus has the
+    same mix of code, tables and prose as the bundled one.
+    """
+    size = sum(p.stat().st_size for p in SAMPLE.rglob("*") if p.is_file())
+    copies = max(1, -(-target_bytes // size))
+    folder = Path(tempfile.mkdtemp(prefix="ci-bench-"))
+    for k in range(copies):
+        shutil.copytree(SAMPLE, folder / f"copy{k:02d}")
+    return folder
+
+
+def corpus_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def best_of(function, repeat: int = 3) -> float:
+    """Fastest wall time of ``repeat`` calls, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
