@@ -4,15 +4,14 @@
 tables), turns every block token's line ``map`` into character offsets through a table
 of line starts, and reads code blocks, tables, rows, headings and paragraph units
 straight from the token stream. Prose (the inline content of paragraph tokens, in
-lists and blockquotes too) is split into sentences with a few precompiled regexes that
+lists and blockquotes too) is split into sentences by a few precompiled regexes that
 run on each paragraph's content only, after inline code spans, backslash escapes,
-link destinations, autolinks and raw HTML tags have been masked out, so a ``.`` inside
-an inline code span ``e.g. x`` or ``(https://x.y/a.b)`` never ends a sentence and a digit inside a
-URL never makes a figure sentence.
+links, autolinks and raw HTML tags have been masked, so a ``.`` inside a code span or a
+link title never ends a sentence and a digit inside a URL never makes a figure sentence.
 
 Where the seed detector (``atoms_seed``) guesses from line patterns, this one follows
-CommonMark: a ```` ``` ```` line inside a ````` ```` ````` fence does
-not close it, a pipe table inside a fence is code, a shortcut reference ``[x]`` is a link
+CommonMark: a fence closes only on a run of its own character at least as long as the
+opening one, a pipe table inside a fence is code, a shortcut reference ``[x]`` is a link
 only when ``[x]: ...`` is defined, and link syntax inside inline code is not a link.
 
 Conventions (all spans are ``(start, end)`` offsets into ``text``, end exclusive):
@@ -20,13 +19,16 @@ Conventions (all spans are ``(start, end)`` offsets into ``text``, end exclusive
 * ``code`` and ``fences``: whole lines of a fenced or indented code block, the final
   newline included; an unclosed fence runs to the end of its container or document.
 * ``table``: header line to last body row, final newline included; ``row``: each body
-  row line without its newline.
-* ``num`` / ``cite``: prose sentences (see ``analyze_markdown``).
+  row line without its newline. Lines inside a blockquote keep their ``>`` markers.
+* ``sentences``: prose sentences only, trimmed; ``num`` / ``cite`` are some of them
+  (see ``analyze_markdown``).
 * ``paragraphs``: top-level blocks (list items one by one) as whole lines without the
-  final newline; non-blank lines no token covers (link reference definitions) are
-  units too, so every non-blank line belongs to one unit.
+  final newline; runs of non-blank lines that no token covers (link reference
+  definitions) are units too, so every non-blank line belongs to exactly one unit.
 * ``headings``: top-level ATX and setext headings (not those quoted in blockquotes or
-  nested in list items), ``end`` after the newline of the heading's last line.
+  nested in list items), ``end`` after the newline of the heading's last line, ``title``
+  the heading's inline source with whitespace collapsed (emphasis markers and
+  backticks kept: ``## The `hbl` CLI`` gives ``The `hbl` CLI``).
 """
 
 from __future__ import annotations
@@ -55,12 +57,13 @@ _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
 #: A figure sentence has at least this many whitespace-separated words.
 MIN_FIGURE_WORDS = 10
 
-#: Lower-cased words after which a ``.`` does not end a sentence.
+#: Lower-cased words after which a ``.`` does not end a sentence. Technical prose ends many
+#: sentences with "4 ms." or "No." and "30 sec.", so those are left out on purpose.
 ABBREVIATIONS: frozenset[str] = frozenset(
     {
         "e.g.", "i.e.", "etc.", "vs.", "cf.", "al.", "approx.", "ca.", "resp.",
-        "dr.", "mr.", "mrs.", "ms.", "prof.", "st.", "jr.", "sr.",
-        "fig.", "figs.", "no.", "nos.", "eq.", "sec.", "vol.", "pp.",
+        "dr.", "mr.", "mrs.", "prof.", "st.", "jr.", "sr.",
+        "fig.", "figs.", "eq.", "vol.", "pp.",
     }
 )
 
@@ -73,7 +76,7 @@ _M = "\x01"
 
 # A backslash escape (CommonMark: any ASCII punctuation) or a run of backticks.
 _ESC_OR_TICKS = re.compile(r"\\[!-/:-@\[-`{-~]|`+")
-_CLOSE_TICKS: dict[int, re.Pattern[str]] = {}
+_TICKS = re.compile(r"`+")
 
 # Autolinks (URI and e-mail) and raw inline HTML (tags and comments); one pass.
 _ANGLE = re.compile(
@@ -137,14 +140,6 @@ def _mask(s: str, ranges: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _close_ticks(n: int) -> re.Pattern[str]:
-    """The pattern of a closing backtick run of exactly ``n`` backticks."""
-    pat = _CLOSE_TICKS.get(n)
-    if pat is None:
-        pat = _CLOSE_TICKS[n] = re.compile(r"(?<!`)`{%d}(?!`)" % n)
-    return pat
-
-
 def _mask_code_and_escapes(c: str) -> str:
     """Mask backslash escapes and the inside of inline code spans (delimiters kept).
 
@@ -164,9 +159,13 @@ def _mask_code_and_escapes(c: str) -> str:
             ranges.append((a, b))
             pos = b
             continue
-        close = _close_ticks(b - a).search(c, b)
+        # the closer: the next backtick run of exactly the same length
+        n = b - a
+        close = _TICKS.search(c, b)
+        while close is not None and close.end() - close.start() != n:
+            close = _TICKS.search(c, close.end())
         if close is None:
-            pos = b
+            pos = b  # no closer: the run is literal text
             continue
         ranges.append((b, close.start()))
         pos = close.end()
