@@ -250,10 +250,13 @@ def _check(args: argparse.Namespace) -> int:
     if baseline is not None and baseline.get("spec") not in (None, label):
         notes.append(f"the baseline was written for {baseline.get('spec')}, this run is {label}")
     if args.write_baseline:
-        write_baseline(args.write_baseline, baseline_document(
-            values, spec=label, mode=args.atoms,
-            corpus={"documents": len(corpus.documents), "characters": corpus.characters,
-                    "fingerprint": corpus.fingerprint}))
+        try:
+            write_baseline(args.write_baseline, baseline_document(
+                values, spec=label, mode=args.atoms,
+                corpus={"documents": len(corpus.documents), "characters": corpus.characters,
+                        "fingerprint": corpus.fingerprint}))
+        except OSError as exc:
+            return _fail(f"cannot write {args.write_baseline}: {exc.strerror or exc}")
     if args.json:
         out = result.as_dict()
         out.update(spec=label, notes=notes)

@@ -92,6 +92,9 @@ class ProbeResult:
     context_tokens: float
     """Mean tokens of the top-k chunks per query (characters / 4 in seed mode)."""
 
+    picked: tuple[tuple[int, ...], ...] = ()
+    """For each query, the positions (in the chunk list given) of its top-k chunks, best first."""
+
     @property
     def answer_rate(self) -> float:
         """answer@k as a fraction."""
@@ -160,4 +163,4 @@ def run_probe(queries: list[Query], chunks: list[Chunk], table: TermTable,
         order = list(texts)
         counted = dict(zip(order, token_count([texts[j] for j in order])))
         tokens = sum(counted[j] for top in picked for j in top) / len(queries)
-    return ProbeResult(len(queries), answered, cut, chars, tokens)
+    return ProbeResult(len(queries), answered, cut, chars, tokens, tuple(tuple(top) for top in picked))

@@ -54,6 +54,14 @@ class Workspace:
         self._terms: TermTable | None = None
         self._queries: list[Query] | None = None
         self._splits: dict[str, list[SplitResult]] = {}
+        self._fingerprint: str | None = corpus.fingerprint if isinstance(corpus, Corpus) else None
+
+    @property
+    def fingerprint(self) -> str:
+        """A digest of the documents' ids and texts (the corpus's, when built from one)."""
+        if self._fingerprint is None:
+            self._fingerprint = Corpus("", tuple(self.documents)).fingerprint
+        return self._fingerprint
 
     @property
     def characters(self) -> int:

@@ -305,10 +305,17 @@ def test_abbreviation_is_not_a_boundary() -> None:
     assert sentences(text) == ["Use a broker, e.g. Harborline in production.", "Then stop."]
 
 
-@pytest.mark.parametrize("abbr", ["i.e.", "etc.", "vs.", "Dr.", "Mr.", "Mrs.", "Ms.", "Fig.", "No.", "approx.", "U.S."])
+@pytest.mark.parametrize("abbr", ["i.e.", "etc.", "vs.", "Dr.", "Mr.", "Mrs.", "Fig.", "approx.", "U.S."])
 def test_other_abbreviations(abbr: str) -> None:
     text = f"Compare {abbr} Harborline here. Next one.\n"
     assert sentences(text) == [f"Compare {abbr} Harborline here.", "Next one."]
+
+
+@pytest.mark.parametrize("ending", ["4 ms.", "No.", "30 sec."])
+def test_units_and_answers_end_sentences(ending: str) -> None:
+    # Technical prose ends sentences this way far more often than it abbreviates.
+    text = f"The p99 latency was {ending} Then it recovered.\n"
+    assert sentences(text) == [f"The p99 latency was {ending}", "Then it recovered."]
 
 
 def test_boundaries_need_a_sentence_start() -> None:
@@ -475,3 +482,10 @@ def test_offsets_survive_tabs_and_trimmed_unicode_space_lines() -> None:
     assert sentences(text) == ["item.", "Next\n\tTabbed.", "X"]
     text = "   trailing.   \n\u2003"
     assert sentences(text) == ["trailing."]
+
+
+def test_code_span_closes_only_on_equal_backtick_run() -> None:
+    inside = "Use ``a ` [x](https://x.dev) b`` here.\n"
+    assert atoms(inside, "cite") == []
+    unmatched = "Use `` open [x](https://x.dev) here.\n"
+    assert atoms(unmatched, "cite") == ["Use `` open [x](https://x.dev) here."]
