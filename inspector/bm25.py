@@ -8,6 +8,7 @@ document is tokenised once; each configuration then costs a few array operations
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Iterable
 
@@ -155,3 +156,38 @@ class TermTable:
                 out[vocabulary[int(group_words[0])]] = (group_chunks, group_tf.astype(np.float64))
         del vocab_size
         return lens, out
+
+
+class BM25:
+    """Okapi BM25 (k1 = 1.2, b = 0.75) over chunk term statistics, scored as the article does.
+
+    Each term's contribution is evaluated in the article's operation order in float64, and
+    terms are summed in query order, so scores are bit-identical to its pure-Python loop;
+    ties keep the order in which chunks were first scored (``Counter.most_common``'s order).
+    """
+
+    def __init__(self, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+        self.n = len(lens)
+        self.postings = postings
+        avg = int(lens.sum()) / self.n if self.n else 1.0
+        self.norm = 1.2 * ((1 - 0.75) + 0.75 * lens.astype(np.float64) / avg)
+
+    def top(self, words: Iterable[str], k: int) -> list[int]:
+        """Positions of the ``k`` best chunks for the query ``words`` (fewer if fewer match)."""
+        parts: list[tuple[np.ndarray, np.ndarray]] = []
+        for word in words:
+            posting = self.postings.get(word)
+            if posting is not None:
+                ids, counts = posting
+                df = len(ids)
+                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+                parts.append((ids, idf * counts * 2.2 / (counts + self.norm[ids])))
+        if not parts:
+            return []
+        touched = np.concatenate([ids for ids, _ in parts])
+        ids, first_seen = np.unique(touched, return_index=True)
+        scores = np.zeros(len(ids), dtype=np.float64)
+        for part_ids, values in parts:
+            scores[np.searchsorted(ids, part_ids)] += values
+        ranked = np.lexsort((first_seen, -scores))[:k]
+        return [int(ids[i]) for i in ranked]

@@ -9,14 +9,13 @@ each document's tokens found once, so a corpus is tokenised once for every confi
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from .bm25 import TermTable
+from .bm25 import BM25, TermTable
 from .model import Chunk, Document, Span
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -60,17 +59,14 @@ def make_queries(documents: list[Document], figures: list[tuple[Span, ...]],
 
 
 def _top_k(parts: list[tuple[np.ndarray, np.ndarray]], touched: list[np.ndarray], k: int) -> list[int]:
-    """The ``k`` best chunks, ties broken by first appearance (``Counter.most_common``'s order)."""
+    """The ``k`` best chunks from per-term scores (kept for callers written before ``BM25``)."""
     if not parts:
         return []
-    order = np.concatenate(touched)
-    ids, first_seen = np.unique(order, return_index=True)
+    ids, first_seen = np.unique(np.concatenate(touched), return_index=True)
     scores = np.zeros(len(ids), dtype=np.float64)
     for part_ids, values in parts:
         scores[np.searchsorted(ids, part_ids)] += values
-    appearance = first_seen  # position of first insertion into the article's Counter
-    ranked = np.lexsort((appearance, -scores))[:k]
-    return [int(ids[i]) for i in ranked]
+    return [int(ids[i]) for i in np.lexsort((first_seen, -scores))[:k]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,24 +119,12 @@ def run_probe(queries: list[Query], chunks: list[Chunk], table: TermTable,
         return ProbeResult(len(queries), 0, 0, 0.0, 0.0)
     wanted = frozenset(w for q in queries for w in q.words)
     lens, postings = table.postings([(c.doc_id, c.start, c.end, c.prefix) for c in chunks], wanted)
-    avg = int(lens.sum()) / n
-    # The article's BM25 term, evaluated in the same operation order in float64, so the
-    # vectorised scores are bit-identical to its pure-Python ones.
-    norm = 1.2 * ((1 - 0.75) + 0.75 * lens.astype(np.float64) / avg)
+    ranker = BM25(lens, postings)
     answered = cut = 0
     context = 0
     picked: list[list[int]] = []
     for query in queries:
-        touched: list[np.ndarray] = []
-        parts: list[tuple[np.ndarray, np.ndarray]] = []
-        for w in query.words:
-            if w in postings:
-                ids, counts = postings[w]
-                df = len(ids)
-                idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-                parts.append((ids, idf * counts * 2.2 / (counts + norm[ids])))
-                touched.append(ids)
-        top = _top_k(parts, touched, k)
+        top = ranker.top(query.words, k)
         picked.append(top)
         context += sum(len(chunks[j].prefix) + chunks[j].end - chunks[j].start for j in top)
         s0, s1 = query.evidence
