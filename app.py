@@ -1,24 +1,30 @@
-"""Chunk Inspector app (first slice): the article's tables for the bundled corpus."""
+"""Chunk Inspector, the app: ``streamlit run app.py [-- --corpus PATH --allow-root PATH ...]``.
 
-from pathlib import Path
+Widgets, caching and layout only; every number comes from ``inspector``. The sidebar (shared by
+every page) lives in ``app_pages/_shared.py``; to add a page, add a file to ``app_pages/`` and a line to
+``PAGES``.
 
-import pandas as pd
+The folder is deliberately not called ``pages/``: Streamlit still treats a ``pages/`` folder next
+to the main script as an old-style multipage app until ``st.navigation`` first runs in the
+process, so a fresh server's first request for ``/compare`` (and every AppTest rerun) would run
+the page file alone, without this script and its sidebar.
+"""
+
 import streamlit as st
 
-from inspector import Workspace, build_report, load_corpus
+from app_pages import _shared
 
-st.set_page_config(page_title="Chunk Inspector", layout="wide")
-st.title("Chunk Inspector")
-st.caption("What your splitter does to sample_corpus/: the overlay pages arrive in the next slice.")
+st.set_page_config(page_title="Chunk Inspector", page_icon="✂️", layout="wide")
+# Pages have no icons: the current page's icon becomes the favicon, and a material icon's is
+# fetched from a CDN (the app must work offline; emoji need a font headless Chromium lacks).
 
+PAGES = [
+    st.Page("app_pages/document.py", title="Document", default=True),
+    st.Page("app_pages/compare.py", title="Compare", url_path="compare"),
+    st.Page("app_pages/sweep.py", title="Budget sweep", url_path="sweep"),
+    st.Page("app_pages/sizes.py", title="Chunk sizes", url_path="sizes"),
+]
 
-@st.cache_data(show_spinner="Measuring the corpus…")
-def _report() -> dict:
-    corpus = load_corpus(Path(__file__).parent / "sample_corpus")
-    return build_report(Workspace(corpus))
-
-
-report = _report()
-rows = [{"splitter": r["splitter"], "chunks": r["chunks"], **{k: v for k, v in r["survival"].items()},
-         "answer@5": r["answer_at_5"], "cut": r["cut"]} for r in report["compare"]]
-st.dataframe(pd.DataFrame(rows), hide_index=True)
+navigation = st.navigation(PAGES)
+st.session_state["_context"] = _shared.sidebar()
+navigation.run()

@@ -275,6 +275,8 @@ def _lines(text: str, a: int, b: int) -> list[Span]:
 
 def _heading(text, spec, analysis, measure, prefix_at) -> list[Packed]:
     starts = sorted({h.start for h in analysis.headings if h.start > 0})
+    if starts and not text[:starts[0]].strip():
+        starts = starts[1:]  # blank lines before the first heading belong to its section
     bounds = [0] + starts + [len(text)]
     out: list[Packed] = []
     for a, b in zip(bounds, bounds[1:]):

@@ -1,0 +1,352 @@
+"""Streamlit glue every page shares: the sidebar, URL sync, caches and error display.
+
+Not a page (``st.navigation`` lists the pages explicitly). Settings live in one ``AppState``
+kept in ``st.session_state["app_state"]`` and mirrored into the URL; widgets get their first
+values from it, and page widgets keep theirs across page switches (``persist_state``), so the
+URL always holds every page's settings. Computation stays in ``inspector``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import streamlit as st
+
+from inspector import (KINDS, LENGTH_NAMES, MODES, Corpus, CorpusError, Document, HFTokenizerLength, Length,
+                       LengthError, SplitterSpec, Workspace, get_length, load_corpus)
+from inspector.appstate import (SAMPLE, SAMPLE_CORPUS, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig,
+                                corpus_folder_problem, launch_config)
+from inspector.frames import markdown_escape as md
+from inspector.frames import uploads_corpus
+
+STATE = "app_state"
+SOURCES = {SAMPLE: "Sample corpus (bundled)", "folder": "Folder on this server", UPLOAD: "Upload files"}
+UNIT_LABELS = {"chars": "characters", "o200k": "o200k tokens (GPT-4o)", "cl100k": "cl100k tokens (GPT-4)",
+               "upload": "tokens of an uploaded tokenizer.json"}
+MAX_TOKENIZER_BYTES = 64_000_000
+
+
+@dataclass
+class Context:
+    """What the sidebar settled on for this run; pages read it and never change it."""
+
+    state: AppState
+    launch: LaunchConfig
+    corpus: Corpus | None = None
+    workspace: Workspace | None = None
+    corpus_label: str = ""
+    spec: SplitterSpec | None = None
+    """The splitter as the engine runs it (an uploaded tokenizer's unit resolved to its file)."""
+    length: Length | None = None
+    document: Document | None = None
+    problem: str | None = None
+    """Why nothing can be shown (already displayed as an error), or None."""
+
+
+# -- caches ------------------------------------------------------------------------------------------
+
+@st.cache_resource(ttl=300, max_entries=8, show_spinner="Reading the corpus…")
+def _folder_corpus(real_path: str, mode: str) -> Corpus:
+    return load_corpus(real_path, mode=mode)
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def _workspace(fingerprint: str, mode: str, _corpus: Corpus) -> Workspace:
+    return Workspace(_corpus, mode)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Loading the tokenizer…")
+def length_for(unit: str) -> Length:
+    """The engine's length unit (tokenizers are slow to build, so built once)."""
+    return get_length(unit)
+
+
+@st.cache_resource
+def _tokenizer_dir() -> str:
+    # Uploaded tokenizers live as files because the engine names units by path; this
+    # process-wide folder is the only place an ``upload:`` unit can point to.
+    return tempfile.mkdtemp(prefix="chunk-inspector-tokenizers-")
+
+
+def uploaded_units() -> list[str]:
+    """The ``upload:<hash>`` units this server holds."""
+    return ["upload:" + p.stem for p in sorted(Path(_tokenizer_dir()).glob("*.json"))]
+
+
+def engine_unit(unit: str) -> str:
+    """A state unit as the engine knows it (``upload:<hash>`` -> ``hf:<file>``)."""
+    if UPLOAD_UNIT.match(unit):
+        return "hf:" + str(Path(_tokenizer_dir()) / (unit.split(":", 1)[1] + ".json"))
+    return unit
+
+
+def engine_spec(spec: SplitterSpec | str) -> SplitterSpec:
+    """A spec as the engine runs it."""
+    spec = SplitterSpec.parse(spec) if isinstance(spec, str) else spec
+    return replace(spec, unit=engine_unit(spec.unit)) if UPLOAD_UNIT.match(spec.unit) else spec
+
+
+def unit_label(unit: str) -> str:
+    """Human name of a state unit (uploaded tokenizers told apart by their hash)."""
+    if UPLOAD_UNIT.match(unit):
+        return f"tokens of the uploaded tokenizer.json ({unit.split(':', 1)[1][:8]})"
+    return UNIT_LABELS.get(unit, unit)
+
+
+# -- state and URL -------------------------------------------------------------------------------------
+
+def state() -> AppState:
+    """The settings of this session."""
+    return st.session_state[STATE]
+
+
+def update(**changes) -> AppState:
+    """Change settings (``publish`` then mirrors them into the URL)."""
+    new = replace(state(), **changes)
+    st.session_state[STATE] = new
+    return new
+
+
+def publish() -> None:
+    """Write the settings into the URL (only when they differ, to keep history quiet)."""
+    wanted = state().to_query_params()
+    current = {key: (st.query_params.get_all(key) if key == "cmp" else st.query_params.get(key))
+               for key in st.query_params}
+    if current != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def _start_session(launch: LaunchConfig) -> None:
+    params = {key: st.query_params.get_all(key) for key in st.query_params}
+    initial, problems = AppState.from_query_params(params, default=launch.default_state(),
+                                                   uploaded_units=uploaded_units())
+    st.session_state[STATE] = initial
+    st.session_state["url_problems"] = problems
+    source = initial.corpus if initial.corpus in (SAMPLE, UPLOAD) else "folder"
+    defaults = {
+        "corpus_source": source, "corpus_path": initial.corpus if source == "folder" else "",
+        "mode": initial.mode, "kind": initial.kind, "budget": initial.budget, "overlap": initial.overlap,
+        "unit": "upload" if UPLOAD_UNIT.match(initial.unit) else initial.unit,
+        "heading_prefix": _prefix_default(initial), "table_header": _header_default(initial),
+    }
+    for key, value in defaults.items():
+        st.session_state[key] = value
+
+
+def _prefix_default(s: AppState) -> bool:
+    return s.kind == "heading" if s.heading_prefix is None else s.heading_prefix
+
+
+def _header_default(s: AppState) -> bool:
+    return s.kind == "structured" if s.table_header is None else s.table_header
+
+
+def keep(key: str, value) -> None:
+    """Give a page widget its first value (from the link). Page widgets use
+    ``persist_state="session"`` so their values outlive a page switch."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def _touched() -> None:
+    st.session_state["url_problems"] = []
+
+
+def _kind_changed() -> None:
+    # A new splitter family starts from its own prefix defaults, not the previous family's.
+    kind = st.session_state["kind"]
+    st.session_state["heading_prefix"] = kind == "heading"
+    st.session_state["table_header"] = kind == "structured"
+    _touched()
+
+
+# -- the sidebar -----------------------------------------------------------------------------------------
+
+def sidebar() -> Context:
+    """Draw the shared sidebar and settle this run's corpus, document and splitter."""
+    launch = launch_config(sys.argv[1:], os.environ)
+    if STATE not in st.session_state:
+        _start_session(launch)
+    ctx = Context(state(), launch)
+    with st.sidebar:
+        st.markdown("**Chunk Inspector** · what your splitter does to your documents")
+        st.markdown("### Corpus")
+        _corpus_widgets(ctx)
+        st.markdown("### Splitter")
+        _splitter_widgets(ctx)
+        if ctx.corpus is not None and ctx.corpus.documents:
+            st.markdown("### Document")
+            _document_widgets(ctx)
+        st.caption("Every setting is in the page address: copy it to share this exact view.")
+    ctx.state = state()
+    publish()
+    return ctx
+
+
+def _corpus_widgets(ctx: Context) -> None:
+    source = st.radio("Source", list(SOURCES), format_func=SOURCES.get, key="corpus_source",
+                      on_change=_touched, help="Which documents to inspect.")
+    mode = st.radio("Atom detection", MODES, key="mode", horizontal=True, on_change=_touched,
+                    help="markdown: a markdown parser finds code blocks, tables and sentences. "
+                         "seed: the article's exact regular expressions (reproduces its numbers).")
+    ctx.state = update(mode=mode)
+    if source == SAMPLE:
+        corpus_value, ctx.corpus_label = SAMPLE, "the bundled sample corpus"
+        try:
+            ctx.corpus = _folder_corpus(os.path.realpath(SAMPLE_CORPUS), mode)
+        except CorpusError as exc:
+            ctx.problem = f"The sample corpus cannot be read: {exc}"
+    elif source == "folder":
+        path = st.text_input("Folder", key="corpus_path", on_change=_touched,
+                             placeholder="path/to/markdown", help="Read recursively (.md, .markdown, .txt).")
+        corpus_value, ctx.corpus_label = path.strip() or ctx.state.corpus, path.strip()
+        if ctx.launch.roots:
+            st.caption("Allowed folders: " + ", ".join(f"`{r}`" for r in ctx.launch.roots))
+        problem = corpus_folder_problem(path.strip(), ctx.launch.roots)
+        if problem:
+            ctx.problem = f"Cannot open this folder: {problem}"
+        else:
+            try:
+                ctx.corpus = _folder_corpus(os.path.realpath(path.strip()), mode)
+            except (CorpusError, OSError) as exc:
+                ctx.problem = f"Cannot read the corpus folder: {exc}"
+    else:
+        corpus_value, ctx.corpus_label = UPLOAD, "the uploaded files"
+        files = st.file_uploader("Markdown or text files", type=["md", "markdown", "txt"],
+                                 accept_multiple_files=True, key="corpus_uploads",
+                                 help="Up to 5 MB per file; uploads stay in this browser session.")
+        if not files:
+            ctx.problem = ("Upload one or more .md or .txt files to inspect them "
+                           "(uploaded files stay in this browser session; links cannot carry them).")
+        else:
+            corpus, problem = uploads_corpus([(f.name, f.getvalue()) for f in files], mode=mode)
+            ctx.corpus, ctx.problem = corpus, problem and f"Uploads refused: {problem}"
+    ctx.state = update(corpus=corpus_value if corpus_value else ctx.state.corpus)
+    if ctx.corpus is not None:
+        ctx.workspace = _workspace(ctx.corpus.fingerprint, mode, ctx.corpus)
+        count = len(ctx.corpus.documents)
+        st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
+        if not ctx.corpus.documents and not ctx.problem:
+            ctx.problem = (f"No readable documents in {ctx.corpus_label}"
+                           + (f": all {len(ctx.corpus.skipped)} files were skipped." if ctx.corpus.skipped
+                              else " (it holds no .md, .markdown or .txt files)."))
+
+
+def _splitter_widgets(ctx: Context) -> None:
+    kind = st.selectbox("Splitter", KINDS, key="kind", on_change=_kind_changed,
+                        help="fixed: every N units. paragraph / sentence: packs whole paragraphs or "
+                             "sentences. recursive: tries separators in turn. structured: keeps code "
+                             "blocks and tables whole. heading: one section per chunk.")
+    units = [*LENGTH_NAMES, "upload"]
+    unit_choice = st.selectbox("Unit", units, key="unit", format_func=UNIT_LABELS.get, on_change=_touched,
+                               help="What budget and overlap count.")
+    budget = st.number_input("Budget", min_value=0, max_value=1_000_000, step=50, key="budget",
+                             on_change=_touched, help="Largest chunk, in the unit above.")
+    overlap = st.number_input("Overlap", min_value=0, max_value=1_000_000, step=10, key="overlap",
+                              on_change=_touched, help="How much of each chunk the next one repeats.")
+    prefix = st.checkbox("Prefix the heading path", key="heading_prefix", on_change=_touched,
+                         help="Each chunk starts with its section's headings (counts against the budget).")
+    header = st.checkbox("Repeat the table header", key="table_header", on_change=_touched,
+                         help="Chunks that start inside a table get its header row first.")
+    unit = unit_choice
+    if unit_choice == "upload":
+        unit = _tokenizer_upload(ctx)
+    s = update(kind=kind, budget=int(budget), overlap=int(overlap), unit=unit or ctx.state.unit,
+               heading_prefix=None if prefix == (kind == "heading") else prefix,
+               table_header=None if header == (kind == "structured") else header)
+    ctx.state = s
+    if unit_choice == "upload" and not unit:
+        ctx.problem = ctx.problem or "Upload a tokenizer.json to count in its tokens, or choose another unit."
+        return
+    problem = s.spec_problem()
+    if problem:
+        ctx.problem = ctx.problem or f"These splitter settings cannot run: {problem}."
+        return
+    spec = engine_spec(s.spec())
+    try:
+        ctx.length = length_for(spec.unit)
+        ctx.spec = spec
+    except LengthError as exc:
+        ctx.problem = ctx.problem or f"The unit cannot be used: {exc}"
+    st.caption(f"Spec `{s.spec()}` · {s.spec().label}")
+
+
+def _tokenizer_upload(ctx: Context) -> str | None:
+    file = st.file_uploader("tokenizer.json", type=["json"], key="tokenizer_upload",
+                            help="A Hugging Face tokenizer.json, e.g. from your embedding model's folder.")
+    if file is None:
+        current = ctx.state.unit
+        return current if UPLOAD_UNIT.match(current) and current in uploaded_units() else None
+    data = file.getvalue()
+    if len(data) > MAX_TOKENIZER_BYTES:
+        st.error(f"{md(file.name)} is {len(data) / 1e6:.1f} MB; tokenizer files over "
+                 f"{MAX_TOKENIZER_BYTES / 1e6:.0f} MB are refused.")
+        return None
+    try:
+        HFTokenizerLength.from_json(data, file.name)
+    except LengthError as exc:
+        st.error(f"That tokenizer file cannot be used: {md(exc)}")
+        return None
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    target = Path(_tokenizer_dir()) / f"{digest}.json"
+    if not target.exists():
+        target.write_bytes(data)
+    return f"upload:{digest}"
+
+
+def _has_document(corpus: Corpus, doc_id: str) -> bool:
+    try:
+        corpus.by_id(doc_id)
+    except KeyError:
+        return False
+    return True
+
+
+def _document_widgets(ctx: Context) -> None:
+    documents = ctx.corpus.documents
+    query = st.text_input("Find a document", key="doc_filter", placeholder="words from its name or title")
+    words = query.lower().split()
+    matches = [d.id for d in documents if all(w in f"{d.id} {d.title}".lower() for w in words)]
+    if not matches:
+        st.caption(f"No document matches {md(repr(query))}.")
+        matches = [d.id for d in documents]
+    wanted = ctx.state.doc
+    if wanted and not _has_document(ctx.corpus, wanted):
+        st.warning(md(f"Document {wanted!r} is not in {ctx.corpus_label}; showing the first one."))
+        wanted = ""
+    if st.session_state.get("doc") not in matches:
+        st.session_state["doc"] = wanted if wanted in matches else matches[0]
+    titles = {d.id: d.title for d in documents}
+    doc_id = st.selectbox(f"Document ({len(matches)} of {len(documents)})", matches, key="doc",
+                          format_func=lambda i: f"{titles[i]} · {i}" if titles[i] != i else i,
+                          on_change=_touched)
+    ctx.state = update(doc=doc_id)
+    ctx.document = ctx.corpus.by_id(doc_id)
+
+
+# -- page helpers ----------------------------------------------------------------------------------------------
+
+def context() -> Context:
+    """This run's context, set by app.py before the page runs."""
+    return st.session_state["_context"]
+
+
+def show_problems(ctx: Context) -> bool:
+    """Show link warnings, skipped files and the blocking problem; True when the page can go on."""
+    for problem in ctx.launch.problems:
+        st.warning(md(problem))
+    for problem in st.session_state.get("url_problems", []):
+        st.warning(md(problem))
+    if ctx.corpus is not None and ctx.corpus.skipped:
+        skipped = ctx.corpus.skipped
+        with st.expander(f"{len(skipped)} file{'s' * (len(skipped) != 1)} skipped"):
+            st.dataframe([{"file": s.path, "reason": s.reason} for s in skipped], hide_index=True)
+    if ctx.problem:
+        st.error(md(ctx.problem))
+        return False
+    return ctx.corpus is not None and ctx.workspace is not None and ctx.spec is not None

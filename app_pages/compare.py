@@ -1,0 +1,84 @@
+"""Compare page: the article's tables a (survival) and b (lexical probe) for chosen splitters."""
+
+import pandas as pd
+import streamlit as st
+
+from inspector import ATOM_KINDS, ATOM_LABELS, SpecError
+from inspector.appstate import MAX_COMPARE, checked_spec
+from inspector.frames import markdown_escape as md
+from inspector.frames import TABLE_A, TABLE_B, article_specs, compare_frame, probe_figure, survival_figure
+from app_pages import _shared
+
+st.title("Compare splitters")
+st.caption("Every splitter over the whole corpus, at one budget. **Table a**: the share of atoms each "
+           "splitter keeps whole (counting atoms no larger than the budget, so every row is judged on "
+           "the same atoms). **Table b**: 200 lexical queries, each built from the three longest words "
+           "of a figure sentence; *answer@5* means a top-5 chunk holds the whole sentence, *cut* that "
+           "the top 5 only hold part of it, *rank miss* that none touches it.")
+ctx = _shared.context()
+if not _shared.show_problems(ctx):
+    _shared.publish()
+    st.stop()
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, _workspace):
+    # One row per call, so the progress bar moves between calls: a cached function may not
+    # touch elements created outside it (Streamlit replays them on a cache hit).
+    return compare_frame(_workspace, [_shared.engine_spec(spec)], fits=fits)
+
+
+state = _shared.state()
+defaults = [str(s) for s in article_specs(state.budget, state.unit)]
+if st.session_state.get("compare_specs") == st.session_state.get("compare_defaults") != defaults:
+    st.session_state["compare_specs"] = defaults  # still the defaults: follow the sidebar's budget
+st.session_state["compare_defaults"] = defaults
+_shared.keep("compare_specs", list(state.compare) or defaults)
+options = list(dict.fromkeys(defaults + list(st.session_state["compare_specs"])))
+picked = st.multiselect("Splitters (type a spec such as `heading:512` and press Enter to add one)", options,
+                        key="compare_specs", persist_state="session", accept_new_options=True, max_selections=MAX_COMPARE,
+                        help="Default: the article's seven splitters scaled to the sidebar's budget and unit.")
+specs, refused = [], []
+for text in picked:
+    try:
+        specs.append(str(checked_spec(text, _shared.uploaded_units())))
+    except SpecError as exc:
+        refused.append(f"{text!r}: {exc}")
+for line in refused:
+    st.error(md(f"Splitter left out: {line}"))
+specs = list(dict.fromkeys(specs))
+_shared.update(compare=() if specs == defaults else tuple(specs))
+_shared.publish()
+if not specs:
+    st.info("Choose at least one splitter.")
+    st.stop()
+
+bar = st.progress(0.0, text="Measuring the corpus…")
+rows = []
+for done, spec in enumerate(specs):
+    bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
+    rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, ctx.workspace))
+bar.empty()
+frame = pd.concat(rows, ignore_index=True)
+frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)
+
+percent = {kind: st.column_config.NumberColumn(ATOM_LABELS[kind] + "s", format="percent") for kind in ATOM_KINDS}
+percent |= {c: st.column_config.NumberColumn(c, format="percent") for c in ("answer@5", "cut", "rank miss")}
+percent["duplication"] = st.column_config.NumberColumn("duplication", format="%.2f×")
+st.subheader("a. Atoms kept whole")
+st.caption(f"Atoms of at most {state.budget} {_shared.unit_label(state.unit)}; *duplication* is characters "
+           "in chunks over characters in the corpus; *mean chars* the mean chunk span.")
+table_a = frame[list(TABLE_A)]
+st.dataframe(table_a, hide_index=True, column_config=percent, width="stretch")
+st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table_a.csv", "text/csv",
+                   key="download_a", on_click="ignore")
+st.plotly_chart(survival_figure(frame), key="survival_chart")
+
+st.subheader("b. Lexical probe")
+st.caption("*ctx* columns: mean size of the top 5 chunks a query brings back (tokens: o200k, or characters / 4 "
+           "in seed mode).")
+table_b = frame[list(TABLE_B)]
+st.dataframe(table_b, hide_index=True, column_config=percent, width="stretch")
+st.download_button("Download table b (CSV)", table_b.to_csv(index=False), "table_b.csv", "text/csv",
+                   key="download_b", on_click="ignore")
+st.plotly_chart(probe_figure(frame), key="probe_chart")

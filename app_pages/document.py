@@ -1,0 +1,103 @@
+"""Document page: one document with its chunks drawn over it and every bisected atom in red."""
+
+import streamlit as st
+
+from inspector import ATOM_KINDS, ATOM_LABELS, SpecError
+from inspector.appstate import checked_spec
+from inspector.frames import doc_view
+from inspector.frames import markdown_escape as md
+from inspector.render import chunk_card_html, cut_list_html, lanes_html, overlay_html, style_html
+from app_pages import _shared
+
+MAX_SHOWN = 250_000  # characters drawn; longer documents get a notice (the browser would crawl)
+
+st.title("Document")
+st.caption("Each chunk is a coloured band with its number and size. **Red** text is a *bisected atom*: "
+           "a code block, table, table row, figure sentence (10+ words with a number) or citing "
+           "sentence (with a link) that no single chunk holds whole, so no retrieved chunk can "
+           "answer from it. Hover a red mark to see which chunks split it.")
+ctx = _shared.context()
+if not _shared.show_problems(ctx) or ctx.document is None:
+    _shared.publish()
+    st.stop()
+
+state = _shared.state()
+doc, spec = ctx.document, ctx.spec
+_shared.keep("side_by_side", bool(state.lane_b))
+_shared.keep("lane_b", state.lane_b or "fixed:" + str(state.budget))
+side = st.toggle("Side by side with a second splitter", key="side_by_side", persist_state="session",
+                 help="Draw the same document split by another spec in a second lane.")
+lane_b = None
+if side:
+    text = st.text_input("Second splitter spec", key="lane_b", persist_state="session",
+                         help="KIND:BUDGET[t][/OVERLAP][:UNIT][+path][+header], e.g. fixed:800/120, "
+                              "heading:256t:o200k").strip()
+    try:
+        lane_b = checked_spec(text, _shared.uploaded_units())
+        _shared.update(lane_b=str(lane_b))
+    except SpecError as exc:
+        st.error(md(f"The second splitter cannot run: {exc}"))
+        _shared.update(lane_b="")
+else:
+    _shared.update(lane_b="")
+_shared.publish()
+
+view = doc_view(ctx.workspace, doc, spec, ctx.length)
+chunks = view.result.chunks
+unit = _shared.unit_label(state.unit)
+
+st.subheader(md(doc.title))
+st.caption(f"{md(doc.id)} · {len(doc.text):,} characters · split by `{state.spec()}` ({spec.label}, "
+           f"sizes in {unit})")
+cols = st.columns(4)
+cols[0].metric("Chunks", len(chunks), help="Chunks this splitter makes of this document.")
+cols[1].metric("Cut atoms", len(view.cuts), help="Atoms no single chunk holds whole (red below).")
+cols[2].metric("Duplication", f"{view.duplication:.2f}×",
+               help="Characters inside chunks over the document's length: above 1 means overlap repeats text.")
+cols[3].metric("Oversized chunks", len(view.result.oversized),
+               help="Chunks over the budget because one indivisible piece (a table row, a code line) is.")
+cols = st.columns(len(ATOM_KINDS))
+for col, kind in zip(cols, ATOM_KINDS):
+    intact, counted = view.survival[kind]
+    value = f"{intact}/{counted}" if counted else "none"
+    col.metric(f"{ATOM_LABELS[kind].capitalize()}s whole", value,
+               help=f"{ATOM_LABELS[kind].capitalize()}s kept whole by one chunk, of those in this document.")
+if view.result.oversized:
+    numbers = ", ".join(f"#{i + 1}" for i in view.result.oversized)
+    st.warning(f"{len(view.result.oversized)} chunk(s) exceed the budget of {spec.budget} {unit} "
+               f"because a single piece cannot be split further: {numbers}.")
+
+st.html(style_html())  # once; the fragments below leave theirs out
+if view.cuts:
+    with st.expander(f"Jump to a cut atom ({len(view.cuts)})"):
+        st.html(cut_list_html(doc, list(view.cuts), "a", limit=500, style=False))
+else:
+    st.success(f"No atom of this document is cut by {spec.label}. To see what cutting looks like, "
+               "choose the *fixed* splitter in the sidebar.")
+
+if lane_b is not None:
+    view_b = doc_view(ctx.workspace, doc, _shared.engine_spec(lane_b), _shared.length_for(
+        _shared.engine_unit(lane_b.unit)))
+    # One unit labels every lane: a lane counted in another unit is labelled with span characters.
+    sizes_b = list(view_b.sizes) if lane_b.unit == state.unit else None
+    st.html(lanes_html(doc, view.analysis, [
+        (f"a: {state.spec()}", chunks, list(view.sizes)),
+        (f"b: {lane_b}", view_b.result.chunks, sizes_b),
+    ], unit=state.unit, max_chars=MAX_SHOWN, style=False))
+else:
+    st.html(overlay_html(doc, chunks, view.analysis, sizes=list(view.sizes), unit=state.unit,
+                         lane="a", max_chars=MAX_SHOWN, style=False))
+
+with st.expander("What the embedder receives, chunk by chunk"):
+    if chunks:
+        if not 1 <= st.session_state.get("chunk_pick", 1) <= len(chunks):
+            st.session_state["chunk_pick"] = 1  # another document or splitter: fewer chunks
+        _shared.keep("chunk_pick", 1)
+        pick = st.number_input("Chunk number", min_value=1, max_value=len(chunks), step=1, key="chunk_pick",
+                               persist_state="session")
+        chunk = chunks[int(pick) - 1]
+        hints = [f"{view.sizes[int(pick) - 1]} {unit}, span {chunk.start}–{chunk.end}"]
+        if chunk.heading_path:
+            hints.append("Section: " + " › ".join(chunk.heading_path))
+        st.html(chunk_card_html(chunk.text(doc), chunk.prefix, title=f"Chunk #{int(pick)}", hint_lines=hints,
+                                style=False))

@@ -1,0 +1,63 @@
+"""Chunk sizes page: chunk sizes as the embedding model counts them, against its input cap."""
+
+import streamlit as st
+
+from inspector import LENGTH_NAMES, LengthError
+from inspector.appstate import MAX_CAP
+from inspector.frames import markdown_escape as md
+from inspector.frames import size_histogram, size_summary, sizes_frame
+from app_pages import _shared
+
+st.title("Chunk sizes")
+st.caption("Every chunk of the corpus, sized in your embedding model's tokens (prefix included, special "
+           "tokens not). Chunks over the model's input cap are silently truncated when embedded; "
+           "*runts* (under 32 tokens) carry too little text to be found.")
+ctx = _shared.context()
+if not _shared.show_problems(ctx):
+    _shared.publish()
+    st.stop()
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _sizes(fingerprint: str, mode: str, spec: str, unit: str, _workspace, _length):
+    return sizes_frame(_workspace, spec, _length)
+
+
+state = _shared.state()
+units = list(dict.fromkeys([*LENGTH_NAMES, *_shared.uploaded_units()]))
+_shared.keep("embed", state.embed if state.embed in units else "o200k")
+_shared.keep("cap", state.cap)
+left, right = st.columns(2)
+embed = left.selectbox("Embedder's tokenizer", units, key="embed", persist_state="session", format_func=_shared.unit_label,
+                       help="Upload a tokenizer.json through the sidebar's unit to use your model's own.")
+cap = right.number_input("Input cap (tokens)", min_value=1, max_value=MAX_CAP, step=64, key="cap", persist_state="session",
+                         help="The longest input the model embeds; 512 for many BERT-style models.")
+_shared.update(embed=embed, cap=int(cap))
+_shared.publish()
+
+try:
+    length = _shared.length_for(_shared.engine_unit(embed))
+except LengthError as exc:
+    st.error(md(f"The tokenizer cannot be used: {exc}"))
+    st.stop()
+with st.spinner("Counting tokens over the corpus…"):
+    frame = _sizes(ctx.corpus.fingerprint, state.mode, str(ctx.spec), length.name, ctx.workspace, length)
+summary = size_summary(frame, int(cap), overhead=length.special_overhead)
+word = "characters" if embed == "chars" else "tokens"
+
+st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}); sizes in {_shared.unit_label(embed)}"
+           + (f", plus {length.special_overhead} special tokens per input" if length.special_overhead else "") + ".")
+cols = st.columns(5)
+cols[0].metric("Chunks", summary.stats.count)
+cols[1].metric(f"p50 ({word})", f"{summary.stats.p50:.0f}")
+cols[2].metric(f"p99 ({word})", f"{summary.stats.p99:.0f}")
+cols[3].metric("Runt ratio", f"{summary.cap.runt_ratio:.1%}", help="Share of chunks under 32 tokens.")
+cols[4].metric("Over the cap", len(summary.over_cap), help=f"Chunks over {int(cap)} {word} once special "
+               "tokens are added: the embedder cuts their ends off.")
+st.plotly_chart(size_histogram(frame, int(cap), word), key="size_histogram")
+
+st.subheader(f"Chunks over the cap ({len(summary.over_cap)})")
+if summary.over_cap.empty:
+    st.success(f"Every chunk fits in {int(cap)} {word}.")
+else:
+    st.dataframe(summary.over_cap[["doc", "chunk", "tokens", "first words"]], hide_index=True, width="stretch")

@@ -1,0 +1,56 @@
+"""Budget sweep page: what a larger or smaller budget does to survival and to context size."""
+
+import pandas as pd
+import streamlit as st
+
+from inspector import ATOM_KINDS, ATOM_LABELS
+from inspector.appstate import parse_budgets
+from inspector.frames import markdown_escape as md
+from inspector.frames import sweep_context_figure, sweep_frame, sweep_survival_figure
+from app_pages import _shared
+
+st.title("Budget sweep")
+st.caption("The sidebar's splitter at several budgets over the whole corpus. Bigger chunks cut fewer "
+           "atoms but every retrieved chunk costs more context: the first chart shows the share of "
+           "atoms kept whole (every atom counted, even those larger than the budget), the second the "
+           "tokens a query's top 5 chunks bring into the prompt.")
+ctx = _shared.context()
+if not _shared.show_problems(ctx):
+    _shared.publish()
+    st.stop()
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _sweep_row(fingerprint: str, mode: str, spec: str, budget: int, _workspace):
+    # One budget per call so the progress bar can move between calls (see compare.py).
+    return sweep_frame(_workspace, spec, [budget])
+
+
+state = _shared.state()
+_shared.keep("sweep_budgets", ", ".join(map(str, state.sweep)))
+text = st.text_input("Budgets (comma-separated, in the sidebar's unit)", key="sweep_budgets", persist_state="session",
+                     help=f"Unit: {_shared.unit_label(state.unit)}. Overlap is kept where it still fits.")
+budgets, problem = parse_budgets(text)
+if problem:
+    st.error(md(f"Budgets not understood: {problem}. Showing {', '.join(map(str, state.sweep))}."))
+    budgets = state.sweep
+_shared.update(sweep=budgets)
+_shared.publish()
+
+st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}) at {len(budgets)} budgets; change the splitter in the sidebar.")
+bar = st.progress(0.0, text="Sweeping budgets…")
+rows = []
+for done, budget in enumerate(budgets):
+    bar.progress(done / len(budgets), text=f"Budget {budget} ({done + 1}/{len(budgets)})…")
+    rows.append(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, ctx.workspace))
+bar.empty()
+frame = pd.concat(rows, ignore_index=True)
+
+left, right = st.columns(2)
+left.plotly_chart(sweep_survival_figure(frame), key="sweep_survival_chart")
+right.plotly_chart(sweep_context_figure(frame), key="sweep_context_chart")
+columns = {kind: st.column_config.NumberColumn(ATOM_LABELS[kind] + "s", format="percent") for kind in ATOM_KINDS}
+columns["answer@5"] = st.column_config.NumberColumn("answer@5", format="percent")
+st.dataframe(frame, hide_index=True, column_config=columns, width="stretch")
+st.download_button("Download the sweep (CSV)", frame.to_csv(index=False), "sweep.csv", "text/csv",
+                   key="download_sweep", on_click="ignore")

@@ -1,0 +1,190 @@
+"""The app in a real Chromium: live reruns, every page, shared links, and hostile documents."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+
+from inspector import Workspace, get_length, load_corpus
+from inspector.frames import doc_view
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"  # made by the app_url fixture; gitignored
+pytestmark = pytest.mark.browser
+
+SAMPLE = load_corpus(ROOT / "sample_corpus")
+FIRST = SAMPLE.documents[0]
+
+
+def expected_cuts(spec: str) -> str:
+    return str(len(doc_view(Workspace(SAMPLE), FIRST, spec, get_length("chars")).cuts))
+
+
+def settle(page) -> None:
+    """Wait until the script run triggered by the last action has finished."""
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]")
+
+
+def open_app(page, url: str) -> None:
+    page.goto(url)
+    settle(page)
+    page.get_by_test_id("stMetric").first.wait_for()
+
+
+def main_title(page, name: str):
+    return page.get_by_test_id("stMain").get_by_role("heading", name=name, exact=True, level=1)
+
+
+def metric(page, label: str):
+    return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
+
+
+def all_metrics(page) -> dict[str, str]:
+    found = {}
+    for box in page.get_by_test_id("stMetric").all():
+        found[box.get_by_test_id("stMetricLabel").inner_text().strip()] = \
+            box.get_by_test_id("stMetricValue").inner_text().strip()
+    return found
+
+
+def choose(page, label: str, option: str) -> None:
+    page.get_by_test_id("stSelectbox").filter(has=page.get_by_text(label, exact=True)).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def type_number(page, label: str, value: int) -> None:
+    box = page.get_by_label(label, exact=True)
+    box.fill(str(value))
+    box.press("Enter")
+
+
+def shoot(page, name: str) -> None:
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def assert_no_exception(page) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    assert page.page_errors == []
+
+
+def test_switching_splitter_and_budget_changes_the_red_count(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, app_url)
+    expect(main_title(page, "Document")).to_be_visible()
+    expect(metric(page, "Cut atoms")).to_have_text(expected_cuts("structured:800"))
+    shoot(page, "document-structured-800")
+    choose(page, "Splitter", "fixed")
+    expect(metric(page, "Cut atoms")).to_have_text(expected_cuts("fixed:800"))
+    type_number(page, "Budget", 400)
+    expect(metric(page, "Cut atoms")).to_have_text(expected_cuts("fixed:400"))
+    assert expected_cuts("fixed:400") != expected_cuts("structured:800")
+    expect(page.locator(".ci-overlay .ci-cut").first).to_be_visible()
+    assert parse_qs(urlsplit(page.url).query)["spec"] == ["fixed:400"]
+    page.get_by_text("Jump to a cut atom").click()
+    page.locator(".ci-cuts a").nth(2).click()
+    expect(page.locator("#ci-a-cut-2")).to_be_in_viewport()
+    shoot(page, "document-fixed-400-jump")
+    assert_no_exception(page)
+
+
+PAGES = [("Compare", "Compare splitters", "[data-testid=stDataFrame]"),
+         ("Budget sweep", "Budget sweep", "[data-testid=stDataFrame]"),
+         ("Chunk sizes", "Chunk sizes", "[data-testid=stPlotlyChart]"),
+         ("Document", "Document", ".ci-overlay")]
+
+
+def test_each_page_opens_from_the_sidebar(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, app_url + "/?spec=fixed:800/120")
+    for link, heading, ready in PAGES:
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name=link).click()
+        expect(main_title(page, heading)).to_be_visible()
+        expect(page.locator(ready).first).to_be_visible()
+        settle(page)
+        # The settings follow the reader from page to page.
+        assert parse_qs(urlsplit(page.url).query)["spec"] == ["fixed:800/120"], (link, page.url)
+        shoot(page, "page-" + link.lower().replace(" ", "-"))
+        assert_no_exception(page)
+
+
+def test_a_copied_link_reproduces_the_view(page, context, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, app_url)
+    choose(page, "Splitter", "sentence")
+    type_number(page, "Budget", 300)
+    page.get_by_label("Find a document").fill("parental")
+    page.get_by_label("Find a document").press("Enter")
+    expect(page.get_by_test_id("stMain").get_by_role("heading", name="Parental leave")).to_be_visible()
+    expect(metric(page, "Cut atoms")).not_to_have_text("")
+    settle(page)
+    link, shown = page.url, all_metrics(page)
+    assert "sentence%3A300" in link or "sentence:300" in link
+
+    reader = context.new_page()
+    reader.page_errors = []
+    open_app(reader, link)
+    expect(reader.get_by_test_id("stMain").get_by_role("heading", name="Parental leave")).to_be_visible()
+    expect(metric(reader, "Cut atoms")).to_have_text(shown["Cut atoms"])
+    assert all_metrics(reader) == shown
+    expect(reader.get_by_role("combobox", name="Splitter")).to_have_value("sentence")
+    expect(reader.get_by_label("Budget", exact=True)).to_have_value("300")
+    shoot(reader, "copied-link")
+    assert_no_exception(reader)
+
+
+def test_hostile_documents_render_as_inert_text(page, app_url, hostile_corpus):
+    from playwright.sync_api import expect
+
+    names = sorted(p.name for p in hostile_corpus.glob("*.md"))
+    assert names
+    # One page load; the other documents are picked in the sidebar (a load costs seconds).
+    page.goto(f"{app_url}/?corpus={quote(str(hostile_corpus))}&doc={quote(names[0])}")
+    settle(page)
+    for name in names:
+        if name != names[0]:
+            page.get_by_role("combobox", name=re.compile("^Document")).click()
+            page.get_by_role("option", name=re.compile(re.escape(name) + "$")).click()
+        expect(page.get_by_test_id("stMain").get_by_text(name, exact=False).first).to_be_visible()
+        settle(page)
+        text = (hostile_corpus / name).read_text(encoding="utf-8")
+        # The default splitter keeps these short files in one chunk, so each line is one run of text.
+        overlay = page.locator(".ci-overlay .ci-text")
+        expect(overlay).to_be_visible()
+        page.wait_for_timeout(500)  # give any injected handler time to fire
+        markup = [line.strip() for line in text.splitlines()
+                  if "<" in line and line.isascii() and line.isprintable()]
+        for line in markup:
+            expect(overlay).to_contain_text(line)  # shown as the characters written, not obeyed
+        if "<script>" in text:
+            expect(page.get_by_text("<script>", exact=False).first).to_be_visible()
+        for tag in ("script", "iframe", "img", "object", "embed", "form", "svg", "base", "meta", "style"):
+            count = page.locator(f".ci-overlay .ci-text {tag}, .ci-cuts {tag}").count()
+            assert count == 0, (name, tag)
+        assert page.locator("[onerror], [onload], [onmouseover], [onclick], [onfocus]").count() == 0, name
+        assert page.locator("a[href^='javascript' i], a[href^='data:' i]").count() == 0, name
+        # A hostile <style> would apply to the whole page: nothing may have hidden it.
+        assert page.evaluate("getComputedStyle(document.body).display") != "none", name
+        expect(page.get_by_test_id("stSidebar")).to_be_visible()
+        assert page.title() == "Chunk Inspector", name
+        assert page.dialogs == [], name
+        shoot(page, "hostile-" + name.removesuffix(".md"))
+        assert_no_exception(page)
+
+
+def test_a_folder_outside_the_allowed_roots_is_refused_in_the_browser(page, app_url):
+    from playwright.sync_api import expect
+
+    page.goto(f"{app_url}/?corpus={quote(str(ROOT / 'inspector'))}")
+    settle(page)
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("outside the folders this app may read")
+    expect(page.get_by_role("combobox", name="Splitter")).to_be_visible()
+    shoot(page, "refused-folder")
+    assert_no_exception(page)
