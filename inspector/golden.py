@@ -311,3 +311,73 @@ def golden_recall(workspace, golden: GoldenSet, spec=None, *, splits=None,
     else:
         chunks, label = workspace.chunks(spec), str(spec)
     return evaluate_golden(golden, chunks, workspace.term_table(), budgets=budgets, length=length, label=label)
+
+
+# -- for the app: an upload in, plain rows out (no Streamlit here) ----------------------------------------
+
+#: Largest golden file the app reads (checked on the server).
+MAX_GOLDEN_BYTES = 5_000_000
+
+
+def golden_upload(name: str, data: bytes, corpus, *, max_bytes: int = MAX_GOLDEN_BYTES) -> tuple[GoldenSet | None, str | None]:
+    """An uploaded golden file located in ``corpus``, or ``(None, reason)`` when the file as a
+    whole is unusable (too big, not UTF-8, no line at all). Bad lines are the set's problems."""
+    if len(data) > max_bytes:
+        return None, (f"{name} is {len(data) / 1e6:.1f} MB; golden files over {max_bytes / 1e6:.0f} MB are "
+                      "refused here")
+    try:
+        golden = load_golden(bytes(data), corpus, name=name)
+    except ImportChunksError as exc:
+        return None, str(exc)
+    if not golden.items and not golden.problems:
+        return None, (f"{name} holds no questions: expected JSON Lines, one "
+                      '{"question": ..., "evidence": ...} object per line')
+    return golden, None
+
+
+def golden_problem_rows(golden: GoldenSet) -> list[dict]:
+    """The golden file's problems as table rows (line, kind, message)."""
+    return [{"line": p.line, "kind": p.kind, "message": p.message} for p in golden.problems]
+
+
+def recall_rows(results) -> list[dict]:
+    """One row per chunking and budget: recall and every outcome's count."""
+    rows = []
+    for result in results:
+        for budget in result.budgets:
+            counts = result.counts(budget)
+            rows.append({"chunks from": result.label, "context budget": budget,
+                         "questions": len(result.questions), "recall": result.recall(budget), **counts})
+    return rows
+
+
+def folder_rows(results) -> list[dict]:
+    """One row per folder and chunking: recall at each budget (None: no question there)."""
+    rows = []
+    for result in results:
+        for folder, per_budget in result.by_folder().items():
+            row = {"folder": folder, "chunks from": result.label, "questions": per_budget[result.budgets[0]][1]}
+            for budget, (hits, total) in per_budget.items():
+                row[f"recall@{budget}"] = hits / total if total else None
+            rows.append(row)
+    rows.sort(key=lambda r: (r["folder"], [res.label for res in results].index(r["chunks from"])))
+    return rows
+
+
+def miss_rows(results) -> list[dict]:
+    """Every question some chunking misses at some budget, with each chunking's outcome per
+    budget (the results must come from the same golden set)."""
+    results = list(results)
+    if not results:
+        return []
+    rows = []
+    for item_results in zip(*(r.questions for r in results)):
+        if all(o == "hit" for q in item_results for o in q.outcomes):
+            continue
+        item = item_results[0].item
+        row = {"line": item.line, "folder": item.folder, "question": item.question}
+        for result, q in zip(results, item_results):
+            for budget, outcome in zip(result.budgets, q.outcomes):
+                row[f"{result.label} @{budget}"] = outcome
+        rows.append(row)
+    return rows
