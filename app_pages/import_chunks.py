@@ -25,10 +25,10 @@ from inspector.appstate import SAMPLE_CORPUS
 from inspector.export import export_text
 from inspector.frames import markdown_escape as md
 from inspector.frames import probe_figure, survival_figure
-from inspector.golden import (golden_problem_rows, golden_recall, golden_upload, folder_rows, miss_rows,
-                              recall_rows, MAX_GOLDEN_BYTES)
-from inspector.importer import (MAX_IMPORT_BYTES, gap_rows, import_upload, problem_rows, sample_export,
-                                side_by_side)
+from inspector.golden import golden_recall
+from inspector.import_view import (MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES, folder_rows, gap_rows, golden_problem_rows,
+                                   golden_upload, import_upload, miss_rows, problem_rows, recall_rows, sample_export,
+                                   side_by_side)
 from inspector.render import lanes_html, overlay_cuts, overlay_html
 from app_pages import _shared
 

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from inspector import Document, Workspace
 from inspector.export import export_text
-from inspector.golden import (MAX_GOLDEN_BYTES, folder_rows, golden_problem_rows, golden_recall, golden_upload,
-                              miss_rows, recall_rows)
-from inspector.importer import (MAX_IMPORT_BYTES, damage_export, gap_rows, import_upload, problem_rows,
-                                sample_export, side_by_side)
+from inspector.golden import golden_recall
+from inspector.import_view import (MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES, damage_export, folder_rows, gap_rows,
+                                   golden_problem_rows, golden_upload, import_upload, miss_rows, problem_rows,
+                                   recall_rows, sample_export, side_by_side)
 
 from .conftest import SAMPLE
 
