@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from .orphans import QUESTIONS
 from .review import Answer, StoredRound, answers_csv, csv_cell
 
-__all__ = ["ChunkVerdict", "Kappa", "ReviewerTally", "RoundSummary", "TrendPoint", "answers_csv",
-           "fleiss_kappa", "reviewers_csv", "summarize", "summary_csv", "to_json", "trend", "trend_csv"]
+__all__ = ["ChunkVerdict", "Kappa", "ReviewerTally", "RoundSummary", "TrendPoint", "answer_marks", "answers_csv",
+           "fleiss_kappa", "kappa_reading", "reviewers_csv", "summarize", "summary_csv", "to_json", "trend",
+           "trend_csv", "verdict_rows"]
 
 _KEYS = tuple(q.key for q in QUESTIONS)
 
@@ -45,6 +46,18 @@ def fleiss_kappa(counts: Sequence[Sequence[int]]) -> float | None:
     if chance >= 1.0:
         return None
     return (observed - chance) / (1.0 - chance)
+
+
+def kappa_reading(value: float | None) -> str:
+    """Kappa in words, on Landis and Koch's (1977) customary scale, for readers new to kappa."""
+    if value is None:
+        return "not defined"
+    if value < 0:
+        return "less agreement than chance"
+    for limit, words in ((0.20, "slight"), (0.40, "fair"), (0.60, "moderate"), (0.80, "substantial")):
+        if value <= limit:
+            return f"{words} agreement"
+    return "almost perfect agreement"
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +282,39 @@ def trend(rounds: Sequence[StoredRound], answers: Mapping[str, Sequence[Answer]]
                                  sum(bool(a.orphan) for a in complete), len({a.reviewer for a in complete})))
     return points
 
+
+
+# -- side by side ------------------------------------------------------------------------------
+
+VERDICT_COLUMNS: tuple[str, ...] = ("Chunk", "Verdict", "Orphan votes", "Fine votes", "Chunk id")
+
+
+def answer_marks(answer: Answer | None) -> str:
+    """One reviewer's three answers in question order, e.g. ``yes · no · yes``; ``–`` for a
+    question not answered yet, an empty string for no answer at all."""
+    if answer is None:
+        return ""
+    words = {True: "yes", False: "no", None: "\u2013"}
+    return " \u00b7 ".join(words[getattr(answer, key)] for key in _KEYS)
+
+
+def verdict_rows(summary: RoundSummary, answers: Sequence[Answer], *,
+                 disagreements_only: bool = False) -> list[dict[str, object]]:
+    """One row per judged chunk of ``summary`` (by position): ``VERDICT_COLUMNS``, then one
+    column per reviewer (sorted) holding ``answer_marks`` of their answer, so a table shows
+    who said what. A reviewer named like a fixed column gets `` (reviewer)`` appended."""
+    chunks = summary.disagreements if disagreements_only else summary.chunks
+    names = sorted({a.reviewer for a in answers})
+    columns = {name: name if name not in VERDICT_COLUMNS else f"{name} (reviewer)" for name in names}
+    given = {(a.chunk_id, a.reviewer): a for a in answers}
+    rows = []
+    for verdict in chunks:
+        row: dict[str, object] = dict(zip(VERDICT_COLUMNS, (verdict.position, verdict.verdict, verdict.orphan_votes,
+                                                            verdict.fine_votes, verdict.chunk_id)))
+        for name in names:
+            row[columns[name]] = answer_marks(given.get((verdict.chunk_id, name)))
+        rows.append(row)
+    return rows
 
 # -- export ------------------------------------------------------------------------------------
 

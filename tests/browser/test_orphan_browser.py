@@ -1,0 +1,175 @@
+"""The Orphan Test in a real Chromium: two reviewers on one shared round, real checkbox clicks,
+answers in the SQLite store, and the results view showing where they disagree."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from inspector import Workspace, load_corpus
+from inspector.orphans import QUESTIONS, ReviewRound, draw
+from inspector.review import ENV_DATA, STORE_NAME
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+pytestmark = pytest.mark.browser
+
+WORKSPACE = Workspace(load_corpus(ROOT / "sample_corpus"))
+ROUND = ReviewRound.create(WORKSPACE, "structured:800", size=3, seed=11)
+CHUNKS = draw(ROUND, WORKSPACE)
+
+
+@pytest.fixture(scope="module")
+def review_app(chromium_path, tmp_path_factory):
+    """An app server of its own, writing its review store into a fresh folder: (url, store file)."""
+    data = tmp_path_factory.mktemp("orphan-data")
+    ARTIFACTS.mkdir(exist_ok=True)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("CHUNK_INSPECTOR_CORPUS", "CHUNK_INSPECTOR_ROOTS")}
+    env[ENV_DATA] = str(data)
+    log_path = ARTIFACTS / "streamlit-orphan-server.log"
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+               f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
+               "--server.fileWatcherType=none"]
+    with open(log_path, "wb") as log:  # a file, not a pipe: a full pipe would block the server
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"the app exited ({server.returncode}):\n{log_path.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
+                    if response.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"the app did not answer within 60 s:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.25)
+        yield url, data / STORE_NAME
+    finally:
+        os.kill(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.kill(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+
+
+def settle(page) -> None:
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]")
+
+
+def reviewer(browser, link: str, name: str):
+    """A tab in a browser profile of its own (its own Streamlit session), signed in as ``name``."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1300, "height": 1500})
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    page.page_errors = []
+    page.on("pageerror", lambda error: page.page_errors.append(str(error)))
+    page.goto(link)
+    settle(page)
+    expect(page.get_by_text("enter your name", exact=False)).to_be_visible()
+    name_box = page.get_by_label("Your name", exact=True).and_(page.get_by_role("textbox"))
+    name_box.fill(name)
+    name_box.press("Enter")
+    expect(card_title(page)).to_have_text(f"Chunk 1 of {len(CHUNKS)}")
+    return page
+
+
+def card_title(page):
+    return page.locator(".ci-card-title").filter(has_text="Chunk").first
+
+
+def answer(page, position: int, yes: tuple[bool, bool, bool]) -> None:
+    """Tick the questions answered yes (boxes start unticked), then save."""
+    from playwright.sync_api import expect
+
+    expect(card_title(page)).to_have_text(f"Chunk {position} of {len(CHUNKS)}")
+    for question, ticked in zip(QUESTIONS, yes):
+        box = page.get_by_test_id("stCheckbox").filter(has_text=question.text)
+        if ticked:
+            box.locator("label").click()
+            expect(box.get_by_role("checkbox")).to_be_checked()
+            settle(page)
+    page.get_by_role("button", name="Save answer").click()
+    expect(page.get_by_text(f"Saved chunk {position}:")).to_be_visible()
+    settle(page)
+
+
+def next_chunk(page) -> None:
+    page.get_by_role("button", name="Next →").click()
+    settle(page)
+
+
+def test_two_reviewers_answer_the_same_shared_round_and_see_where_they_disagree(browser, review_app):
+    from playwright.sync_api import expect
+
+    url, store_file = review_app
+    link = f"{url}/orphan-test?" + urlencode({"spec": ROUND.spec, **ROUND.to_query_params()})
+    dana = reviewer(browser, link, "Dana")
+    shared = dana.get_by_test_id("stCode").inner_text().strip()
+    assert f"round={ROUND.id}" in shared and shared.startswith(url + "/orphan-test?")
+    first_seen_by_dana = dana.locator(".ci-card").first.inner_text()
+    expect(dana.get_by_text("Reveal context and automatic hints")).to_have_count(0)  # no hint before answering
+    dana.screenshot(path=str(SCREENSHOTS / "orphan-review-before-answer.png"), full_page=True)
+    answer(dana, 1, (True, True, True))
+    revealed = dana.get_by_test_id("stExpander").filter(has_text="Reveal context and automatic hints")
+    expect(revealed.locator(".ci-orphan-hints")).to_be_visible()
+    dana.screenshot(path=str(SCREENSHOTS / "orphan-review-after-answer.png"), full_page=True)
+    revealed.screenshot(path=str(SCREENSHOTS / "orphan-review-revealed-context.png"))
+    next_chunk(dana)
+    answer(dana, 2, (False, True, True))
+
+    ravi = reviewer(browser, shared, "Ravi")  # the link Dana would send
+    assert ravi.locator(".ci-card").first.inner_text() == first_seen_by_dana  # same chunks, same order
+    answer(ravi, 1, (True, False, True))
+    next_chunk(ravi)
+    answer(ravi, 2, (False, True, False))
+
+    assert f"round={ROUND.id}" in ravi.url  # the round stays in the address after every click
+
+    with sqlite3.connect(store_file) as db:
+        rows = db.execute("SELECT reviewer, position, chunk_id, address, references_, completeness FROM answers "
+                          "WHERE round_id = ? ORDER BY reviewer, position", (ROUND.id,)).fetchall()
+    first, second = CHUNKS[0].chunk.id, CHUNKS[1].chunk.id
+    assert rows == [("Dana", 1, first, 1, 1, 1), ("Dana", 2, second, 0, 1, 1),
+                    ("Ravi", 1, first, 1, 0, 1), ("Ravi", 2, second, 0, 1, 0)]
+
+    ravi.get_by_role("tab", name="Results").click()
+    results = ravi.get_by_role("tabpanel", name="Results")
+    expect(results.get_by_role("heading", name="Where reviewers disagree (1)")).to_be_visible()
+    disagreement = results.get_by_test_id("stTable").nth(1)
+    expect(disagreement).to_contain_text("yes · yes · yes")  # Dana on chunk 1
+    expect(disagreement).to_contain_text("yes · no · yes")  # Ravi on chunk 1
+    expect(disagreement.locator("tbody tr")).to_have_count(1)
+    per_reviewer = results.get_by_test_id("stTable").first
+    expect(per_reviewer.locator("tbody tr").filter(has_text="Ravi")).to_contain_text("2 of 2")
+    expect(per_reviewer.locator("tbody tr").filter(has_text="Dana")).to_contain_text("1 of 2")
+    expect(results.get_by_test_id("stPlotlyChart")).to_be_visible()
+    ravi.screenshot(path=str(SCREENSHOTS / "orphan-results-two-reviewers.png"), full_page=True)
+    results.get_by_test_id("stPlotlyChart").scroll_into_view_if_needed()
+    ravi.screenshot(path=str(SCREENSHOTS / "orphan-results-trend.png"))
+    for page in (dana, ravi):
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        assert page.page_errors == []
+        page.context.close()
