@@ -114,9 +114,11 @@ def update(**changes) -> AppState:
 
 def publish() -> None:
     """Write the settings into the URL (only when they differ, to keep history quiet)."""
-    wanted = state().to_query_params()
     current = {key: (st.query_params.get_all(key) if key == "cmp" else st.query_params.get(key))
                for key in st.query_params}
+    # Keys a page owns (an Orphan Test round) stay; only the shared settings are rewritten.
+    wanted = {key: value for key, value in current.items() if key not in AppState.URL_KEYS}
+    wanted.update(state().to_query_params())
     if current != wanted:
         st.query_params.from_dict(wanted)
 

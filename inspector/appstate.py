@@ -103,6 +103,9 @@ class AppState:
         return replace(self, kind=spec.kind, budget=spec.budget, unit=spec.unit, overlap=spec.overlap,
                        heading_prefix=spec.heading_prefix, table_header=spec.table_header)
 
+    #: The URL keys these settings own; pages may add keys of their own beside them.
+    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "budgets", "embed", "cap")
+
     def to_query_params(self) -> dict[str, str | list[str]]:
         """The URL form: ``spec`` and ``doc`` always, other settings when not at their default."""
         out: dict[str, str | list[str]] = {}
