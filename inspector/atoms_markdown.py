@@ -95,8 +95,10 @@ _DEST = (
     r"\([ \t\n]*(?:<[^<>\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))*)"
     r"(?:[ \t\n]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t\n]*\)"
 )
-_INLINE_LINK = re.compile(r"(!?)(" + _TEXT + r")(" + _DEST + r")")
-_REF_LINK = re.compile(r"(!?)(" + _TEXT + r")(\[[^\[\]]*\])?")
+# Both start with a literal "[" so the regex engine can skip ahead fast; a "!" just
+# before it (checked by hand) makes an image.
+_INLINE_LINK = re.compile(_TEXT + r"(" + _DEST + r")")
+_REF_LINK = re.compile(r"(" + _TEXT + r")(\[[^\[\]]*\])?")
 
 # Bare URLs (what GFM's autolink extension links); trailing punctuation is trimmed below.
 _BARE_URL = re.compile(r"(?<![\w@/.\-])(?:https?://[^\s<>\x01]+|www\.[A-Za-z0-9\-]+\.[^\s<>\x01]*)", re.I)
@@ -147,6 +149,16 @@ def _mask_code_and_escapes(c: str) -> str:
     the nearest run of exactly the same length (or is literal text when there is none);
     a backslash before ASCII punctuation escapes it (outside code spans only).
     """
+    if "\\" not in c and "``" not in c:
+        # Fast path, single backticks only: they pair up left to right, so the
+        # inside of every code span is an odd-numbered piece between backticks (a
+        # last, unpaired backtick is literal text).
+        parts = c.split("`")
+        inside = 2 * ((len(parts) - 1) // 2)  # pieces 1, 3, ... below this
+        if inside == 0:
+            return c
+        parts[1:inside:2] = [_M * len(p) for p in parts[1:inside:2]]
+        return "`".join(parts)
     ranges: list[tuple[int, int]] = []
     pos = 0
     search = _ESC_OR_TICKS.search
@@ -212,17 +224,17 @@ def _inline_links(
         for m in _INLINE_LINK.finditer(sm_links):
             found = True
             a, b = m.span()
-            image = m.group(1) == "!"
+            image = a > 0 and sm_links[a - 1] == "!"
             if md_links and not image:
                 cites.append(a)
-            hidden.append(m.span(3))
-            interiors.append((a + 1 + image, b - 1))
-            whole.append((a, b))
-            if not image and "![" in m.group(2):  # an image as the link text
-                ta = m.start(2)
-                for im in _INLINE_LINK.finditer(m.group(2)):
-                    if im.group(1) == "!":
-                        hidden.append((ta + im.start(3), ta + im.end(3)))
+            hidden.append(m.span(1))
+            interiors.append((a + 1, b - 1))
+            whole.append((a - image, b))
+            if not image and "![" in sm_links[a:b]:  # an image as the link text
+                text = sm_links[a + 1 : m.start(1) - 1]
+                for im in _INLINE_LINK.finditer(text):
+                    if im.start() > 0 and text[im.start() - 1] == "!":
+                        hidden.append((a + 1 + im.start(1), a + 1 + im.end(1)))
         sm_rest = _mask(sm, whole) if found else sm_links
     else:
         sm_rest = sm_links
@@ -238,26 +250,24 @@ def _inline_links(
             m = search(sm_rest, pos)
             if m is None:
                 break
-            a, b = m.span()
-            ta, tb = m.span(2)
-            if m.group(3) is not None and b - tb > 2:  # full reference
-                la = tb
-                if normalizeReference(c[la + 1 : b - 1]) not in refs:
+            ta, b = m.span()
+            tb = m.end(1)
+            if m.group(2) is not None and b - tb > 2:  # full reference
+                if normalizeReference(c[tb + 1 : b - 1]) not in refs:
                     pos = ta + 1
                     continue
-                hidden.append((la, b))
+                hidden.append((tb, b))
             elif tb - ta <= 2 or normalizeReference(c[ta + 1 : tb - 1]) not in refs:
                 pos = ta + 1
                 continue
-            elif m.group(3) is None and sm_rest.startswith("(", b) and not sm_rest[b + 1 :].strip():
+            elif m.group(2) is None and sm_rest.startswith("(", b) and not sm_rest[b + 1 :].strip():
                 pos = ta + 1  # markdown-it: "[x](" then only spaces is no link
                 continue
-            image = a < ta
-            if image and sm_rest.startswith("(", b):
-                pos = ta  # markdown-it: a failed inline image is no reference image
-                continue
+            # "![x](" that is no inline image is no reference image either for
+            # markdown-it, but its "[x]" is then read as a reference link
+            image = ta > 0 and sm_rest[ta - 1] == "!" and not sm_rest.startswith("(", b)
             if not image:
-                cites.append(a)
+                cites.append(ta)
             interiors.append((ta + 1, b - 1))
             pos = b
 
@@ -308,6 +318,7 @@ _WANTED = frozenset(
     }
 )
 _TRIM_SET = frozenset(_TRIM)
+_BLANK_START = frozenset(" \t\n\v\f\r\x1c\x1d\x1e\x1f\x85") | _TRIM_SET
 _TYPE = attrgetter("type")
 
 
@@ -447,17 +458,15 @@ def _units(text: str, units: list[list[int]], starts: list[int], n_lines: int) -
             if gap and not gap.isspace():
                 _gap_units(text, covered, m0, starts, last, out)
         covered = m1
-        while m1 > m0:  # trailing blank lines
+        while m1 > m0:  # trailing blank lines (list items and unclosed fences have them)
             k = m1 - 1
-            line = text[starts[k] : (starts[k + 1] - 1 if k < last else n_text)]
+            ls = starts[k]
+            if ls < n_text and text[ls] not in _BLANK_START:
+                break  # fast path: the line starts with a visible character
+            line = text[ls : (starts[k + 1] - 1 if k < last else n_text)]
             if line and not line.isspace():
                 break
             m1 = k
-        while m0 < m1:  # leading blank lines (defensive)
-            line = text[starts[m0] : (starts[m0 + 1] - 1 if m0 < last else n_text)]
-            if line and not line.isspace():
-                break
-            m0 += 1
         if m0 < m1:
             k = m1 - 1
             out.append((starts[m0], starts[k + 1] - 1 if k < last else n_text))
@@ -550,7 +559,7 @@ def _prose(text, src, tok, starts, n_lines, n_text, refs, sentences, nums, cites
     bounds = _split_sentences(c, bm)
     nb = len(bounds)
     p0 = le_last - n
-    if line_of is None and src.startswith(c, p0) and not (c[0].isspace() or c[-1].isspace()):
+    if line_of is None and p0 >= 0 and src.startswith(c, p0) and not (c[0].isspace() or c[-1].isspace()):
         # The content is a verbatim slice of the source (a top-level paragraph, or any
         # one-line paragraph): a content position is a source position shifted by p0.
         spans = [(p0 + bounds[x], p0 + bounds[x + 1]) for x in range(0, nb, 2)]
