@@ -11,6 +11,8 @@ reproduce the article's numbers on any corpus. The markdown-aware detector lives
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from itertools import accumulate
 
 from .analysis import Analysis, Heading, Table
 from .model import Span
@@ -39,15 +41,16 @@ def seed_paragraphs(text: str) -> list[Span]:
 def seed_sentences(text: str, paragraphs: list[Span] | None = None) -> list[Span]:
     """Sentences inside each paragraph, trimmed of surrounding whitespace."""
     out: list[Span] = []
+    breaks = _SENTENCE_BREAK.finditer
     for p_start, p_end in paragraphs if paragraphs is not None else seed_paragraphs(text):
-        para = text[p_start:p_end]
-        bounds = [0] + [m.end() for m in _SENTENCE_BREAK.finditer(para)] + [len(para)]
-        for a, b in zip(bounds, bounds[1:]):
-            segment = para[a:b]
+        # Searching the text between pos and endpos matches exactly what searching the sliced
+        # paragraph would: a paragraph never starts right after '.', '!' or '?'.
+        cuts = [m.end() for m in breaks(text, p_start, p_end)]
+        for a, b in zip([p_start] + cuts, cuts + [p_end]):
+            segment = text[a:b]
             stripped = segment.strip()
             if stripped:
-                lead = len(segment) - len(segment.lstrip())
-                start = p_start + a + lead
+                start = a + len(segment) - len(segment.lstrip())
                 out.append((start, start + len(stripped)))
     return out
 
@@ -89,8 +92,19 @@ def seed_tables(text: str) -> list[Span]:
     return spans
 
 
-def _overlaps_any(span: Span, others: list[Span]) -> bool:
-    return any(a < span[1] and span[0] < b for a, b in others)
+class _Blocks:
+    """Answers "does this span overlap any block?" in O(log n) (blocks may overlap each other)."""
+
+    __slots__ = ("starts", "reach")
+
+    def __init__(self, spans: list[Span]) -> None:
+        ordered = sorted(spans)
+        self.starts = [a for a, _ in ordered]
+        self.reach = list(accumulate((b for _, b in ordered), max))
+
+    def overlaps(self, span: Span) -> bool:
+        k = bisect_left(self.starts, span[1])  # blocks starting before the span ends
+        return k > 0 and self.reach[k - 1] > span[0]
 
 
 def analyze_seed(text: str) -> Analysis:
@@ -100,7 +114,11 @@ def analyze_seed(text: str) -> Analysis:
     fences = seed_fences(text)
     tables = seed_tables(text)
     blocked = fences + tables
-    prose = [s for s in sentences if not _overlaps_any(s, blocked)] if blocked else sentences
+    if blocked:
+        blocks = _Blocks(blocked)
+        prose = [s for s in sentences if not blocks.overlaps(s)]
+    else:
+        prose = sentences
     figures: list[Span] = []
     citing: list[Span] = []
     for start, end in prose:
@@ -139,8 +157,9 @@ _ATX = re.compile(r"(?m)^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 def _seed_headings(text: str, fences: list[Span]) -> list[Heading]:
     """ATX headings outside seed fences, for heading paths (the article has none)."""
     out = []
+    blocks = _Blocks(fences)
     for m in _ATX.finditer(text):
-        if _overlaps_any((m.start(), m.end()), fences):
+        if fences and blocks.overlaps((m.start(), m.end())):
             continue
         end = m.end() + 1 if m.end() < len(text) else m.end()
         out.append(Heading(m.start(), end, len(m.group(1)), m.group(2).strip()))

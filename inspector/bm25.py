@@ -15,7 +15,6 @@ from typing import Iterable
 import numpy as np
 
 TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def term_runs(text: str) -> tuple[np.ndarray, np.ndarray]:
@@ -24,22 +23,36 @@ def term_runs(text: str) -> tuple[np.ndarray, np.ndarray]:
     A term is a run of ``[A-Za-z0-9.+-]`` trimmed to begin at its first letter or digit,
     which is exactly the regex's greedy scan, located with array operations.
     """
+    starts, ends, _ = _runs(text)
+    return starts, ends
+
+
+def _runs(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Term starts, term ends, and the offset of every ASCII letter or digit."""
     if not text:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
+        return empty, empty, empty
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     alnum = ((codes >= 48) & (codes <= 57)) | ((codes >= 65) & (codes <= 90)) | ((codes >= 97) & (codes <= 122))
     inside = alnum | (codes == 46) | (codes == 43) | (codes == 45)
     edges = np.diff(np.concatenate(([False], inside, [False])).astype(np.int8))
     run_starts = np.flatnonzero(edges == 1)
     run_ends = np.flatnonzero(edges == -1)
-    letters = np.flatnonzero(alnum)
+    letters = np.flatnonzero(alnum).astype(np.int64)
     k = np.searchsorted(letters, run_starts)
     first = np.full(len(run_starts), len(text), dtype=np.int64)
     found = k < len(letters)
     first[found] = letters[k[found]]
     keep = first < run_ends
-    return first[keep].astype(np.int64), run_ends[keep].astype(np.int64)
+    return first[keep].astype(np.int64), run_ends[keep].astype(np.int64), letters
+
+
+def _ascii_lower(text: str) -> str:
+    """``text`` with only A-Z lowercased, so every offset stays put (``str.lower`` can change
+    lengths; ``str.translate`` is slow on megabytes)."""
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).copy()
+    codes[(codes >= 65) & (codes <= 90)] += 32
+    return codes.tobytes().decode("utf-32-le", "surrogatepass")
 
 
 def terms_of(text: str) -> list[str]:
@@ -53,17 +66,16 @@ class TermTable:
     def __init__(self, texts: Iterable[tuple[str, str]]) -> None:
         self.texts: dict[str, str] = {}
         self.base: dict[str, int] = {}
-        starts, ends = [], []
         offset = 0
         for doc_id, text in texts:
             self.texts[doc_id] = text
             self.base[doc_id] = offset
-            s, e = term_runs(text)
-            starts.append(s + offset)
-            ends.append(e + offset)
             offset += len(text) + 1
-        self.starts = np.concatenate(starts) if starts else np.zeros(0, dtype=np.int64)
-        self.ends = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
+        # Global offsets index the documents joined by a newline, which no term spans, so one
+        # pass over the joined text finds every document's terms.
+        joined = "\n".join(self.texts.values())
+        self.starts, self.ends, self.letters = _runs(joined)
+        self.lowered = _ascii_lower(joined)
         self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
 
     def select(self, wanted: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -73,25 +85,14 @@ class TermTable:
             return found
         vocabulary = sorted(wanted)
         ids = {w: i for i, w in enumerate(vocabulary)}
-        lengths = self.ends - self.starts
-        shortest = min((len(w) for w in wanted), default=0)
-        candidates = np.flatnonzero(lengths >= shortest)
-        positions: list[int] = []
-        words: list[int] = []
-        doc_bases = sorted((base, doc_id) for doc_id, base in self.base.items())
-        bases = np.array([b for b, _ in doc_bases], dtype=np.int64)
-        owners = np.searchsorted(bases, self.starts[candidates], side="right") - 1
-        for owner in np.unique(owners):
-            base, doc_id = doc_bases[owner]
-            lowered = self.texts[doc_id].translate(_ASCII_LOWER)
-            chosen = candidates[owners == owner]
-            for term, a, b in zip(chosen.tolist(), (self.starts[chosen] - base).tolist(),
-                                  (self.ends[chosen] - base).tolist()):
-                word_id = ids.get(lowered[a:b])
-                if word_id is not None:
-                    positions.append(term)
-                    words.append(word_id)
-        found = (np.array(positions, dtype=np.int64), np.array(words, dtype=np.int64), vocabulary)
+        shortest = min((len(w) for w in vocabulary), default=0)
+        candidates = np.flatnonzero(self.ends - self.starts >= shortest)
+        lowered = self.lowered
+        pairs = [(i, ids[lowered[a:b]]) for i, a, b in zip(candidates.tolist(), self.starts[candidates].tolist(),
+                                                           self.ends[candidates].tolist()) if lowered[a:b] in ids]
+        positions = np.fromiter((i for i, _ in pairs), np.int64, len(pairs))
+        word_ids = np.fromiter((w for _, w in pairs), np.int64, len(pairs))
+        found = (positions, word_ids, vocabulary)
         self._selected[wanted] = found
         return found
 
@@ -117,23 +118,44 @@ class TermTable:
         tail[has_next] = (self.starts[nxt] < stop_at[has_next]) & (self.starts[nxt] >= base[has_next])
         positions, word_ids, vocabulary = self.select(wanted)
         ids = {w: i for i, w in enumerate(vocabulary)}
+        shortest = min((len(w) for w in vocabulary), default=1 << 30)
+        # A term cut by the chunk's start leaves its tail [first letter at or after a, end):
+        # one term if that tail holds a letter or digit. A term cut by the chunk's end leaves
+        # its head [start, b): always one term. Only pieces long enough to be a wanted word
+        # need their text looked at.
+        pieces: list[tuple[int, int, int]] = []
+        heads = np.flatnonzero(head)
+        if len(heads):
+            head_end = np.minimum(self.ends[first[heads] - 1], stop_at[heads])
+            k = np.searchsorted(self.letters, base[heads])
+            letter = np.full(len(heads), np.iinfo(np.int64).max, dtype=np.int64)
+            inside = k < len(self.letters)
+            letter[inside] = self.letters[k[inside]]
+            real = letter < head_end
+            lens[heads[real]] += 1
+            long = real & (head_end - letter >= shortest)
+            pieces += zip(heads[long].tolist(), letter[long].tolist(), head_end[long].tolist())
+        tails = np.flatnonzero(tail)
+        if len(tails):
+            lens[tails] += 1
+            tail_start = self.starts[stop[tails]]
+            long = stop_at[tails] - tail_start >= shortest
+            pieces += zip(tails[long].tolist(), tail_start[long].tolist(), stop_at[tails][long].tolist())
         extra_chunks: list[int] = []
         extra_words: list[int] = []
-        prefixed = [j for j, span in enumerate(spans) if span[3]]
-        for j in sorted(set(np.flatnonzero(head | tail).tolist()) | set(prefixed)):
-            doc_id, a, b, prefix = spans[j]
-            text = self.texts[doc_id]
-            pieces = terms_of(prefix) if prefix else []
-            if head[j]:
-                head_end = min(int(self.ends[first[j] - 1]) - self.base[doc_id], b)
-                pieces += [m.group().lower() for m in TERM.finditer(text, a, head_end)]
-            if tail[j]:
-                pieces.append(text[int(self.starts[stop[j]]) - self.base[doc_id]:b].lower())
-            lens[j] += len(pieces)
-            for word in pieces:
-                if word in ids:
-                    extra_chunks.append(j)
-                    extra_words.append(ids[word])
+        for j, x, y in pieces:
+            word_id = ids.get(self.lowered[x:y])
+            if word_id is not None:
+                extra_chunks.append(j)
+                extra_words.append(word_id)
+        for j, span in enumerate(spans):
+            if span[3]:
+                prefix_terms = terms_of(span[3])
+                lens[j] += len(prefix_terms)
+                for word in prefix_terms:
+                    if word in ids:
+                        extra_chunks.append(j)
+                        extra_words.append(ids[word])
         lo = np.searchsorted(positions, first)
         hi = np.searchsorted(positions, stop)
         counts = hi - lo
@@ -144,7 +166,6 @@ class TermTable:
         if extra_chunks:
             chunk_of = np.concatenate((chunk_of, np.array(extra_chunks, dtype=np.int64)))
             word_of = np.concatenate((word_of, np.array(extra_words, dtype=np.int64)))
-        vocab_size = max(1, len(vocabulary))
         keys, tf = np.unique(word_of * n + chunk_of, return_counts=True)  # sorted by word, then chunk
         words_sorted = keys // n
         chunks_sorted = keys % n
@@ -154,7 +175,6 @@ class TermTable:
                                                        np.split(words_sorted, bounds)):
             if len(group_words):
                 out[vocabulary[int(group_words[0])]] = (group_chunks, group_tf.astype(np.float64))
-        del vocab_size
         return lens, out
 
 

@@ -42,7 +42,8 @@ def build_report(
     sweep_base = parse_spec(sweep_spec)
     tasks = [("compare", spec, fits) for spec in specs]
     tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
-    steps = len(tasks) + 2
+    tasks.append(("headers", parse_spec(header_spec), None))
+    steps = len(tasks) + 1
     done = 0
 
     def tick(what: str) -> None:
@@ -63,15 +64,14 @@ def build_report(
     rows = []
     for (table, spec, _), row in zip(tasks, _measure_all(workspace, tasks, jobs)):
         rows.append(row)
-        tick(spec.label if table == "compare" else f"budget {spec.budget}")
+        tick({"compare": spec.label, "sweep": f"budget {spec.budget}"}.get(table, "headers"))
     compare = [row for (table, _, _), row in zip(tasks, rows) if table == "compare"]
     sweep = [{"budget": row["budget"], "spec": row["spec"], "chunks": row["chunks"], "mean": row["mean"],
               "survival": {k: row["survival_all"][k] for k in SWEEP_KINDS}, "ctx_tokens": row["ctx_tokens"]}
              for (table, _, _), row in zip(tasks, rows) if table == "sweep"]
     for row in compare:
         del row["survival_all"], row["budget"]
-    carry = workspace.header_carry(header_spec).as_dict()
-    tick("headers")
+    carry = next(row for (table, _, _), row in zip(tasks, rows) if table == "headers")
     return {
         "mode": workspace.mode,
         "corpus": {"documents": len(workspace.documents), "characters": total, "atoms": counts,
@@ -114,10 +114,16 @@ def measure_spec(workspace: Workspace, spec: SplitterSpec | str, fits: int | Non
 _SHARED: Workspace | None = None  # the workspace a forked worker inherited
 
 
+def _run_task(workspace: Workspace, task: tuple[str, SplitterSpec, int | None]) -> dict:
+    table, spec, fits = task
+    if table == "headers":
+        return workspace.header_carry(spec).as_dict()
+    return measure_spec(workspace, spec, fits)
+
+
 def _measure_task(task: tuple[str, SplitterSpec, int | None]) -> dict:
     assert _SHARED is not None
-    _, spec, fits = task
-    return measure_spec(_SHARED, spec, fits)
+    return _run_task(_SHARED, task)
 
 
 def _measure_all(workspace: Workspace, tasks: list, jobs: int):
@@ -132,8 +138,8 @@ def _measure_all(workspace: Workspace, tasks: list, jobs: int):
         finally:
             _SHARED = None
         return
-    for _, spec, fits in tasks:
-        yield measure_spec(workspace, spec, fits)
+    for task in tasks:
+        yield _run_task(workspace, task)
 
 
 def _pct(value: float | None, width: int) -> str:

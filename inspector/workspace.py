@@ -76,13 +76,16 @@ class Workspace:
         return found
 
     def analyses(self, jobs: int = 1) -> list[Analysis]:
-        """Every document's structure, in corpus order (in ``jobs`` forked workers if > 1)."""
+        """Every document's structure, in corpus order. With ``jobs`` > 1 the documents are
+        analysed in forked workers while this process builds the probe's term table."""
         missing = [d for d in self.documents if d.id not in self._analyses]
         if jobs > 1 and len(missing) > 1 and "fork" in multiprocessing.get_all_start_methods():
-            size = max(1, len(missing) // (jobs * 4))
+            size = max(1, -(-len(missing) // jobs))
             batches = [[d.text for d in missing[i:i + size]] for i in range(0, len(missing), size)]
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                results = pool.map(_analyze_batch, [(self.mode, batch) for batch in batches])
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(batches))) as pool:
+                pending = pool.map_async(_analyze_batch, [(self.mode, batch) for batch in batches])
+                self.term_table()  # independent of atoms: overlaps the workers' parsing
+                results = pending.get()
             for document, analysis in zip(missing, (a for batch in results for a in batch)):
                 self._analyses[document.id] = analysis
         return [self.analysis(d) for d in self.documents]
