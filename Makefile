@@ -11,7 +11,7 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 
 .PHONY: app test bench
 app: $(BIN)/.installed
-	$(BIN)/python -m streamlit run app.py -- --corpus sample_corpus
+	$(BIN)/python -m streamlit run app.py --browser.gatherUsageStats=false
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest

@@ -25,12 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from .bm25 import TermTable, terms_of
-from .errors import ImportChunksError
 from .lengths import Length, get_length
 from .matching import DocumentMatcher, NormalisedText
 from .model import Chunk, Document
 from .probe import _top_k
-from .records import iter_lines
+from .records import iter_lines, read_source
 
 DEFAULT_BUDGETS: tuple[int, ...] = (2000, 4000)
 OUTCOMES: tuple[str, ...] = ("hit", "cut", "rank-miss", "uncovered")
@@ -117,20 +116,7 @@ def locate(evidence: str, documents: list[Document], normalised: dict | None = N
 def load_golden(source: str | Path | bytes, corpus, *, name: str | None = None) -> GoldenSet:
     """Read a golden JSONL file (a path, or its content as ``bytes``) and locate every quote in
     ``corpus`` (a ``Corpus``, ``Workspace`` or list of documents)."""
-    if isinstance(source, (bytes, bytearray)):
-        data = bytes(source)
-    else:
-        path = Path(source)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ImportChunksError(f"cannot read golden set {path.name}: {exc.strerror or exc}") from None
-        name = name or path.name
-    name = name or "golden"
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportChunksError(f"{name} is not UTF-8 text (bad byte at offset {exc.start})") from None
+    text, name = read_source(source, name, "golden set")
     documents = list(corpus.documents) if hasattr(corpus, "documents") else list(corpus)
     matcher = DocumentMatcher(documents)
     twins: dict = {}

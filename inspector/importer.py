@@ -30,7 +30,7 @@ from .matching import DocumentMatcher, NormalisedText
 from .measures import HeaderCarry, header_carry, survival_pair
 from .model import ATOM_KINDS, Chunk, Document
 from .probe import ProbeResult, run_probe
-from .records import ChunkRecord, as_offset, detect_format, read_records
+from .records import ChunkRecord, as_offset, detect_format, read_records, read_source
 from .spec import MAX_BUDGET, SplitterSpec
 from .splitters import SplitResult
 from .workspace import SplitSummary
@@ -205,20 +205,7 @@ def import_chunks(source: str | Path | bytes, corpus, *, name: str | None = None
     documents, when ``corpus`` is None). Raises ``ImportChunksError`` only when the file
     itself cannot be read; bad records become ``ImportResult.problems``.
     """
-    if isinstance(source, (bytes, bytearray)):
-        data = bytes(source)
-    else:
-        path = Path(source)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ImportChunksError(f"cannot read {path.name}: {exc.strerror or exc}") from None
-        name = name or path.name
-    name = name or "chunks"
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportChunksError(f"{name} is not UTF-8 text (bad byte at offset {exc.start})") from None
+    text, name = read_source(source, name, "chunks")
     fmt = fmt or detect_format(name, text)
     try:
         records, bad, _ = read_records(text, fmt)

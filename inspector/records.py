@@ -15,7 +15,10 @@ import io
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterator
+
+from .errors import ImportChunksError
 
 #: Field names tried in order, first on the record, then on its ``metadata``.
 TEXT_FIELDS = ("text", "page_content", "content", "chunk", "chunk_text")
@@ -307,3 +310,25 @@ def iter_lines(text: str) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(text.split("\n"), 1):
         if line.strip():
             yield number, line
+
+
+def read_source(source: str | Path | bytes, name: str | None, what: str) -> tuple[str, str]:
+    """The text of a file given as a path or as its bytes, and a name to report it by.
+
+    ``what`` names the kind of file in messages (``chunks``, ``golden set``); unreadable or
+    non-UTF-8 input raises ``ImportChunksError`` with the reason.
+    """
+    if isinstance(source, (bytes, bytearray)):
+        data = bytes(source)
+    else:
+        path = Path(source)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ImportChunksError(f"cannot read {what} {path.name}: {exc.strerror or exc}") from None
+        name = name or path.name
+    name = name or what.replace(" ", "-")
+    try:
+        return data.decode("utf-8-sig"), name
+    except UnicodeDecodeError as exc:
+        raise ImportChunksError(f"{name} is not UTF-8 text (bad byte at offset {exc.start})") from None
