@@ -17,6 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from inspector.adapters import available_adapters
 from inspector import (KINDS, LENGTH_NAMES, MODES, Corpus, CorpusError, Document, HFTokenizerLength, Length,
                        LengthError, SplitterSpec, Workspace, get_length, load_corpus)
 from inspector.appstate import (SAMPLE, SAMPLE_CORPUS, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig,
@@ -240,10 +241,12 @@ def _corpus_widgets(ctx: Context) -> None:
 
 
 def _splitter_widgets(ctx: Context) -> None:
-    kind = st.selectbox("Splitter", KINDS, key="kind", on_change=_kind_changed,
+    kind = st.selectbox("Splitter", [*KINDS, *available_adapters()], key="kind", on_change=_kind_changed,
                         help="fixed: every N units. paragraph / sentence: packs whole paragraphs or "
                              "sentences. recursive: tries separators in turn. structured: keeps code "
-                             "blocks and tables whole. heading: one section per chunk.")
+                             "blocks and tables whole. heading: one section per chunk. ext-…: an "
+                             "installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
+                             "its offsets checked against the text.")
     units = [*LENGTH_NAMES, "upload"]
     unit_choice = st.selectbox("Unit", units, key="unit", format_func=UNIT_LABELS.get, on_change=_touched,
                                help="What budget and overlap count.")

@@ -39,6 +39,10 @@ class SplitResult:
     oversized: tuple[int, ...] = ()
     """Indexes of chunks over the budget because one indivisible piece (a row, a code line) is."""
 
+    problems: tuple[str, ...] = ()
+    """For an ``ext-`` library splitter: each chunk whose own offsets did not hold its text
+    and was placed again by its text (reported, never silently trusted)."""
+
     @property
     def spans(self) -> list[Span]:
         """``(start, end)`` of every chunk."""
@@ -55,8 +59,10 @@ def split_document(
 ) -> SplitResult:
     """Split one document. Pass a precomputed ``analysis`` to reuse its atoms."""
     spec = parse_spec(spec)
-    analysis = analysis or analyze(document.text, mode)
     length = length or get_length(spec.unit)
+    if spec.kind.startswith("ext-"):
+        return _split_with_library(document, spec, length, analysis.mode if analysis else mode)
+    analysis = analysis or analyze(document.text, mode)
     packed = split_spans(document.text, spec, analysis, length)
     tag = str(spec) if analysis.mode == "markdown" else f"{spec}@seed"
     paths = analysis.heading_index
@@ -66,6 +72,18 @@ def split_document(
     )
     oversized = tuple(_oversized(document.text, packed, spec.budget, length))
     return SplitResult(document.id, spec, analysis.mode, chunks, oversized)
+
+
+def _split_with_library(document: Document, spec: SplitterSpec, length: Length, mode: str) -> SplitResult:
+    """An installed library's splitter (an ``ext-`` adapter), its offsets checked against the text."""
+    from .adapters import split_with_adapter  # optional libraries load only when asked for
+
+    chunks = split_with_adapter(spec.kind, document, spec.budget, spec.overlap, unit=length)
+    packed = [Packed(c.start, c.end, c.prefix) for c in chunks]
+    made = tuple(Chunk(document.id, i, c.start, c.end, c.prefix, str(spec), c.heading_path)
+                 for i, c in enumerate(chunks))
+    return SplitResult(document.id, spec, mode, made, tuple(_oversized(document.text, packed, spec.budget, length)),
+                       tuple(f"{p.chunk_id}: {p.message}" for p in chunks.problems))
 
 
 def _oversized(text: str, packed: list[Packed], budget: int, length: Length) -> list[int]:
