@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from .analysis import MODES
-from .errors import CorpusError, InspectorError, SpecError
+from .errors import CorpusError, SpecError, UnreadableFile
 from .model import Document
 
 #: Default size cap per file, in bytes (5 MB, decimal, as the messages print it).
@@ -54,14 +54,6 @@ _YAML_PAIR = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\Z")
 _TOML_PAIR = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*\Z")
 _ATX_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*\Z")
 _FENCE = re.compile(r" {0,3}(```|~~~)")
-
-
-class UnreadableFile(InspectorError, ValueError):
-    """One file cannot become a document; ``reason`` says why, in words. Loaders catch it."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,18 @@ class CorpusError(InspectorError, OSError):
     """A corpus could not be read at all (as opposed to single files, which are skipped)."""
 
 
+class UnreadableFile(InspectorError, ValueError):
+    """One file cannot become a document; ``reason`` says why, in words. Loaders catch it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ReviewInputError(InspectorError, ValueError):
+    """A review round, a shared link or a reviewer name was refused; the message says why."""
+
+
 class ImportChunksError(InspectorError, ValueError):
     """Chunks brought from elsewhere could not be read."""
 

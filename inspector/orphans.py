@@ -22,15 +22,11 @@ import numpy as np
 
 from .analysis import MODES, Analysis
 from .corpus import Corpus
-from .errors import InspectorError, SpecError
+from .errors import ReviewInputError, SpecError
 from .model import Chunk, Document, Span
 from .probe import _top_k
 from .spec import parse_spec
 from .workspace import Workspace
-
-
-class ReviewInputError(InspectorError, ValueError):
-    """A round definition, a shared link or a reviewer name was refused; the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
