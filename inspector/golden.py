@@ -17,18 +17,15 @@ whole (the split broke it), a *rank-miss* when one does but it never came within
 from __future__ import annotations
 
 import json
-import math
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 
-from .bm25 import TermTable, terms_of
+from .bm25 import BM25, TermTable, terms_of
 from .lengths import Length, get_length
 from .matching import DocumentMatcher, NormalisedText
 from .model import Chunk, Document
-from .probe import _top_k
 from .records import iter_lines, read_source
 
 DEFAULT_BUDGETS: tuple[int, ...] = (2000, 4000)
@@ -230,21 +227,8 @@ def rank_chunks(questions: list[str], chunks: list[Chunk], table: TermTable) -> 
     wanted = frozenset(w for ws in words for w in ws)
     if not n or not wanted:
         return [[] for _ in questions]
-    lens, postings = table.postings([(c.doc_id, c.start, c.end, c.prefix) for c in chunks], wanted)
-    avg = int(lens.sum()) / n
-    norm = 1.2 * ((1 - 0.75) + 0.75 * lens.astype(np.float64) / avg)
-    out = []
-    for query in words:
-        parts, touched = [], []
-        for w in query:
-            if w in postings:
-                ids, counts = postings[w]
-                df = len(ids)
-                idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-                parts.append((ids, idf * counts * 2.2 / (counts + norm[ids])))
-                touched.append(ids)
-        out.append(_top_k(parts, touched, n))
-    return out
+    ranker = BM25(*table.postings([(c.doc_id, c.start, c.end, c.prefix) for c in chunks], wanted))
+    return [ranker.top(query, n) for query in words]
 
 
 def evaluate_golden(golden: GoldenSet, chunks: list[Chunk], table: TermTable, *,

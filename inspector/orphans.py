@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-import numpy as np
 
 from .analysis import MODES, Analysis
 from .corpus import Corpus
 from .errors import ReviewInputError, SpecError
 from .model import Chunk, Document, Span
-from .probe import _top_k
 from .spec import parse_spec
 from .workspace import Workspace
 
@@ -235,33 +232,9 @@ def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
 
 
 def retrieved(workspace: Workspace, spec: str, *, k: int = 5) -> list[list[int]]:
-    """Per probe query, the top ``k`` chunk indexes (into ``workspace.chunks(spec)``).
-
-    The same BM25 as ``run_probe`` (which keeps its picks to itself): same lengths, same
-    float operations, same tie-breaking, so these are exactly the chunks the probe judged.
-    """
-    chunks = workspace.chunks(spec)
-    queries = workspace.queries()
-    n = len(chunks)
-    if not queries or not n:
-        return [[] for _ in queries]
-    table = workspace.term_table()
-    wanted = frozenset(w for q in queries for w in q.words)
-    lens, postings = table.postings([(c.doc_id, c.start, c.end, c.prefix) for c in chunks], wanted)
-    avg = int(lens.sum()) / n
-    norm = 1.2 * ((1 - 0.75) + 0.75 * lens.astype(np.float64) / avg)
-    picked = []
-    for query in queries:
-        parts, touched = [], []
-        for w in query.words:
-            if w in postings:
-                ids, counts = postings[w]
-                df = len(ids)
-                idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-                parts.append((ids, idf * counts * 2.2 / (counts + norm[ids])))
-                touched.append(ids)
-        picked.append(_top_k(parts, touched, k))
-    return picked
+    """Per probe query, the top ``k`` chunk indexes (into ``workspace.chunks(spec)``): exactly
+    the chunks the probe judged."""
+    return [list(top) for top in workspace.probe(spec, k=k).picked]
 
 
 # -- suspect hints -----------------------------------------------------------------------------

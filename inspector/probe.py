@@ -13,7 +13,6 @@ import random
 import re
 from dataclasses import dataclass
 
-import numpy as np
 
 from .bm25 import BM25, TermTable
 from .model import Chunk, Document, Span
@@ -56,17 +55,6 @@ def make_queries(documents: list[Document], figures: list[tuple[Span, ...]],
                 queries.append(Query(document.id, (start, end), tuple(chosen)))
     random.Random(seed).shuffle(queries)
     return queries[:count]
-
-
-def _top_k(parts: list[tuple[np.ndarray, np.ndarray]], touched: list[np.ndarray], k: int) -> list[int]:
-    """The ``k`` best chunks from per-term scores (kept for callers written before ``BM25``)."""
-    if not parts:
-        return []
-    ids, first_seen = np.unique(np.concatenate(touched), return_index=True)
-    scores = np.zeros(len(ids), dtype=np.float64)
-    for part_ids, values in parts:
-        scores[np.searchsorted(ids, part_ids)] += values
-    return [int(ids[i]) for i in np.lexsort((first_seen, -scores))[:k]]
 
 
 @dataclass(frozen=True, slots=True)
