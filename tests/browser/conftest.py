@@ -76,12 +76,18 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def app_url(chromium_path, hostile_corpus) -> str:
+def app_data(tmp_path_factory) -> Path:
+    """The data folder of the test server (its review store lives here, not in the repo)."""
+    return tmp_path_factory.mktemp("app-data")
+
+
+@pytest.fixture(scope="session")
+def app_url(chromium_path, hostile_corpus, app_data) -> str:
     """A running app (its output in artifacts/streamlit-server.log); stopped by its pid afterwards."""
     ARTIFACTS.mkdir(exist_ok=True)
     SCREENSHOTS.mkdir(exist_ok=True)
     port = _free_port()
-    env = dict(os.environ, CHUNK_INSPECTOR_ROOTS=str(hostile_corpus))
+    env = dict(os.environ, CHUNK_INSPECTOR_ROOTS=str(hostile_corpus), CHUNK_INSPECTOR_DATA=str(app_data))
     env.pop("CHUNK_INSPECTOR_CORPUS", None)
     log_path = ARTIFACTS / "streamlit-server.log"
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",

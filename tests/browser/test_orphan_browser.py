@@ -3,14 +3,7 @@ answers in the SQLite store, and the results view showing where they disagree.""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -18,7 +11,7 @@ import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.orphans import QUESTIONS, ReviewRound, draw
-from inspector.review import ENV_DATA, STORE_NAME
+from inspector.review import STORE_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -31,46 +24,9 @@ CHUNKS = draw(ROUND, WORKSPACE)
 
 
 @pytest.fixture(scope="module")
-def review_app(chromium_path, tmp_path_factory):
-    """An app server of its own, writing its review store into a fresh folder: (url, store file)."""
-    data = tmp_path_factory.mktemp("orphan-data")
-    ARTIFACTS.mkdir(exist_ok=True)
-    SCREENSHOTS.mkdir(exist_ok=True)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("CHUNK_INSPECTOR_CORPUS", "CHUNK_INSPECTOR_ROOTS")}
-    env[ENV_DATA] = str(data)
-    log_path = ARTIFACTS / "streamlit-orphan-server.log"
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-               f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
-               "--server.fileWatcherType=none"]
-    with open(log_path, "wb") as log:  # a file, not a pipe: a full pipe would block the server
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"the app exited ({server.returncode}):\n{log_path.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
-                    if response.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"the app did not answer within 60 s:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.25)
-        yield url, data / STORE_NAME
-    finally:
-        os.kill(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.kill(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
+def review_app(app_url, app_data):
+    """The shared test server and the review store it writes: (url, store file)."""
+    return app_url, app_data / STORE_NAME
 
 
 def settle(page) -> None:
