@@ -10,7 +10,6 @@ from urllib.parse import urlencode
 
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from inspector import ReviewStoreError
 from inspector.agreement import answer_marks, kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
@@ -53,14 +52,8 @@ def _round_chunks(round_id: str, _round: ReviewRound, _workspace):
 
 
 def _opened_with() -> dict[str, str]:
-    """The round parameters the browser sent. The shared sidebar rewrites the URL to its own
-    settings before a page runs, so ``st.query_params`` no longer holds them here."""
-    try:
-        with get_script_run_ctx().session_state.query_params() as params:
-            found = {key: params.get_initial_value(key) for key in ROUND_KEYS}
-        return {key: value for key, value in found.items() if value is not None}
-    except Exception:  # Streamlit internals moved: fall back to what the URL still holds
-        return {key: st.query_params.get(key) for key in ROUND_KEYS if key in st.query_params}
+    """The round parameters in the address (the sidebar keeps keys it does not own)."""
+    return {key: st.query_params.get(key) for key in ROUND_KEYS if key in st.query_params}
 
 
 def _apply_link() -> None:
