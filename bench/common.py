@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -40,3 +42,19 @@ def best_of(function, repeat: int = 3) -> float:
         function()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def timings(function, repeat: int = 5) -> list[float]:
+    """Wall times of ``repeat`` calls, in seconds, in call order."""
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def describe(times: list[float]) -> str:
+    """Min and median of some timings, with the load average (the machine may be shared)."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"min {min(times):.2f} s, median {statistics.median(times):.2f} s over {len(times)} runs, load {load:.2f}"

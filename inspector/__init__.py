@@ -8,35 +8,30 @@ The public surface::
     report = build_report(work)                       # the article's four tables
 """
 
-from .analysis import MODES, Analysis, Heading, Table
-from .atoms import analyze, find_atoms
-from .corpus import Corpus, SkippedFile, load_corpus, load_files, load_uploads
-from .errors import (
-    CorpusError,
-    ImportChunksError,
-    InspectorError,
-    LengthError,
-    ReviewInputError,
-    ReviewStoreError,
-    SpecError,
-    UnreadableFile,
-)
-from .lengths import LENGTH_NAMES, CharLength, HFTokenizerLength, Length, TiktokenLength, get_length
-from .measures import HeaderCarry, SizeStats, cap_report, contained, header_carry, percentile, survival
-from .model import ATOM_KINDS, ATOM_LABELS, Atom, Chunk, Document, Span
-from .probe import ProbeResult, Query, make_queries, run_probe
-from .report import build_report, format_report
-from .spec import ARTICLE_SPECS, KINDS, SWEEP_BUDGETS, SplitterSpec, parse_spec
-from .splitters import SplitResult, split_document
-from .workspace import SplitSummary, Workspace
-
-# Import, golden sets, export and the review load on first use, so `python -m inspector report`
-# does not pay for SQLite, CSV and the importers at start-up.
+# Every name loads its module on first use: `python -m inspector report` forks its analysis
+# workers before the engine (numpy, the splitters, the probe) is imported, and pays nothing
+# for SQLite, CSV, the importers or the review.
 _LAZY = {
-    "ImportedSplits": "importer", "ImportResult": "importer", "import_chunks": "importer",
-    "GoldenSet": "golden", "golden_recall": "golden", "load_golden": "golden",
+    **dict.fromkeys(["MODES", "Analysis", "Heading", "Table"], "analysis"),
+    **dict.fromkeys(["analyze", "find_atoms"], "atoms"),
+    **dict.fromkeys(["Corpus", "SkippedFile", "load_corpus", "load_files", "load_uploads"], "corpus"),
+    **dict.fromkeys(["ChunkSetError", "CorpusError", "ImportChunksError", "InspectorError", "LengthError",
+                     "ReviewInputError", "ReviewStoreError", "SpecError", "UnreadableFile"], "errors"),
+    **dict.fromkeys(["LENGTH_NAMES", "CharLength", "HFTokenizerLength", "Length", "TiktokenLength",
+                     "get_length"], "lengths"),
+    **dict.fromkeys(["HeaderCarry", "SizeStats", "cap_report", "contained", "header_carry", "percentile",
+                     "survival"], "measures"),
+    **dict.fromkeys(["ATOM_KINDS", "ATOM_LABELS", "Atom", "Chunk", "Document", "Span"], "model"),
+    **dict.fromkeys(["ProbeResult", "Query", "make_queries", "run_probe"], "probe"),
+    **dict.fromkeys(["build_report", "format_report"], "report"),
+    **dict.fromkeys(["ARTICLE_SPECS", "KINDS", "SWEEP_BUDGETS", "SplitterSpec", "parse_spec"], "spec"),
+    **dict.fromkeys(["SplitResult", "split_document"], "splitters"),
+    **dict.fromkeys(["SplitSummary", "Workspace"], "workspace"),
+    **dict.fromkeys(["ImportedSplits", "ImportResult", "import_chunks"], "importer"),
+    **dict.fromkeys(["ChunkSet", "ChunkSetStore", "chunk_set_from_import", "make_chunk_set"], "chunksets"),
+    **dict.fromkeys(["GoldenSet", "golden_recall", "load_golden"], "golden"),
     "export_chunks": "export",
-    "ReviewRound": "orphans", "draw": "orphans", "suspects": "orphans",
+    **dict.fromkeys(["ReviewRound", "draw", "suspects"], "orphans"),
     "ReviewStore": "review",
 }
 
@@ -47,7 +42,14 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'inspector' has no attribute {name!r}")
     from importlib import import_module
 
-    return getattr(import_module(f".{module}", __name__), name)
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value  # found directly next time
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 
@@ -62,4 +64,5 @@ __all__ = [
     "percentile", "run_probe", "split_document", "survival",
     "ImportedSplits", "ImportResult", "import_chunks", "GoldenSet", "golden_recall", "load_golden",
     "export_chunks", "ReviewRound", "draw", "suspects", "ReviewStore",
+    "ChunkSet", "ChunkSetError", "ChunkSetStore", "chunk_set_from_import", "make_chunk_set",
 ]

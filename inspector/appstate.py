@@ -19,7 +19,7 @@ from pathlib import Path
 from .analysis import MODES
 from .errors import SpecError
 from .lengths import LENGTH_NAMES
-from .spec import MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
+from .spec import IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
 
 #: Corpus values that are not folders.
 SAMPLE, UPLOAD = "sample", "upload"
@@ -51,7 +51,11 @@ class AppState:
     """Id of the document shown on the Document page; empty means the corpus's first."""
 
     kind: str = "structured"
-    """Splitter family, one of ``KINDS``."""
+    """Splitter family, one of ``KINDS`` (or an ``ext-`` adapter, or ``imported``)."""
+
+    chunk_set: str = ""
+    """With ``kind="imported"``: the id of the stored chunk set; budget, overlap and flags
+    are then kept for when a splitter is chosen again, not used."""
 
     budget: int = 800
     """Largest chunk, in ``unit``."""
@@ -86,6 +90,8 @@ class AppState:
     def spec(self) -> SplitterSpec:
         """The splitter these settings describe; ``SpecError`` says why when they cannot run."""
         if self.unit == "chars" or self.unit in LENGTH_NAMES or UPLOAD_UNIT.match(self.unit):
+            if self.kind == IMPORTED:
+                return SplitterSpec.imported(self.chunk_set, self.unit)
             return SplitterSpec(kind=self.kind, budget=self.budget, unit=self.unit, overlap=self.overlap,
                                 heading_prefix=self.heading_prefix, table_header=self.table_header)
         raise SpecError(f"unknown unit {self.unit!r}; choose chars, o200k, cl100k or upload a tokenizer.json")
@@ -100,7 +106,9 @@ class AppState:
 
     def with_spec(self, spec: SplitterSpec) -> "AppState":
         """These settings with the splitter fields taken from ``spec``."""
-        return replace(self, kind=spec.kind, budget=spec.budget, unit=spec.unit, overlap=spec.overlap,
+        if spec.is_imported:  # the budget and flags stay for the next built-in splitter
+            return replace(self, kind=spec.kind, chunk_set=spec.chunk_set, unit=spec.unit)
+        return replace(self, chunk_set="", kind=spec.kind, budget=spec.budget, unit=spec.unit, overlap=spec.overlap,
                        heading_prefix=spec.heading_prefix, table_header=spec.table_header)
 
     #: The URL keys these settings own; pages may add keys of their own beside them.

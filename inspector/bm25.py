@@ -8,11 +8,14 @@ document is tokenised once; each configuration then costs a few array operations
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Iterable
 
 import numpy as np
+
+from .ranking import BM25  # scoring lives there; importable from here as before
+
+__all__ = ["BM25", "TERM", "TermTable", "term_runs", "terms_of"]
 
 TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
 
@@ -27,32 +30,104 @@ def term_runs(text: str) -> tuple[np.ndarray, np.ndarray]:
     return starts, ends
 
 
+_TERM_CLASS = np.zeros(256, dtype=np.uint8)
+_TERM_CLASS[[ord(c) for c in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"]] = 2
+_TERM_CLASS[[ord(c) for c in ".+-"]] = 1
+
+
+def _one_byte_per_char(text: str) -> bytes:
+    """``text`` as ASCII with every other character (surrogates too) replaced by '?': offsets
+    stay put, terms (ASCII only) keep their bytes, and no term character is invented."""
+    return text.encode("ascii", "replace")
+
+
 def _runs(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Term starts, term ends, and the offset of every ASCII letter or digit."""
-    if not text:
+    return _runs_of_bytes(_one_byte_per_char(text))
+
+
+def _runs_of_bytes(data: bytes, kind: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if not data:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    alnum = ((codes >= 48) & (codes <= 57)) | ((codes >= 65) & (codes <= 90)) | ((codes >= 97) & (codes <= 122))
-    inside = alnum | (codes == 46) | (codes == 43) | (codes == 45)
-    edges = np.diff(np.concatenate(([False], inside, [False])).astype(np.int8))
-    run_starts = np.flatnonzero(edges == 1)
-    run_ends = np.flatnonzero(edges == -1)
-    letters = np.flatnonzero(alnum).astype(np.int64)
-    k = np.searchsorted(letters, run_starts)
-    first = np.full(len(run_starts), len(text), dtype=np.int64)
-    found = k < len(letters)
-    first[found] = letters[k[found]]
+    if kind is None:
+        kind = _TERM_CLASS[np.frombuffer(data, dtype=np.uint8)]
+    alnum = kind == 2
+    inside = np.zeros(len(data) + 2, dtype=bool)
+    inside[1:-1] = kind != 0
+    edges = np.flatnonzero(inside[1:] != inside[:-1])
+    run_starts, run_ends = edges[0::2], edges[1::2]
+    letters = np.flatnonzero(alnum)
+    # Nearly every run starts on its first letter or digit; only runs led by '.', '+' or '-'
+    # need looking up.
+    first = run_starts.copy()
+    led = np.flatnonzero(~alnum[run_starts])
+    if len(led):
+        k = np.searchsorted(letters, run_starts[led])
+        found = k < len(letters)
+        first[led] = len(data)
+        first[led[found]] = letters[k[found]]
     keep = first < run_ends
-    return first[keep].astype(np.int64), run_ends[keep].astype(np.int64), letters
+    return first[keep], run_ends[keep], letters
 
 
-def _ascii_lower(text: str) -> str:
-    """``text`` with only A-Z lowercased, so every offset stays put (``str.lower`` can change
-    lengths; ``str.translate`` is slow on megabytes)."""
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).copy()
-    codes[(codes >= 65) & (codes <= 90)] += 32
-    return codes.tobytes().decode("utf-32-le", "surrogatepass")
+def _count_up_to(marks: np.ndarray, size: int) -> np.ndarray:
+    """``out[p]`` = how many of the distinct offsets ``marks`` are at most ``p``."""
+    kind = np.int32 if size < 2**31 else np.int64
+    flags = np.zeros(size, dtype=kind)
+    flags[marks] = 1
+    return np.cumsum(flags, dtype=kind)
+
+
+def _fingerprints(lowered: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """A cheap key per term (length, first, second and last byte) that equal terms share."""
+    codes = np.frombuffer(lowered, dtype=np.uint8)
+    second = np.minimum(starts + 1, ends - 1)
+    return (((ends - starts) << 24) | (codes[starts].astype(np.int64) << 16)
+            | (codes[second].astype(np.int64) << 8) | codes[ends - 1].astype(np.int64))
+
+
+def _occurrences(lowered: bytes, starts: np.ndarray, ends: np.ndarray, ids: dict[bytes, int]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Numbers of the terms equal to a word of ``ids``, and that word's id, in term order.
+
+    Fingerprints narrow half a million terms to the few that can equal a wanted word; those
+    are then compared with their word byte by byte, all as array operations.
+    """
+    none = np.zeros(0, dtype=np.int64)
+    if not ids or not len(starts):
+        return none, none
+    words = list(ids)
+    lengths = np.fromiter(map(len, words), np.int64, len(words))
+    word_ends = np.cumsum(lengths)
+    keys = _fingerprints(b"".join(words), word_ends - lengths, word_ends)
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    found = _fingerprints(lowered, starts, ends)
+    slot = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
+    terms = np.flatnonzero(keys[slot] == found)
+    slot = slot[terms]
+    shared = np.flatnonzero(keys[1:] == keys[:-1])
+    if len(shared):  # two wanted words with one fingerprint: compare those terms as text
+        ambiguous = np.isin(keys[slot], keys[shared])
+        exact = [(t, ids[lowered[a:b]]) for t, a, b in zip(terms[ambiguous].tolist(), starts[terms[ambiguous]].tolist(),
+                                                           ends[terms[ambiguous]].tolist()) if lowered[a:b] in ids]
+        terms, slot = terms[~ambiguous], slot[~ambiguous]
+    word = order[slot]
+    size = ends[terms] - starts[terms]
+    total = int(size.sum())
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(size) - size, size)
+    text = np.frombuffer(lowered, dtype=np.uint8)[np.repeat(starts[terms], size) + within]
+    spelled = np.frombuffer(b"".join(words), dtype=np.uint8)[np.repeat(word_ends[word] - lengths[word], size) + within]
+    same = np.logical_and.reduceat(text == spelled, np.cumsum(size) - size) if total else np.zeros(0, dtype=bool)
+    terms, word = terms[same], word[same]
+    word_ids = np.fromiter(ids.values(), np.int64, len(ids))[word]
+    if len(shared) and exact:
+        terms = np.concatenate((terms, np.fromiter((t for t, _ in exact), np.int64, len(exact))))
+        word_ids = np.concatenate((word_ids, np.fromiter((w for _, w in exact), np.int64, len(exact))))
+        sort = np.argsort(terms, kind="stable")
+        terms, word_ids = terms[sort], word_ids[sort]
+    return terms, word_ids
 
 
 def terms_of(text: str) -> list[str]:
@@ -73,9 +148,15 @@ class TermTable:
             offset += len(text) + 1
         # Global offsets index the documents joined by a newline, which no term spans, so one
         # pass over the joined text finds every document's terms.
-        joined = "\n".join(self.texts.values())
-        self.starts, self.ends, self.letters = _runs(joined)
-        self.lowered = _ascii_lower(joined)
+        joined = _one_byte_per_char("\n".join(self.texts.values()))
+        self.kind = _TERM_CLASS[np.frombuffer(joined, dtype=np.uint8)]
+        """Per character: 2 for an ASCII letter or digit, 1 for '.', '+' or '-', else 0."""
+        self.starts, self.ends, self.letters = _runs_of_bytes(joined, self.kind)
+        self.lowered = joined.lower()  # bytes.lower() changes only A-Z
+        # Terms starting before, and ending at or before, every offset: chunk boundaries
+        # become two lookups instead of two binary searches per chunk and configuration.
+        self._starts_before = _count_up_to(self.starts + 1, len(joined) + 1)
+        self._ended_by = _count_up_to(self.ends, len(joined) + 1)
         self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
 
     def select(self, wanted: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -84,14 +165,9 @@ class TermTable:
         if found is not None:
             return found
         vocabulary = sorted(wanted)
-        ids = {w: i for i, w in enumerate(vocabulary)}
-        shortest = min((len(w) for w in vocabulary), default=0)
-        candidates = np.flatnonzero(self.ends - self.starts >= shortest)
-        lowered = self.lowered
-        pairs = [(i, ids[lowered[a:b]]) for i, a, b in zip(candidates.tolist(), self.starts[candidates].tolist(),
-                                                           self.ends[candidates].tolist()) if lowered[a:b] in ids]
-        positions = np.fromiter((i for i, _ in pairs), np.int64, len(pairs))
-        word_ids = np.fromiter((w for _, w in pairs), np.int64, len(pairs))
+        # Terms are ASCII and lowercase here, so no other word can occur.
+        ids = {w.encode("ascii"): i for i, w in enumerate(vocabulary) if w.isascii() and w}
+        positions, word_ids = _occurrences(self.lowered, self.starts, self.ends, ids)
         found = (positions, word_ids, vocabulary)
         self._selected[wanted] = found
         return found
@@ -101,12 +177,19 @@ class TermTable:
         """Term counts (BM25 lengths) per chunk and, per wanted word, the chunks holding it
         (in chunk order) with how often. ``spans`` holds ``(doc_id, start, end, prefix)``."""
         n = len(spans)
-        if not n:
-            return np.zeros(0), {}
         base = np.fromiter((self.base[d] + a for d, a, _, _ in spans), np.int64, n)
         stop_at = np.fromiter((self.base[d] + b for d, _, b, _ in spans), np.int64, n)
-        first = np.searchsorted(self.starts, base, side="left")
-        stop = np.maximum(first, np.searchsorted(self.ends, stop_at, side="right"))
+        return self.span_postings(base, stop_at, [span[3] for span in spans], wanted)
+
+    def span_postings(self, base: np.ndarray, stop_at: np.ndarray, prefixes: list[str] | None,
+                      wanted: frozenset[str]) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """``postings`` for chunks given as global start and end offsets (``base[doc] +``
+        offset) and their prefixes (None: no chunk has one)."""
+        n = len(base)
+        if not n:
+            return np.zeros(0), {}
+        first = self._starts_before[base].astype(np.int64)  # searchsorted(starts, base, "left")
+        stop = np.maximum(first, self._ended_by[stop_at])  # searchsorted(ends, stop_at, "right")
         lens = (stop - first).astype(np.int64)
         term_count = len(self.starts)
         head = np.zeros(n, dtype=bool)
@@ -118,6 +201,7 @@ class TermTable:
         tail[has_next] = (self.starts[nxt] < stop_at[has_next]) & (self.starts[nxt] >= base[has_next])
         positions, word_ids, vocabulary = self.select(wanted)
         ids = {w: i for i, w in enumerate(vocabulary)}
+        piece_ids = {w.encode("ascii"): i for w, i in ids.items() if w.isascii()}
         shortest = min((len(w) for w in vocabulary), default=1 << 30)
         # A term cut by the chunk's start leaves its tail [first letter at or after a, end):
         # one term if that tail holds a letter or digit. A term cut by the chunk's end leaves
@@ -127,10 +211,14 @@ class TermTable:
         heads = np.flatnonzero(head)
         if len(heads):
             head_end = np.minimum(self.ends[first[heads] - 1], stop_at[heads])
-            k = np.searchsorted(self.letters, base[heads])
-            letter = np.full(len(heads), np.iinfo(np.int64).max, dtype=np.int64)
-            inside = k < len(self.letters)
-            letter[inside] = self.letters[k[inside]]
+            # The first letter or digit at or after the chunk's start: mostly the start itself.
+            letter = base[heads].copy()
+            look = np.flatnonzero(self.kind[letter] != 2)
+            if len(look):
+                k = np.searchsorted(self.letters, letter[look])
+                inside = k < len(self.letters)
+                letter[look] = np.iinfo(np.int64).max
+                letter[look[inside]] = self.letters[k[inside]]
             real = letter < head_end
             lens[heads[real]] += 1
             long = real & (head_end - letter >= shortest)
@@ -144,13 +232,13 @@ class TermTable:
         extra_chunks: list[int] = []
         extra_words: list[int] = []
         for j, x, y in pieces:
-            word_id = ids.get(self.lowered[x:y])
+            word_id = piece_ids.get(self.lowered[x:y])
             if word_id is not None:
                 extra_chunks.append(j)
                 extra_words.append(word_id)
-        for j, span in enumerate(spans):
-            if span[3]:
-                prefix_terms = terms_of(span[3])
+        for j, prefix in enumerate(prefixes or ()):
+            if prefix:
+                prefix_terms = terms_of(prefix)
                 lens[j] += len(prefix_terms)
                 for word in prefix_terms:
                     if word in ids:
@@ -171,43 +259,8 @@ class TermTable:
         chunks_sorted = keys % n
         out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         bounds = np.flatnonzero(np.diff(words_sorted)) + 1
-        for group_chunks, group_tf, group_words in zip(np.split(chunks_sorted, bounds), np.split(tf, bounds),
-                                                       np.split(words_sorted, bounds)):
-            if len(group_words):
-                out[vocabulary[int(group_words[0])]] = (group_chunks, group_tf.astype(np.float64))
+        tf = tf.astype(np.float64)
+        for a, b in zip([0, *bounds.tolist()], [*bounds.tolist(), len(keys)]):
+            if b > a:
+                out[vocabulary[int(words_sorted[a])]] = (chunks_sorted[a:b], tf[a:b])
         return lens, out
-
-
-class BM25:
-    """Okapi BM25 (k1 = 1.2, b = 0.75) over chunk term statistics, scored as the article does.
-
-    Each term's contribution is evaluated in the article's operation order in float64, and
-    terms are summed in query order, so scores are bit-identical to its pure-Python loop;
-    ties keep the order in which chunks were first scored (``Counter.most_common``'s order).
-    """
-
-    def __init__(self, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
-        self.n = len(lens)
-        self.postings = postings
-        avg = int(lens.sum()) / self.n if self.n else 1.0
-        self.norm = 1.2 * ((1 - 0.75) + 0.75 * lens.astype(np.float64) / avg)
-
-    def top(self, words: Iterable[str], k: int) -> list[int]:
-        """Positions of the ``k`` best chunks for the query ``words`` (fewer if fewer match)."""
-        parts: list[tuple[np.ndarray, np.ndarray]] = []
-        for word in words:
-            posting = self.postings.get(word)
-            if posting is not None:
-                ids, counts = posting
-                df = len(ids)
-                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-                parts.append((ids, idf * counts * 2.2 / (counts + self.norm[ids])))
-        if not parts:
-            return []
-        touched = np.concatenate([ids for ids, _ in parts])
-        ids, first_seen = np.unique(touched, return_index=True)
-        scores = np.zeros(len(ids), dtype=np.float64)
-        for part_ids, values in parts:
-            scores[np.searchsorted(ids, part_ids)] += values
-        ranked = np.lexsort((first_seen, -scores))[:k]
-        return [int(ids[i]) for i in ranked]

@@ -11,9 +11,10 @@ import time
 
 from .corpus import load_corpus
 from .errors import InspectorError
-from .report import build_report, format_report
 from .spec import ARTICLE_SPECS, SWEEP_BUDGETS, parse_spec
-from .workspace import Workspace
+
+# The engine (numpy, the splitters, the probe) is imported inside the commands: ``report``
+# first forks its analysis workers, so they parse the corpus while this process imports.
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,7 +44,7 @@ class _ProgressBar:
         self.stream.flush()
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m inspector", description="Chunk Inspector: what your splitter does to your documents.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     report = commands.add_parser("report", help="the article's four tables for a corpus")
@@ -60,14 +61,15 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--quiet", action="store_true", help="no progress bar")
     report.add_argument("--jobs", type=int, default=0, metavar="N",
                         help="worker processes (default: one per CPU core, up to 4)")
-    _add_check(commands)
+    _add_check(commands, measure_help)
     _add_export(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = _parser()
+    # Only ``check --help`` shows the measure list, and building it loads the gate module.
+    parser = _parser(measure_help="check" in (sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     # A one-shot run allocates millions of small, acyclic tuples; the cyclic garbage collector
     # would rescan them over and over (a third of the run time) while finding nothing to free.
@@ -113,8 +115,21 @@ def _report(args: argparse.Namespace) -> int:
     if jobs < 1:
         sys.stderr.write("python -m inspector: error: --jobs must be 1 or more\n")
         return 2
-    report = build_report(Workspace(corpus, args.atoms), specs=specs, sweep_spec=sweep,
-                          budgets=budgets, progress=progress, jobs=jobs)
+    from .analysis_workers import IMPORTS_AND_TABLE_SHARE, Workers
+
+    workers = Workers.start(list(corpus.documents), args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
+    try:
+        from .report import build_report, format_report
+        from .workspace import Workspace
+
+        work = Workspace(corpus, args.atoms)
+        if any(s.is_imported for s in specs):
+            _with_chunk_sets(work)
+        report = build_report(work, specs=specs, sweep_spec=sweep,
+                              budgets=budgets, progress=progress, jobs=jobs, workers=workers)
+    finally:
+        if workers is not None:
+            workers.close()
     report["skipped"] = [{"path": s.path, "reason": s.reason} for s in corpus.skipped]
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
@@ -128,19 +143,23 @@ def _report(args: argparse.Namespace) -> int:
 def _add_chunking(command: argparse.ArgumentParser) -> None:
     command.add_argument("corpus", help="a folder (read recursively) or one file")
     command.add_argument("--spec", metavar="SPEC",
-                         help="splitter, e.g. structured:800, heading:256t or an adapter such as ext-langchain:800/100")
+                         help="splitter, e.g. structured:800, heading:256t, an adapter such as "
+                              "ext-langchain:800/100, or imported:ID for a chunk set kept by the app")
     command.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
                          help="atom detector: markdown-it-py (default) or the article's exact rules")
 
 
-def _add_check(commands) -> None:
-    from .gate import help_text
+def _add_check(commands, measure_help: bool = True) -> None:
+    epilog = None
+    if measure_help:
+        from .gate import help_text
 
+        epilog = help_text()
     check = commands.add_parser(
         "check", help="CI gate: exit 1 when a measure falls below its floor or regresses",
         description="Measure one chunking of a corpus and hold each measure to a floor (--min), a ceiling "
                     "(--max) or a baseline. Exit status: 0 all hold, 1 some do not, 2 bad arguments.",
-        epilog=help_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_chunking(check)
     check.add_argument("--chunks", metavar="FILE",
                        help="check chunks made elsewhere (JSONL, JSON or CSV) instead of a --spec")
@@ -180,7 +199,17 @@ def _load(args) -> tuple | int:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
         return _fail(f"no readable documents in {args.corpus}")
-    return corpus, Workspace(corpus, args.atoms)
+    from .workspace import Workspace
+
+    return corpus, _with_chunk_sets(Workspace(corpus, args.atoms))
+
+
+def _with_chunk_sets(workspace):
+    """``imported:ID`` specs name chunk sets kept by the app (``CHUNK_INSPECTOR_DATA``)."""
+    from .chunksets import ChunkSetStore
+
+    workspace.chunk_set_store = ChunkSetStore.in_data_folder()
+    return workspace
 
 
 def _adapter_splits(workspace, spec):

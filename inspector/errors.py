@@ -42,3 +42,7 @@ class ImportChunksError(InspectorError, ValueError):
 
 class ReviewStoreError(InspectorError, OSError):
     """The review store could not be opened or written."""
+
+
+class ChunkSetError(InspectorError, OSError):
+    """A stored chunk set is missing, damaged, made for another corpus or cannot be written."""

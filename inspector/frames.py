@@ -142,10 +142,15 @@ class DocView:
 
 
 def doc_view(workspace: Workspace, document: Document, spec: SplitterSpec | str, length: Length) -> DocView:
-    """Split one document (sharing the workspace's atoms) and measure it."""
+    """Split one document (sharing the workspace's atoms) and measure it. Imported chunks
+    (``imported:ID``) come from the workspace's chunk sets (``ChunkSetError`` if it has none)."""
     spec = parse_spec(spec)
     analysis = workspace.analysis(document)
-    result = split_document(document, spec, analysis, length)
+    if spec.is_imported:
+        index = next(i for i, d in enumerate(workspace.documents) if d.id == document.id)
+        result = workspace.split(spec)[index]
+    else:
+        result = split_document(document, spec, analysis, length)
     spans = result.spans
     sizes = tuple(length.count_many([c.embedded_text(document) for c in result.chunks]))
     covered = sum(b - a for a, b in spans)

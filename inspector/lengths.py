@@ -24,13 +24,15 @@ import threading
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
-
-import numpy as np
-import tiktoken
-import tiktoken_ext.openai_public as openai_public
-from tokenizers import Tokenizer
+from typing import TYPE_CHECKING
 
 from .errors import LengthError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy, tiktoken and tokenizers load on first use (a tenth of a second or more at start-up):
+# counting characters, all the ``seed`` report needs, uses none of them.
 
 __all__ = [
     "LENGTH_NAMES", "CharLength", "HFTokenizerLength", "Length", "TiktokenLength",
@@ -170,6 +172,9 @@ def build_encoding(encoding_name: str, data_dir: str | os.PathLike[str] | None =
     loader is swapped for one that serves the local ranks; tiktoken's cache is never used.
     Uncached: use ``TiktokenLength``, which shares one encoding per name.
     """
+    import tiktoken
+    import tiktoken_ext.openai_public as openai_public
+
     canonical = _canonical_tiktoken(encoding_name)
     file_name, sha256 = _VENDORED[canonical]
     ranks = _read_ranks(Path(data_dir or _DATA_DIR) / file_name, sha256)
@@ -231,6 +236,8 @@ class TiktokenLength(Length):
         # The same offsets as ``Encoding.decode_with_offsets`` (a token starting inside a
         # character belongs to that character), computed with arrays: a token's character
         # offset is the number of UTF-8 lead bytes up to its first byte, minus one.
+        import numpy as np
+
         text = _clean(text)
         if not text:
             return []
@@ -245,6 +252,8 @@ class TiktokenLength(Length):
     def _byte_lengths(self) -> np.ndarray:
         found = _BYTE_LENGTHS.get(self.encoding_name)
         if found is None:
+            import numpy as np
+
             encoding = self.encoding
             found = np.zeros(encoding.n_vocab, dtype=np.int64)
             ranks = getattr(encoding, "_mergeable_ranks", None)
@@ -285,6 +294,8 @@ class HFTokenizerLength(Length):
         return self
 
     def _init(self, data: str | bytes, file_name: str) -> None:
+        from tokenizers import Tokenizer
+
         try:
             text = data.decode("utf-8") if isinstance(data, bytes) else data
             tokenizer = Tokenizer.from_str(text)

@@ -99,13 +99,18 @@ def header_carry(text: str, analysis: Analysis, chunks: list[Chunk]) -> HeaderCa
     held whole by the chunk count as carried when that table's header line lies in the span,
     or (outside seed mode) when the chunk's prefix repeats it.
     """
+    return header_carry_spans(text, analysis, [(c.start, c.end) for c in chunks], [c.prefix for c in chunks])
+
+
+def header_carry_spans(text: str, analysis: Analysis, spans: list[Span],
+                       prefixes: list[str] | tuple[str, ...] | None) -> HeaderCarry:
+    """``header_carry`` for chunk spans and their prefixes (None: no chunk has one)."""
     rows = analysis.atoms["row"]
     row_starts = [a for a, _ in rows]
     row_ends = [b for _, b in rows]
     tables = analysis.tables
     out = HeaderCarry()
-    for chunk in chunks:
-        a, b = chunk.start, chunk.end
+    for j, (a, b) in enumerate(spans):
         held = max(0, bisect_right(row_ends, b) - bisect_left(row_starts, a))
         out.rows += held
         table = next((t for t in tables if t.start <= a < t.end or a <= t.start < b), None)
@@ -115,7 +120,8 @@ def header_carry(text: str, analysis: Analysis, chunks: list[Chunk]) -> HeaderCa
         if a <= h0 and h1 <= b:
             out.rows_with_header += held
         elif h0 < a:
-            if analysis.mode != "seed" and chunk.prefix and text[h0:h1].rstrip("\n") in chunk.prefix:
+            prefix = prefixes[j] if prefixes is not None else ""
+            if analysis.mode != "seed" and prefix and text[h0:h1].rstrip("\n") in prefix:
                 out.rows_with_header += held
             else:
                 out.mid_table_chunks += 1

@@ -90,7 +90,8 @@ class ReviewRound:
     """Fingerprint of the corpus the chunks come from (``Corpus.fingerprint``)."""
 
     spec: str
-    """The splitter spec's short string, made canonical (``structured:800+path``)."""
+    """The splitter spec's short string, made canonical (``structured:800+path``; imported
+    chunks as ``imported:ID``, without a unit)."""
 
     mode: str = "markdown"
     """Atom detector and reading mode of the workspace: ``markdown`` or ``seed``."""
@@ -111,7 +112,9 @@ class ReviewRound:
         problem = self.problem()
         if problem:
             raise ReviewInputError(problem)
-        object.__setattr__(self, "spec", str(parse_spec(self.spec)))
+        spec = parse_spec(self.spec)
+        # Imported chunks are the same in any unit: the round names the chunk set alone.
+        object.__setattr__(self, "spec", f"imported:{spec.chunk_set}" if spec.is_imported else str(spec))
 
     def problem(self) -> str | None:
         """Why this definition cannot be a round, or None (``__post_init__`` raises it)."""

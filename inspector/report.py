@@ -30,13 +30,15 @@ def build_report(
     header_spec: SplitterSpec | str = "structured:800",
     progress: Progress | None = None,
     jobs: int = 1,
+    workers=None,
 ) -> dict:
     """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
 
     Table a counts only atoms no larger than ``fits`` (the article's 800 characters, the same
     for every row so rows compare; ``None``: each splitter's own budget). With ``jobs`` > 1
     the configurations are measured in that many forked worker processes (Linux), which share
-    the workspace's atoms and term index instead of recomputing them.
+    the workspace's atoms and term index instead of recomputing them; ``workers`` are
+    analysis workers already started on the workspace's documents (see ``Workspace.analyses``).
     """
     specs = [parse_spec(s) for s in specs]
     sweep_base = parse_spec(sweep_spec)
@@ -52,7 +54,7 @@ def build_report(
         if progress:
             progress(what, done, steps)
 
-    workspace.analyses(jobs=jobs)
+    workspace.analyses(jobs=jobs, workers=workers)
     total = workspace.characters
     counts = workspace.atom_counts()
     lengths = {}
@@ -61,9 +63,10 @@ def build_report(
         lengths[kind] = {"p50": percentile(sizes, 50), "p90": percentile(sizes, 90),
                          "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
     tick("atoms")
-    rows = []
-    for (table, spec, _), row in zip(tasks, _measure_all(workspace, tasks, jobs)):
-        rows.append(row)
+    rows: list = [None] * len(tasks)
+    for position, row in _measure_all(workspace, tasks, jobs):
+        rows[position] = row
+        table, spec, _ = tasks[position]
         tick({"compare": spec.label, "sweep": f"budget {spec.budget}"}.get(table, "headers"))
     compare = [row for (table, _, _), row in zip(tasks, rows) if table == "compare"]
     sweep = [{"budget": row["budget"], "spec": row["spec"], "chunks": row["chunks"], "mean": row["mean"],
@@ -113,33 +116,57 @@ def measure_spec(workspace: Workspace, spec: SplitterSpec | str, fits: int | Non
 
 _SHARED: Workspace | None = None  # the workspace a forked worker inherited
 
+Task = tuple[str, SplitterSpec, "int | None"]
+Job = tuple[tuple[int, ...], str, SplitterSpec, "int | None"]
 
-def _run_task(workspace: Workspace, task: tuple[str, SplitterSpec, int | None]) -> dict:
-    table, spec, fits = task
+
+def _plan(tasks: list[Task]) -> list[Job]:
+    """The tasks as jobs ``(positions, table, spec, fits)``, costliest first so that workers
+    finish together; the header count joins the job measuring the same splitter, which then
+    has its chunks at hand. The recursive and structured splitters and small budgets (many
+    chunks to rank) cost most."""
+    jobs: list[Job] = []
+    headers = [i for i, (table, _, _) in enumerate(tasks) if table == "headers"]
+    for i, (table, spec, fits) in enumerate(tasks):
+        if table == "headers":
+            continue
+        mine = tuple(h for h in headers if str(tasks[h][1]) == str(spec))
+        headers = [h for h in headers if h not in mine]
+        jobs.append(((i, *mine), table, spec, fits))
+    jobs += [((h,), "headers", tasks[h][1], None) for h in headers]
+    return sorted(jobs, key=lambda job: (job[2].kind not in ("recursive", "structured"), job[2].budget))
+
+
+def _run_job(workspace: Workspace, job: Job) -> list[tuple[int, dict]]:
+    positions, table, spec, fits = job
     if table == "headers":
-        return workspace.header_carry(spec).as_dict()
-    return measure_spec(workspace, spec, fits)
+        return [(positions[0], workspace.header_carry(spec).as_dict())]
+    rows = [(positions[0], measure_spec(workspace, spec, fits))]
+    return rows + [(h, workspace.header_carry(spec).as_dict()) for h in positions[1:]]
 
 
-def _measure_task(task: tuple[str, SplitterSpec, int | None]) -> dict:
+def _measure_job(job: Job) -> list[tuple[int, dict]]:
     assert _SHARED is not None
-    return _run_task(_SHARED, task)
+    return _run_job(_SHARED, job)
 
 
-def _measure_all(workspace: Workspace, tasks: list, jobs: int):
-    """Rows for every task, in order; in forked workers when ``jobs`` > 1 and fork exists."""
-    if jobs > 1 and len(tasks) > 1 and "fork" in multiprocessing.get_all_start_methods():
+def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int):
+    """``(position, row)`` for every task, as they are measured; in forked workers when
+    ``jobs`` > 1 and fork exists."""
+    plan = _plan(tasks)
+    if jobs > 1 and len(plan) > 1 and "fork" in multiprocessing.get_all_start_methods():
         global _SHARED
         workspace.prepare_probe()
         _SHARED = workspace
         try:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
-                yield from pool.imap(_measure_task, tasks)
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(plan))) as pool:
+                for rows in pool.imap_unordered(_measure_job, plan):
+                    yield from rows
         finally:
             _SHARED = None
         return
-    for task in tasks:
-        yield _run_task(workspace, task)
+    for job in sorted(plan, key=lambda job: job[0][0]):  # in the report's order, for the progress bar
+        yield from _run_job(workspace, job)
 
 
 def _pct(value: float | None, width: int) -> str:

@@ -10,6 +10,9 @@ counts tokens (o200k unless a unit is named); a named unit other than ``chars`` 
 Flags: ``path`` prefixes each chunk with its heading path (on by default for ``heading``),
 ``header`` repeats a table's header row on chunks that start inside the table (on by default
 for ``structured``); ``-path`` and ``-header`` turn a default off.
+
+Imported chunks (see ``inspector.chunksets``) are named ``imported:ID[:UNIT]``: ``ID`` is the
+chunk set's 16 hex digits, and the unit only says how sizes are counted (the chunks are fixed).
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ KINDS: tuple[str, ...] = ("fixed", "paragraph", "sentence", "recursive", "struct
 FLAGS: tuple[str, ...] = ("path", "header")
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ")
 MAX_BUDGET = 1_000_000
+#: The kind of a stored chunk set's spec (not a splitter: its chunks were made elsewhere).
+IMPORTED = "imported"
+CHUNK_SET_ID = re.compile(r"^[0-9a-f]{16}$")
+_IMPORTED_PATTERN = re.compile(r"^imported:(?P<id>[0-9a-f]{16})(?::(?P<unit>.+))?$")
 
 _PATTERN = re.compile(
     r"^(?P<kind>[a-z][a-z0-9_-]*):(?P<budget>\d+)(?P<t>[tc]?)(?:/(?P<overlap>\d+))?"
@@ -56,6 +63,9 @@ class SplitterSpec:
     separators: tuple[str, ...] = DEFAULT_SEPARATORS
     """Separators tried in order by ``recursive`` (and inside sections by ``heading``)."""
 
+    chunk_set: str = ""
+    """For ``imported``: the id of the chunk set (16 hex digits); empty for every other kind."""
+
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
@@ -63,6 +73,10 @@ class SplitterSpec:
 
     def problem(self) -> str | None:
         """Why this configuration cannot run, or None."""
+        if self.kind == IMPORTED:
+            return self._imported_problem()
+        if self.chunk_set:
+            return f"only imported chunks name a chunk set, not {self.kind!r}"
         if self.kind not in KINDS and not self.kind.startswith("ext-"):
             return f"unknown splitter {self.kind!r}; choose one of {', '.join(KINDS)}"
         if not isinstance(self.budget, int) or self.budget <= 0:
@@ -78,6 +92,25 @@ class SplitterSpec:
         if not self.separators or any(s == "" for s in self.separators):
             return "separators must be a non-empty list of non-empty strings"
         return None
+
+    def _imported_problem(self) -> str | None:
+        if not isinstance(self.chunk_set, str) or not CHUNK_SET_ID.match(self.chunk_set):
+            return f"an imported chunk set is named by 16 hex digits, got {self.chunk_set!r}"
+        if (self.budget, self.overlap, self.heading_prefix, self.table_header) != (MAX_BUDGET, 0, None, None):
+            return "imported chunks are fixed: they take no budget, overlap or flags"
+        if self.separators != DEFAULT_SEPARATORS:
+            return "imported chunks are fixed: they take no separators"
+        return None if self.unit else "unit must not be empty"
+
+    @classmethod
+    def imported(cls, chunk_set: str, unit: str = "chars") -> "SplitterSpec":
+        """The spec naming a stored chunk set; ``unit`` counts its sizes."""
+        return cls(IMPORTED, MAX_BUDGET, unit, chunk_set=chunk_set)
+
+    @property
+    def is_imported(self) -> bool:
+        """True for a chunk set made elsewhere (nothing to re-split, no budget)."""
+        return self.kind == IMPORTED
 
     @property
     def prefixes_path(self) -> bool:
@@ -97,14 +130,20 @@ class SplitterSpec:
     @property
     def label(self) -> str:
         """The article's short label, e.g. ``fixed 800/120`` or ``heading 256t``."""
+        if self.is_imported:
+            return f"imported {self.chunk_set[:8]}"
         size = f"{self.budget}{'t' if self.in_tokens else ''}"
         return f"{self.kind} {size}" + (f"/{self.overlap}" if self.overlap else "")
 
     def with_budget(self, budget: int) -> "SplitterSpec":
         """The same configuration at another budget (overlap kept when it still fits)."""
+        if self.is_imported:
+            raise SpecError("imported chunks were made elsewhere: there is no budget to change")
         return replace(self, budget=budget, overlap=self.overlap if self.overlap < budget else 0)
 
     def __str__(self) -> str:
+        if self.is_imported:
+            return f"{IMPORTED}:{self.chunk_set}" + (f":{quote(self.unit, safe='/._-:')}" if self.in_tokens else "")
         text = f"{self.kind}:{self.budget}"
         if self.in_tokens:
             text += "t"
@@ -125,17 +164,20 @@ class SplitterSpec:
         """Read the short string form; refuse anything malformed with the reason."""
         if not isinstance(text, str) or not text.strip():
             raise SpecError("empty splitter spec; expected e.g. 'structured:800'")
+        imported = _IMPORTED_PATTERN.match(text.strip())
+        if imported:
+            unit = _unit_name(unquote(imported["unit"])) if imported["unit"] else "chars"
+            return cls.imported(imported["id"], unit)
+        if text.strip().startswith(IMPORTED + ":"):
+            raise SpecError(f"cannot read {text!r}; imported chunks are named imported:ID[:UNIT], "
+                            "ID being the chunk set's 16 hex digits")
         match = _PATTERN.match(text.strip())
         if not match:
             raise SpecError(
                 f"cannot read splitter spec {text!r}; expected KIND:BUDGET[t][/OVERLAP][:UNIT]"
                 "[+path][+header|-header], e.g. 'structured:800', 'fixed:800/120', 'heading:256t:o200k'"
             )
-        unit = unquote(match["unit"]) if match["unit"] else None
-        if unit in ("c", "char", "chars", "characters"):
-            unit = "chars"
-        if unit and unit.endswith("_base"):
-            unit = unit[: -len("_base")]
+        unit = _unit_name(unquote(match["unit"])) if match["unit"] else None
         if match["t"] == "t":
             if unit == "chars":
                 raise SpecError(f"{text!r}: a budget in tokens ('t') cannot use the unit 'chars'")
@@ -163,6 +205,13 @@ class SplitterSpec:
                    overlap=int(match["overlap"] or 0), heading_prefix=heading_prefix,
                    table_header=table_header, separators=separators)
         return spec
+
+
+def _unit_name(unit: str) -> str:
+    """A unit as written (``characters``, ``o200k_base``) in its short form."""
+    if unit in ("c", "char", "chars", "characters"):
+        return "chars"
+    return unit[: -len("_base")] if unit.endswith("_base") else unit
 
 
 def parse_spec(text: str | SplitterSpec) -> SplitterSpec:

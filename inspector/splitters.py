@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import chain
 
 from .analysis import Analysis
 from .atoms import analyze
 from .lengths import Length, get_length
 from .model import Chunk, Document, Span
-from .packing import Measure, Packed, Piece, pack, pack_seed, tile_text
+from .packing import Measure, Packed, Piece, SeedPieces, pack, pack_seed, tile_text
+from .errors import SpecError
 from .spec import SplitterSpec, parse_spec
 
 
@@ -59,6 +61,9 @@ def split_document(
 ) -> SplitResult:
     """Split one document. Pass a precomputed ``analysis`` to reuse its atoms."""
     spec = parse_spec(spec)
+    if spec.is_imported:
+        raise SpecError(f"{spec} names imported chunks, which are not split: register the chunk set with a "
+                        "Workspace (Workspace.add_chunk_set) and use Workspace.split")
     length = length or get_length(spec.unit)
     if spec.kind.startswith("ext-"):
         return _split_with_library(document, spec, length, analysis.mode if analysis else mode)
@@ -72,6 +77,35 @@ def split_document(
     )
     oversized = tuple(_oversized(document.text, packed, spec.budget, length))
     return SplitResult(document.id, spec, analysis.mode, chunks, oversized)
+
+
+def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length
+                ) -> tuple[list[Span], list[str] | None, int]:
+    """What ``split_document`` puts in its chunks, without building them: the spans, their
+    prefixes (None when no chunk has one) and how many chunks are oversized.
+
+    Measuring many configurations over a corpus needs only these; the article's character
+    splitters go straight from pieces to spans.
+    """
+    if analysis.mode == "seed" and length.unit == "characters" and not (spec.prefixes_path or spec.table_header):
+        spans = _seed_char_spans(text, spec, analysis)
+        if spans is not None:
+            return spans, None, sum(1 for a, b in spans if b - a > spec.budget)
+    packed = split_spans(text, spec, analysis, length)
+    prefixes = [p.prefix for p in packed]
+    return ([(p.start, p.end) for p in packed], prefixes if any(prefixes) else None,
+            len(_oversized(text, packed, spec.budget, length)))
+
+
+def _seed_char_spans(text: str, spec: SplitterSpec, analysis: Analysis) -> list[Span] | None:
+    """``split_spans``'s own result for an article splitter in characters without prefixes."""
+    if spec.kind == "fixed":
+        step = max(1, spec.budget - spec.overlap)
+        n = len(text)
+        return [(i, min(i + spec.budget, n)) for i in range(0, n, step)]
+    if spec.overlap:
+        return None
+    return _seed_spans(text, spec, analysis, Measure(text))
 
 
 def _split_with_library(document: Document, spec: SplitterSpec, length: Length, mode: str) -> SplitResult:
@@ -123,17 +157,24 @@ def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
 def _seed_spans(text: str, spec: SplitterSpec, analysis: Analysis, measure: Measure) -> list[Span] | None:
     budget = spec.budget
     if spec.kind == "paragraph":
-        return pack_seed(list(analysis.paragraphs), budget, measure)
+        return pack_seed(_seed_pieces(analysis, "paragraph", lambda: analysis.paragraphs), budget, measure)
     if spec.kind == "sentence":
-        return pack_seed(list(analysis.sentences), budget, measure)
+        return pack_seed(_seed_pieces(analysis, "sentence", lambda: analysis.sentences), budget, measure)
     if spec.kind == "recursive":
         return pack_seed(split_recursive(text, 0, len(text), spec.separators, budget, measure), budget, measure)
     if spec.kind == "structured":
-        pieces = analysis.memo.get("seed_structured")
-        if pieces is None:
-            pieces = analysis.memo["seed_structured"] = _seed_structured_pieces(text, analysis)
+        pieces = _seed_pieces(analysis, "structured", lambda: _seed_structured_pieces(text, analysis))
         return pack_seed(pieces, budget, measure)
     return None
+
+
+def _seed_pieces(analysis: Analysis, kind: str, make) -> SeedPieces:
+    """A splitter's pieces, made once per document and reused for every budget."""
+    key = f"seed_pieces:{kind}"
+    found = analysis.memo.get(key)
+    if found is None:
+        found = analysis.memo[key] = SeedPieces(make())
+    return found
 
 
 def split_recursive(text: str, a: int, b: int, separators: tuple[str, ...], budget: int,
@@ -177,21 +218,12 @@ def _seed_structured_pieces(text: str, analysis: Analysis) -> list[Span]:
 
 def _gap_pieces(sentences: tuple[Span, ...], a: int, b: int) -> list[Span]:
     """Sentences lying whole inside ``[a, b]`` and the stretches between them, in order."""
-    out: list[Span] = []
-    pos = a
-    k = bisect_left(sentences, (a, -1))
-    while k < len(sentences) and sentences[k][0] < b:
-        s = sentences[k]
-        k += 1
-        if s[1] > b:
-            break  # sentences do not overlap, so every later one starts past b
-        if s[0] > pos:
-            out.append((pos, s[0]))
-        out.append(s)
-        pos = s[1]
-    if pos < b:
-        out.append((pos, b))
-    return out
+    first = bisect_left(sentences, (a, -1))
+    stop = bisect_left(sentences, (b, -1), first)  # sentences starting before b
+    if stop > first and sentences[stop - 1][1] > b:
+        stop -= 1  # sentences do not overlap, so only the last can run past b
+    bounds = [a, *chain.from_iterable(sentences[first:stop]), b]
+    return [(x, y) for x, y in zip(bounds, bounds[1:]) if y > x]  # sentences are never empty
 
 
 # -- fixed windows --------------------------------------------------------------------------

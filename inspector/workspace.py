@@ -6,17 +6,18 @@ recomputed per configuration), and the probe's term index is built once per docu
 
 from __future__ import annotations
 
-import multiprocessing
 from dataclasses import dataclass
 
 from .analysis import Analysis
 from .atoms import analyze
 from .corpus import Corpus
-from .lengths import Length, get_length
-from .measures import HeaderCarry, header_carry, survival_pair
+from .lengths import get_length
+from .measures import HeaderCarry
 from .model import ATOM_KINDS, Chunk, Document
 from .bm25 import TermTable
-from .probe import ProbeResult, Query, make_queries, run_probe
+from .chunksets import ChunkSet, ChunkSetStore
+from .errors import ChunkSetError
+from .probe import ProbeResult, Query, make_queries
 from .spec import SplitterSpec, parse_spec
 from .splitters import SplitResult, split_document
 
@@ -55,6 +56,12 @@ class Workspace:
         self._queries: list[Query] | None = None
         self._splits: dict[str, list[SplitResult]] = {}
         self._fingerprint: str | None = corpus.fingerprint if isinstance(corpus, Corpus) else None
+        self._chunk_sets: dict[str, ChunkSet] = {}
+        self._query_candidates: dict[str, list] | None = None  # left by ``analyses`` for ``prepare_probe``
+        self._chunk_arrays_cache: dict = {}  # built-in specs' chunks as arrays (see ``_chunk_arrays``)
+        self._atom_arrays_cache = None  # every atom as arrays (see ``_atom_arrays``)
+        self.chunk_set_store: ChunkSetStore | None = None
+        """Where ``imported:ID`` specs not yet registered are looked up (None: nowhere)."""
 
     @property
     def fingerprint(self) -> str:
@@ -75,25 +82,44 @@ class Workspace:
             found = self._analyses[document.id] = analyze(document.text, self.mode)
         return found
 
-    def analyses(self, jobs: int = 1) -> list[Analysis]:
-        """Every document's structure, in corpus order. With ``jobs`` > 1 the documents are
-        analysed in forked workers while this process builds the probe's term table."""
+    def analyses(self, jobs: int = 1, workers=None) -> list[Analysis]:
+        """Every document's structure, in corpus order. With ``jobs`` > 1, forked workers
+        analyse the later documents (and pick their query candidates) while this process
+        builds the probe's term table and does the same for the first ones. ``workers``
+        (``analysis_workers.Workers`` over this corpus's documents) are ones started earlier."""
+        from .analysis_workers import TABLE_SHARE, Workers
+
         missing = [d for d in self.documents if d.id not in self._analyses]
-        if jobs > 1 and len(missing) > 1 and "fork" in multiprocessing.get_all_start_methods():
-            size = max(1, -(-len(missing) // jobs))
-            batches = [[d.text for d in missing[i:i + size]] for i in range(0, len(missing), size)]
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(batches))) as pool:
-                pending = pool.map_async(_analyze_batch, [(self.mode, batch) for batch in batches])
+        if workers is None and jobs > 1:
+            head = TABLE_SHARE.get(self.mode, 0.2) if self._terms is None else 0.0
+            workers = Workers.start(missing, self.mode, jobs, head)
+        if workers is not None:
+            from .probe import query_candidates
+
+            candidates: dict[str, list] = {}
+            try:
                 self.term_table()  # independent of atoms: overlaps the workers' parsing
-                results = pending.get()
-            for document, analysis in zip(missing, (a for batch in results for a in batch)):
-                self._analyses[document.id] = analysis
+                for document in workers.own:
+                    candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"])
+                for document, analysis, found in workers.collect():
+                    self._analyses[document.id] = analysis
+                    candidates[document.id] = found
+            finally:
+                workers.close()
+            if all(d.id in candidates for d in self.documents):
+                self._query_candidates = candidates
         return [self.analysis(d) for d in self.documents]
 
     def prepare_probe(self) -> None:
         """Build everything the probe shares across configurations (before forking workers)."""
+        candidates, self._query_candidates = self._query_candidates, None
+        if self._queries is None and candidates is not None:
+            from .probe import choose_queries
+
+            self._queries = choose_queries([c for d in self.documents for c in candidates[d.id]])
         self.queries()
         self.term_table().select(frozenset(w for q in self.queries() for w in q.words))
+        _atom_arrays(self)
         if self.mode != "seed":
             get_length("o200k")
 
@@ -110,9 +136,38 @@ class Workspace:
         spec = parse_spec(spec)
         key = str(spec)
         if key not in self._splits:
-            length = get_length(spec.unit)
-            self._splits[key] = [split_document(d, spec, self.analysis(d), length) for d in self.documents]
+            if spec.is_imported:
+                found = self.chunk_set(spec.chunk_set)
+                self._splits[key] = found.split_results(self.documents, spec, self.mode)
+            else:
+                length = get_length(spec.unit)
+                self._splits[key] = [split_document(d, spec, self.analysis(d), length) for d in self.documents]
         return self._splits[key]
+
+    def add_chunk_set(self, chunk_set: ChunkSet) -> SplitterSpec:
+        """Make imported chunks splittable as ``imported:ID``; returns that spec.
+        ``ChunkSetError`` when the set was placed on another corpus."""
+        if chunk_set.corpus != self.fingerprint:
+            raise ChunkSetError(f"chunk set {chunk_set.id} was placed on another corpus than this workspace's")
+        self._chunk_sets[chunk_set.id] = chunk_set
+        return chunk_set.spec
+
+    def forget_chunk_set(self, set_id: str) -> None:
+        """Drop a chunk set and its cached splits (after it was deleted from the store)."""
+        self._chunk_sets.pop(set_id, None)
+        for key in [k for k in self._splits if k.startswith(f"imported:{set_id}")]:
+            del self._splits[key]
+
+    def chunk_set(self, set_id: str) -> ChunkSet:
+        """A registered chunk set, else one read from ``chunk_set_store`` (``ChunkSetError``
+        when neither has it)."""
+        found = self._chunk_sets.get(set_id)
+        if found is None:
+            if self.chunk_set_store is None:
+                raise ChunkSetError(f"no imported chunk set {set_id} is registered with this workspace")
+            found = self.chunk_set_store.load(set_id, self.documents, self.fingerprint)
+            self._chunk_sets[set_id] = found
+        return found
 
     def chunks(self, spec: SplitterSpec | str) -> list[Chunk]:
         """Every chunk of the corpus under ``spec``, in corpus order."""
@@ -121,35 +176,37 @@ class Workspace:
     def summarize(self, spec: SplitterSpec | str, *, fits: int | None = None) -> SplitSummary:
         """Counts and survival for one configuration; ``fits`` (default: the spec's budget,
         in its unit) is the size limit of the atoms counted in ``survival_fit``."""
+        from .chunk_arrays import survival_counts
+
         spec = parse_spec(spec)
         fits = spec.budget if fits is None else fits
-        results = self.split(spec)
-        fit_size = None
+        chunks = _chunk_arrays(self, spec)
+        atoms = _atom_arrays(self)
+        sizes = None
         if spec.in_tokens:
             length = get_length(spec.unit)
-            fit_size = _SpanTokens(length)
-        fit: dict[str, list[int]] = {k: [0, 0] for k in ATOM_KINDS}
-        every: dict[str, list[int]] = {k: [0, 0] for k in ATOM_KINDS}
-        chunks = chars = oversized = 0
-        for document, result in zip(self.documents, results):
-            spans = result.spans
-            chunks += len(spans)
-            chars += sum(b - a for a, b in spans)
-            oversized += len(result.oversized)
-            atoms = self.analysis(document).atoms
-            size = fit_size.bind(document.text) if fit_size else None
-            for target, part in zip((fit, every), survival_pair(atoms, spans, fits, size)):
-                for kind, (intact, counted) in part.items():
-                    target[kind][0] += intact
-                    target[kind][1] += counted
-        return SplitSummary(spec, chunks, chars, {k: tuple(v) for k, v in fit.items()},
-                            {k: tuple(v) for k, v in every.items()}, oversized)
+            texts = [d.text for d in self.documents]
+            sizes = lambda kind: atoms.token_sizes(kind, spec.unit, length, texts)  # noqa: E731
+        starts, ends = chunks.global_spans(atoms.bases)
+        fit, every = survival_counts(atoms, starts, ends, fits, sizes)
+        return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, chunks.oversized)
 
     def header_carry(self, spec: SplitterSpec | str = "structured:800") -> HeaderCarry:
         """Rows that keep or lose their table header under ``spec``."""
+        from itertools import accumulate
+
+        from .measures import header_carry_spans
+
+        chunks = _chunk_arrays(self, parse_spec(spec))
         total = HeaderCarry()
-        for document, result in zip(self.documents, self.split(spec)):
-            total.add(header_carry(document.text, self.analysis(document), list(result.chunks)))
+        stops = list(accumulate(chunks.counts.tolist()))
+        starts, ends = chunks.starts.tolist(), chunks.ends.tolist()
+        first = 0
+        for document, stop in zip(self.documents, stops):
+            prefixes = chunks.prefixes[first:stop] if chunks.prefixes is not None else None
+            total.add(header_carry_spans(document.text, self.analysis(document),
+                                         list(zip(starts[first:stop], ends[first:stop])), prefixes))
+            first = stop
         return total
 
     def term_table(self) -> TermTable:
@@ -168,22 +225,46 @@ class Workspace:
     def probe(self, spec: SplitterSpec | str, *, k: int = 5) -> ProbeResult:
         """answer@k, cut and context for one configuration (context tokens: characters / 4 in
         seed mode, real o200k tokens otherwise)."""
+        from .probe import probe_spans
+
         counter = None
         if self.mode != "seed":
             counter = get_length("o200k").count_many
-        return run_probe(self.queries(), self.chunks(spec), self.term_table(), k=k, token_count=counter)
+        chunks = _chunk_arrays(self, parse_spec(spec))
+        return probe_spans(self.queries(), self.term_table(), list(chunks.doc_ids), chunks.doc_of,
+                           chunks.starts, chunks.ends, chunks.prefixes, k=k, token_count=counter)
 
 
-def _analyze_batch(job: tuple[str, list[str]]) -> list[Analysis]:
-    mode, texts = job
-    return [analyze(text, mode) for text in texts]
+# -- the measuring fast path: whole-corpus arrays instead of Chunk objects -------------------
+
+def _chunk_arrays(workspace: Workspace, spec: SplitterSpec):
+    """``spec``'s chunks over the corpus as arrays (cached for built-in splitters, which are
+    split straight to spans; other chunks come from ``Workspace.split``)."""
+    from .chunk_arrays import ChunkArrays
+    from .splitters import chunk_spans
+
+    ids = [d.id for d in workspace.documents]
+    key = str(spec)
+    if key in workspace._splits or spec.is_imported or spec.kind.startswith("ext-"):
+        per_doc = []
+        for result in workspace.split(spec):
+            prefixes = [c.prefix for c in result.chunks]
+            per_doc.append((result.spans, prefixes if any(prefixes) else None, len(result.oversized)))
+        return ChunkArrays.from_spans(ids, per_doc)
+    cache = workspace._chunk_arrays_cache
+    if key not in cache:
+        length = get_length(spec.unit)
+        cache[key] = ChunkArrays.from_spans(
+            ids, [chunk_spans(d.text, spec, workspace.analysis(d), length) for d in workspace.documents])
+    return cache[key]
 
 
-class _SpanTokens:
-    """Token size of atom spans, for 'atoms that fit a token budget'."""
+def _atom_arrays(workspace: Workspace):
+    """Every atom of the corpus as arrays, built once."""
+    found = workspace._atom_arrays_cache
+    if found is None:
+        from .chunk_arrays import AtomArrays, document_bases
 
-    def __init__(self, length: Length) -> None:
-        self.length = length
-
-    def bind(self, text: str):
-        return lambda a, b: self.length.count(text[a:b])
+        bases = document_bases([len(d.text) for d in workspace.documents])
+        found = workspace._atom_arrays_cache = AtomArrays(bases, workspace.analyses())
+    return found

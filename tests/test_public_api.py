@@ -1,0 +1,36 @@
+"""The package surface: every advertised name resolves, errors sort into the built-in families,
+and importing the package stays cheap (names load their modules on first use)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import inspector
+from inspector import errors
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_public_name_resolves_and_is_listed():
+    assert sorted(inspector.__all__) == sorted(set(inspector.__all__))
+    for name in inspector.__all__:
+        assert getattr(inspector, name) is not None, name
+    assert set(inspector._LAZY) <= set(inspector.__all__)
+
+
+def test_every_error_is_an_inspector_error_and_a_builtin_family():
+    found = [v for v in vars(errors).values() if isinstance(v, type) and issubclass(v, Exception)]
+    assert errors.ChunkSetError in found and len(found) >= 9
+    for error in found:
+        assert issubclass(error, inspector.InspectorError)
+        if error is not inspector.InspectorError:
+            assert issubclass(error, (ValueError, OSError)), error
+
+
+def test_importing_the_package_loads_no_heavy_module():
+    code = ("import sys, inspector; heavy = {'numpy', 'sqlite3', 'tiktoken', 'tokenizers', 'streamlit', 'pandas'};"
+            "print(sorted(heavy & set(sys.modules)))")
+    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
