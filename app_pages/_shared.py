@@ -20,10 +20,14 @@ import streamlit as st
 from inspector.adapters import available_adapters
 from inspector import (KINDS, LENGTH_NAMES, MODES, Corpus, CorpusError, Document, HFTokenizerLength, Length,
                        LengthError, SplitterSpec, Workspace, get_length, load_corpus)
+from inspector.chunksets import ChunkSetInfo
+from inspector.errors import ChunkSetError
+from inspector.spec import IMPORTED
 from inspector.appstate import (SAMPLE, SAMPLE_CORPUS, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig,
                                 corpus_folder_problem, launch_config)
 from inspector.frames import markdown_escape as md
 from inspector.frames import uploads_corpus
+from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title  # noqa: F401 (pages use them here)
 
 STATE = "app_state"
 SOURCES = {SAMPLE: "Sample corpus (bundled)", "folder": "Folder on this server", UPLOAD: "Upload files"}
@@ -133,12 +137,17 @@ def _start_session(launch: LaunchConfig) -> None:
     source = initial.corpus if initial.corpus in (SAMPLE, UPLOAD) else "folder"
     defaults = {
         "corpus_source": source, "corpus_path": initial.corpus if source == "folder" else "",
-        "mode": initial.mode, "kind": initial.kind, "budget": initial.budget, "overlap": initial.overlap,
+        "mode": initial.mode, "kind": _kind_value(initial), "budget": initial.budget, "overlap": initial.overlap,
         "unit": "upload" if UPLOAD_UNIT.match(initial.unit) else initial.unit,
         "heading_prefix": _prefix_default(initial), "table_header": _header_default(initial),
     }
     for key, value in defaults.items():
         st.session_state[key] = value
+
+
+def _kind_value(s: AppState) -> str:
+    """The splitter menu's value for these settings (an imported set is ``imported:ID``)."""
+    return f"{IMPORTED}:{s.chunk_set}" if s.kind == IMPORTED else s.kind
 
 
 def _prefix_default(s: AppState) -> bool:
@@ -163,6 +172,9 @@ def _touched() -> None:
 def _kind_changed() -> None:
     # A new splitter family starts from its own prefix defaults, not the previous family's.
     kind = st.session_state["kind"]
+    if kind.startswith(IMPORTED + ":"):
+        _touched()
+        return  # imported chunks ignore the flags: keep them for the next splitter
     st.session_state["heading_prefix"] = kind == "heading"
     st.session_state["table_header"] = kind == "structured"
     _touched()
@@ -232,6 +244,7 @@ def _corpus_widgets(ctx: Context) -> None:
     ctx.state = update(corpus=corpus_value if corpus_value else ctx.state.corpus)
     if ctx.corpus is not None:
         ctx.workspace = _workspace(ctx.corpus.fingerprint, mode, ctx.corpus)
+        ctx.workspace.chunk_set_store = chunk_set_store()  # ``imported:ID`` specs are found there
         count = len(ctx.corpus.documents)
         st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
         if not ctx.corpus.documents and not ctx.problem:
@@ -241,29 +254,46 @@ def _corpus_widgets(ctx: Context) -> None:
 
 
 def _splitter_widgets(ctx: Context) -> None:
-    kind = st.selectbox("Splitter", [*KINDS, *available_adapters()], key="kind", on_change=_kind_changed,
-                        help="fixed: every N units. paragraph / sentence: packs whole paragraphs or "
-                             "sentences. recursive: tries separators in turn. structured: keeps code "
-                             "blocks and tables whole. heading: one section per chunk. ext-…: an "
-                             "installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
-                             "its offsets checked against the text.")
+    sets = chunk_sets(ctx)
+    options = [*KINDS, *available_adapters(), *sets]
+    if st.session_state.get("kind") not in options:
+        if str(st.session_state.get("kind", "")).startswith(IMPORTED + ":"):
+            options.append(st.session_state["kind"])  # named by a link; the check below says why it fails
+        else:
+            st.session_state["kind"] = ctx.state.kind if ctx.state.kind in options else "structured"
+    choice = st.selectbox("Splitter", options, key="kind", on_change=_kind_changed,
+                          format_func=lambda o: sets[o].title if o in sets else
+                          (f"imported: {o.split(':', 1)[1]} (not on this server)" if o.startswith(IMPORTED + ":")
+                           else o),
+                          help="fixed: every N units. paragraph / sentence: packs whole paragraphs or "
+                               "sentences. recursive: tries separators in turn. structured: keeps code "
+                               "blocks and tables whole. heading: one section per chunk. ext-…: an "
+                               "installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
+                               "its offsets checked against the text. imported: chunks brought in on the "
+                               "Import page, fixed as they were made.")
+    imported = choice.startswith(IMPORTED + ":")
+    kind, chunk_set = (IMPORTED, choice.split(":", 1)[1]) if imported else (choice, "")
     units = [*LENGTH_NAMES, "upload"]
     unit_choice = st.selectbox("Unit", units, key="unit", format_func=UNIT_LABELS.get, on_change=_touched,
                                help="What budget and overlap count.")
+    fixed = " (imported chunks are fixed as they were made)" if imported else ""
     budget = st.number_input("Budget", min_value=0, max_value=1_000_000, step=50, key="budget",
-                             on_change=_touched, help="Largest chunk, in the unit above.")
-    overlap = st.number_input("Overlap", min_value=0, max_value=1_000_000, step=10, key="overlap",
-                              on_change=_touched, help="How much of each chunk the next one repeats.")
-    prefix = st.checkbox("Prefix the heading path", key="heading_prefix", on_change=_touched,
-                         help="Each chunk starts with its section's headings (counts against the budget).")
-    header = st.checkbox("Repeat the table header", key="table_header", on_change=_touched,
-                         help="Chunks that start inside a table get its header row first.")
+                             on_change=_touched, disabled=imported, help="Largest chunk, in the unit above." + fixed)
+    overlap = st.number_input("Overlap", min_value=0, max_value=1_000_000, step=10, key="overlap", disabled=imported,
+                              on_change=_touched, help="How much of each chunk the next one repeats." + fixed)
+    prefix = st.checkbox("Prefix the heading path", key="heading_prefix", on_change=_touched, disabled=imported,
+                         help="Each chunk starts with its section's headings (counts against the budget)." + fixed)
+    header = st.checkbox("Repeat the table header", key="table_header", on_change=_touched, disabled=imported,
+                         help="Chunks that start inside a table get its header row first." + fixed)
     unit = unit_choice
     if unit_choice == "upload":
         unit = _tokenizer_upload(ctx)
-    s = update(kind=kind, budget=int(budget), overlap=int(overlap), unit=unit or ctx.state.unit,
-               heading_prefix=None if prefix == (kind == "heading") else prefix,
-               table_header=None if header == (kind == "structured") else header)
+    flags = {"budget": int(budget), "overlap": int(overlap),
+             "heading_prefix": None if prefix == (kind == "heading") else prefix,
+             "table_header": None if header == (kind == "structured") else header}
+    if imported:
+        flags = {}  # kept as they were, for the next built-in splitter
+    s = update(kind=kind, chunk_set=chunk_set, unit=unit or ctx.state.unit, **flags)
     ctx.state = s
     if unit_choice == "upload" and not unit:
         ctx.problem = ctx.problem or "Upload a tokenizer.json to count in its tokens, or choose another unit."
@@ -273,12 +303,33 @@ def _splitter_widgets(ctx: Context) -> None:
         ctx.problem = ctx.problem or f"These splitter settings cannot run: {problem}."
         return
     spec = engine_spec(s.spec())
+    if imported and not _chunk_set_ready(ctx, chunk_set, sets.get(choice)):
+        return
     try:
         ctx.length = length_for(spec.unit)
         ctx.spec = spec
     except LengthError as exc:
         ctx.problem = ctx.problem or f"The unit cannot be used: {exc}"
-    st.caption(f"Spec `{s.spec()}` · {s.spec().label}")
+    st.caption(f"Spec `{s.spec()}` · {md(spec_title(s.spec(), sets))}")
+
+
+def _chunk_set_ready(ctx: Context, set_id: str, info: ChunkSetInfo | None) -> bool:
+    """Check that the imported set can be used on this corpus; say what it covers."""
+    if ctx.workspace is None:
+        return False
+    try:
+        ctx.workspace.chunk_set(set_id)
+    except ChunkSetError as exc:
+        ctx.problem = ctx.problem or f"The imported chunks cannot be used: {exc}"
+        return False
+    if info is not None:
+        total = len(ctx.workspace.documents)
+        st.caption(md(f"{info.chunks:,} chunks from {info.name}, imported {info.created[:10]}, "
+                      f"in {info.documents} of {total} documents."))
+        if info.documents < total:
+            st.warning(f"These chunks cover {info.documents} of the {total} documents: corpus-wide measures "
+                       "count the other documents' atoms as lost and their questions as missed.")
+    return True
 
 
 def _tokenizer_upload(ctx: Context) -> str | None:

@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from inspector import ATOM_KINDS, ATOM_LABELS, SpecError
+from inspector import ATOM_KINDS, ATOM_LABELS, SpecError, SplitterSpec
+from inspector.errors import ChunkSetError
 from inspector.appstate import MAX_COMPARE, checked_spec
 from inspector.frames import markdown_escape as md
 from inspector.frames import TABLE_A, TABLE_B, article_specs, compare_frame, probe_figure, survival_figure
@@ -29,20 +30,29 @@ def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, _workspace):
 
 
 state = _shared.state()
+sets = _shared.chunk_sets(ctx)
+# Imported chunk sets of this corpus can be compared too, counted in the sidebar's unit.
+imported = [str(SplitterSpec.imported(info.id, state.unit)) for info in sets.values()]
 defaults = [str(s) for s in article_specs(state.budget, state.unit)]
-if st.session_state.get("compare_specs") == st.session_state.get("compare_defaults") != defaults:
+if "compare_specs" in st.session_state and st.session_state["compare_specs"] == \
+        st.session_state.get("compare_defaults") != defaults:
     st.session_state["compare_specs"] = defaults  # still the defaults: follow the sidebar's budget
 st.session_state["compare_defaults"] = defaults
 _shared.keep("compare_specs", list(state.compare) or defaults)
-options = list(dict.fromkeys(defaults + list(st.session_state["compare_specs"])))
+options = list(dict.fromkeys(defaults + imported + list(st.session_state["compare_specs"])))
 picked = st.multiselect("Splitters (type a spec such as `heading:512` and press Enter to add one)", options,
                         key="compare_specs", persist_state="session", accept_new_options=True, max_selections=MAX_COMPARE,
-                        help="Default: the article's seven splitters scaled to the sidebar's budget and unit.")
+                        format_func=lambda o: _shared.spec_title(o, sets) if o.startswith("imported:") else o,
+                        help="Default: the article's seven splitters scaled to the sidebar's budget and unit. "
+                             "Chunk files imported on the Import page are listed as *imported: FILE*.")
 specs, refused = [], []
 for text in picked:
     try:
-        specs.append(str(checked_spec(text, _shared.uploaded_units())))
-    except SpecError as exc:
+        spec = checked_spec(text, _shared.uploaded_units())
+        if spec.is_imported:
+            ctx.workspace.chunk_set(spec.chunk_set)
+        specs.append(str(spec))
+    except (SpecError, ChunkSetError) as exc:
         refused.append(f"{text!r}: {exc}")
 for line in refused:
     st.error(md(f"Splitter left out: {line}"))
@@ -61,6 +71,15 @@ for done, spec in enumerate(specs):
 bar.empty()
 frame = pd.concat(rows, ignore_index=True)
 frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)
+frame["splitter"] = [_shared.spec_title(s, sets) if s.startswith("imported:") else name
+                     for s, name in zip(specs, frame["splitter"])]
+total = len(ctx.corpus.documents)
+for spec in specs:
+    info = sets.get("imported:" + spec.split(":")[1]) if spec.startswith("imported:") else None
+    if info is not None and info.documents < total:
+        st.warning(md(f"imported: {info.name} holds chunks of {info.documents} of the {total} documents; the "
+                      "others count as lost atoms and missed questions here. The Import page measures it "
+                      "over the documents it covers only."))
 
 percent = {kind: st.column_config.NumberColumn(ATOM_LABELS[kind] + "s", format="percent") for kind in ATOM_KINDS}
 percent |= {c: st.column_config.NumberColumn(c, format="percent") for c in ("answer@5", "cut", "rank miss")}

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from inspector import ATOM_KINDS, ATOM_LABELS, SpecError
+from inspector.errors import ChunkSetError
 from inspector.appstate import checked_spec
 from inspector.frames import doc_view
 from inspector.frames import markdown_escape as md
@@ -34,8 +35,11 @@ if side:
                               "heading:256t:o200k").strip()
     try:
         lane_b = checked_spec(text, _shared.uploaded_units())
+        if lane_b.is_imported:
+            ctx.workspace.chunk_set(lane_b.chunk_set)
         _shared.update(lane_b=str(lane_b))
-    except SpecError as exc:
+    except (SpecError, ChunkSetError) as exc:
+        lane_b = None
         st.error(md(f"The second splitter cannot run: {exc}"))
         _shared.update(lane_b="")
 else:
@@ -45,9 +49,11 @@ _shared.publish()
 view = doc_view(ctx.workspace, doc, spec, ctx.length)
 chunks = view.result.chunks
 unit = _shared.unit_label(state.unit)
+sets = _shared.chunk_sets(ctx)
+title = _shared.spec_title(spec, sets)
 
 st.subheader(md(doc.title))
-st.caption(f"{md(doc.id)} · {len(doc.text):,} characters · split by `{state.spec()}` ({spec.label}, "
+st.caption(f"{md(doc.id)} · {len(doc.text):,} characters · split by `{state.spec()}` ({md(title)}, "
            f"sizes in {unit})")
 cols = st.columns(4)
 cols[0].metric("Chunks", len(chunks), help="Chunks this splitter makes of this document.")
@@ -72,7 +78,7 @@ if view.cuts:
     with st.expander(f"Jump to a cut atom ({len(view.cuts)})"):
         st.html(cut_list_html(doc, list(view.cuts), "a", limit=500, style=False))
 else:
-    st.success(f"No atom of this document is cut by {spec.label}. To see what cutting looks like, "
+    st.success(f"No atom of this document is cut by {md(title)}. To see what cutting looks like, "
                "choose the *fixed* splitter in the sidebar.")
 
 if lane_b is not None:
@@ -81,8 +87,9 @@ if lane_b is not None:
     # One unit labels every lane: a lane counted in another unit is labelled with span characters.
     sizes_b = list(view_b.sizes) if lane_b.unit == state.unit else None
     st.html(lanes_html(doc, view.analysis, [
-        (f"a: {state.spec()}", chunks, list(view.sizes)),
-        (f"b: {lane_b}", view_b.result.chunks, sizes_b),
+        (f"a: {state.spec()}" + (f" ({title})" if spec.is_imported else ""), chunks, list(view.sizes)),
+        (f"b: {lane_b}" + (f" ({_shared.spec_title(lane_b, sets)})" if lane_b.is_imported else ""),
+         view_b.result.chunks, sizes_b),
     ], unit=state.unit, max_chars=MAX_SHOWN, style=False))
 else:
     st.html(overlay_html(doc, chunks, view.analysis, sizes=list(view.sizes), unit=state.unit,

@@ -1,7 +1,8 @@
 """Import page: chunks made by another tool, placed on the corpus as exact spans, checked, and
 measured like a built-in splitter's; golden-question recall; the sidebar splitter's chunks as JSONL.
 
-Session state this page owns (other pages may read the first two):
+Session state this page owns (other pages use the import through the chunk set that
+*Use these chunks on every page* stores, see ``_chunk_sets``):
 
 - ``imported_chunks``: the last import's ``inspector.importer.ImportResult`` (absent before one);
 - ``imported_chunks_corpus``: the fingerprint of the corpus it was placed on. Use the import only
@@ -30,7 +31,7 @@ from inspector.import_view import (MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES, folder_ro
                                    golden_upload, import_upload, miss_rows, problem_rows, recall_rows, sample_export,
                                    side_by_side)
 from inspector.render import lanes_html, overlay_cuts, overlay_html
-from app_pages import _shared
+from app_pages import _chunk_sets, _shared
 
 SOURCE, REFUSED, RESULT, RESULT_CORPUS = "import_source", "import_refused", "imported_chunks", "imported_chunks_corpus"
 GOLDEN_SOURCE, GOLDEN_REFUSED = "golden_source", "golden_refused"
@@ -203,8 +204,10 @@ with st.expander("Which formats work, and chunks that name no document"):
                                help="Chonkie and other tools that chunk one text at a time write no document "
                                     "name; pick the document those chunks came from.") or None
 
+_chunk_sets.manage(ctx)
 if st.session_state.get(REFUSED):
     st.error(md(st.session_state[REFUSED]))
+_chunk_sets.show_message()
 result = None
 source = st.session_state.get(SOURCE)
 if source is not None:
@@ -254,6 +257,8 @@ if result is not None:
                    "uncovered text.")
     else:
         st.warning(md(result.summary()))
+    if result.imported:
+        _chunk_sets.use_everywhere(result)
 
     st.subheader(f"Problems ({len(issues)})")
     if issues:

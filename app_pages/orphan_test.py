@@ -76,7 +76,7 @@ def _describe(r: ReviewRound, shown: int) -> str:
     where = ("every chunk" if r.source == "sample"
              else f"the chunks the lexical probe ranked in its top {r.k} for some question")
     return (f"{shown} chunks drawn at random (seed {r.seed}) from {where} of {md(ctx.corpus_label)}, "
-            f"split by `{r.spec}` ({md(ctx.spec.label)}); round id `{r.id}`.")
+            f"split by `{r.spec}` ({md(_shared.spec_title(r.spec, _shared.chunk_sets(ctx)))}); round id `{r.id}`.")
 
 
 # -- the round ---------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ with st.spinner("Counting tokens over the corpus…"):
 summary = size_summary(frame, int(cap), overhead=length.special_overhead)
 word = "characters" if embed == "chars" else "tokens"
 
-st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}); sizes in {_shared.unit_label(embed)}"
+st.caption(f"Splitter `{state.spec()}` ({md(_shared.spec_title(ctx.spec, _shared.chunk_sets(ctx)))}); sizes in {_shared.unit_label(embed)}"
            + (f", plus {length.special_overhead} special tokens per input" if length.special_overhead else "") + ".")
 cols = st.columns(5)
 cols[0].metric("Chunks", summary.stats.count)

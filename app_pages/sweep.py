@@ -18,6 +18,12 @@ ctx = _shared.context()
 if not _shared.show_problems(ctx):
     _shared.publish()
     st.stop()
+if ctx.spec.is_imported:
+    _shared.publish()
+    st.info("Imported chunks were made once, at whatever size their tool used: there is no budget to sweep. "
+            "Choose a built-in splitter in the sidebar to sweep its budget, or compare the imported chunks "
+            "with splitters at several budgets on the Compare page.")
+    st.stop()
 
 
 @st.cache_data(max_entries=256, show_spinner=False)

@@ -299,6 +299,14 @@ def test_compare_page_tables_downloads_and_added_splitters():
     assert at.query_params["cmp"] == ["fixed:400", "heading:512"]
 
 
+def test_a_compare_link_opens_with_its_own_splitters():
+    at = app({"cmp": ["fixed:300", "heading:512"]})
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    assert at.multiselect(key="compare_specs").value == ["fixed:300", "heading:512"]
+    assert list(at.dataframe[0].value["spec"]) == ["fixed:300", "heading:512"]
+
+
 def test_compare_defaults_follow_the_sidebar_budget():
     at = app()
     at.switch_page("app_pages/compare.py").run()
