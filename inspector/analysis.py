@@ -122,13 +122,16 @@ class HeadingIndex:
     def __init__(self, headings: tuple[Heading, ...]) -> None:
         self.starts: list[int] = []
         self.paths: list[tuple[str, ...]] = []
-        stack: list[tuple[int, str]] = []
+        # Each entry is (level, path): a heading's path extends its parent's, so paths are
+        # built by one tuple concatenation each rather than by re-reading the whole stack.
+        stack: list[tuple[int, tuple[str, ...]]] = []
         for heading in headings:
             while stack and stack[-1][0] >= heading.level:
                 stack.pop()
-            stack.append((heading.level, heading.title))
+            path = stack[-1][1] + (heading.title,) if stack else (heading.title,)
+            stack.append((heading.level, path))
             self.starts.append(heading.start)
-            self.paths.append(tuple(title for _, title in stack))
+            self.paths.append(path)
 
     def path(self, offset: int) -> tuple[str, ...]:
         """Headings enclosing ``offset`` (a heading starting at ``offset`` included)."""

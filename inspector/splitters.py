@@ -18,6 +18,7 @@ from .atoms import analyze
 from .lengths import Length, get_length
 from .model import Chunk, Document, Span
 from .packing import Measure, Packed, Piece, SeedPieces, pack, pack_seed, tile_text
+from .packing_fast import packed_chars
 from .errors import SpecError
 from .spec import SplitterSpec, parse_spec
 
@@ -147,6 +148,10 @@ def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
         return []
     if spec.kind == "heading":
         return _heading(text, spec, analysis, measure, prefix_at)
+    if measure.is_chars and not spec.overlap:
+        packed = packed_chars(text, spec, analysis, measure, prefix_at)
+        if packed is not None:
+            return packed
     pieces = _pieces(text, spec, analysis, measure, prefix_at)
     return pack(pieces, spec.budget, measure, overlap=spec.overlap, prefix_at=prefix_at,
                 separators=spec.separators[1:] or spec.separators)
@@ -350,8 +355,10 @@ def _prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, mea
     with_header = spec.table_header if seed else spec.repeats_header
     if not with_path and not with_header:
         return None
-    paths = analysis.heading_index
     tables = analysis.tables
+    if not with_path and not tables:
+        return None  # only table headers would be added, and there are no tables
+    paths = analysis.heading_index
     table_starts = [t.start for t in tables]
 
     def prefix_at(start: int) -> str:
