@@ -20,3 +20,17 @@ def sample_seed() -> Workspace:
 @pytest.fixture(scope="session")
 def sample_markdown() -> Workspace:
     return Workspace(load_corpus(SAMPLE, mode="markdown"), "markdown")
+
+
+@pytest.fixture
+def isolated_app(monkeypatch, tmp_path) -> Path:
+    """An app environment of its own: a fresh data folder (review store, chunk sets), and no
+    launch settings leaking in from the shell. Returns the data folder."""
+    from inspector.appstate import ENV_CORPUS, ENV_ROOTS
+    from inspector.review import ENV_DATA
+
+    monkeypatch.delenv(ENV_ROOTS, raising=False)
+    monkeypatch.delenv(ENV_CORPUS, raising=False)
+    folder = tmp_path / "data"
+    monkeypatch.setenv(ENV_DATA, str(folder))
+    return folder

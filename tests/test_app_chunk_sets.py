@@ -13,12 +13,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from inspector import Workspace, load_corpus
-from inspector.appstate import ENV_CORPUS, ENV_ROOTS
 from inspector.chunksets import ChunkSetStore, make_chunk_set
 from inspector.frames import doc_view
 from inspector.lengths import get_length
 from inspector.orphans import ReviewRound, draw
-from inspector.review import ENV_DATA
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SAMPLE = Workspace(load_corpus(ROOT / "sample_corpus"))
@@ -31,12 +29,9 @@ PAGES = {name: f"app_pages/{name}.py" for name in ("document", "compare", "sizes
 
 
 @pytest.fixture(autouse=True)
-def data_folder(monkeypatch, tmp_path) -> pathlib.Path:
-    monkeypatch.delenv(ENV_ROOTS, raising=False)
-    monkeypatch.delenv(ENV_CORPUS, raising=False)
-    folder = tmp_path / "data"
-    monkeypatch.setenv(ENV_DATA, str(folder))
-    return folder
+def data_folder(isolated_app) -> pathlib.Path:
+    """Each test gets its own data folder (see ``conftest.isolated_app``)."""
+    return isolated_app
 
 
 def clean(at: AppTest) -> AppTest:

@@ -13,9 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from inspector import Workspace, load_corpus
 from inspector.agreement import fleiss_kappa
-from inspector.appstate import ENV_CORPUS, ENV_ROOTS
 from inspector.orphans import ReviewRound, draw, suspects
-from inspector.review import ENV_DATA, STORE_NAME, ReviewStore
+from inspector.review import STORE_NAME, ReviewStore
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WORKSPACE = Workspace(load_corpus(ROOT / "sample_corpus"))
@@ -25,13 +24,9 @@ PAGE = "app_pages/orphan_test.py"
 
 
 @pytest.fixture(autouse=True)
-def data_folder(monkeypatch, tmp_path) -> pathlib.Path:
-    """Each test gets its own review store; no launch settings leak in from the shell."""
-    monkeypatch.delenv(ENV_ROOTS, raising=False)
-    monkeypatch.delenv(ENV_CORPUS, raising=False)
-    folder = tmp_path / "data"
-    monkeypatch.setenv(ENV_DATA, str(folder))
-    return folder
+def data_folder(isolated_app) -> pathlib.Path:
+    """Each test gets its own data folder (see ``conftest.isolated_app``)."""
+    return isolated_app
 
 
 def open_round(review_round: ReviewRound | None = ROUND) -> AppTest:
