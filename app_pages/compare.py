@@ -34,6 +34,8 @@ sets = _shared.chunk_sets(ctx)
 # Imported chunk sets of this corpus can be compared too, counted in the sidebar's unit.
 imported = [str(SplitterSpec.imported(info.id, state.unit)) for info in sets.values()]
 defaults = [str(s) for s in article_specs(state.budget, state.unit)]
+if ctx.spec.is_imported:  # the sidebar's imported chunks join the article's seven
+    defaults.append(str(state.spec()))
 if "compare_specs" in st.session_state and st.session_state["compare_specs"] == \
         st.session_state.get("compare_defaults") != defaults:
     st.session_state["compare_specs"] = defaults  # still the defaults: follow the sidebar's budget

@@ -95,6 +95,8 @@ def test_compare_sizes_and_sweep_treat_the_set_as_a_splitter():
     at = opened({"spec": SPEC}, page="compare")
     select = at.multiselect(key="compare_specs")
     assert "imported: structured-800.jsonl" in select.options  # (AppTest lists the shown labels)
+    assert list(at.dataframe[0].value["spec"])[-1] == SPEC  # the sidebar's chunks join the defaults
+    assert "cmp" not in at.query_params
     select.set_value(["structured:800", SPEC]).run()
     clean(at)
     table_a = at.dataframe[0].value
