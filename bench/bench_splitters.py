@@ -43,34 +43,43 @@ def cold_split(corpus, mode: str, analyses: dict, spec) -> None:
 def compare_with_semantic_text_splitter(corpus, texts, megabytes: float, splitter) -> None:
     """The target, measured in alternating rounds so both sides see the same machine load.
 
-    *cold*: the first split on analyses with an empty memo. *reused*: the scenario the target
-    names, atoms and per-document structure computed once and reused across splitters and
-    budgets (here another splitter, sentence:800, ran first on the same analyses)."""
+    The target's scenario is atoms and per-document structure computed once and reused
+    across splitters and budgets. Two cases of it are timed: *after another splitter*
+    (sentence:800 ran first on the same analyses, so the sentence-unit bounds are ready but
+    the structured ones are not) and *after another budget* (structured:1200 ran first). The
+    verdict is the first, harder case. *First split* is shown too: the first split after
+    the atoms, which also prepares that per-document structure once (not the target's
+    scenario, but the worst case a user meets)."""
     work = Workspace(corpus, TARGET_MODE)
     work.analyses()
     spec = parse_spec(TARGET_SPEC)
-    theirs, cold, reused = [], [], []
+    cases = {"first split": [], "after another splitter": [], "after another budget": []}
+    theirs = []
     for _ in range(REPEAT + 2):
         start = time.perf_counter()
         for text in texts:
             splitter.chunk_indices(text)
         theirs.append(time.perf_counter() - start)
         cold_split(corpus, TARGET_MODE, work._analyses, spec)
-        cold.append(cold_split.took)
-        warmed = Workspace(corpus, TARGET_MODE)
-        warmed._analyses = cold_split.analyses
-        warmed.split("sentence:800")
-        start = time.perf_counter()
-        warmed.split(spec)
-        reused.append(time.perf_counter() - start)
+        cases["first split"].append(cold_split.took)
+        for case, before in (("after another splitter", "sentence:800"), ("after another budget", "structured:1200")):
+            cold_split(corpus, TARGET_MODE, work._analyses, parse_spec(before))
+            warmed = Workspace(corpus, TARGET_MODE)
+            warmed._analyses = cold_split.analyses
+            start = time.perf_counter()
+            warmed.split(spec)
+            cases[case].append(time.perf_counter() - start)
     base = statistics.median(theirs)
     print(f"semantic-text-splitter MarkdownSplitter(800): {megabytes / min(theirs):8.2f} MB/s best, "
           f"{megabytes / base:8.2f} MB/s median  ({describe(theirs)})")
-    for name, times in (("cold", cold), ("reused", reused)):
+    for name, times in cases.items():
         median = statistics.median(times)
-        verdict = "MET" if median <= base else "NOT MET"
-        print(f"target [{TARGET_MODE}] {TARGET_SPEC} ({name}): {megabytes / min(times):.2f} MB/s best, "
-              f"{megabytes / median:.2f} MB/s median vs {megabytes / base:.2f} MB/s median: {verdict}")
+        print(f"[{TARGET_MODE}] {TARGET_SPEC} {name + ':':24s} {megabytes / min(times):8.2f} MB/s best, "
+              f"{megabytes / median:8.2f} MB/s median, {base / median:.2f}x semantic-text-splitter's median")
+    median = statistics.median(cases["after another splitter"])
+    verdict = "MET" if median <= base else "NOT MET"
+    print(f"target (structured:800 after another splitter at least as fast as MarkdownSplitter(800), "
+          f"by the medians): {verdict}")
 
 
 def main() -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Sequence
 
 from .model import ATOM_KINDS, Atom, Span
 
@@ -137,6 +139,13 @@ class HeadingIndex:
         """Headings enclosing ``offset`` (a heading starting at ``offset`` included)."""
         k = bisect_right(self.starts, offset)
         return self.paths[k - 1] if k else ()
+
+    def paths_at(self, offsets: Sequence[int]) -> list[tuple[str, ...]]:
+        """``path`` of every offset, in one pass."""
+        if not self.starts:
+            return [()] * len(offsets)
+        padded = [(), *self.paths]
+        return list(map(padded.__getitem__, map(partial(bisect_right, self.starts), offsets)))
 
     def ancestors(self, offset: int) -> tuple[str, ...]:
         """Headings above ``offset``; a heading starting exactly there is not included."""

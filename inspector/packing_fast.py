@@ -1,28 +1,48 @@
 """The markdown splitters' fast path for character budgets without overlap (the common case).
 
 There pieces tile the text, so a chunk's size is its end minus its start, and greedy packing
-only needs the last piece end within the chunk's room. That end is found by bisection, and the
-pieces made of sentences (the stretches between atoms) are never built: their boundaries are
-worked out from the unit spans at the few offsets the packer asks about, following the rules
-of ``packing._tile`` (whitespace after a unit joins it, any other text between units is a
-piece of its own). Results are exactly those of ``packing.pack`` over the general path's
-pieces (tests/test_split_fast_paths.py checks it); where a precondition does not hold (units
-out of order, pieces not tiling) the functions return None and the general path runs instead.
+only needs the last piece end within the chunk's room: one bisection per chunk over a sorted
+list of piece ends. That list follows the rules of ``packing._tile`` (whitespace after a unit
+joins it, any other text between units is a piece of its own) and is worked out once per
+document from the unit spans alone, then kept in the analysis's memo, like the atoms: every
+splitter and budget after the first reuses it. A budget only adds the inner cuts of the
+atoms too large for it (a table's rows, a fence's lines).
+
+Results are exactly those of ``packing.pack`` over the general path's pieces
+(tests/test_split_fast_paths.py checks it); where a precondition does not hold (units out of
+order or overlapping, atom pieces not tiling their atom) the functions return None and the
+general path runs instead.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from operator import eq, le, lt
+from functools import partial
+from itertools import chain, compress, count
+from operator import eq, itemgetter, le, lt, sub
 from typing import Callable, Sequence
 
 from .analysis import Analysis
-from .packing import Measure, Packed, refine, tile_text
+from .packing import Measure, refine, tile_text
 
 
-def _columns(spans: Sequence[tuple[int, int]]) -> tuple[Sequence[int], Sequence[int]]:
-    """Starts and ends of some spans (transposed in C)."""
-    return tuple(zip(*spans)) or ((), ())
+class Columns:
+    """Chunks as parallel lists: the packers' output before any ``Chunk`` is built."""
+
+    __slots__ = ("starts", "ends", "prefixes")
+
+    def __init__(self, starts: list[int], ends: list[int], prefixes: list[str] | None) -> None:
+        self.starts = starts
+        """Each chunk's first offset."""
+        self.ends = ends
+        """Each chunk's end offset."""
+        self.prefixes = prefixes
+        """Each chunk's prefix, or None when no chunk can have one."""
+
+
+def _columns(spans: Sequence[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Starts and ends of some spans."""
+    return [a for a, _ in spans], [b for _, b in spans]
 
 
 def unit_lists(analysis: Analysis) -> tuple[Sequence[int], Sequence[int]] | None:
@@ -31,18 +51,26 @@ def unit_lists(analysis: Analysis) -> tuple[Sequence[int], Sequence[int]] | None
     not overlap, so that is the first paragraph ending after it) and for none otherwise.
     None when the sentences are out of order (the bisection needs them sorted).
 
-    Kept in the analysis's memo: like the atoms, it depends on the document only, so every
-    splitter and budget after the first reuses it."""
+    Kept in the analysis's memo: it depends on the document only."""
     if "unit_lists" not in analysis.memo:
         analysis.memo["unit_lists"] = _unit_lists(analysis)
     return analysis.memo["unit_lists"]
 
 
-def _unit_lists(analysis: Analysis) -> tuple[Sequence[int], Sequence[int]] | None:
+def _unit_lists(analysis: Analysis) -> tuple[list[int], list[int]] | None:
     sentences, paragraphs = analysis.sentences, analysis.paragraphs
     s_starts, s_ends = _columns(sentences)
     if not all(map(le, s_starts, s_starts[1:])):
         return None
+    p_starts, p_ends = _columns(paragraphs)
+    if all(map(lt, p_starts, p_ends)) and all(map(le, p_ends, p_starts[1:])):
+        # Paragraphs sorted, non-empty and apart: when every sentence starts inside one, the
+        # units are the sentences and the paragraphs holding none, in order of their starts.
+        firsts = list(map(partial(bisect_left, s_starts), p_starts))
+        stops = list(map(partial(bisect_left, s_starts), p_ends))
+        if sum(map(sub, stops, firsts)) == len(s_starts):
+            bare = compress(paragraphs, map(eq, firsts, stops))
+            return _columns(sorted(chain(sentences, bare), key=itemgetter(0)))
     starts: list[int] = []
     ends: list[int] = []
     k = 0
@@ -56,218 +84,233 @@ def _unit_lists(analysis: Analysis) -> tuple[Sequence[int], Sequence[int]] | Non
             starts.append(a)
             ends.append(b)
         k = stop
-    return tuple(starts), tuple(ends)
+    return starts, ends
 
 
-class Segments:
-    """A text cut into consecutive segments: gaps tiled by units, and runs of atom pieces
-    (a whole atom, or a table cut into header and rows, or a fence cut into lines)."""
+class UnitBounds:
+    """Where ``tile_text`` over one document's units may cut, found once per unit list.
 
-    __slots__ = ("text", "us", "ue", "starts", "ends", "los", "his", "cuts", "broken")
+    ``cand`` holds, strictly increasing, every unit's start and, before it, the end of the
+    piece holding the unit before (that unit's end plus the whitespace after it) where that
+    differs from the start (when other text, a list marker say, lies between). Such a split
+    lies strictly between the two units' starts, since units are non-empty."""
 
-    def __init__(self, text: str, unit_starts: Sequence[int], unit_ends: Sequence[int]) -> None:
-        self.text = text
-        self.us, self.ue = unit_starts, unit_ends
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.los: list[int] = []
-        self.his: list[int] = []
-        self.cuts: list[list[int] | None] = []  # a run's inner piece bounds; None for a gap
-        self.broken = False  # a run's pieces did not tile it
+    __slots__ = ("us", "ue", "cand")
+
+    def __init__(self, text: str, us: Sequence[int], ue: Sequence[int]) -> None:
+        self.us, self.ue = us, ue
+        # Units k whose gap from unit k - 1 holds more than whitespace (str.strip leaves
+        # something); found without a Python-level step per unit, as most gaps are blank.
+        gaps = map(text.__getitem__, map(slice, ue, us[1:]))
+        splits = []
+        for k in compress(count(1), map(str.strip, gaps)):
+            before = ue[k - 1]
+            gap = text[before:us[k]]
+            splits.append(before + len(gap) - len(gap.lstrip()))
+        self.cand = sorted(chain(us, splits)) if splits else list(us)
 
     @classmethod
-    def over(cls, text: str, unit_starts: Sequence[int], unit_ends: Sequence[int]) -> "Segments | None":
-        """Segments to be filled, or None when the units are not non-empty, sorted and
-        non-overlapping (bisection needs both their starts and their ends in order)."""
-        if all(map(lt, unit_starts, unit_ends)) and all(map(le, unit_ends, unit_starts[1:])):
-            return cls(text, unit_starts, unit_ends)
+    def of(cls, text: str, us: Sequence[int], ue: Sequence[int]) -> "UnitBounds | None":
+        """None unless the units are non-empty, sorted and non-overlapping."""
+        if all(map(lt, us, ue)) and all(map(le, ue, us[1:])):
+            return cls(text, us, ue)
         return None
 
-    def add_run(self, a: int, b: int, cuts: list[int]) -> None:
-        """Atom pieces tiling ``[a, b)``, the later ones starting at ``cuts``."""
-        self.starts.append(a)
-        self.ends.append(b)
-        self.los.append(0)
-        self.his.append(0)
-        self.cuts.append(cuts)
-
-    def add_pieces(self, pieces: list[tuple[int, int]]) -> None:
-        """Atom pieces as spans (marked broken unless each starts where the one before ends)."""
-        starts = [x for x, _ in pieces]
-        ends = [y for _, y in pieces]
-        if not all(map(eq, starts[1:], ends)):
-            self.broken = True
-        self.add_run(starts[0], ends[-1], starts[1:])
-
-    def add_gap(self, a: int, b: int) -> None:
-        """``[a, b)`` as ``tile_text`` over the units would cut it (``a < b``)."""
-        self.starts.append(a)
-        self.ends.append(b)
-        lo = bisect_right(self.ue, a)
-        self.los.append(lo)
-        self.his.append(bisect_left(self.us, b, lo))
-        self.cuts.append(None)
-
-    def tiling(self) -> bool:
-        """Whether the segments are non-empty and each starts where the one before ends."""
-        starts, ends = self.starts, self.ends
-        return not self.broken and all(map(lt, starts, ends)) and all(map(eq, starts[1:], ends))
-
-    def is_atom(self, g: int) -> bool:
-        return self.cuts[g] is not None
-
-    # Inside gap g the piece boundaries are, in order: the first unit's start when the gap
-    # starts before it, then for every later unit k the end of the piece before it (``_split``)
-    # and its start. The gap's own start and end bound its first and last piece.
-
-    def _split(self, k: int) -> int:
-        """Where the piece holding unit k - 1 ends: after the whitespace that follows it."""
-        before, at = self.ue[k - 1], self.us[k]
-        if at <= before:
-            return at
-        gap = self.text[before:at]
-        return before + len(gap) - len(gap.lstrip())
-
-    def piece_end(self, g: int, s: int) -> int:
-        """End of the piece that starts at ``s`` inside segment g."""
-        cuts = self.cuts[g]
-        if cuts is not None:
-            k = bisect_right(cuts, s)
-            return cuts[k] if k < len(cuts) else self.ends[g]
-        lo, hi = self.los[g], self.his[g]
-        k = bisect_right(self.us, s, lo, hi)  # first unit starting after s
-        if k == hi:
-            return self.ends[g]
-        if k == lo:
-            return self.us[k]
-        split = self._split(k)
-        return split if split > s else self.us[k]
-
-    def last_end(self, limit: int) -> int:
-        """The last piece end at or before ``limit`` (the text's end past it)."""
-        g = bisect_right(self.starts, limit) - 1
-        if limit >= self.ends[g]:
-            return self.ends[g]
-        best = self.starts[g]
-        cuts = self.cuts[g]
-        if cuts is not None:
-            k = bisect_right(cuts, limit)
-            return cuts[k - 1] if k else best
-        lo, hi = self.los[g], self.his[g]
-        k = bisect_right(self.us, limit, lo, hi) - 1  # last unit starting at or before limit
-        if k >= lo:
-            split = self._split(k + 1) if k + 1 < hi else limit + 1
-            if split <= limit:
-                best = split
-            elif k > lo or self.us[k] > best:
-                best = self.us[k]
-        return best
+    def gap_ends(self, p: int, q: int, out: list[int]) -> None:
+        """Append the ends of the pieces ``tile_text(text, units, p, q)`` makes (``p < q``)."""
+        us, cand = self.us, self.cand
+        k0 = bisect_right(self.ue, p)  # the first unit ending after p
+        last = bisect_left(us, q, k0) - 1  # the last unit starting before q
+        if last >= k0:
+            first_start = us[k0]
+            if first_start > p:
+                out.append(first_start)  # text before the first unit is a piece of its own
+            i = bisect_right(cand, first_start)
+            out += cand[i:bisect_right(cand, us[last], i)]
+        out.append(q)  # text after the last unit joins its piece
 
 
-def structured_segments(text: str, budget: int, analysis: Analysis, measure: Measure,
-                        prefix_at: Callable[[int], str] | None) -> Segments | None:
-    """``splitters._structured_pieces`` as segments (None when the units are out of order)."""
-    units = unit_lists(analysis)
-    segments = units and Segments.over(text, *units)
-    if segments is None:
+def _unit_bounds(text: str, analysis: Analysis, key: str) -> UnitBounds | None:
+    """The analysis's ``UnitBounds`` for sentence units (``units``) or paragraphs, memoized."""
+    memo_key = f"unit_bounds:{key}"
+    if memo_key not in analysis.memo:
+        columns = unit_lists(analysis) if key == "units" else _columns(analysis.paragraphs)
+        analysis.memo[memo_key] = columns and UnitBounds.of(text, *columns)
+    return analysis.memo[memo_key]
+
+
+class StructuredBounds:
+    """A document's structured pieces with every atom whole: the hard atoms taken (code and
+    tables; one nested in another is skipped) and the sorted ends of all pieces."""
+
+    __slots__ = ("atom_starts", "atom_ends", "ends")
+
+    def __init__(self, text: str, analysis: Analysis, units: UnitBounds) -> None:
+        self.atom_starts: list[int] = []
+        self.atom_ends: list[int] = []
+        ends: list[int] = []
+        pos = 0
+        for a, b in sorted(set(analysis.atoms["code"]) | set(analysis.atoms["table"])):
+            if a < pos:
+                continue
+            if a > pos:
+                units.gap_ends(pos, a, ends)
+            self.atom_starts.append(a)
+            self.atom_ends.append(b)
+            ends.append(b)
+            pos = b
+        if pos < len(text):
+            units.gap_ends(pos, len(text), ends)
+        self.ends = ends
+
+
+def _structured_bounds(text: str, analysis: Analysis) -> StructuredBounds | None:
+    """The document's ``StructuredBounds``, memoized; None unless its pieces tile the text."""
+    if "structured_bounds" not in analysis.memo:
+        units = _unit_bounds(text, analysis, "units")
+        bounds = units and StructuredBounds(text, analysis, units)
+        if bounds is not None:
+            ends = bounds.ends
+            if not ends or ends[0] <= 0 or ends[-1] != len(text) or not all(map(lt, ends, ends[1:])):
+                bounds = None
+        analysis.memo["structured_bounds"] = bounds
+    return analysis.memo["structured_bounds"]
+
+
+def _atom_cuts(text: str, a: int, b: int, analysis: Analysis) -> list[int] | None:
+    """The inner piece bounds of an over-budget atom: between a table's header and rows, or
+    between a fence's lines (as ``splitters._structured_pieces``). None when the table's
+    pieces would not tile it."""
+    for table in analysis.tables:
+        if table.start == a:
+            rows = table.rows
+            body = table.header[1]
+            if table.header[0] == a < body and rows and rows[0][0] == body and rows[-1][1] == b:
+                starts = [x for x, _ in rows]
+                if all(map(eq, starts[1:], (y for _, y in rows))) and all(map(lt, starts, (y for _, y in rows))):
+                    return starts  # the rows tile the body: they are the pieces
+            pieces = [table.header, *tile_text(text, rows, body, b)]
+            starts = [x for x, _ in pieces]
+            ends = [y for _, y in pieces]
+            if (starts[0] != a or ends[-1] != b or not all(map(eq, starts[1:], ends))
+                    or not all(map(lt, starts, ends))):
+                return None
+            return starts[1:]
+    cuts = []
+    nl = text.find("\n", a, b - 1)
+    while nl != -1:
+        cuts.append(nl + 1)
+        nl = text.find("\n", nl + 1, b - 1)
+    return cuts
+
+
+def structured_ends(text: str, budget: int, analysis: Analysis, prefix_at: Callable[[int], str] | None
+                    ) -> tuple[list[int], StructuredBounds] | None:
+    """The piece ends of ``splitters._structured_pieces`` under a character budget, with 0 in
+    front (None when the units are out of order or a split table does not tile)."""
+    bounds = _structured_bounds(text, analysis)
+    if bounds is None:
         return None
-    tables = {t.start: t for t in analysis.tables}
-    hard = sorted(set(analysis.atoms["code"]) | set(analysis.atoms["table"]))
-    pos = 0
-    for a, b in hard:
-        if a < pos:
+    ends = bounds.ends
+    spliced = False
+    for a, b in zip(bounds.atom_starts, bounds.atom_ends):
+        size = b - a
+        if size <= budget and (prefix_at is None or size <= budget - len(prefix_at(a))):
             continue
-        if a > pos:
-            segments.add_gap(pos, a)
-        prefix = prefix_at(a) if prefix_at else ""
-        room = budget - (measure.exact(prefix) if prefix else 0)
-        if measure.size(a, b) <= room:
-            segments.add_run(a, b, [])
-        elif a in tables:
-            table = tables[a]
-            segments.add_pieces([table.header, *tile_text(text, table.rows, table.header[1], b)])
-        else:
-            cuts = []  # one piece per line, as ``splitters._lines``
-            nl = text.find("\n", a, b - 1)
-            while nl != -1:
-                cuts.append(nl + 1)
-                nl = text.find("\n", nl + 1, b - 1)
-            segments.add_run(a, b, cuts)
-        pos = b
-    if pos < len(text):
-        segments.add_gap(pos, len(text))
-    return segments
+        cuts = _atom_cuts(text, a, b, analysis)
+        if cuts is None:
+            return None
+        if cuts:
+            if not spliced:
+                ends, spliced = list(ends), True
+            at = bisect_left(ends, b)
+            ends[at:at] = cuts
+    return [0, *ends], bounds
 
 
-def unit_segments(text: str, unit_starts: Sequence[int], unit_ends: Sequence[int]) -> Segments | None:
-    """The whole text as one gap tiled by the units (the paragraph and sentence splitters)."""
-    segments = Segments.over(text, unit_starts, unit_ends)
-    if segments is not None and text:
-        segments.add_gap(0, len(text))
-    return segments
-
-
-def pack_chars(segments: Segments, budget: int, measure: Measure, prefix_at: Callable[[int], str] | None,
-               separators: tuple[str, ...]) -> list[Packed] | None:
-    """``packing.pack`` without overlap under a character budget (None when the segments do
-    not tile the text). A chunk ends at the last piece end within its room of its start."""
+def pack_chars(ends: list[int], budget: int, measure: Measure, prefix_at: Callable[[int], str] | None,
+               separators: tuple[str, ...], atomic: Callable[[int], bool] | None = None) -> Columns:
+    """``packing.pack`` without overlap under a character budget, over pieces given by their
+    sorted ends (``ends[0]`` the text's start, ``ends[-1]`` its end). A chunk ends at the last
+    piece end within its room of its start; ``atomic(s)`` tells whether the piece starting at
+    ``s`` may not be cut when it is too large alone."""
     if not measure.is_chars:
         raise ValueError("pack_chars measures characters only")
-    if not segments.tiling():
-        return None
-    out: list[Packed] = []
-    if not segments.starts:
-        return out
-    seg_starts, n = segments.starts, segments.ends[-1]
-    piece_end, last_end = segments.piece_end, segments.last_end
+    starts_out: list[int] = []
+    ends_out: list[int] = []
+    prefixes: list[str] | None = [] if prefix_at is not None else None
+    n = ends[-1]
     # Pieces cut from one too large for its chunk: they come before any other piece.
     cut_ends: list[int] = []
     cut = 0
     last_start, prefix, room = -1, "", max(1, budget)
-    s = seg_starts[0]
+    s = ends[0]
     while s < n:
         if prefix_at is not None and s != last_start:
             last_start, prefix = s, prefix_at(s)
             room = max(1, budget - len(prefix))
-        g = -1
+        limit = s + room
         if cut < len(cut_ends):
             e = cut_ends[cut]
+            if e - s > room:
+                if e - s > 1:
+                    cut_ends[cut:cut + 1] = [y for _, y in refine(s, e, room, measure, separators)]
+                    continue
+            elif limit < cut_ends[-1]:
+                e = cut_ends[bisect_right(cut_ends, limit, cut) - 1]
+            else:
+                e = ends[bisect_right(ends, limit) - 1]
         else:
-            g = bisect_right(seg_starts, s) - 1
-            e = piece_end(g, s)
-        if e - s > room:
-            if (g >= 0 and segments.is_atom(g)) or e - s <= 1:
-                out.append(Packed(s, e, prefix, True))
-                s = e
-                cut = bisect_right(cut_ends, s, cut)
-                continue
-            cut_ends[cut:cut + 1] = [y for _, y in refine(s, e, room, measure, separators)]
-            continue
-        limit = s + room
-        if cut < len(cut_ends) and limit < cut_ends[-1]:
-            e = cut_ends[bisect_right(cut_ends, limit, cut) - 1]
-        else:
-            e = last_end(limit)
-        out.append(Packed(s, e, prefix))
+            j = bisect_right(ends, limit) - 1
+            e = ends[j]
+            if e <= s:  # the piece starting at s is larger than the room
+                e = ends[j + 1]
+                if e - s > 1 and (atomic is None or not atomic(s)):
+                    cut_ends = [y for _, y in refine(s, e, room, measure, separators)]
+                    cut = 0
+                    continue
+        starts_out.append(s)
+        ends_out.append(e)
+        if prefixes is not None:
+            prefixes.append(prefix)
         s = e
-        cut = bisect_right(cut_ends, s, cut)
-    return out
+        if cut_ends:
+            cut = bisect_right(cut_ends, s, cut)
+    return Columns(starts_out, ends_out, prefixes)
 
 
-def packed_chars(text: str, spec, analysis: Analysis, measure: Measure,
-                 prefix_at: Callable[[int], str] | None) -> list[Packed] | None:
+def _in_atom(bounds: StructuredBounds) -> Callable[[int], bool]:
+    starts, ends = bounds.atom_starts, bounds.atom_ends
+
+    def atomic(s: int) -> bool:
+        k = bisect_right(starts, s) - 1
+        return k >= 0 and s < ends[k]
+
+    return atomic
+
+
+def packed_columns(text: str, spec, analysis: Analysis, measure: Measure,
+                   prefix_at: Callable[[int], str] | None) -> Columns | None:
     """What ``splitters.split_spans`` gives for a markdown paragraph, sentence or structured
-    splitter under a character budget without overlap; None for other splitters and where
-    the shortcut does not apply."""
+    splitter under a character budget without overlap, as columns; None for other splitters
+    and where the shortcut does not apply."""
+    if spec.kind not in ("structured", "paragraph", "sentence"):
+        return None
+    if not text:
+        return Columns([], [], None)
+    atomic = None
     if spec.kind == "structured":
-        segments = structured_segments(text, spec.budget, analysis, measure, prefix_at)
-    elif spec.kind == "paragraph":
-        segments = unit_segments(text, *_columns(analysis.paragraphs))
-    elif spec.kind == "sentence":
-        units = unit_lists(analysis)
-        segments = units and unit_segments(text, *units)
+        found = structured_ends(text, spec.budget, analysis, prefix_at)
+        if found is None:
+            return None
+        ends, bounds = found
+        atomic = _in_atom(bounds)
+    elif spec.kind in ("paragraph", "sentence"):
+        units = _unit_bounds(text, analysis, "units" if spec.kind == "sentence" else "paragraphs")
+        if units is None:
+            return None
+        ends = [0]
+        units.gap_ends(0, len(text), ends)
     else:
         return None
-    if segments is None:
-        return None
-    return pack_chars(segments, spec.budget, measure, prefix_at, spec.separators[1:] or spec.separators)
+    return pack_chars(ends, spec.budget, measure, prefix_at, spec.separators[1:] or spec.separators, atomic)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 
 from .analysis import Analysis
 from .atoms import analyze
 from .lengths import Length, get_length
-from .model import Chunk, Document, Span
+from .model import Chunk, Document, Span, make_chunks
 from .packing import Measure, Packed, Piece, SeedPieces, pack, pack_seed, tile_text
-from .packing_fast import packed_chars
+from .packing_fast import Columns, packed_columns
 from .errors import SpecError
 from .spec import SplitterSpec, parse_spec
 
@@ -69,15 +69,11 @@ def split_document(
     if spec.kind.startswith("ext-"):
         return _split_with_library(document, spec, length, analysis.mode if analysis else mode)
     analysis = analysis or analyze(document.text, mode)
-    packed = split_spans(document.text, spec, analysis, length)
+    columns, oversized = split_columns(document.text, spec, analysis, length)
     tag = str(spec) if analysis.mode == "markdown" else f"{spec}@seed"
-    paths = analysis.heading_index
-    chunks = tuple(
-        Chunk(document.id, index, p.start, p.end, p.prefix, tag, paths.path(p.start))
-        for index, p in enumerate(packed)
-    )
-    oversized = tuple(_oversized(document.text, packed, spec.budget, length))
-    return SplitResult(document.id, spec, analysis.mode, chunks, oversized)
+    chunks = make_chunks(document.id, columns.starts, columns.ends, columns.prefixes, tag,
+                         analysis.heading_index.paths_at(columns.starts))
+    return SplitResult(document.id, spec, analysis.mode, chunks, tuple(oversized))
 
 
 def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length
@@ -92,10 +88,10 @@ def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
         spans = _seed_char_spans(text, spec, analysis)
         if spans is not None:
             return spans, None, sum(1 for a, b in spans if b - a > spec.budget)
-    packed = split_spans(text, spec, analysis, length)
-    prefixes = [p.prefix for p in packed]
-    return ([(p.start, p.end) for p in packed], prefixes if any(prefixes) else None,
-            len(_oversized(text, packed, spec.budget, length)))
+    columns, oversized = split_columns(text, spec, analysis, length)
+    prefixes = columns.prefixes
+    return (list(zip(columns.starts, columns.ends)), prefixes if prefixes and any(prefixes) else None,
+            len(oversized))
 
 
 def _seed_char_spans(text: str, spec: SplitterSpec, analysis: Analysis) -> list[Span] | None:
@@ -133,9 +129,50 @@ def _oversized(text: str, packed: list[Packed], budget: int, length: Length) -> 
     return [i for i, size in enumerate(sizes) if size > budget]
 
 
-def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length) -> list[Packed]:
-    """Chunk spans (with prefixes) for one text; the engine behind ``split_document``."""
+def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Length
+                  ) -> tuple[Columns, list[int]]:
+    """Chunk spans and prefixes for one text as columns, with the indexes of the oversized
+    chunks; the engine behind ``split_document``."""
     measure = Measure(text, length)
+    columns = _fast_columns(text, spec, analysis, measure)
+    if columns is not None:
+        budget = spec.budget
+        if columns.prefixes is None:
+            oversized = [i for i, (a, b) in enumerate(zip(columns.starts, columns.ends)) if b - a > budget]
+        else:
+            oversized = [i for i, (a, b, p) in enumerate(zip(columns.starts, columns.ends, columns.prefixes))
+                         if len(p) + b - a > budget]
+        return columns, oversized
+    packed = _split_packed(text, spec, analysis, measure)
+    prefixes = [p.prefix for p in packed]
+    columns = Columns([p.start for p in packed], [p.end for p in packed], prefixes if any(prefixes) else None)
+    return columns, _oversized(text, packed, spec.budget, length)
+
+
+def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length) -> list[Packed]:
+    """Chunk spans (with prefixes) for one text, as ``Packed`` values."""
+    measure = Measure(text, length)
+    columns = _fast_columns(text, spec, analysis, measure)
+    if columns is None:
+        return _split_packed(text, spec, analysis, measure)
+    # The packer flags a chunk oversized exactly when one piece alone overfills its room.
+    return [Packed(a, b, p, b - a > max(1, spec.budget - len(p)))
+            for a, b, p in zip(columns.starts, columns.ends, columns.prefixes or repeat(""))]
+
+
+_FAST_KINDS = frozenset({"structured", "paragraph", "sentence"})
+
+
+def _fast_columns(text: str, spec: SplitterSpec, analysis: Analysis, measure: Measure) -> Columns | None:
+    """``packing_fast``'s result where it applies: markdown structured, paragraph and sentence
+    splits under a character budget without overlap."""
+    if spec.kind not in _FAST_KINDS or spec.overlap or not measure.is_chars or analysis.mode != "markdown":
+        return None
+    return packed_columns(text, spec, analysis, measure, _prefixer(text, spec, analysis, False, measure))
+
+
+def _split_packed(text: str, spec: SplitterSpec, analysis: Analysis, measure: Measure) -> list[Packed]:
+    """Every splitter's general path: pieces built and packed one by one."""
     seed = analysis.mode == "seed"
     prefix_at = _prefixer(text, spec, analysis, seed, measure)
     if spec.kind == "fixed":
@@ -148,10 +185,6 @@ def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
         return []
     if spec.kind == "heading":
         return _heading(text, spec, analysis, measure, prefix_at)
-    if measure.is_chars and not spec.overlap:
-        packed = packed_chars(text, spec, analysis, measure, prefix_at)
-        if packed is not None:
-            return packed
     pieces = _pieces(text, spec, analysis, measure, prefix_at)
     return pack(pieces, spec.budget, measure, overlap=spec.overlap, prefix_at=prefix_at,
                 separators=spec.separators[1:] or spec.separators)
@@ -360,6 +393,8 @@ def _prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, mea
         return None  # only table headers would be added, and there are no tables
     paths = analysis.heading_index
     table_starts = [t.start for t in tables]
+    if not with_path:
+        return _header_prefixer(text, tables, table_starts)
 
     def prefix_at(start: int) -> str:
         parts = []
@@ -377,3 +412,22 @@ def _prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, mea
         return "".join(parts)
 
     return prefix_at
+
+
+def _header_prefixer(text: str, tables, table_starts: list[int]):
+    """``_prefixer``'s function when only table headers are added (a chunk's most common case):
+    the header rows sliced once, each lookup one bisection."""
+    body_starts = [t.header[1] for t in tables]
+    table_ends = [t.end for t in tables]
+    headers = []
+    for table in tables:
+        header = text[table.header[0]:table.header[1]]
+        headers.append(header if header.endswith("\n") else header + "\n")
+
+    def header_at(start: int) -> str:
+        k = bisect_right(table_starts, start) - 1
+        if k >= 0 and body_starts[k] <= start < table_ends[k]:
+            return headers[k]
+        return ""
+
+    return header_at

@@ -268,3 +268,32 @@ def test_command_line_report_is_the_same_with_any_number_of_workers(capsys):
         assert main(["report", str(SAMPLE), "--atoms", "seed", "--json", "--quiet", "--jobs", jobs]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_splitting_pauses_the_collector_and_restores_it(sample_markdown, monkeypatch):
+    """The collector is off while a corpus is split, and afterwards as it was before."""
+    import gc
+
+    import inspector.workspace as workspace_module
+
+    seen = []
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return split_document(*args, **kwargs)
+
+    monkeypatch.setattr(workspace_module, "split_document", spy)
+    work = Workspace(sample_markdown.documents[:3], "markdown")
+    assert gc.isenabled()
+    try:
+        work.split("structured:300")
+        assert seen and not any(seen) and gc.isenabled()
+        gc.disable()
+        work.split("sentence:300")
+        assert len(seen) == 6 and not gc.isenabled()  # left off, as it was found
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError):
+        with workspace_module._collection_paused():
+            raise RuntimeError("boom")
+    assert gc.isenabled()

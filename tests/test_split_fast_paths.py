@@ -1,12 +1,14 @@
 """The markdown splitters' character-budget fast path gives exactly what the general path gives.
 
-``packing_fast`` packs by bisection over lazily found piece boundaries instead of building and
-stepping through every piece; here its chunks (spans, prefixes, oversized flags) are compared
-with ``packing.pack`` over ``splitters._pieces``, on generated documents and on the sample corpus.
+``packing_fast`` packs by bisection over piece ends worked out once per document instead of
+building and stepping through every piece; here its chunks (spans, prefixes, oversized flags)
+are compared with ``packing.pack`` over ``splitters._pieces``, on generated documents and on the
+sample corpus, and its piece ends with ``packing.tile_text``'s.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -15,8 +17,9 @@ from hypothesis import strategies as st
 
 from inspector import analyze, load_corpus, split_document
 from inspector.lengths import get_length
-from inspector.packing import Measure, pack
-from inspector.packing_fast import Segments, packed_chars, unit_lists
+from inspector.model import Chunk, make_chunks
+from inspector.packing import Measure, pack, tile_text
+from inspector.packing_fast import UnitBounds, packed_columns, unit_lists
 from inspector.spec import SplitterSpec, parse_spec
 from inspector.splitters import _pieces, _prefixer, _units, split_spans
 
@@ -38,8 +41,11 @@ def general(text: str, spec: SplitterSpec, analysis):
 
 
 def fast(text: str, spec: SplitterSpec, analysis):
+    """The fast path's chunks as ``split_spans`` returns them, or None where it does not apply."""
     measure = Measure(text, CHARS)
-    return packed_chars(text, spec, analysis, measure, _prefixer(text, spec, analysis, False, measure))
+    if packed_columns(text, spec, analysis, measure, _prefixer(text, spec, analysis, False, measure)) is None:
+        return None
+    return split_spans(text, spec, analysis, CHARS)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,7 +82,8 @@ def test_sample_corpus_splits_are_the_general_ones(spec):
 
 
 def test_out_of_order_units_fall_back_to_the_general_path():
-    assert Segments.over("abcdef", [0, 2], [3, 5]) is None  # overlapping units
+    assert UnitBounds.of("abcdef", [0, 2], [3, 5]) is None  # overlapping units
+    assert UnitBounds.of("abcdef", [0, 2], [0, 5]) is None  # an empty unit
     text = "One. Two.\n\nThree."
     analysis = analyze(text, "markdown")
     shuffled = type(analysis)(analysis.mode, analysis.atoms, analysis.paragraphs, analysis.sentences[::-1])
@@ -91,3 +98,59 @@ def test_other_splitters_take_the_general_path():
     analysis = analyze(text, "markdown")
     for spec in ("recursive:5", "heading:5", "fixed:5"):
         assert fast(text, parse_spec(spec), analysis) is None
+
+
+@st.composite
+def units_and_gap(draw):
+    """A text over a few characters (spaces, newlines, markers, letters), sorted non-overlapping
+    units in it, and a gap to tile."""
+    text = draw(st.text(alphabet=" \n\t-*>ab.\u00a0", min_size=1, max_size=60))
+    cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=16))))
+    spans = [(a, b) for a, b in zip(cuts[::2], cuts[1::2]) if a < b]
+    keep = draw(st.lists(st.booleans(), min_size=len(spans), max_size=len(spans)))
+    units = [span for span, kept in zip(spans, keep) if kept]
+    p = draw(st.integers(0, len(text) - 1))
+    q = draw(st.integers(p + 1, len(text)))
+    return text, units, p, q
+
+
+@settings(max_examples=500, deadline=None)
+@given(units_and_gap())
+def test_gap_ends_are_the_tiles_ends(case):
+    text, units, p, q = case
+    bounds = UnitBounds.of(text, [a for a, _ in units], [b for _, b in units])
+    ends: list[int] = []
+    bounds.gap_ends(p, q, ends)
+    assert ends == [b for _, b in tile_text(text, units, p, q)]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(alphabet=" \n-*>|`~#ab.1[]()", max_size=300), kind=st.sampled_from(KINDS),
+       budget=st.integers(1, 120), flags=st.sampled_from(FLAGS))
+def test_fast_path_equals_the_general_packer_on_odd_text(text, kind, budget, flags):
+    """Markup fragments, stray markers and unclosed fences: wherever the fast path applies it
+    agrees with the general one."""
+    spec = parse_spec(f"{kind}:{budget}{flags}")
+    analysis = analyze(text, "markdown")
+    ours = fast(text, spec, analysis)
+    if ours is not None:
+        assert ours == general(text, spec, analysis)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=markdown_document(), offsets=st.lists(st.integers(0, 2000), max_size=30))
+def test_heading_paths_in_one_pass_are_each_path(text, offsets):
+    index = analyze(text, "markdown").heading_index
+    assert index.paths_at(offsets) == [index.path(x) for x in offsets]
+
+
+def test_chunks_made_from_columns_equal_chunks_made_one_by_one():
+    made = make_chunks("a.md", [0, 5], [5, 9], ["p\n", ""], "structured:800", [("A",), ("A", "B")])
+    expected = (Chunk("a.md", 0, 0, 5, "p\n", "structured:800", ("A",)),
+                Chunk("a.md", 1, 5, 9, "", "structured:800", ("A", "B")))
+    assert made == expected
+    assert [c.id for c in made] == [c.id for c in expected]
+    assert hash(made[1]) == hash(expected[1])
+    assert make_chunks("a.md", [3], [4], None, "x", [()]) == (Chunk("a.md", 0, 3, 4, "", "x", ()),)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made[0].start = 1  # still frozen
