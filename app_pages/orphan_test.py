@@ -16,10 +16,12 @@ from inspector.agreement import answer_marks, kappa_reading, summarize, summary_
 from inspector.appstate import UPLOAD_UNIT
 from inspector.frames import first_words
 from inspector.frames import markdown_escape as md
-from inspector.orphans import (DEFAULT_SIZE, HINT_CODES, MAX_SIZE, QUESTIONS, ReviewInputError, ReviewRound, context,
-                               draw, reviewer_problem, suspects)
+from inspector.orphan_reveal import HINT_CODES, context, suspects
+from inspector.orphans import (DEFAULT_SIZE, MAX_SIZE, QUESTIONS, ReviewInputError, ReviewRound, draw,
+                               reviewer_problem)
 from inspector.render import chunk_card_html
-from inspector.review import ReviewStore, default_store_path
+from inspector.review import ReviewStore
+from inspector.review_database import default_store_path
 from app_pages import _shared
 
 ROUND_KEYS = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk")

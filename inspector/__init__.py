@@ -27,11 +27,13 @@ _LAZY = {
     **dict.fromkeys(["ARTICLE_SPECS", "KINDS", "SWEEP_BUDGETS", "SplitterSpec", "parse_spec"], "spec"),
     **dict.fromkeys(["SplitResult", "split_document"], "splitters"),
     **dict.fromkeys(["SplitSummary", "Workspace"], "workspace"),
-    **dict.fromkeys(["ImportedSplits", "ImportResult", "import_chunks"], "importer"),
+    **dict.fromkeys(["ImportResult", "import_chunks"], "importer"),
+    "ImportedSplits": "imported_splits",
     **dict.fromkeys(["ChunkSet", "ChunkSetStore", "chunk_set_from_import", "make_chunk_set"], "chunksets"),
     **dict.fromkeys(["GoldenSet", "golden_recall", "load_golden"], "golden"),
     "export_chunks": "export",
-    **dict.fromkeys(["ReviewRound", "draw", "suspects"], "orphans"),
+    **dict.fromkeys(["ReviewRound", "draw"], "orphans"),
+    "suspects": "orphan_reveal",
     "ReviewStore": "review",
 }
 

@@ -24,7 +24,8 @@ import importlib.util
 from dataclasses import dataclass
 
 from .errors import SpecError
-from .importer import ImportedSplits, ImportProblem, place_records
+from .imported_splits import ImportedSplits
+from .importer import ImportProblem, place_records
 from .lengths import CharLength, HFTokenizerLength, Length, TiktokenLength, get_length
 from .model import Chunk, Document
 from .records import ChunkRecord

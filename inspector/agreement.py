@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .orphans import QUESTIONS
-from .review import Answer, StoredRound, answers_csv, csv_cell
+from .review_answers import Answer, StoredRound, answers_csv, csv_cell
 
 __all__ = ["ChunkVerdict", "Kappa", "ReviewerTally", "RoundSummary", "TrendPoint", "answer_marks", "answers_csv",
            "fleiss_kappa", "kappa_reading", "reviewers_csv", "summarize", "summary_csv", "to_json", "trend",

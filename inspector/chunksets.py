@@ -194,7 +194,7 @@ class ChunkSetStore:
     @classmethod
     def in_data_folder(cls, environ: Mapping[str, str] | None = None) -> "ChunkSetStore":
         """The store beside the review store (``$CHUNK_INSPECTOR_DATA``, else ``data/``)."""
-        from .review import default_store_path  # the review store owns the data folder's name
+        from .review_database import default_store_path  # the review store owns the data folder's name
 
         return cls(default_store_path(environ).parent / STORE_FOLDER)
 

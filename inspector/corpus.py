@@ -1,6 +1,7 @@
 """Reading a corpus: a folder, a list of files or browser uploads, into ``Document`` values.
 
-Two reading modes share one decoding path (``read_text``):
+Two reading modes share one decoding path (``corpus_file.read_text``; that module reads and
+checks one file, this one finds the files and builds the ``Corpus``):
 
 ``seed``
     Exactly what the article's reference script does: every non-hidden ``*.md`` file found
@@ -21,17 +22,13 @@ size cap, unreadable), symbolic links leaving the root, and symbolic-link loops.
 
 from __future__ import annotations
 
-import codecs
 import fnmatch
 import hashlib
 import os
-import re
-import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
-from .analysis import MODES
+from .corpus_file import _check_mode, _document, _os_reason, _read_file, _too_large
 from .errors import CorpusError, SpecError, UnreadableFile
 from .model import Document
 
@@ -40,20 +37,6 @@ MAX_BYTES = 5_000_000
 
 #: Extensions the markdown mode reads, compared lower-cased.
 MARKDOWN_SUFFIXES: tuple[str, ...] = (".md", ".markdown", ".txt")
-
-Meta = tuple[tuple[str, str], ...]
-
-# The reference script's pattern, verbatim. Without re.M "^" only matches at offset 0, so
-# re.sub can replace at most this one match: ``match`` + slicing is the same operation.
-_SEED_FRONT_MATTER = re.compile(r"^---\n.*?\n---\n", flags=re.S)
-# Markdown mode: the opening fence is the first line; the body (possibly empty) ends at the
-# first line that is a closing fence. Lazy matching finds the first closer, not the last.
-_YAML_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?P<body>.*?\n)??(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_TOML_FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*\n(?P<body>.*?\n)??\+\+\+[ \t]*(?:\n|\Z)", re.S)
-_YAML_PAIR = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\Z")
-_TOML_PAIR = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*\Z")
-_ATX_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*\Z")
-_FENCE = re.compile(r" {0,3}(```|~~~)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,40 +106,6 @@ class Corpus:
                     digest.update(part)
             object.__setattr__(self, "_fingerprint", digest.hexdigest())
         return self._fingerprint
-
-
-def read_text(raw: bytes, mode: str = "markdown") -> tuple[str, Meta]:
-    """Decode one file's bytes into (text, front-matter fields) the way ``mode`` reads files.
-
-    Raises ``UnreadableFile`` for binary or non-UTF-8 content.
-    """
-    _check_mode(mode)
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise UnreadableFile("not UTF-8 text (UTF-16 byte-order mark)")
-    if b"\0" in raw:
-        raise UnreadableFile("binary file (contains NUL bytes)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UnreadableFile(
-            f"not UTF-8 text (invalid byte 0x{raw[exc.start]:02x} at offset {exc.start})"
-        ) from None
-    if mode == "markdown":
-        text = text.removeprefix("\ufeff")
-    # open()'s universal newlines, as the seed mode needs, and the markdown mode's rule too.
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if mode == "seed":
-        match = _SEED_FRONT_MATTER.match(text)
-        if not match:
-            return text, ()
-        return text[match.end():], _yaml_meta(match.group()[4:-4])
-    match = _YAML_FRONT_MATTER.match(text)
-    if match:
-        return text[match.end():], _yaml_meta(match.group("body") or "")
-    match = _TOML_FRONT_MATTER.match(text)
-    if match:
-        return text[match.end():], _toml_meta(match.group("body") or "")
-    return text, ()
 
 
 def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_BYTES) -> Corpus:
@@ -313,126 +262,6 @@ def _wanted(name: str, mode: str) -> bool:
 
 def _inside(real: str, real_root: str) -> bool:
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
-
-
-def _read_bytes(path: str, limit: int) -> bytes:
-    """The one read of a file: at most ``limit`` bytes (a separate function so tests can fail it)."""
-    with open(path, "rb") as handle:
-        return handle.read(limit)
-
-
-def _read_file(path: str, max_bytes: int) -> bytes:
-    """A file's bytes, or ``UnreadableFile`` saying why not."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise UnreadableFile("broken symbolic link" if os.path.islink(path) else "unreadable: file not found") from None
-    except OSError as exc:
-        raise UnreadableFile(f"unreadable: {_os_reason(exc)}") from None
-    # Checked before opening: opening a FIFO would block forever.
-    if not stat.S_ISREG(info.st_mode):
-        raise UnreadableFile("not a regular file")
-    if info.st_size > max_bytes:
-        raise UnreadableFile(_too_large(info.st_size, max_bytes))
-    try:
-        raw = _read_bytes(path, max_bytes + 1)  # +1: notices a file that grew since stat
-    except OSError as exc:
-        raise UnreadableFile(f"unreadable: {_os_reason(exc)}") from None
-    if len(raw) > max_bytes:
-        raise UnreadableFile(_too_large(len(raw), max_bytes))
-    return raw
-
-
-def _document(doc_id: str, raw: bytes, mode: str, source: str) -> Document:
-    text, meta = read_text(raw, mode)
-    return Document(id=doc_id, text=text, title=_title(text, meta, doc_id), source=source, meta=meta)
-
-
-def _title(text: str, meta: Meta, doc_id: str) -> str:
-    """Front-matter title, else the first level-1 ATX heading, else the first heading, else the stem."""
-    for key, value in meta:
-        if key.lower() == "title" and value:
-            return value
-    first = ""
-    in_fence = ""
-    for line in text.split("\n"):
-        fence = _FENCE.match(line)
-        if fence:
-            # A "# comment" inside a shell code block is not a heading.
-            if not in_fence:
-                in_fence = fence.group(1)
-            elif fence.group(1) == in_fence:
-                in_fence = ""
-            continue
-        if in_fence:
-            continue
-        heading = _ATX_HEADING.match(line)
-        if heading:
-            if len(heading.group(1)) == 1:
-                return heading.group(2)
-            first = first or heading.group(2)
-    return first or PurePosixPath(doc_id).stem or doc_id
-
-
-def _yaml_meta(body: str) -> Meta:
-    """Top-level ``key: value`` scalars; nested maps, lists and block scalars are ignored."""
-    pairs: dict[str, str] = {}
-    for line in body.split("\n"):
-        match = _YAML_PAIR.match(line)
-        if not match or not match.group(2):
-            continue
-        value = match.group(2)
-        if value[0] in "[{|>&*!":
-            continue  # flow collections, block scalars, anchors, aliases, tags: not scalars
-        if value[0] not in "\"'":
-            value = value.split(" #", 1)[0].rstrip()  # YAML comment
-        pairs.setdefault(match.group(1), _unquote(value))
-    return tuple(pairs.items())
-
-
-def _toml_meta(body: str) -> Meta:
-    """Top-level ``key = value`` scalars, up to the first ``[table]``."""
-    pairs: dict[str, str] = {}
-    for line in body.split("\n"):
-        if line.lstrip().startswith("["):
-            break
-        match = _TOML_PAIR.match(line)
-        if match and match.group(2) and match.group(2)[0] not in "[{":
-            value = match.group(2)
-            if value[0] not in "\"'":
-                value = value.split(" #", 1)[0].rstrip()
-            pairs.setdefault(match.group(1), _unquote(value))
-    return tuple(pairs.items())
-
-
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        return value[1:-1]
-    return value
-
-
-def _too_large(size: int, limit: int) -> str:
-    return f"larger than the {_human_size(limit)} limit ({_human_size(size)})"
-
-
-def _human_size(size: int) -> str:
-    if size < 1000:
-        return f"{size} bytes"
-    value, unit = (size / 1e6, "MB") if size >= 1_000_000 else (size / 1e3, "kB")
-    return f"{value:.1f}".removesuffix(".0") + f" {unit}"
-
-
-def _os_reason(exc: OSError) -> str:
-    if isinstance(exc, PermissionError):
-        return "permission denied"
-    if exc.strerror:
-        return exc.strerror[0].lower() + exc.strerror[1:]
-    return str(exc) or type(exc).__name__
-
-
-def _check_mode(mode: str) -> None:
-    if mode not in MODES:
-        raise SpecError(f"unknown reading mode {mode!r}; choose one of {', '.join(MODES)}")
 
 
 def _check_max_bytes(max_bytes: int) -> None:

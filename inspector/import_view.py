@@ -11,7 +11,8 @@ import json
 from .errors import ImportChunksError
 from .export import export_text
 from .golden import GoldenSet, load_golden
-from .importer import ImportedSplits, ImportResult, import_chunks
+from .imported_splits import ImportedSplits
+from .importer import ImportResult, import_chunks
 from .measures import SizeStats
 from .spec import SplitterSpec, parse_spec
 

@@ -13,7 +13,8 @@ from inspector.agreement import (
     fleiss_kappa, reviewers_csv, summarize, summary_csv, to_json, trend, trend_csv,
 )
 from inspector.orphans import ReviewRound
-from inspector.review import Answer, ReviewStore
+from inspector.review import ReviewStore
+from inspector.review_answers import Answer
 
 # Wikipedia's worked example ("Fleiss' kappa"): 10 subjects, 14 raters, 5 categories.
 WIKIPEDIA = [

@@ -13,8 +13,10 @@ from streamlit.testing.v1 import AppTest
 
 from inspector import Workspace, load_corpus
 from inspector.agreement import fleiss_kappa
-from inspector.orphans import ReviewRound, draw, suspects
-from inspector.review import STORE_NAME, ReviewStore
+from inspector.orphan_reveal import suspects
+from inspector.orphans import ReviewRound, draw
+from inspector.review import ReviewStore
+from inspector.review_database import STORE_NAME
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WORKSPACE = Workspace(load_corpus(ROOT / "sample_corpus"))

@@ -18,7 +18,8 @@ from inspector.export import export_text
 from inspector.frames import doc_view
 from inspector.importer import import_chunks
 from inspector.lengths import get_length
-from inspector.orphans import ReviewRound, context, draw
+from inspector.orphan_reveal import context
+from inspector.orphans import ReviewRound, draw
 from inspector.spec import MAX_BUDGET
 
 SAMPLE = pathlib.Path(__file__).resolve().parent.parent / "sample_corpus"

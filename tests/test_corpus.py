@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector import corpus as corpus_module
+from inspector import corpus_file
 from inspector.corpus import (
     Corpus,
     SkippedFile,
@@ -25,8 +25,8 @@ from inspector.corpus import (
     load_corpus,
     load_files,
     load_uploads,
-    read_text,
 )
+from inspector.corpus_file import read_text
 from inspector.errors import CorpusError, InspectorError, SpecError
 from inspector.model import Document
 
@@ -180,14 +180,14 @@ def test_bad_files_are_skipped_with_reasons(tmp_path):
 
 
 def test_size_messages():
-    assert corpus_module._too_large(7_200_000, 5_000_000) == "larger than the 5 MB limit (7.2 MB)"
-    assert corpus_module._human_size(999) == "999 bytes"
+    assert corpus_file._too_large(7_200_000, 5_000_000) == "larger than the 5 MB limit (7.2 MB)"
+    assert corpus_file._human_size(999) == "999 bytes"
 
 
 def test_oserror_while_reading_is_a_skip(tmp_path, monkeypatch):
     write(tmp_path, "ok.md", "ok\n")
     write(tmp_path, "locked.md", "locked\n")
-    real = corpus_module._read_bytes
+    real = corpus_file._read_bytes
 
     def failing(path, limit):
         if path.endswith("locked.md"):
@@ -196,7 +196,7 @@ def test_oserror_while_reading_is_a_skip(tmp_path, monkeypatch):
             return real(path, limit)
         raise AssertionError(path)
 
-    monkeypatch.setattr(corpus_module, "_read_bytes", failing)
+    monkeypatch.setattr(corpus_file, "_read_bytes", failing)
     corpus = load_corpus(tmp_path)
     assert [d.id for d in corpus] == ["ok.md"]
     assert reasons(corpus) == {"locked.md": "unreadable: permission denied"}
@@ -204,7 +204,7 @@ def test_oserror_while_reading_is_a_skip(tmp_path, monkeypatch):
     def io_error(path, limit):
         raise OSError(5, "Input/output error", path)
 
-    monkeypatch.setattr(corpus_module, "_read_bytes", io_error)
+    monkeypatch.setattr(corpus_file, "_read_bytes", io_error)
     assert reasons(load_corpus(tmp_path))["ok.md"] == "unreadable: input/output error"
 
 

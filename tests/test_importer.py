@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from inspector import Document, Workspace, load_corpus
 from inspector.errors import ImportChunksError
-from inspector.importer import ImportedSplits, import_chunks, summarize_chunks
+from inspector.imported_splits import ImportedSplits, summarize_chunks
+from inspector.importer import import_chunks
 from inspector.matching import DocumentMatcher, NormalisedText
 
 from .conftest import SAMPLE

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from inspector import Chunk, Document, Workspace, analyze, load_corpus
+from inspector.orphan_reveal import context, suspect_summary, suspects
 from inspector.orphans import (
-    QUESTIONS, ReviewInputError, ReviewRound, clean_reviewer, context, corpus_fingerprint, draw, retrieved,
-    reviewer_problem, suspect_summary, suspects,
+    QUESTIONS, ReviewInputError, ReviewRound, clean_reviewer, corpus_fingerprint, draw, retrieved, reviewer_problem,
 )
 from inspector.probe import run_probe
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.agreement import VERDICT_COLUMNS, answer_marks, kappa_reading, summarize, verdict_rows
-from inspector.review import Answer
+from inspector.review_answers import Answer
 
 
 def answer(reviewer, chunk, position, address=True, references=True, completeness=True):

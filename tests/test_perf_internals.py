@@ -23,7 +23,7 @@ from inspector.chunk_arrays import ChunkArrays, held_whole
 from inspector.lengths import get_length
 from inspector.measures import contained, header_carry, header_carry_spans, survival_pair
 from inspector.model import ATOM_KINDS, Document
-from inspector.packing import SeedPieces, _pack_seed_chars
+from inspector.packing_seed import SeedPieces, _pack_seed_chars
 from inspector.probe import make_queries
 from inspector.spec import SplitterSpec
 from inspector.splitters import chunk_spans

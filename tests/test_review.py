@@ -15,7 +15,8 @@ import pytest
 
 from inspector import ReviewStoreError
 from inspector.orphans import ReviewInputError, ReviewRound
-from inspector.review import ENV_DATA, SCHEMA_VERSION, ReviewStore, default_store_path
+from inspector.review import ReviewStore
+from inspector.review_database import ENV_DATA, SCHEMA_VERSION, default_store_path
 
 FINGERPRINT = "ab" * 16
 ROUND = ReviewRound(FINGERPRINT, "structured:800", size=20, seed=3)

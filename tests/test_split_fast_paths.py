@@ -2,7 +2,7 @@
 
 ``packing_fast`` packs by bisection over piece ends worked out once per document instead of
 building and stepping through every piece; here its chunks (spans, prefixes, oversized flags)
-are compared with ``packing.pack`` over ``splitters._pieces``, on generated documents and on the
+are compared with ``packing.pack`` over ``pieces.markdown_pieces``, on generated documents and on the
 sample corpus, and its piece ends with ``packing.tile_text``'s.
 """
 
@@ -21,7 +21,9 @@ from inspector.model import Chunk, make_chunks
 from inspector.packing import Measure, pack, tile_text
 from inspector.packing_fast import UnitBounds, packed_columns, unit_lists
 from inspector.spec import SplitterSpec, parse_spec
-from inspector.splitters import _pieces, _prefixer, _units, split_spans
+from inspector.pieces import markdown_pieces, markdown_units
+from inspector.prefixes import prefixer
+from inspector.splitters import split_spans
 
 from .strategies import markdown_document
 
@@ -34,8 +36,8 @@ FLAGS = ("", "+path", "-header", "+path-header")
 def general(text: str, spec: SplitterSpec, analysis):
     """``split_spans`` as it is without the fast path: every piece built, packed one by one."""
     measure = Measure(text, CHARS)
-    prefix_at = _prefixer(text, spec, analysis, False, measure)
-    pieces = _pieces(text, spec, analysis, measure, prefix_at)
+    prefix_at = prefixer(text, spec, analysis, False, measure)
+    pieces = markdown_pieces(text, spec, analysis, measure, prefix_at)
     return pack(pieces, spec.budget, measure, overlap=spec.overlap, prefix_at=prefix_at,
                 separators=spec.separators[1:] or spec.separators)
 
@@ -43,7 +45,7 @@ def general(text: str, spec: SplitterSpec, analysis):
 def fast(text: str, spec: SplitterSpec, analysis):
     """The fast path's chunks as ``split_spans`` returns them, or None where it does not apply."""
     measure = Measure(text, CHARS)
-    if packed_columns(text, spec, analysis, measure, _prefixer(text, spec, analysis, False, measure)) is None:
+    if packed_columns(text, spec, analysis, measure, prefixer(text, spec, analysis, False, measure)) is None:
         return None
     return split_spans(text, spec, analysis, CHARS)
 
@@ -64,7 +66,7 @@ def test_fast_path_equals_the_general_packer(text, kind, budget, flags):
 def test_unit_lists_are_the_units(text):
     analysis = analyze(text, "markdown")
     starts, ends = unit_lists(analysis)
-    assert list(zip(starts, ends)) == _units(analysis)
+    assert list(zip(starts, ends)) == markdown_units(analysis)
 
 
 @pytest.mark.parametrize("spec", ["structured:800", "structured:200+path", "paragraph:300", "sentence:120",

@@ -11,7 +11,7 @@ import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.orphans import QUESTIONS, ReviewRound, draw
-from inspector.review import STORE_NAME
+from inspector.review_database import STORE_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
