@@ -41,6 +41,7 @@ from operator import attrgetter
 from markdown_it import MarkdownIt
 
 from .analysis import Analysis, Heading, Table
+from .collector import collection_paused
 from .model import ATOM_KINDS, Span
 from .prose_markdown import ABBREVIATIONS, MIN_FIGURE_WORDS, _TRIM_SET, _prose
 
@@ -78,14 +79,20 @@ def analyze_markdown(text: str) -> Analysis:
     full/collapsed/shortcut reference whose label is defined, autolink, bare ``http(s)://``
     or ``www.`` URL, or an HTML ``<a href>``. Images are not links.
     """
-    n_text = len(text)
     # markdown-it normalises CR and CRLF to LF, which would shift offsets; the text is
     # supposed to be normalised already, so a stray CR is parsed as a space instead.
     src = text.replace("\r", " ") if "\r" in text else text
     env: dict = {}
     tokens = _MD.parse(src, env)
-    refs = env.get("references") or {}
+    # Reading the tokens makes no cycles, but the collector would walk the whole token list
+    # again and again meanwhile (a third more time on a 2 MB text).
+    with collection_paused():
+        return _read_tokens(text, src, tokens, env.get("references") or {})
 
+
+def _read_tokens(text: str, src: str, tokens: list, refs: dict) -> Analysis:
+    """``analyze_markdown`` after the parse: everything read from the token stream."""
+    n_text = len(text)
     lines = src.split("\n")
     n_lines = len(lines)
     starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))

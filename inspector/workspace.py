@@ -6,10 +6,8 @@ recomputed per configuration), and the probe's term index is built once per docu
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Iterator
 
 from .analysis import Analysis
 from .atoms import analyze
@@ -19,6 +17,7 @@ from .measures import HeaderCarry
 from .model import ATOM_KINDS, Chunk, Document
 from .bm25 import TermTable
 from .chunksets import ChunkSet, ChunkSetStore
+from .collector import collection_paused
 from .errors import ChunkSetError
 from .probe import ProbeResult, Query, make_queries
 from .spec import SplitterSpec, parse_spec
@@ -146,7 +145,7 @@ class Workspace:
                 length = get_length(spec.unit)
                 analyses = [self.analysis(d) for d in self.documents]
                 # Library splitters (ext-) run foreign code, which may well make cycles.
-                with nullcontext() if spec.kind.startswith("ext-") else _collection_paused():
+                with nullcontext() if spec.kind.startswith("ext-") else collection_paused():
                     self._splits[key] = [split_document(d, spec, a, length) for d, a in zip(self.documents, analyses)]
         return self._splits[key]
 
@@ -274,21 +273,3 @@ def _atom_arrays(workspace: Workspace):
         bases = document_bases([len(d.text) for d in workspace.documents])
         found = workspace._atom_arrays_cache = AtomArrays(bases, workspace.analyses())
     return found
-
-
-@contextmanager
-def _collection_paused() -> Iterator[None]:
-    """Hold off the cyclic garbage collector while a corpus is split.
-
-    A split allocates thousands of chunks, lists and tuples and no reference cycle, so the
-    collections their allocation triggers find nothing; each also walks every young object,
-    and now and then the whole heap of analyses (tens of milliseconds). Reference counting
-    still frees everything as usual. The collector is switched back on only if it was on.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

@@ -275,6 +275,7 @@ def test_splitting_pauses_the_collector_and_restores_it(sample_markdown, monkeyp
     import gc
 
     import inspector.workspace as workspace_module
+    from inspector.collector import collection_paused
 
     seen = []
 
@@ -294,6 +295,32 @@ def test_splitting_pauses_the_collector_and_restores_it(sample_markdown, monkeyp
     finally:
         gc.enable()
     with pytest.raises(RuntimeError):
-        with workspace_module._collection_paused():
+        with collection_paused():
             raise RuntimeError("boom")
+    assert gc.isenabled()
+
+
+def test_reading_markdown_tokens_pauses_the_collector(monkeypatch):
+    """The collector waits while the tokens are read, not while markdown-it parses."""
+    import gc
+
+    import inspector.atoms_markdown as atoms_markdown
+
+    seen = []
+    real_parse, real_prose = atoms_markdown._MD.parse, atoms_markdown._prose
+
+    class Parser:
+        def parse(self, src, env):
+            seen.append(("parse", gc.isenabled()))
+            return real_parse(src, env)
+
+    def prose(*args):
+        seen.append(("prose", gc.isenabled()))
+        return real_prose(*args)
+
+    monkeypatch.setattr(atoms_markdown, "_MD", Parser())
+    monkeypatch.setattr(atoms_markdown, "_prose", prose)
+    analysis = atoms_markdown.analyze_markdown("# Title\n\nOne sentence with 42 words in it, or so they say.\n")
+    assert analysis.sentences and seen[0] == ("parse", True)
+    assert ("prose", False) in seen and ("prose", True) not in seen
     assert gc.isenabled()
