@@ -99,6 +99,10 @@ class Length:
     special_overhead: int = 0
     """Tokens an embedder adds around every input (e.g. [CLS] and [SEP]); not in counts."""
 
+    key: tuple = ()
+    """Equal for two instances that cut text identically (the encoding's name, a tokenizer
+    file's hash), so what one measured can be reused for the other; empty when unknown."""
+
     def count(self, text: str) -> int:
         """Length of ``text`` in this unit."""
         raise NotImplementedError
@@ -125,6 +129,7 @@ class CharLength(Length):
 
     name = "chars"
     unit = "characters"
+    key = ("chars",)
 
     def count(self, text: str) -> int:
         return len(text)
@@ -221,6 +226,7 @@ class TiktokenLength(Length):
     def __init__(self, encoding_name: str = "o200k_base") -> None:
         self.encoding_name = _canonical_tiktoken(encoding_name)
         self.name = self.encoding_name.removesuffix("_base")
+        self.key = ("tiktoken", self.encoding_name)
         self.encoding = _shared_encoding(self.encoding_name)
 
     def count(self, text: str) -> int:
@@ -298,6 +304,7 @@ class HFTokenizerLength(Length):
 
         try:
             text = data.decode("utf-8") if isinstance(data, bytes) else data
+            self.key = ("tokenizer.json", hashlib.sha256(text.encode("utf-8")).hexdigest())
             tokenizer = Tokenizer.from_str(text)
         except Exception as exc:  # tokenizers raises bare Exception for invalid JSON
             raise LengthError(f"{file_name!r} is not a valid tokenizer.json: {exc}") from exc

@@ -9,9 +9,10 @@ checks token budgets against the real tokenizer. The article's own packer is in
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from .lengths import CharLength, Length
 from .model import Span
@@ -25,11 +26,28 @@ class Measure:
     the packer uses it to confirm every chunk it emits.
     """
 
-    def __init__(self, text: str, length: Length | None = None) -> None:
+    def __init__(self, text: str, length: Length | None = None, bounds: Sequence[int] | None = None) -> None:
         self.text = text
         self.length = length or CharLength()
         self.is_chars = self.length.unit == "characters"
-        self._bounds: list[int] = [] if self.is_chars else self.length.boundaries(text)
+        if self.is_chars:
+            bounds = []
+        elif bounds is None:
+            bounds = self.length.boundaries(text)
+        self._bounds: Sequence[int] = bounds
+
+    @classmethod
+    def of(cls, text: str, length: Length, memo: dict) -> "Measure":
+        """A measure whose token boundaries are kept in ``memo`` (an analysis's), so the
+        document is tokenized once per tokenizer, not once per splitter and budget. They are
+        kept as a packed array: a quarter of a list's memory, and bisected faster."""
+        if length.unit == "characters" or not length.key:
+            return cls(text, length)
+        key = ("token_boundaries", length.key)
+        bounds = memo.get(key)
+        if bounds is None:
+            bounds = memo[key] = array("q", length.boundaries(text))
+        return cls(text, length, bounds)
 
     def size(self, a: int, b: int) -> int:
         """Size of ``text[a:b]`` (estimated for tokens)."""

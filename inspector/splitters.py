@@ -134,7 +134,7 @@ def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Len
                   ) -> tuple[Columns, list[int]]:
     """Chunk spans and prefixes for one text as columns, with the indexes of the oversized
     chunks; the engine behind ``split_document``."""
-    measure = Measure(text, length)
+    measure = Measure.of(text, length, analysis.memo)
     columns = _fast_columns(text, spec, analysis, measure)
     if columns is not None:
         budget = spec.budget
@@ -152,7 +152,7 @@ def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Len
 
 def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length) -> list[Packed]:
     """Chunk spans (with prefixes) for one text, as ``Packed`` values."""
-    measure = Measure(text, length)
+    measure = Measure.of(text, length, analysis.memo)
     columns = _fast_columns(text, spec, analysis, measure)
     if columns is None:
         return split_general(text, spec, analysis, measure)

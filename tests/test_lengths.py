@@ -450,3 +450,42 @@ def test_get_length_rejects_unknown_names(bad):
 def test_tiktoken_length_rejects_other_encodings():
     with pytest.raises(LengthError, match="o200k_base, cl100k_base"):
         TiktokenLength("p50k_base")
+
+
+def test_keys_tell_when_two_lengths_cut_alike(hf_file):
+    assert get_length("o200k").key == get_length("o200k_base").key != get_length("cl100k").key
+    assert get_length("chars").key == ("chars",)
+    data = hf_file.read_bytes()
+    assert HFTokenizerLength.from_json(data, "a").key == HFTokenizerLength(hf_file).key
+    edited = data.decode("utf-8").replace('"[UNK]"', '"[UNKNOWN]"')
+    assert edited != data.decode("utf-8")
+    assert HFTokenizerLength.from_json(edited, "b").key != HFTokenizerLength(hf_file).key
+
+
+def test_token_boundaries_are_computed_once_per_document_and_tokenizer(monkeypatch):
+    from inspector.packing import Measure
+
+    calls = []
+    real = TiktokenLength.boundaries
+
+    def counting(self, text):
+        calls.append(self.encoding_name)
+        return real(self, text)
+
+    monkeypatch.setattr(TiktokenLength, "boundaries", counting)
+    memo: dict = {}
+    text = "Tokens are counted once. Then reused for every budget and splitter."
+    first = Measure.of(text, get_length("o200k"), memo)
+    again = Measure.of(text, get_length("o200k"), memo)  # another instance, the same encoding
+    Measure.of(text, get_length("cl100k"), memo)
+    assert calls == ["o200k_base", "cl100k_base"]
+    plain = Measure(text, get_length("o200k"))
+    assert list(first._bounds) == list(again._bounds) == plain._bounds
+    assert [first.size(0, b) for b in range(len(text) + 1)] == [plain.size(0, b) for b in range(len(text) + 1)]
+    calls.clear()
+
+    unkeyed = get_length("o200k")
+    unkeyed.key = ()
+    Measure.of(text, unkeyed, memo)
+    Measure.of(text, unkeyed, memo)
+    assert calls == ["o200k_base", "o200k_base"]  # nothing says two such lengths agree
