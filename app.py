@@ -1,8 +1,8 @@
 """Chunk Inspector, the app: ``streamlit run app.py [-- --corpus PATH --allow-root PATH ...]``.
 
 Widgets, caching and layout only; every number comes from ``inspector``. The sidebar (shared by
-every page) lives in ``app_pages/_shared.py``; to add a page, add a file to ``app_pages/`` and a line to
-``PAGES``.
+every page) lives in ``app_pages/_sidebar.py``, reached like every shared helper through
+``app_pages/_shared.py``; to add a page, add a file to ``app_pages/`` and a line to ``PAGES``.
 
 The folder is deliberately not called ``pages/``: Streamlit still treats a ``pages/`` folder next
 to the main script as an old-style multipage app until ``st.navigation`` first runs in the

@@ -1,0 +1,62 @@
+"""The Import page's caches: the sample chunk file, the placed import, its measures, the golden set,
+recall and the export. Not a page.
+
+Keyed by content digests and the corpus fingerprint; the bytes and objects themselves are left
+out of the hash (parameters starting with ``_``).
+"""
+
+import hashlib
+
+import streamlit as st
+
+from inspector.export import export_text
+from inspector.golden import golden_recall
+from inspector.import_view import golden_upload, import_upload, sample_export, side_by_side
+from app_pages import _shared
+
+SAMPLE_SPEC = "structured:800"
+
+
+def content_digest(data: bytes) -> str:
+    """The cache key of a file's content."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@st.cache_data(max_entries=8, show_spinner="Exporting the corpus as a sample chunk file…")
+def sample_file(fingerprint: str, mode: str, damaged: bool, _workspace) -> bytes:
+    """The corpus split by ``SAMPLE_SPEC`` as a chunk file (``damaged``: with records broken)."""
+    return sample_export(_workspace, SAMPLE_SPEC, damaged=damaged)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Placing the chunks on the corpus…")
+def import_file(digest: str, name: str, fingerprint: str, mode: str, default_doc: str | None, _data, _workspace):
+    """The chunk file placed on the corpus: ``(ImportResult, None)`` or ``(None, refusal)``."""
+    return import_upload(name, _data, _workspace, default_doc=default_doc)
+
+
+@st.cache_data(max_entries=16, show_spinner="Measuring the imported chunks and the splitter's…")
+def side_by_side_rows(digest: str, fingerprint: str, mode: str, default_doc: str | None, spec: str, label: str,
+                      _result, _workspace) -> list[dict]:
+    """The imported chunks and ``spec``'s measured alike, one row each."""
+    return side_by_side(_workspace, _result, _shared.engine_spec(spec), label=label)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Locating the golden evidence in the corpus…")
+def golden_set(digest: str, name: str, fingerprint: str, _data, _corpus):
+    """The golden set located in the corpus: ``(GoldenSet, None)`` or ``(None, refusal)``."""
+    return golden_upload(name, _data, _corpus)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Ranking chunks for every golden question…")
+def recall(golden_digest: str, fingerprint: str, mode: str, what: str, _golden_set, _workspace, _splits=None):
+    """Golden recall of one chunking."""
+    # ``what`` is the spec, or the import's digest and options (then ``_splits`` holds its chunks).
+    if _splits is not None:
+        return golden_recall(_workspace, _golden_set, splits=_splits)
+    return golden_recall(_workspace, _golden_set, _shared.engine_spec(what))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def export_file(fingerprint: str, mode: str, spec: str, _workspace) -> str:
+    """Every chunk of ``spec`` over the corpus as JSON Lines."""
+    return export_text(_workspace, _shared.engine_spec(spec))

@@ -1,0 +1,72 @@
+"""How files reach the Import page: the chunk-file and golden-set uploaders, the sample buttons and
+the bundled golden set all end in ``take_chunk_file`` / ``take_golden_file``. Not a page.
+
+Session keys the page reads: ``SOURCE`` / ``GOLDEN_SOURCE`` hold the chosen file as
+``(name, bytes)``; ``REFUSED`` / ``GOLDEN_REFUSED`` why the last file was refused; ``RESULT`` /
+``RESULT_CORPUS`` the last import and the fingerprint of the corpus it was placed on.
+"""
+
+import streamlit as st
+
+from inspector.appstate import SAMPLE_CORPUS
+from inspector.import_view import MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES
+from app_pages import _shared
+from app_pages._import_caches import SAMPLE_SPEC, sample_file
+
+SOURCE, REFUSED, RESULT, RESULT_CORPUS = "import_source", "import_refused", "imported_chunks", "imported_chunks_corpus"
+GOLDEN_SOURCE, GOLDEN_REFUSED = "golden_source", "golden_refused"
+
+
+def take_chunk_file(name: str, data: bytes) -> None:
+    """Make ``(name, data)`` the chunk file to import (too big: refused with a message, not kept)."""
+    if len(data) > MAX_IMPORT_BYTES:
+        st.session_state.pop(SOURCE, None)
+        st.session_state[REFUSED] = (f"{name} is {len(data) / 1e6:.1f} MB; chunk files over "
+                                     f"{MAX_IMPORT_BYTES / 1e6:.0f} MB are refused.")
+        return
+    st.session_state.pop(REFUSED, None)
+    st.session_state[SOURCE] = (name, bytes(data))
+
+
+def take_golden_file(name: str, data: bytes) -> None:
+    """Make ``(name, data)`` the golden set (too big: refused with a message, not kept)."""
+    if len(data) > MAX_GOLDEN_BYTES:
+        st.session_state.pop(GOLDEN_SOURCE, None)
+        st.session_state[GOLDEN_REFUSED] = (f"{name} is {len(data) / 1e6:.1f} MB; golden files over "
+                                            f"{MAX_GOLDEN_BYTES / 1e6:.0f} MB are refused.")
+        return
+    st.session_state.pop(GOLDEN_REFUSED, None)
+    st.session_state[GOLDEN_SOURCE] = (name, bytes(data))
+
+
+def chunk_upload_changed() -> None:
+    """Callback of the chunk-file uploader."""
+    file = st.session_state.get("import_upload")
+    if file is None:  # the file was removed: so is its import
+        for key in (SOURCE, REFUSED):
+            st.session_state.pop(key, None)
+    else:
+        take_chunk_file(file.name, file.getvalue())
+
+
+def golden_upload_changed() -> None:
+    """Callback of the golden-set uploader."""
+    file = st.session_state.get("golden_upload")
+    if file is None:
+        for key in (GOLDEN_SOURCE, GOLDEN_REFUSED):
+            st.session_state.pop(key, None)
+    else:
+        take_golden_file(file.name, file.getvalue())
+
+
+def use_sample(damaged: bool) -> None:
+    """Callback of the *Try* buttons: our own export of the corpus, intact or damaged."""
+    ctx = _shared.context()
+    data = sample_file(ctx.corpus.fingerprint, ctx.state.mode, damaged, ctx.workspace)
+    take_chunk_file(f"{SAMPLE_SPEC.replace(':', '-')}{'-damaged' if damaged else ''}.jsonl", data)
+
+
+def use_bundled_golden() -> None:
+    """Callback: the sample corpus's golden set."""
+    path = SAMPLE_CORPUS / "golden-questions.jsonl"
+    take_golden_file(path.name, path.read_bytes())

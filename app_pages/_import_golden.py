@@ -1,0 +1,72 @@
+"""The Import page's golden-question section: a golden set chosen, located in the corpus, and the
+recall of the imported chunks and of the sidebar's splitter at several context budgets. Not a page.
+"""
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from inspector.frames import markdown_escape as md
+from inspector.import_view import MAX_GOLDEN_BYTES, folder_rows, golden_problem_rows, miss_rows, recall_rows
+from inspector.outcome_figures import golden_outcome_figure
+from app_pages._import_caches import content_digest, golden_set, recall
+from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
+from app_pages._import_report import percent_columns
+
+
+def show_golden(ctx, state, result, digest: str | None, default_doc: str | None) -> None:
+    """The golden set's widgets and, once one is located, recall by outcome, budget and folder.
+    ``digest`` names the chunk file of ``result`` (None without an import)."""
+    spec_name = str(state.spec())
+    workspace, fingerprint = ctx.workspace, ctx.corpus.fingerprint
+    st.caption("A golden set is JSON Lines, one `{\"question\": ..., \"evidence\": ...}` per line (optionally "
+               "`doc_id`, and `folder` for the breakdown); the evidence is a verbatim quote of the corpus. "
+               "*recall@B*: the question's BM25-ranked chunks, taken in order until B o200k tokens of context, "
+               "include one holding the whole quote. A miss is a **cut** when no chunk holds the quote whole, a "
+               "**rank-miss** when one does but ranks too low, **uncovered** when no chunk touches it.")
+    left, right = st.columns([3, 2], gap="large")
+    left.file_uploader("Golden set (JSONL)", type=["jsonl", "ndjson", "json"], key="golden_upload",
+                       on_change=golden_upload_changed, max_upload_size=MAX_GOLDEN_BYTES // 1_000_000,
+                       help=f"Up to {MAX_GOLDEN_BYTES // 1_000_000} MB.")
+    with right:
+        st.markdown("**For the bundled sample corpus:**")
+        st.button("Use the bundled golden set", key="golden_bundled", on_click=use_bundled_golden,
+                  help="38 questions about the sample corpus (sample_corpus/golden-questions.jsonl).")
+    if st.session_state.get(GOLDEN_REFUSED):
+        st.error(md(st.session_state[GOLDEN_REFUSED]))
+    golden_source = st.session_state.get(GOLDEN_SOURCE)
+    if golden_source is not None:
+        gname, gdata = golden_source
+        gdigest = content_digest(gdata)
+        golden, refusal = golden_set(gdigest, gname, fingerprint, gdata, ctx.corpus)
+        if refusal:
+            st.error(md(f"{gname} cannot be used: {refusal}"))
+        else:
+            if golden.problems:
+                st.warning(md(f"{len(golden.problems)} line(s) of {gname} were left out or matched loosely:"))
+                st.dataframe(golden_problem_rows(golden), hide_index=True, width="stretch", key="golden_problems")
+            if not golden.items:
+                st.error(md(f"No question of {gname} could be located in {ctx.corpus_label}."))
+            else:
+                results = []
+                if result is not None and result.imported:
+                    splits = result.splits(workspace)
+                    results.append(recall(gdigest, fingerprint, state.mode, f"{digest}|{default_doc}", golden,
+                                           workspace, splits))
+                own = recall(gdigest, fingerprint, state.mode, spec_name, golden, workspace)
+                results.append(replace(own, label=spec_name))  # as the user wrote it (no tokenizer path)
+                st.caption(md(f"{len(golden.items)} questions from {gname}; budgets in o200k tokens."))
+                outcomes = pd.DataFrame(recall_rows(results))
+                st.dataframe(outcomes, hide_index=True, width="stretch", column_config=percent_columns(["recall"]),
+                             key="golden_recall")
+                st.plotly_chart(golden_outcome_figure(outcomes), key="golden_chart")
+                st.subheader("Per folder")
+                folders = folder_rows(results)
+                st.dataframe(folders, hide_index=True, width="stretch", key="golden_folders",
+                             column_config=percent_columns([c for c in folders[0] if c.startswith("recall@")]))
+                misses = miss_rows(results)
+                with st.expander(f"Questions missed by some chunking ({len(misses)})"):
+                    st.dataframe(misses, hide_index=True, width="stretch", key="golden_misses")
+    else:
+        st.caption("Upload a golden set, or use the bundled one, to see recall.")

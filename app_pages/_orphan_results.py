@@ -1,0 +1,89 @@
+"""The Orphan Test's Results tab: the round's orphan rate per reviewer, where reviewers disagree,
+their agreement (Fleiss' kappa), the trend across rounds on the corpus, and downloads. Not a page.
+"""
+
+import streamlit as st
+
+from inspector import ReviewStoreError
+from inspector.agreement import kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
+from inspector.frames import first_words
+from inspector.frames import markdown_escape as md
+from inspector.orphans import QUESTIONS
+from inspector.outcome_figures import orphan_trend_figure
+
+
+def _table(rows: list[dict]) -> None:
+    """``st.table`` renders markdown in cells and headers: reviewer names and chunk text are escaped."""
+    st.table([{md(k): md(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows])
+
+
+def _with_opening(rows: list[dict], chunks) -> list[dict]:
+    """Verdict rows with the chunk's first words, so a reader knows which chunk a row is about."""
+    return [{"Chunk": r["Chunk"], "Starts with": first_words(chunks[r["Chunk"] - 1].text, 10),
+             **{k: v for k, v in r.items() if k not in ("Chunk", "Chunk id")}} for r in rows]
+
+
+def show_results(store, review_round, chunks) -> None:
+    """The Results tab of ``review_round``, read from ``store``; ``chunks`` are the round's."""
+    try:
+        answers = store.answers(review_round.id)
+        rounds = store.rounds(review_round.corpus)
+        points = [p for p in trend(rounds, {r.id: store.answers(r.id) for r in rounds}) if p.judged]
+        exports = (store.export_csv(review_round.id), store.export_json(review_round.id))
+    except ReviewStoreError as exc:
+        st.error(md(f"The results cannot be read: {exc}"))
+        st.button("Retry", key="orphan_retry_results")
+        return
+    summary = summarize(answers, round_id=review_round.id, label=review_round.label)
+    st.caption(md(f"Round {review_round.label} · answers saved in {store.path}"))
+    if not summary.reviewers:
+        st.info("No complete answer in this round yet. Answers appear here as reviewers save them.")
+    else:
+        judged, kappa = len(summary.chunks), summary.kappa
+        cols = st.columns(3)
+        cols[0].metric("Reviewers", len(summary.reviewers))
+        cols[1].metric("Orphans by majority", f"{summary.consensus_orphans} of {judged}",
+                       help="Chunks most reviewers call orphans, of the chunks anyone answered "
+                            "(a tie is not a majority).")
+        cols[2].metric("Agreement (Fleiss' κ)", "n/a" if kappa.value is None else f"{kappa.value:.2f}",
+                       help="On the orphan verdict: 1 = full agreement, 0 = no better than chance, below 0 = worse.")
+        if kappa.value is None:
+            st.caption(f"Agreement: {kappa.note}.")
+        else:
+            st.caption(f"Agreement: {kappa_reading(kappa.value)}, over the {kappa.chunks} chunks every reviewer "
+                       f"answered ({kappa.left_out} answered by only some are left out). Per question: " + " · ".join(
+                           f"{q.title} " + ("n/a" if (v := summary.kappa_by_question[q.key].value) is None
+                                            else f"{v:.2f}") for q in QUESTIONS) + ".")
+
+        st.subheader("Per reviewer")
+        _table([{"Reviewer": t.reviewer, "Orphans": f"{t.orphans} of {t.judged}", "Orphan rate": f"{t.orphan_rate:.0%}",
+                 **{f"No on {q.title}": f"{t.noes[q.key]} of {t.judged}" for q in QUESTIONS}}
+                for t in summary.reviewers])
+        st.subheader(f"Where reviewers disagree ({len(summary.disagreements)})")
+        if summary.disagreements:
+            st.caption("Some call these chunks orphans and some do not: discuss them first. Each reviewer's "
+                       "answers read Address · References · Completeness.")
+            _table(_with_opening(verdict_rows(summary, answers, disagreements_only=True), chunks))
+        else:
+            st.caption("Disagreements need answers from two or more reviewers." if len(summary.reviewers) < 2
+                       else "No disagreement on the chunks answered so far.")
+        with st.expander(f"Consensus on every answered chunk ({judged})"):
+            st.dataframe(_with_opening(verdict_rows(summary, answers), chunks), hide_index=True)
+
+    st.subheader("Orphan rate across rounds on this corpus")
+    if points:
+        st.plotly_chart(orphan_trend_figure(points), key="orphan_trend")
+        st.caption("One bar per round, oldest first: the share of answers with at least one no. A lower bar "
+                   "after changing the splitter means fewer orphans.")
+    else:
+        st.caption("No round on this corpus has answers yet.")
+    cols = st.columns(4)
+    name = f"orphan-{review_round.id}"
+    cols[0].download_button("Answers (CSV)", exports[0], f"{name}-answers.csv", "text/csv",
+                            key="orphan_dl_answers_csv", on_click="ignore")
+    cols[1].download_button("Answers (JSON)", exports[1], f"{name}-answers.json", "application/json",
+                            key="orphan_dl_answers_json", on_click="ignore")
+    cols[2].download_button("Consensus per chunk (CSV)", summary_csv(summary), f"{name}-consensus.csv", "text/csv",
+                            key="orphan_dl_consensus", on_click="ignore")
+    cols[3].download_button("Results (JSON)", to_json(summary), f"{name}-results.json", "application/json",
+                            key="orphan_dl_results", on_click="ignore")

@@ -1,0 +1,163 @@
+"""The Orphan Test's Review tab: one chunk at a time, exactly as the embedder receives it, three
+yes/no questions and a note, saved to the review store on the click. Not a page.
+
+Context and automatic hints appear only after a chunk is answered, so they cannot sway the
+answer. Ticks are copied aside on every change (``_remember``), so a run that cannot draw them
+(the store down) loses nothing.
+"""
+
+import html
+
+import streamlit as st
+
+from inspector import ReviewStoreError
+from inspector.agreement import answer_marks
+from inspector.frames import markdown_escape as md
+from inspector.orphan_reveal import HINT_CODES, context, suspects
+from inspector.orphans import QUESTIONS, ReviewInputError, reviewer_problem
+from inspector.render import chunk_card_html
+from app_pages import _shared
+
+QUESTION_KEYS = {q.key: f"orphan_{q.key}" for q in QUESTIONS}
+HINTS_STYLE = ("<style>.ci-orphan-hints{background:#fff8e1;border-left:3px solid #e0b400;border-radius:4px;"
+               "padding:6px 12px;font-family:system-ui,sans-serif;font-size:14px}"
+               ".ci-orphan-hints ul{margin:4px 0 0;padding-left:20px}</style>")
+
+
+def _go(where: tuple[str, str], position: int) -> None:
+    """Callback of the navigation buttons: the reviewer's position in the round."""
+    st.session_state.setdefault("_orphan_at", {})[where] = position
+
+
+def _remember(here: tuple[str, str, int]) -> dict:
+    """Copy the answer widgets aside: a run that cannot draw them (store down) must not lose them."""
+    ticks = {q.key: bool(st.session_state.get(QUESTION_KEYS[q.key])) for q in QUESTIONS}
+    st.session_state.setdefault("_orphan_ticks", {})[here] = {**ticks, "note": st.session_state.get("orphan_note", "")}
+    return ticks
+
+
+def _save(store, review_round, chunks, round_id: str, chunk_id: str, position: int, reviewer: str) -> None:
+    """Callback of *Save answer*: store the ticks (and the round, with its first answer)."""
+    ticks = _remember((round_id, reviewer, position))
+    try:
+        # The round's chunks are recorded with its first answer, so progress and trends know its size.
+        if store.get_round(round_id) is None:
+            store.save_round(review_round, [c.chunk.id for c in chunks])
+        store.save_answer(round_id, chunk_id, position, reviewer, note=st.session_state.get("orphan_note", ""),
+                          **ticks)
+    except (ReviewStoreError, ReviewInputError) as exc:
+        st.session_state["_orphan_save_error"] = f"Answer for chunk {position} NOT saved: {exc}"
+        return
+    words = ", ".join(f"{q.title} {'yes' if ticks[q.key] else 'no'}" for q in QUESTIONS)
+    verdict = "an orphan" if not all(ticks.values()) else "not an orphan"
+    st.session_state["_orphan_saved"] = f"Saved chunk {position}: {words}, so {verdict}."
+
+
+def _reveal(ctx, item) -> None:
+    """The chunk's place in its document and the automatic hints (shown once it is answered)."""
+    chunk = item.chunk
+    document = ctx.corpus.by_id(chunk.doc_id)
+    around = context(chunk, ctx.workspace)
+    hints = suspects(chunk, document, ctx.workspace.analysis(document))
+    with st.expander("Reveal context and automatic hints", expanded=True):
+        path = " › ".join(around.heading_path) or "(no heading above it)"
+        st.markdown(md(f"From {around.title} · {document.id} · section: {path}"))
+        if hints:
+            items = "".join(f"<li><b>{html.escape(HINT_CODES[h.code])}</b>: {html.escape(h.message)}</li>"
+                            for h in hints)
+            st.html(f'{HINTS_STYLE}<div class="ci-orphan-hints"><b>Automatic hints</b><ul>{items}</ul></div>')
+        else:
+            st.html(f'{HINTS_STYLE}<div class="ci-orphan-hints">No automatic hint for this chunk.</div>')
+        left, right = st.columns(2)
+        with left:
+            st.html(chunk_card_html(around.previous or "", title="Previous chunk", style=False)
+                    if around.previous is not None else '<div class="ci-card-none">First chunk of its document.</div>')
+        with right:
+            st.html(chunk_card_html(around.next or "", title="Next chunk", style=False)
+                    if around.next is not None else '<div class="ci-card-none">Last chunk of its document.</div>')
+
+
+def show_review(ctx, store, review_round, chunks, last_shown) -> None:
+    """The Review tab. ``last_shown`` is where the previous run drew the answer widgets (None when
+    it drew none): elsewhere they are seeded from the saved or remembered answer."""
+    _shared.keep("orphan_reviewer", "")
+    name = st.text_input("Your name", key="orphan_reviewer", persist_state="session", max_chars=80,
+                         placeholder="e.g. Dana", help="Answers are stored per reviewer; use the same name "
+                         "tomorrow to continue where you stopped.")
+    problem = reviewer_problem(name)
+    if problem:
+        st.warning(md(f"To start reviewing, {problem}."))
+    else:
+        reviewer = name.strip()
+        try:
+            mine = {a.position: a for a in store.answers(review_round.id, reviewer)}
+        except ReviewStoreError as exc:
+            mine = None
+            st.error(md(f"Your answers cannot be read: {exc}"))
+            st.button("Retry", key="orphan_retry_read")
+        if mine is not None:
+            total = len(chunks)
+            done = sum(a.complete for a in mine.values())
+            where = (review_round.id, reviewer)
+            positions = st.session_state.setdefault("_orphan_at", {})
+            if where not in positions:  # first visit today: resume at the first chunk not answered
+                positions[where] = next((p for p in range(1, total + 1) if not (p in mine and mine[p].complete)),
+                                        total)
+            pos = min(max(positions[where], 1), total)
+            item = chunks[pos - 1]
+            saved = mine.get(pos)
+            here = (review_round.id, reviewer, pos)
+            unsaved = st.session_state.setdefault("_orphan_ticks", {})  # ticks as last drawn, saved or not
+            if last_shown != here:
+                seed = unsaved.get(here) or {**{q.key: bool(saved and getattr(saved, q.key)) for q in QUESTIONS},
+                                             "note": saved.note if saved else ""}
+                for q in QUESTIONS:
+                    st.session_state[QUESTION_KEYS[q.key]] = seed[q.key]
+                st.session_state["orphan_note"] = seed["note"]
+
+            st.progress(done / total, text=f"**{md(reviewer)}**: {done}/{total} answered in round "
+                                           f"`{review_round.label}`")
+            if done == total:
+                st.success("You have answered every chunk of this round: thank you. See the Results tab; you "
+                           "can still go back and change an answer.")
+            nav = st.columns([1, 1, 1, 3])
+            nav[0].button("← Previous", key="orphan_prev", disabled=pos <= 1, on_click=_go, args=(where, pos - 1),
+                          width="stretch")
+            nav[1].button("Next →", key="orphan_next", disabled=pos >= total, on_click=_go, args=(where, pos + 1),
+                          width="stretch")
+            open_positions = [p for p in range(1, total + 1) if not (p in mine and mine[p].complete)]
+            nav[2].button("Next unanswered", key="orphan_next_open", disabled=not open_positions, on_click=_go,
+                          args=(where, next((p for p in open_positions if p > pos), (open_positions or [pos])[0])),
+                          width="stretch")
+
+            card, form = st.columns([3, 2], gap="medium")
+            with card:
+                st.caption("Exactly what the embedder receives. A highlighted start is the prefix the splitter "
+                           "added (heading path, table header). No title, no neighbours: judge it as it is.")
+                st.html(chunk_card_html(item.text[len(item.chunk.prefix):], item.chunk.prefix,
+                                        title=f"Chunk {pos} of {total}"))
+            with form:
+                st.markdown("**Tick every statement that is true for this chunk.**  \n"
+                            "Ticked means *yes*; unticked means *no*. Any *no* makes it an orphan.")
+                for q in QUESTIONS:
+                    st.checkbox(f"**{q.title}** — {q.text}", key=QUESTION_KEYS[q.key], on_change=_remember,
+                                args=(here,), wrap=True)
+                st.text_input("Note (optional)", key="orphan_note", max_chars=2000, on_change=_remember,
+                              args=(here,), placeholder="What is missing, or why you hesitated")
+                _remember(here)
+                st.session_state["_orphan_shown"] = here
+                answered = saved is not None and saved.complete
+                st.button("Update answer" if answered else "Save answer", key="orphan_save", type="primary",
+                          on_click=_save, args=(store, review_round, chunks, review_round.id, item.chunk.id, pos,
+                                                reviewer))
+                flash = st.session_state.pop("_orphan_saved", None)
+                if flash:
+                    st.success(md(flash))
+                if not answered:
+                    st.caption("Not answered yet: nothing is recorded until you save. The chunk's context and "
+                               "automatic hints appear after your answer, so they cannot sway it.")
+                elif any(st.session_state[QUESTION_KEYS[q.key]] != getattr(saved, q.key) for q in QUESTIONS):
+                    st.caption(md(f"Saved answer: {answer_marks(saved)} (Address · References · Completeness). "
+                                  "Your ticks differ: click Update answer to change it."))
+            if answered:
+                _reveal(ctx, item)

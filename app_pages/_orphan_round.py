@@ -1,0 +1,99 @@
+"""The Orphan Test's round: the settings that fix which chunks a team reviews, read from a shared
+link or the widgets, the round's chunks, and the link to share it. Not a page.
+
+A round is fixed by the sidebar's corpus and splitter plus these settings (size, seed, where
+chunks come from); its parameters go into the address (``ROUND_KEYS``) beside the sidebar's.
+"""
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from inspector.frames import markdown_escape as md
+from inspector.orphans import DEFAULT_SIZE, MAX_SIZE, ReviewInputError, ReviewRound, draw
+from app_pages import _shared
+
+ROUND_KEYS = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk")
+SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the lexical probe retrieved"}
+
+
+@st.cache_resource(max_entries=16, show_spinner="Drawing the round's chunks…")
+def _round_chunks(round_id: str, _round: ReviewRound, _workspace):
+    return tuple(draw(_round, _workspace))
+
+
+def _opened_with() -> dict[str, str]:
+    """The round parameters in the address (the sidebar keeps keys it does not own)."""
+    return {key: st.query_params.get(key) for key in ROUND_KEYS if key in st.query_params}
+
+
+def _apply_link() -> None:
+    """A link's round sets the round widgets once (before they are drawn)."""
+    try:
+        linked = ReviewRound.from_query_params(_opened_with())
+    except ReviewInputError as exc:
+        if st.session_state.get("_orphan_bad_link") != str(exc):
+            st.warning(md(f"The round in the link was ignored: {exc}."))
+        st.session_state["_orphan_bad_link"] = str(exc)
+        return
+    if linked is None or linked.id == st.session_state.get("_orphan_published"):
+        return  # no round in the address, or the one this page wrote there itself
+    st.session_state["_orphan_link"] = linked
+    for key, value in (("source", linked.source), ("size", linked.size), ("seed", linked.seed), ("k", linked.k)):
+        st.session_state[f"orphan_{key}"] = value
+
+
+def _describe(ctx, r: ReviewRound, shown: int) -> str:
+    where = ("every chunk" if r.source == "sample"
+             else f"the chunks the lexical probe ranked in its top {r.k} for some question")
+    return (f"{shown} chunks drawn at random (seed {r.seed}) from {where} of {md(ctx.corpus_label)}, "
+            f"split by `{r.spec}` ({md(_shared.spec_title(r.spec, _shared.chunk_sets(ctx)))}); round id `{r.id}`.")
+
+
+def choose_round(ctx) -> tuple[ReviewRound, tuple]:
+    """Draw the round's settings and share link; publish the round in the address and return it
+    with its chunks (stops the page when it cannot be drawn or holds none)."""
+    _apply_link()
+    for key, value in (("orphan_source", "sample"), ("orphan_size", DEFAULT_SIZE), ("orphan_seed", 0), ("orphan_k", 5)):
+        _shared.keep(key, value)
+    with st.container(border=True):
+        described = st.empty()  # filled once the settings below are read
+        with st.expander("Change the round: how many chunks, which seed, where they come from"):
+            st.caption("The corpus and the splitter are the sidebar's. Changing anything here starts another round.")
+            cols = st.columns([3, 1, 1, 1])
+            source = cols[0].radio("Chunks come from", list(SOURCES), format_func=SOURCES.get, key="orphan_source",
+                                   persist_state="session", help="The probe's chunks are the ones a retriever "
+                                   "actually hands to the model for the corpus's questions.")
+            size = cols[1].number_input("Chunks to review", 1, MAX_SIZE, step=5, key="orphan_size",
+                                        persist_state="session")
+            seed = cols[2].number_input("Seed", 0, 2**31 - 1, step=1, key="orphan_seed", persist_state="session",
+                                        help="Another seed draws other chunks.")
+            k = cols[3].number_input("Probe top k", 1, 100, step=1, key="orphan_k", persist_state="session",
+                                     disabled=source != "probe",
+                                     help="Chunks per probe question that count as retrieved.")
+        review_round = ReviewRound.create(ctx.workspace, str(ctx.spec), size=int(size), seed=int(seed),
+                                          source=source, k=int(k))
+        try:
+            chunks = _round_chunks(review_round.id, review_round, ctx.workspace)
+        except ReviewInputError as exc:
+            st.error(md(f"This round cannot be drawn: {exc}"))
+            st.stop()
+        described.markdown(f"**This round:** {_describe(ctx, review_round, len(chunks))} Everyone who opens its link "
+                           "reviews the same chunks in the same order.")
+        linked = st.session_state.get("_orphan_link")
+        if linked is not None and (linked.corpus, linked.mode, linked.spec) != (
+                review_round.corpus, review_round.mode, review_round.spec):
+            st.warning(md(f"The link you opened names a round split by {linked.spec} ({linked.mode} mode) over "
+                          f"corpus {linked.corpus[:12]}…, but the sidebar is set to {review_round.spec} "
+                          f"({review_round.mode}) over {ctx.corpus_label}: these are not the same chunks. "
+                          "Open the link exactly as it was shared to review that round."))
+        settings = {key: value for key, value in _shared.state().to_query_params().items() if key != "doc"}
+        query = urlencode({**settings, **review_round.to_query_params()}, doseq=True)
+        st.caption("Share this round: send this link to every reviewer.")
+        st.code(f"{st.context.url or ''}?{query}", language=None, wrap_lines=True)
+    st.query_params.update(review_round.to_query_params())  # the sidebar publishes only its own settings
+    st.session_state["_orphan_published"] = review_round.id
+    if not chunks:
+        st.warning("This round holds no chunks: the corpus has none to review under these settings.")
+        st.stop()
+    return review_round, chunks

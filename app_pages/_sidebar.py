@@ -1,0 +1,263 @@
+"""The sidebar every page shares: corpus, splitter and document widgets, settling one ``Context``
+per run that the pages read. Not a page (``app.py`` calls ``sidebar`` before the page runs).
+
+Settings are read from and written to the session's ``AppState`` (``_state``); computation stays
+in ``inspector``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from inspector.adapters import available_adapters
+from inspector import (KINDS, LENGTH_NAMES, MODES, Corpus, CorpusError, Document, HFTokenizerLength, Length,
+                       LengthError, SplitterSpec, Workspace, load_corpus)
+from inspector.chunksets import ChunkSetInfo
+from inspector.errors import ChunkSetError
+from inspector.spec import IMPORTED
+from inspector.appstate import (SAMPLE, SAMPLE_CORPUS, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig,
+                                corpus_folder_problem, launch_config)
+from inspector.frames import markdown_escape as md
+from inspector.frames import uploads_corpus
+from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title
+from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
+from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
+
+SOURCES = {SAMPLE: "Sample corpus (bundled)", "folder": "Folder on this server", UPLOAD: "Upload files"}
+MAX_TOKENIZER_BYTES = 64_000_000
+
+
+@dataclass
+class Context:
+    """What the sidebar settled on for this run; pages read it and never change it."""
+
+    state: AppState
+    launch: LaunchConfig
+    corpus: Corpus | None = None
+    workspace: Workspace | None = None
+    corpus_label: str = ""
+    spec: SplitterSpec | None = None
+    """The splitter as the engine runs it (an uploaded tokenizer's unit resolved to its file)."""
+    length: Length | None = None
+    document: Document | None = None
+    problem: str | None = None
+    """Why nothing can be shown (already displayed as an error), or None."""
+
+
+@st.cache_resource(ttl=300, max_entries=8, show_spinner="Reading the corpus…")
+def _folder_corpus(real_path: str, mode: str) -> Corpus:
+    return load_corpus(real_path, mode=mode)
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def _workspace(fingerprint: str, mode: str, _corpus: Corpus) -> Workspace:
+    return Workspace(_corpus, mode)
+
+
+def sidebar() -> Context:
+    """Draw the shared sidebar and settle this run's corpus, document and splitter."""
+    launch = launch_config(sys.argv[1:], os.environ)
+    if STATE not in st.session_state:
+        start_session(launch)
+    ctx = Context(state(), launch)
+    with st.sidebar:
+        st.markdown("**Chunk Inspector** · what your splitter does to your documents")
+        st.markdown("### Corpus")
+        _corpus_widgets(ctx)
+        st.markdown("### Splitter")
+        _splitter_widgets(ctx)
+        if ctx.corpus is not None and ctx.corpus.documents:
+            st.markdown("### Document")
+            _document_widgets(ctx)
+        st.caption("Every setting is in the page address: copy it to share this exact view.")
+    ctx.state = state()
+    publish()
+    return ctx
+
+
+def _corpus_widgets(ctx: Context) -> None:
+    source = st.radio("Source", list(SOURCES), format_func=SOURCES.get, key="corpus_source",
+                      on_change=touched, help="Which documents to inspect.")
+    mode = st.radio("Atom detection", MODES, key="mode", horizontal=True, on_change=touched,
+                    help="markdown: a markdown parser finds code blocks, tables and sentences. "
+                         "seed: the article's exact regular expressions (reproduces its numbers).")
+    ctx.state = update(mode=mode)
+    if source == SAMPLE:
+        corpus_value, ctx.corpus_label = SAMPLE, "the bundled sample corpus"
+        try:
+            ctx.corpus = _folder_corpus(os.path.realpath(SAMPLE_CORPUS), mode)
+        except CorpusError as exc:
+            ctx.problem = f"The sample corpus cannot be read: {exc}"
+    elif source == "folder":
+        path = st.text_input("Folder", key="corpus_path", on_change=touched,
+                             placeholder="path/to/markdown", help="Read recursively (.md, .markdown, .txt).")
+        corpus_value, ctx.corpus_label = path.strip() or ctx.state.corpus, path.strip()
+        if ctx.launch.roots:
+            st.caption("Allowed folders: " + ", ".join(f"`{r}`" for r in ctx.launch.roots))
+        problem = corpus_folder_problem(path.strip(), ctx.launch.roots)
+        if problem:
+            ctx.problem = f"Cannot open this folder: {problem}"
+        else:
+            try:
+                ctx.corpus = _folder_corpus(os.path.realpath(path.strip()), mode)
+            except (CorpusError, OSError) as exc:
+                ctx.problem = f"Cannot read the corpus folder: {exc}"
+    else:
+        corpus_value, ctx.corpus_label = UPLOAD, "the uploaded files"
+        files = st.file_uploader("Markdown or text files", type=["md", "markdown", "txt"],
+                                 accept_multiple_files=True, key="corpus_uploads",
+                                 help="Up to 5 MB per file; uploads stay in this browser session.")
+        if not files:
+            ctx.problem = ("Upload one or more .md or .txt files to inspect them "
+                           "(uploaded files stay in this browser session; links cannot carry them).")
+        else:
+            corpus, problem = uploads_corpus([(f.name, f.getvalue()) for f in files], mode=mode)
+            ctx.corpus, ctx.problem = corpus, problem and f"Uploads refused: {problem}"
+    ctx.state = update(corpus=corpus_value if corpus_value else ctx.state.corpus)
+    if ctx.corpus is not None:
+        ctx.workspace = _workspace(ctx.corpus.fingerprint, mode, ctx.corpus)
+        ctx.workspace.chunk_set_store = chunk_set_store()  # ``imported:ID`` specs are found there
+        count = len(ctx.corpus.documents)
+        st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
+        if not ctx.corpus.documents and not ctx.problem:
+            ctx.problem = (f"No readable documents in {ctx.corpus_label}"
+                           + (f": all {len(ctx.corpus.skipped)} files were skipped." if ctx.corpus.skipped
+                              else " (it holds no .md, .markdown or .txt files)."))
+
+
+def _splitter_widgets(ctx: Context) -> None:
+    sets = chunk_sets(ctx)
+    options = [*KINDS, *available_adapters(), *sets]
+    if st.session_state.get("kind") not in options:
+        if str(st.session_state.get("kind", "")).startswith(IMPORTED + ":"):
+            options.append(st.session_state["kind"])  # named by a link; the check below says why it fails
+        else:
+            st.session_state["kind"] = ctx.state.kind if ctx.state.kind in options else "structured"
+    choice = st.selectbox("Splitter", options, key="kind", on_change=kind_changed,
+                          format_func=lambda o: sets[o].title if o in sets else
+                          (f"imported: {o.split(':', 1)[1]} (not on this server)" if o.startswith(IMPORTED + ":")
+                           else o),
+                          help="fixed: every N units. paragraph / sentence: packs whole paragraphs or "
+                               "sentences. recursive: tries separators in turn. structured: keeps code "
+                               "blocks and tables whole. heading: one section per chunk. ext-…: an "
+                               "installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
+                               "its offsets checked against the text. imported: chunks brought in on the "
+                               "Import page, fixed as they were made.")
+    imported = choice.startswith(IMPORTED + ":")
+    kind, chunk_set = (IMPORTED, choice.split(":", 1)[1]) if imported else (choice, "")
+    units = [*LENGTH_NAMES, "upload"]
+    unit_choice = st.selectbox("Unit", units, key="unit", format_func=UNIT_LABELS.get, on_change=touched,
+                               help="What budget and overlap count.")
+    fixed = " (imported chunks are fixed as they were made)" if imported else ""
+    budget = st.number_input("Budget", min_value=0, max_value=1_000_000, step=50, key="budget",
+                             on_change=touched, disabled=imported, help="Largest chunk, in the unit above." + fixed)
+    overlap = st.number_input("Overlap", min_value=0, max_value=1_000_000, step=10, key="overlap", disabled=imported,
+                              on_change=touched, help="How much of each chunk the next one repeats." + fixed)
+    prefix = st.checkbox("Prefix the heading path", key="heading_prefix", on_change=touched, disabled=imported,
+                         help="Each chunk starts with its section's headings (counts against the budget)." + fixed)
+    header = st.checkbox("Repeat the table header", key="table_header", on_change=touched, disabled=imported,
+                         help="Chunks that start inside a table get its header row first." + fixed)
+    unit = unit_choice
+    if unit_choice == "upload":
+        unit = _tokenizer_upload(ctx)
+    flags = {"budget": int(budget), "overlap": int(overlap),
+             "heading_prefix": None if prefix == (kind == "heading") else prefix,
+             "table_header": None if header == (kind == "structured") else header}
+    if imported:
+        flags = {}  # kept as they were, for the next built-in splitter
+    s = update(kind=kind, chunk_set=chunk_set, unit=unit or ctx.state.unit, **flags)
+    ctx.state = s
+    if unit_choice == "upload" and not unit:
+        ctx.problem = ctx.problem or "Upload a tokenizer.json to count in its tokens, or choose another unit."
+        return
+    problem = s.spec_problem()
+    if problem:
+        ctx.problem = ctx.problem or f"These splitter settings cannot run: {problem}."
+        return
+    spec = engine_spec(s.spec())
+    if imported and not _chunk_set_ready(ctx, chunk_set, sets.get(choice)):
+        return
+    try:
+        ctx.length = length_for(spec.unit)
+        ctx.spec = spec
+    except LengthError as exc:
+        ctx.problem = ctx.problem or f"The unit cannot be used: {exc}"
+    st.caption(f"Spec `{s.spec()}` · {md(spec_title(s.spec(), sets))}")
+
+
+def _chunk_set_ready(ctx: Context, set_id: str, info: ChunkSetInfo | None) -> bool:
+    """Check that the imported set can be used on this corpus; say what it covers."""
+    if ctx.workspace is None:
+        return False
+    try:
+        ctx.workspace.chunk_set(set_id)
+    except ChunkSetError as exc:
+        ctx.problem = ctx.problem or f"The imported chunks cannot be used: {exc}"
+        return False
+    if info is not None:
+        total = len(ctx.workspace.documents)
+        st.caption(md(f"{info.chunks:,} chunks from {info.name}, imported {info.created[:10]}, "
+                      f"in {info.documents} of {total} documents."))
+        if info.documents < total:
+            st.warning(f"These chunks cover {info.documents} of the {total} documents: corpus-wide measures "
+                       "count the other documents' atoms as lost and their questions as missed.")
+    return True
+
+
+def _tokenizer_upload(ctx: Context) -> str | None:
+    file = st.file_uploader("tokenizer.json", type=["json"], key="tokenizer_upload",
+                            help="A Hugging Face tokenizer.json, e.g. from your embedding model's folder.")
+    if file is None:
+        current = ctx.state.unit
+        return current if UPLOAD_UNIT.match(current) and current in uploaded_units() else None
+    data = file.getvalue()
+    if len(data) > MAX_TOKENIZER_BYTES:
+        st.error(f"{md(file.name)} is {len(data) / 1e6:.1f} MB; tokenizer files over "
+                 f"{MAX_TOKENIZER_BYTES / 1e6:.0f} MB are refused.")
+        return None
+    try:
+        HFTokenizerLength.from_json(data, file.name)
+    except LengthError as exc:
+        st.error(f"That tokenizer file cannot be used: {md(exc)}")
+        return None
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    target = Path(tokenizer_dir()) / f"{digest}.json"
+    if not target.exists():
+        target.write_bytes(data)
+    return f"upload:{digest}"
+
+
+def _has_document(corpus: Corpus, doc_id: str) -> bool:
+    try:
+        corpus.by_id(doc_id)
+    except KeyError:
+        return False
+    return True
+
+
+def _document_widgets(ctx: Context) -> None:
+    documents = ctx.corpus.documents
+    query = st.text_input("Find a document", key="doc_filter", placeholder="words from its name or title")
+    words = query.lower().split()
+    matches = [d.id for d in documents if all(w in f"{d.id} {d.title}".lower() for w in words)]
+    if not matches:
+        st.caption(f"No document matches {md(repr(query))}.")
+        matches = [d.id for d in documents]
+    wanted = ctx.state.doc
+    if wanted and not _has_document(ctx.corpus, wanted):
+        st.warning(md(f"Document {wanted!r} is not in {ctx.corpus_label}; showing the first one."))
+        wanted = ""
+    if st.session_state.get("doc") not in matches:
+        st.session_state["doc"] = wanted if wanted in matches else matches[0]
+    titles = {d.id: d.title for d in documents}
+    doc_id = st.selectbox(f"Document ({len(matches)} of {len(documents)})", matches, key="doc",
+                          format_func=lambda i: f"{titles[i]} · {i}" if titles[i] != i else i,
+                          on_change=touched)
+    ctx.state = update(doc=doc_id)
+    ctx.document = ctx.corpus.by_id(doc_id)

@@ -1,0 +1,97 @@
+"""The session's settings: one ``AppState`` in ``st.session_state["app_state"]``, mirrored into the
+URL, and the first values of the widgets that edit it. Not a page.
+
+A session starts from its link (``start_session``); sidebar widgets get their first values from
+the settings, page widgets theirs through ``keep`` (and keep them across page switches with
+``persist_state``), so the URL always holds every page's settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from inspector.spec import IMPORTED
+from inspector.appstate import SAMPLE, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig
+from app_pages._units import uploaded_units
+
+STATE = "app_state"
+
+
+def state() -> AppState:
+    """The settings of this session."""
+    return st.session_state[STATE]
+
+
+def update(**changes) -> AppState:
+    """Change settings (``publish`` then mirrors them into the URL)."""
+    new = replace(state(), **changes)
+    st.session_state[STATE] = new
+    return new
+
+
+def publish() -> None:
+    """Write the settings into the URL (only when they differ, to keep history quiet)."""
+    current = {key: (st.query_params.get_all(key) if key == "cmp" else st.query_params.get(key))
+               for key in st.query_params}
+    # Keys a page owns (an Orphan Test round) stay; only the shared settings are rewritten.
+    wanted = {key: value for key, value in current.items() if key not in AppState.URL_KEYS}
+    wanted.update(state().to_query_params())
+    if current != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def start_session(launch: LaunchConfig) -> None:
+    """Settle a new session's settings from its link and seed the sidebar widgets with them."""
+    params = {key: st.query_params.get_all(key) for key in st.query_params}
+    initial, problems = AppState.from_query_params(params, default=launch.default_state(),
+                                                   uploaded_units=uploaded_units())
+    st.session_state[STATE] = initial
+    st.session_state["url_problems"] = problems
+    source = initial.corpus if initial.corpus in (SAMPLE, UPLOAD) else "folder"
+    defaults = {
+        "corpus_source": source, "corpus_path": initial.corpus if source == "folder" else "",
+        "mode": initial.mode, "kind": _kind_value(initial), "budget": initial.budget, "overlap": initial.overlap,
+        "unit": "upload" if UPLOAD_UNIT.match(initial.unit) else initial.unit,
+        "heading_prefix": _prefix_default(initial), "table_header": _header_default(initial),
+    }
+    for key, value in defaults.items():
+        st.session_state[key] = value
+
+
+def _kind_value(s: AppState) -> str:
+    """The splitter menu's value for these settings (an imported set is ``imported:ID``)."""
+    return f"{IMPORTED}:{s.chunk_set}" if s.kind == IMPORTED else s.kind
+
+
+def _prefix_default(s: AppState) -> bool:
+    return s.kind == "heading" if s.heading_prefix is None else s.heading_prefix
+
+
+def _header_default(s: AppState) -> bool:
+    return s.kind == "structured" if s.table_header is None else s.table_header
+
+
+def keep(key: str, value) -> None:
+    """Give a page widget its first value (from the link). Page widgets use
+    ``persist_state="session"`` so their values outlive a page switch."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def touched() -> None:
+    """Callback of the sidebar's setting widgets: the user changed a setting, so the link's warnings go."""
+    st.session_state["url_problems"] = []
+
+
+def kind_changed() -> None:
+    """Callback of the splitter menu."""
+    # A new splitter family starts from its own prefix defaults, not the previous family's.
+    kind = st.session_state["kind"]
+    if kind.startswith(IMPORTED + ":"):
+        touched()
+        return  # imported chunks ignore the flags: keep them for the next splitter
+    st.session_state["heading_prefix"] = kind == "heading"
+    st.session_state["table_header"] = kind == "structured"
+    touched()

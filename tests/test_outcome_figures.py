@@ -1,0 +1,28 @@
+"""The two outcome charts the pages show, built without Streamlit."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from inspector.agreement import TrendPoint
+from inspector.outcome_figures import GOLDEN_OUTCOME_COLOURS, golden_outcome_figure, orphan_trend_figure
+
+
+def test_golden_outcomes_stack_one_bar_per_chunking_and_budget():
+    outcomes = pd.DataFrame({"chunks from": ["imported", "structured:800"], "context budget": [2000, 2000],
+                             "hit": [7, 9], "cut": [2, 0], "rank-miss": [1, 1], "uncovered": [0, 0]})
+    figure = golden_outcome_figure(outcomes)
+    assert [trace.name for trace in figure.data] == list(GOLDEN_OUTCOME_COLOURS)
+    cut = figure.data[1]
+    assert list(cut.y) == [2, 0] and cut.marker.color == GOLDEN_OUTCOME_COLOURS["cut"]
+    assert [list(level) for level in cut.x] == [["imported", "structured:800"], ["2,000 tokens", "2,000 tokens"]]
+    assert figure.layout.barmode == "stack"
+
+
+def test_orphan_trend_labels_each_round_with_its_orphans_over_answers():
+    points = [TrendPoint("r1", "structured:800", "2026-11-01T00:00:00Z", 20, 5, 2),
+              TrendPoint("r2", "structured:800+path", "2026-11-02T00:00:00Z", 10, 1, 1)]
+    (bar,) = orphan_trend_figure(points).data
+    assert list(bar.x) == ["1. structured:800", "2. structured:800+path"]
+    assert list(bar.y) == [0.25, 0.1]
+    assert list(bar.text) == ["5/20", "1/10"]
