@@ -141,14 +141,15 @@ def _unit_bounds(text: str, analysis: Analysis, key: str) -> UnitBounds | None:
 
 class StructuredBounds:
     """A document's structured pieces with every atom whole: the hard atoms taken (code and
-    tables; one nested in another is skipped) and the sorted ends of all pieces."""
+    tables; one nested in another is skipped), the sorted ends of all pieces after a leading
+    0, and the inner cuts of the atoms some budget has needed so far."""
 
-    __slots__ = ("atom_starts", "atom_ends", "ends")
+    __slots__ = ("atom_starts", "atom_ends", "largest", "ends", "cuts")
 
     def __init__(self, text: str, analysis: Analysis, units: UnitBounds) -> None:
         self.atom_starts: list[int] = []
         self.atom_ends: list[int] = []
-        ends: list[int] = []
+        ends: list[int] = [0]
         pos = 0
         for a, b in sorted(set(analysis.atoms["code"]) | set(analysis.atoms["table"])):
             if a < pos:
@@ -162,6 +163,8 @@ class StructuredBounds:
         if pos < len(text):
             units.gap_ends(pos, len(text), ends)
         self.ends = ends
+        self.largest = max(map(sub, self.atom_ends, self.atom_starts), default=0)
+        self.cuts: dict[int, list[int] | None] = {}
 
 
 def _structured_bounds(text: str, analysis: Analysis) -> StructuredBounds | None:
@@ -171,7 +174,7 @@ def _structured_bounds(text: str, analysis: Analysis) -> StructuredBounds | None
         bounds = units and StructuredBounds(text, analysis, units)
         if bounds is not None:
             ends = bounds.ends
-            if not ends or ends[0] <= 0 or ends[-1] != len(text) or not all(map(lt, ends, ends[1:])):
+            if len(ends) < 2 or ends[-1] != len(text) or not all(map(lt, ends, ends[1:])):
                 bounds = None
         analysis.memo["structured_bounds"] = bounds
     return analysis.memo["structured_bounds"]
@@ -212,12 +215,18 @@ def structured_ends(text: str, budget: int, analysis: Analysis, prefix_at: Calla
     if bounds is None:
         return None
     ends = bounds.ends
+    if bounds.largest <= budget and prefix_at is None:
+        return ends, bounds  # every atom fits: nothing to splice
     spliced = False
+    known = bounds.cuts
     for a, b in zip(bounds.atom_starts, bounds.atom_ends):
         size = b - a
         if size <= budget and (prefix_at is None or size <= budget - len(prefix_at(a))):
             continue
-        cuts = _atom_cuts(text, a, b, analysis)
+        if a in known:
+            cuts = known[a]
+        else:
+            cuts = known[a] = _atom_cuts(text, a, b, analysis)
         if cuts is None:
             return None
         if cuts:
@@ -225,7 +234,7 @@ def structured_ends(text: str, budget: int, analysis: Analysis, prefix_at: Calla
                 ends, spliced = list(ends), True
             at = bisect_left(ends, b)
             ends[at:at] = cuts
-    return [0, *ends], bounds
+    return ends, bounds
 
 
 def pack_chars(ends: list[int], budget: int, measure: Measure, prefix_at: Callable[[int], str] | None,
@@ -236,9 +245,11 @@ def pack_chars(ends: list[int], budget: int, measure: Measure, prefix_at: Callab
     ``s`` may not be cut when it is too large alone."""
     if not measure.is_chars:
         raise ValueError("pack_chars measures characters only")
-    starts_out: list[int] = []
+    # Chunks tile the text, so each starts where the one before ends: only ends are kept.
     ends_out: list[int] = []
+    emit = ends_out.append
     prefixes: list[str] | None = [] if prefix_at is not None else None
+    last_end = bisect_right
     n = ends[-1]
     # Pieces cut from one too large for its chunk: they come before any other piece.
     cut_ends: list[int] = []
@@ -257,11 +268,11 @@ def pack_chars(ends: list[int], budget: int, measure: Measure, prefix_at: Callab
                     cut_ends[cut:cut + 1] = [y for _, y in refine(s, e, room, measure, separators)]
                     continue
             elif limit < cut_ends[-1]:
-                e = cut_ends[bisect_right(cut_ends, limit, cut) - 1]
+                e = cut_ends[last_end(cut_ends, limit, cut) - 1]
             else:
-                e = ends[bisect_right(ends, limit) - 1]
+                e = ends[last_end(ends, limit) - 1]
         else:
-            j = bisect_right(ends, limit) - 1
+            j = last_end(ends, limit) - 1
             e = ends[j]
             if e <= s:  # the piece starting at s is larger than the room
                 e = ends[j + 1]
@@ -269,14 +280,13 @@ def pack_chars(ends: list[int], budget: int, measure: Measure, prefix_at: Callab
                     cut_ends = [y for _, y in refine(s, e, room, measure, separators)]
                     cut = 0
                     continue
-        starts_out.append(s)
-        ends_out.append(e)
+        emit(e)
         if prefixes is not None:
             prefixes.append(prefix)
         s = e
         if cut_ends:
-            cut = bisect_right(cut_ends, s, cut)
-    return Columns(starts_out, ends_out, prefixes)
+            cut = last_end(cut_ends, s, cut)
+    return Columns([ends[0], *ends_out[:-1]] if ends_out else [], ends_out, prefixes)
 
 
 def _in_atom(bounds: StructuredBounds) -> Callable[[int], bool]:
