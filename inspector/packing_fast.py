@@ -6,7 +6,9 @@ list of piece ends. That list follows the rules of ``packing._tile`` (whitespace
 joins it, any other text between units is a piece of its own) and is worked out once per
 document from the unit spans alone, then kept in the analysis's memo, like the atoms: every
 splitter and budget after the first reuses it. A budget only adds the inner cuts of the
-atoms too large for it (a table's rows, a fence's lines).
+atoms too large for it (a table's rows, a fence's lines). The recursive and heading splitters'
+pieces (cuts after separators, recursing where a piece is over budget) depend on the budget
+and are made per split, then packed the same way.
 
 Results are exactly those of ``packing.pack`` over the general path's pieces
 (tests/test_split_fast_paths.py checks it); where a precondition does not hold (units out of
@@ -24,6 +26,7 @@ from typing import Callable, Sequence
 
 from .analysis import Analysis
 from .packing import Measure, refine, tile_text
+from .pieces import heading_sections, split_recursive
 
 
 class Columns:
@@ -301,13 +304,14 @@ def _in_atom(bounds: StructuredBounds) -> Callable[[int], bool]:
 
 def packed_columns(text: str, spec, analysis: Analysis, measure: Measure,
                    prefix_at: Callable[[int], str] | None) -> Columns | None:
-    """What ``splitters.split_spans`` gives for a markdown paragraph, sentence or structured
-    splitter under a character budget without overlap, as columns; None for other splitters
-    and where the shortcut does not apply."""
-    if spec.kind not in ("structured", "paragraph", "sentence"):
+    """What ``splitters.split_spans`` gives for a markdown splitter other than ``fixed`` under
+    a character budget without overlap, as columns; None for other splitters and where the
+    shortcut does not apply."""
+    if spec.kind not in _KINDS:
         return None
     if not text:
         return Columns([], [], None)
+    separators = spec.separators[1:] or spec.separators
     atomic = None
     if spec.kind == "structured":
         found = structured_ends(text, spec.budget, analysis, prefix_at)
@@ -315,12 +319,28 @@ def packed_columns(text: str, spec, analysis: Analysis, measure: Measure,
             return None
         ends, bounds = found
         atomic = _in_atom(bounds)
-    elif spec.kind in ("paragraph", "sentence"):
+    elif spec.kind == "recursive":
+        ends = [0, *(y for _, y in split_recursive(text, 0, len(text), spec.separators, spec.budget, measure))]
+    elif spec.kind == "heading":
+        # Each section is packed on its own, so a chunk never runs across a heading.
+        starts: list[int] = []
+        chunk_ends: list[int] = []
+        prefixes: list[str] | None = [] if prefix_at is not None else None
+        for a, b in heading_sections(text, analysis):
+            section = [a, *(y for _, y in split_recursive(text, a, b, spec.separators, spec.budget, measure))]
+            columns = pack_chars(section, spec.budget, measure, prefix_at, separators)
+            starts += columns.starts
+            chunk_ends += columns.ends
+            if prefixes is not None:
+                prefixes += columns.prefixes
+        return Columns(starts, chunk_ends, prefixes)
+    else:
         units = _unit_bounds(text, analysis, "units" if spec.kind == "sentence" else "paragraphs")
         if units is None:
             return None
         ends = [0]
         units.gap_ends(0, len(text), ends)
-    else:
-        return None
-    return pack_chars(ends, spec.budget, measure, prefix_at, spec.separators[1:] or spec.separators, atomic)
+    return pack_chars(ends, spec.budget, measure, prefix_at, separators, atomic)
+
+
+_KINDS = frozenset({"structured", "paragraph", "sentence", "recursive", "heading"})

@@ -211,15 +211,19 @@ def _lines(text: str, a: int, b: int) -> list[Span]:
     return out
 
 
-def _heading(text, spec, analysis, measure, prefix_at) -> list[Packed]:
+def heading_sections(text: str, analysis: Analysis) -> list[Span]:
+    """The heading splitter's sections: each heading to the next, the text before the first
+    heading its own section unless it is blank."""
     starts = sorted({h.start for h in analysis.headings if h.start > 0})
     if starts and not text[:starts[0]].strip():
         starts = starts[1:]  # blank lines before the first heading belong to its section
     bounds = [0] + starts + [len(text)]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+
+
+def _heading(text, spec, analysis, measure, prefix_at) -> list[Packed]:
     out: list[Packed] = []
-    for a, b in zip(bounds, bounds[1:]):
-        if a >= b:
-            continue
+    for a, b in heading_sections(text, analysis):
         pieces = [Piece(x, y) for x, y in split_recursive(text, a, b, spec.separators, spec.budget, measure)]
         out += pack(pieces, spec.budget, measure, overlap=spec.overlap, prefix_at=prefix_at,
                     separators=spec.separators[1:] or spec.separators)

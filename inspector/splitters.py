@@ -161,12 +161,12 @@ def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
             for a, b, p in zip(columns.starts, columns.ends, columns.prefixes or repeat(""))]
 
 
-_FAST_KINDS = frozenset({"structured", "paragraph", "sentence"})
+_FAST_KINDS = frozenset({"structured", "paragraph", "sentence", "recursive", "heading"})
 
 
 def _fast_columns(text: str, spec: SplitterSpec, analysis: Analysis, measure: Measure) -> Columns | None:
-    """``packing_fast``'s result where it applies: markdown structured, paragraph and sentence
-    splits under a character budget without overlap."""
+    """``packing_fast``'s result where it applies: markdown splits other than ``fixed`` under a
+    character budget without overlap."""
     if spec.kind not in _FAST_KINDS or spec.overlap or not measure.is_chars or analysis.mode != "markdown":
         return None
     return packed_columns(text, spec, analysis, measure, prefixer(text, spec, analysis, False, measure))

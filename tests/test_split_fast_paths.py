@@ -2,8 +2,9 @@
 
 ``packing_fast`` packs by bisection over piece ends worked out once per document instead of
 building and stepping through every piece; here its chunks (spans, prefixes, oversized flags)
-are compared with ``packing.pack`` over ``pieces.markdown_pieces``, on generated documents and on the
-sample corpus, and its piece ends with ``packing.tile_text``'s.
+are compared with the general path's (``pieces.split_general``: every piece built, packed by
+``packing.pack``) on generated documents and on the sample corpus, and its piece ends with
+``packing.tile_text``'s.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from hypothesis import strategies as st
 from inspector import analyze, load_corpus, split_document
 from inspector.lengths import get_length
 from inspector.model import Chunk, make_chunks
-from inspector.packing import Measure, pack, tile_text
+from inspector.packing import Measure, tile_text
 from inspector.packing_fast import UnitBounds, packed_columns, unit_lists
 from inspector.spec import SplitterSpec, parse_spec
-from inspector.pieces import markdown_pieces, markdown_units
+from inspector.pieces import markdown_units, split_general
 from inspector.prefixes import prefixer
 from inspector.splitters import split_spans
 
@@ -29,17 +30,14 @@ from .strategies import markdown_document
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_corpus"
 CHARS = get_length("chars")
-KINDS = ("structured", "paragraph", "sentence")
+KINDS = ("structured", "paragraph", "sentence", "recursive", "heading")
 FLAGS = ("", "+path", "-header", "+path-header")
 
 
 def general(text: str, spec: SplitterSpec, analysis):
-    """``split_spans`` as it is without the fast path: every piece built, packed one by one."""
-    measure = Measure(text, CHARS)
-    prefix_at = prefixer(text, spec, analysis, False, measure)
-    pieces = markdown_pieces(text, spec, analysis, measure, prefix_at)
-    return pack(pieces, spec.budget, measure, overlap=spec.overlap, prefix_at=prefix_at,
-                separators=spec.separators[1:] or spec.separators)
+    """``split_spans`` as it is without the fast path: every piece built (``pieces.markdown_pieces``
+    or the heading splitter's sections), packed one by one by ``packing.pack``."""
+    return split_general(text, spec, analysis, Measure(text, CHARS))
 
 
 def fast(text: str, spec: SplitterSpec, analysis):
@@ -70,7 +68,7 @@ def test_unit_lists_are_the_units(text):
 
 
 @pytest.mark.parametrize("spec", ["structured:800", "structured:200+path", "paragraph:300", "sentence:120",
-                                  "structured:60"])
+                                  "structured:60", "recursive:300", "heading:800", "heading:150-path"])
 def test_sample_corpus_splits_are_the_general_ones(spec):
     spec = parse_spec(spec)
     for document in load_corpus(SAMPLE).documents:
@@ -95,11 +93,13 @@ def test_out_of_order_units_fall_back_to_the_general_path():
     assert split_spans(text, spec, shuffled, CHARS) == general(text, spec, shuffled)
 
 
-def test_other_splitters_take_the_general_path():
+def test_other_splits_take_the_general_path():
     text = "One. Two.\n\nThree."
     analysis = analyze(text, "markdown")
-    for spec in ("recursive:5", "heading:5", "fixed:5"):
-        assert fast(text, parse_spec(spec), analysis) is None
+    for spec in ("fixed:5", "sentence:5/2", "heading:5t"):
+        assert split_spans(text, parse_spec(spec), analysis, get_length(parse_spec(spec).unit)) == \
+            split_general(text, parse_spec(spec), analysis, Measure(text, get_length(parse_spec(spec).unit)))
+    assert fast(text, parse_spec("fixed:5"), analysis) is None
 
 
 @st.composite
