@@ -19,24 +19,22 @@ GOLDEN_SOURCE, GOLDEN_REFUSED = "golden_source", "golden_refused"
 
 def take_chunk_file(name: str, data: bytes) -> None:
     """Make ``(name, data)`` the chunk file to import (too big: refused with a message, not kept)."""
-    if len(data) > MAX_IMPORT_BYTES:
-        st.session_state.pop(SOURCE, None)
-        st.session_state[REFUSED] = (f"{name} is {len(data) / 1e6:.1f} MB; chunk files over "
-                                     f"{MAX_IMPORT_BYTES / 1e6:.0f} MB are refused.")
-        return
-    st.session_state.pop(REFUSED, None)
-    st.session_state[SOURCE] = (name, bytes(data))
+    _take(name, data, MAX_IMPORT_BYTES, "chunk", SOURCE, REFUSED)
 
 
 def take_golden_file(name: str, data: bytes) -> None:
     """Make ``(name, data)`` the golden set (too big: refused with a message, not kept)."""
-    if len(data) > MAX_GOLDEN_BYTES:
-        st.session_state.pop(GOLDEN_SOURCE, None)
-        st.session_state[GOLDEN_REFUSED] = (f"{name} is {len(data) / 1e6:.1f} MB; golden files over "
-                                            f"{MAX_GOLDEN_BYTES / 1e6:.0f} MB are refused.")
+    _take(name, data, MAX_GOLDEN_BYTES, "golden", GOLDEN_SOURCE, GOLDEN_REFUSED)
+
+
+def _take(name: str, data: bytes, limit: int, what: str, source_key: str, refused_key: str) -> None:
+    if len(data) > limit:
+        st.session_state.pop(source_key, None)
+        st.session_state[refused_key] = (f"{name} is {len(data) / 1e6:.1f} MB; {what} files over "
+                                         f"{limit / 1e6:.0f} MB are refused.")
         return
-    st.session_state.pop(GOLDEN_REFUSED, None)
-    st.session_state[GOLDEN_SOURCE] = (name, bytes(data))
+    st.session_state.pop(refused_key, None)
+    st.session_state[source_key] = (name, bytes(data))
 
 
 def chunk_upload_changed() -> None:
