@@ -1,8 +1,8 @@
 """The markdown splitters' character-budget fast path gives exactly what the general path gives.
 
-``packing_fast`` packs by bisection over piece ends worked out once per document instead of
-building and stepping through every piece; here its chunks (spans, prefixes, oversized flags)
-are compared with the general path's (``pieces.split_general``: every piece built, packed by
+``packing_fast`` packs by bisection over piece ends (``piece_ends``, worked out once per
+document) instead of building and stepping through every piece; here its chunks (spans,
+prefixes, oversized flags) are compared with the general path's (``pieces.split_general``: every piece built, packed by
 ``packing.pack``) on generated documents and on the sample corpus, and its piece ends with
 ``packing.tile_text``'s.
 """
@@ -20,7 +20,8 @@ from inspector import analyze, load_corpus, split_document
 from inspector.lengths import get_length
 from inspector.model import Chunk, make_chunks
 from inspector.packing import Measure, tile_text
-from inspector.packing_fast import UnitBounds, packed_columns, unit_lists
+from inspector.packing_fast import packed_columns
+from inspector.piece_ends import UnitBounds, unit_lists
 from inspector.spec import SplitterSpec, parse_spec
 from inspector.pieces import markdown_units, split_general
 from inspector.prefixes import prefixer
