@@ -24,6 +24,10 @@ from .piece_ends import StructuredBounds, structured_ends, unit_bounds
 from .pieces import heading_sections, split_recursive
 
 
+#: The splitter kinds this path packs (every markdown kind but ``fixed``, whose windows need no pieces).
+FAST_KINDS = frozenset({"structured", "paragraph", "sentence", "recursive", "heading"})
+
+
 class Columns:
     """Chunks as parallel lists: the packers' output before any ``Chunk`` is built."""
 
@@ -105,7 +109,7 @@ def packed_columns(text: str, spec, analysis: Analysis, measure: Measure,
     """What ``splitters.split_spans`` gives for a markdown splitter other than ``fixed`` under
     a character budget without overlap, as columns; None for other splitters and where the
     shortcut does not apply."""
-    if spec.kind not in _KINDS:
+    if spec.kind not in FAST_KINDS:
         return None
     if not text:
         return Columns([], [], None)
@@ -139,6 +143,3 @@ def packed_columns(text: str, spec, analysis: Analysis, measure: Measure,
         ends = [0]
         units.gap_ends(0, len(text), ends)
     return pack_chars(ends, spec.budget, measure, prefix_at, separators, atomic)
-
-
-_KINDS = frozenset({"structured", "paragraph", "sentence", "recursive", "heading"})

@@ -17,7 +17,7 @@ from .atoms import analyze
 from .lengths import Length, get_length
 from .model import Chunk, Document, Span, make_chunks
 from .packing import Measure, Packed
-from .packing_fast import Columns, packed_columns
+from .packing_fast import FAST_KINDS, Columns, packed_columns
 from .pieces import seed_spans, split_general
 from .prefixes import prefixer
 from .errors import SpecError
@@ -161,12 +161,9 @@ def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
             for a, b, p in zip(columns.starts, columns.ends, columns.prefixes or repeat(""))]
 
 
-_FAST_KINDS = frozenset({"structured", "paragraph", "sentence", "recursive", "heading"})
-
-
 def _fast_columns(text: str, spec: SplitterSpec, analysis: Analysis, measure: Measure) -> Columns | None:
     """``packing_fast``'s result where it applies: markdown splits other than ``fixed`` under a
     character budget without overlap."""
-    if spec.kind not in _FAST_KINDS or spec.overlap or not measure.is_chars or analysis.mode != "markdown":
+    if spec.kind not in FAST_KINDS or spec.overlap or not measure.is_chars or analysis.mode != "markdown":
         return None
     return packed_columns(text, spec, analysis, measure, prefixer(text, spec, analysis, False, measure))
