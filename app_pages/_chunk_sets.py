@@ -2,7 +2,7 @@
 widgets that turn an import into a chunk set every page can use. Not a page (``app.py`` lists
 the pages); ``_shared`` and ``_sidebar`` import from here, never the other way round.
 
-A chunk set is stored in the data folder (``inspector.chunksets``), so the sidebar's splitter
+A chunk set is stored in the data folder (``inspector.chunks.sets``), so the sidebar's splitter
 menu, shared links and Orphan Test rounds find it in any session and after a restart.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import streamlit as st
 
 from inspector import SplitterSpec
-from inspector.chunksets import ChunkSetInfo, ChunkSetStore, chunk_set_from_import
+from inspector.chunks import ChunkSetInfo, ChunkSetStore, chunk_set_from_import
 from inspector.errors import ChunkSetError
-from inspector.frames import markdown_escape as md
+from inspector.views import markdown_escape as md
 from inspector.spec import IMPORTED
 
 MESSAGE = "_chunk_set_message"

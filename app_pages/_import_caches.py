@@ -9,9 +9,9 @@ import hashlib
 
 import streamlit as st
 
-from inspector.export import export_text
-from inspector.golden import golden_recall
-from inspector.import_view import golden_upload, import_upload, sample_export, side_by_side
+from inspector.chunks import export_text
+from inspector.retrieval import golden_recall
+from inspector.views import golden_upload, import_upload, sample_export, side_by_side
 from app_pages import _shared
 
 SAMPLE_SPEC = "structured:800"
@@ -48,12 +48,9 @@ def golden_set(digest: str, name: str, fingerprint: str, _data, _corpus):
 
 
 @st.cache_resource(max_entries=16, show_spinner="Ranking chunks for every golden question…")
-def recall(golden_digest: str, fingerprint: str, mode: str, what: str, _golden_set, _workspace, _splits=None):
-    """Golden recall of one chunking."""
-    # ``what`` is the spec, or the import's digest and options (then ``_splits`` holds its chunks).
-    if _splits is not None:
-        return golden_recall(_workspace, _golden_set, splits=_splits)
-    return golden_recall(_workspace, _golden_set, _shared.engine_spec(what))
+def recall(golden_digest: str, fingerprint: str, mode: str, spec: str, label: str, _golden_set, _workspace):
+    """Golden recall of one chunking (``imported:ID`` for an import), named ``label``."""
+    return golden_recall(_workspace, _golden_set, _shared.engine_spec(spec), label=label)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -8,8 +8,8 @@ Session keys the page reads: ``SOURCE`` / ``GOLDEN_SOURCE`` hold the chosen file
 
 import streamlit as st
 
-from inspector.appstate import SAMPLE_CORPUS
-from inspector.import_view import MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES
+from inspector.views import SAMPLE_CORPUS
+from inspector.views import MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES
 from app_pages import _shared
 from app_pages._import_caches import SAMPLE_SPEC, sample_file
 

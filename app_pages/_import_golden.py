@@ -2,22 +2,20 @@
 recall of the imported chunks and of the sidebar's splitter at several context budgets. Not a page.
 """
 
-from dataclasses import replace
-
 import pandas as pd
 import streamlit as st
 
-from inspector.frames import markdown_escape as md
-from inspector.import_view import MAX_GOLDEN_BYTES, folder_rows, golden_problem_rows, miss_rows, recall_rows
-from inspector.outcome_figures import golden_outcome_figure
+from inspector.views import markdown_escape as md
+from inspector.views import MAX_GOLDEN_BYTES, folder_rows, golden_problem_rows, imported_spec, miss_rows, recall_rows
+from inspector.views import golden_outcome_figure
 from app_pages._import_caches import content_digest, golden_set, recall
 from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
 from app_pages._import_report import percent_columns
 
 
-def show_golden(ctx, state, result, digest: str | None, default_doc: str | None) -> None:
-    """The golden set's widgets and, once one is located, recall by outcome, budget and folder.
-    ``digest`` names the chunk file of ``result`` (None without an import)."""
+def show_golden(ctx, state, result) -> None:
+    """The golden set's widgets and, once one is located, recall by outcome, budget and folder,
+    for the sidebar's splitter and ``result``'s imported chunks (None without an import)."""
     spec_name = str(state.spec())
     workspace, fingerprint = ctx.workspace, ctx.corpus.fingerprint
     st.caption("A golden set is JSON Lines, one `{\"question\": ..., \"evidence\": ...}` per line (optionally "
@@ -51,11 +49,10 @@ def show_golden(ctx, state, result, digest: str | None, default_doc: str | None)
             else:
                 results = []
                 if result is not None and result.imported:
-                    splits = result.splits(workspace)
-                    results.append(recall(gdigest, fingerprint, state.mode, f"{digest}|{default_doc}", golden,
-                                           workspace, splits))
-                own = recall(gdigest, fingerprint, state.mode, spec_name, golden, workspace)
-                results.append(replace(own, label=spec_name))  # as the user wrote it (no tokenizer path)
+                    results.append(recall(gdigest, fingerprint, state.mode, str(imported_spec(workspace, result)),
+                                          result.spec, golden, workspace))
+                # Labelled as the user wrote it (no tokenizer path).
+                results.append(recall(gdigest, fingerprint, state.mode, spec_name, spec_name, golden, workspace))
                 st.caption(md(f"{len(golden.items)} questions from {gname}; budgets in o200k tokens."))
                 outcomes = pd.DataFrame(recall_rows(results))
                 st.dataframe(outcomes, hide_index=True, width="stretch", column_config=percent_columns(["recall"]),

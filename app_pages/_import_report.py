@@ -7,11 +7,12 @@ The page numbers the sections (``_section``); these functions draw their bodies.
 import pandas as pd
 import streamlit as st
 
-from inspector import ATOM_KINDS, ATOM_LABELS
-from inspector.frames import markdown_escape as md
-from inspector.frames import probe_figure, survival_figure
-from inspector.import_view import gap_rows, problem_rows
-from inspector.render import lanes_html, overlay_cuts, overlay_html
+from inspector import ATOM_KINDS
+from inspector.model import ATOM_LABELS
+from inspector.views import markdown_escape as md
+from inspector.views import probe_figure, survival_figure
+from inspector.views import gap_rows, problem_rows
+from inspector.views import lanes_html, overlay_cuts, overlay_html
 from app_pages import _chunk_sets, _shared
 from app_pages._import_caches import side_by_side_rows
 

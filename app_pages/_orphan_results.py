@@ -4,12 +4,12 @@ their agreement (Fleiss' kappa), the trend across rounds on the corpus, and down
 
 import streamlit as st
 
-from inspector import ReviewStoreError
-from inspector.agreement import kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
-from inspector.frames import first_words
-from inspector.frames import markdown_escape as md
-from inspector.orphans import QUESTIONS
-from inspector.outcome_figures import orphan_trend_figure
+from inspector.errors import ReviewStoreError
+from inspector.review import kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
+from inspector.views import first_words
+from inspector.views import markdown_escape as md
+from inspector.review import QUESTIONS
+from inspector.views import orphan_trend_figure
 
 
 def _table(rows: list[dict]) -> None:

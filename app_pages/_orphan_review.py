@@ -10,12 +10,13 @@ import html
 
 import streamlit as st
 
-from inspector import ReviewStoreError
-from inspector.agreement import answer_marks
-from inspector.frames import markdown_escape as md
-from inspector.orphan_reveal import HINT_CODES, context, suspects
-from inspector.orphans import QUESTIONS, ReviewInputError, reviewer_problem
-from inspector.render import chunk_card_html
+from inspector.errors import ReviewStoreError
+from inspector.review import answer_marks
+from inspector.views import markdown_escape as md
+from inspector.review import HINT_CODES, context, suspects
+from inspector.errors import ReviewInputError
+from inspector.review import QUESTIONS, reviewer_problem
+from inspector.views import chunk_card_html
 from app_pages import _shared
 
 QUESTION_KEYS = {q.key: f"orphan_{q.key}" for q in QUESTIONS}

@@ -9,8 +9,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from inspector.frames import markdown_escape as md
-from inspector.orphans import DEFAULT_SIZE, MAX_SIZE, ReviewInputError, ReviewRound, draw
+from inspector.views import markdown_escape as md
+from inspector.errors import ReviewInputError
+from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound, draw
 from app_pages import _shared
 
 ROUND_KEYS = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from inspector.frames import markdown_escape as md
+from inspector.views import markdown_escape as md
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title
 from app_pages._sidebar import Context, sidebar
 from app_pages._state import STATE, keep, publish, state, update

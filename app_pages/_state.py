@@ -13,7 +13,7 @@ from dataclasses import replace
 import streamlit as st
 
 from inspector.spec import IMPORTED
-from inspector.appstate import SAMPLE, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig
+from inspector.views import SAMPLE, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig
 from app_pages._units import uploaded_units
 
 STATE = "app_state"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from inspector import Length, SplitterSpec, get_length
-from inspector.appstate import UPLOAD_UNIT
+from inspector import get_length, Length, SplitterSpec
+from inspector.views import UPLOAD_UNIT
 
 UNIT_LABELS = {"chars": "characters", "o200k": "o200k tokens (GPT-4o)", "cl100k": "cl100k tokens (GPT-4)",
                "upload": "tokens of an uploaded tokenizer.json"}

@@ -3,11 +3,13 @@
 import pandas as pd
 import streamlit as st
 
-from inspector import ATOM_KINDS, ATOM_LABELS, SpecError, SplitterSpec
+from inspector import ATOM_KINDS, SplitterSpec
+from inspector.errors import SpecError
+from inspector.model import ATOM_LABELS
 from inspector.errors import ChunkSetError
-from inspector.appstate import MAX_COMPARE, checked_spec
-from inspector.frames import markdown_escape as md
-from inspector.frames import TABLE_A, TABLE_B, article_specs, compare_frame, probe_figure, survival_figure
+from inspector.views import MAX_COMPARE, checked_spec
+from inspector.views import markdown_escape as md
+from inspector.views import TABLE_A, TABLE_B, article_specs, compare_frame, probe_figure, survival_figure
 from app_pages import _shared
 
 st.title("Compare splitters")

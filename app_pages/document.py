@@ -2,12 +2,14 @@
 
 import streamlit as st
 
-from inspector import ATOM_KINDS, ATOM_LABELS, SpecError
+from inspector import ATOM_KINDS
+from inspector.errors import SpecError
+from inspector.model import ATOM_LABELS
 from inspector.errors import ChunkSetError
-from inspector.appstate import checked_spec
-from inspector.frames import doc_view
-from inspector.frames import markdown_escape as md
-from inspector.render import chunk_card_html, cut_list_html, lanes_html, overlay_html, style_html
+from inspector.views import checked_spec
+from inspector.views import doc_view
+from inspector.views import markdown_escape as md
+from inspector.views import chunk_card_html, cut_list_html, lanes_html, overlay_html, style_html
 from app_pages import _shared
 
 MAX_SHOWN = 250_000  # characters drawn; longer documents get a notice (the browser would crawl)

@@ -4,7 +4,7 @@ measured like a built-in splitter's; golden-question recall; the sidebar splitte
 Session state this page owns (other pages use the import through the chunk set that
 *Use these chunks on every page* stores, see ``_chunk_sets``):
 
-- ``imported_chunks``: the last import's ``inspector.importer.ImportResult`` (absent before one);
+- ``imported_chunks``: the last import's ``inspector.chunks.importer.ImportResult`` (absent before one);
 - ``imported_chunks_corpus``: the fingerprint of the corpus it was placed on. Use the import only
   while it equals ``ctx.corpus.fingerprint``; ``result.splits(ctx.workspace, unit=...)`` then
   measures and draws it as any splitter's chunks;
@@ -20,8 +20,8 @@ import itertools
 
 import streamlit as st
 
-from inspector.frames import markdown_escape as md
-from inspector.import_view import MAX_IMPORT_BYTES
+from inspector.views import markdown_escape as md
+from inspector.views import MAX_IMPORT_BYTES
 from app_pages import _chunk_sets, _shared
 from app_pages._import_caches import SAMPLE_SPEC, content_digest, export_file, import_file
 from app_pages._import_files import REFUSED, RESULT, RESULT_CORPUS, SOURCE, chunk_upload_changed, use_sample
@@ -126,7 +126,7 @@ if result is not None and result.imported:
     show_document(ctx, state, result, text_gaps)
 
 _section("Golden questions: recall at a context budget")
-show_golden(ctx, state, result, digest, default_doc)
+show_golden(ctx, state, result)
 
 _section("Export the sidebar splitter's chunks")
 st.caption(md(f"Every chunk of {ctx.corpus_label} split by {spec_name}, one JSON object per line: document, "

@@ -10,11 +10,11 @@ and ``_orphan_results``.
 
 import streamlit as st
 
-from inspector import ReviewStoreError
-from inspector.appstate import UPLOAD_UNIT
-from inspector.frames import markdown_escape as md
+from inspector.errors import ReviewStoreError
+from inspector.views import UPLOAD_UNIT
+from inspector.views import markdown_escape as md
 from inspector.review import ReviewStore
-from inspector.review_database import default_store_path
+from inspector.review import default_store_path
 from app_pages import _shared
 from app_pages._orphan_results import show_results
 from app_pages._orphan_review import show_review

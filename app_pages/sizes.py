@@ -2,10 +2,11 @@
 
 import streamlit as st
 
-from inspector import LENGTH_NAMES, LengthError
-from inspector.appstate import MAX_CAP
-from inspector.frames import markdown_escape as md
-from inspector.frames import size_histogram, size_summary, sizes_frame
+from inspector.errors import LengthError
+from inspector.lengths import LENGTH_NAMES
+from inspector.views import MAX_CAP
+from inspector.views import markdown_escape as md
+from inspector.views import size_histogram, size_summary, sizes_frame
 from app_pages import _shared
 
 st.title("Chunk sizes")

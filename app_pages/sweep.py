@@ -3,10 +3,11 @@
 import pandas as pd
 import streamlit as st
 
-from inspector import ATOM_KINDS, ATOM_LABELS
-from inspector.appstate import parse_budgets
-from inspector.frames import markdown_escape as md
-from inspector.frames import sweep_context_figure, sweep_frame, sweep_survival_figure
+from inspector import ATOM_KINDS
+from inspector.model import ATOM_LABELS
+from inspector.views import parse_budgets
+from inspector.views import markdown_escape as md
+from inspector.views import sweep_context_figure, sweep_frame, sweep_survival_figure
 from app_pages import _shared
 
 st.title("Budget sweep")

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from inspector.appstate import AppState  # noqa: E402
+from inspector.views.state import AppState  # noqa: E402
 
 RERUN_TARGET_S = 0.5
 STATE_TARGET_S = 0.001

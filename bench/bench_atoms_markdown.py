@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector.atoms_markdown import _MD, analyze_markdown  # noqa: E402
+from inspector.atoms.markdown import PARSER, analyze_markdown  # noqa: E402
 
 
 def _strip_front_matter(text: str) -> str:
@@ -85,7 +85,7 @@ def main() -> None:
     parse: list[tuple[float, float]] = []
     full: list[tuple[float, float]] = []
     for _ in range(runs):
-        parse.append(timed(lambda t: _MD.parse(t, {}), text))
+        parse.append(timed(lambda t: PARSER.parse(t, {}), text))
         full.append(timed(analyze_markdown, text))
     a = analyze_markdown(text)
     print(f"input: {len(text):,} chars ({source}), {runs} interleaved runs each")

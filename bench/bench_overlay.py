@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector import Document, analyze, get_length, split_document  # noqa: E402
-from inspector.render import overlay_cuts, overlay_html  # noqa: E402
+from inspector import analyze, Document, get_length, split_document
+from inspector.views.render import overlay_cuts, overlay_html  # noqa: E402
 
 TARGET_MS = 100.0
 SPECS = ("structured:800", "fixed:800/120", "recursive:500", "paragraph:1000", "sentence:400",

@@ -18,7 +18,7 @@ import time
 
 from common import big_corpus, corpus_bytes, describe
 
-from inspector import Workspace, load_corpus
+from inspector import load_corpus, Workspace
 from inspector.lengths import get_length
 from inspector.spec import parse_spec
 

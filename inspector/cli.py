@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from .corpus import load_corpus
+from .corpus.load import load_corpus
 from .errors import InspectorError
 from .spec import ARTICLE_SPECS, SWEEP_BUDGETS, parse_spec
 
@@ -115,12 +115,12 @@ def _report(args: argparse.Namespace) -> int:
     if jobs < 1:
         sys.stderr.write("python -m inspector: error: --jobs must be 1 or more\n")
         return 2
-    from .analysis_workers import IMPORTS_AND_TABLE_SHARE, Workers
+    from .measure.workers import IMPORTS_AND_TABLE_SHARE, Workers
 
     workers = Workers.start(list(corpus.documents), args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
     try:
-        from .report import build_report, format_report
-        from .workspace import Workspace
+        from .reports.article import build_report, format_report
+        from .measure.workspace import Workspace
 
         work = Workspace(corpus, args.atoms)
         if any(s.is_imported for s in specs):
@@ -152,7 +152,7 @@ def _add_chunking(command: argparse.ArgumentParser) -> None:
 def _add_check(commands, measure_help: bool = True) -> None:
     epilog = None
     if measure_help:
-        from .gate import help_text
+        from .reports.gate import help_text
 
         epilog = help_text()
     check = commands.add_parser(
@@ -199,83 +199,50 @@ def _load(args) -> tuple | int:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
         return _fail(f"no readable documents in {args.corpus}")
-    from .workspace import Workspace
+    from .measure.workspace import Workspace
 
     return corpus, _with_chunk_sets(Workspace(corpus, args.atoms))
 
 
 def _with_chunk_sets(workspace):
     """``imported:ID`` specs name chunk sets kept by the app (``CHUNK_INSPECTOR_DATA``)."""
-    from .chunksets import ChunkSetStore
+    from .chunks.sets import ChunkSetStore
 
     workspace.chunk_set_store = ChunkSetStore.in_data_folder()
     return workspace
 
 
-def _adapter_splits(workspace, spec):
-    from .adapters import adapter_splits
-
-    splits, problems = adapter_splits(workspace, spec)
+def _say_problems(problems, source: str = "") -> None:
+    """Every chunk made elsewhere that was not taken as given, one line each on stderr."""
     for problem in problems:
-        sys.stderr.write(f"{problem.chunk_id}: {problem.kind}: {problem.message}\n")
-    return splits
+        where = f"{source}:{problem.line}" if source else problem.chunk_id
+        sys.stderr.write(f"{where}: {problem.kind}: {problem.message}\n")
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .gate import (baseline_document, check_gate, measure, parse_limit, read_baseline, show,
-                       write_baseline)
-    from .golden import DEFAULT_BUDGETS, load_golden
+    from .reports.gate import baseline_document, check_gate, format_check, measure, write_baseline
 
-    if bool(args.spec) == bool(args.chunks):
-        return _fail("give either --spec SPEC or --chunks FILE")
-    if args.tolerance < 0 or args.count_tolerance < 0:
-        return _fail("tolerances must be zero or more")
-    try:
-        floors = dict(parse_limit(t) for t in args.min)
-        ceilings = dict(parse_limit(t) for t in args.max)
-        baseline = read_baseline(args.baseline) if args.baseline else None
-    except ValueError as exc:
-        return _fail(str(exc))
-    named = set(floors) | set(ceilings)
-    recall_budgets = sorted({int(n[7:]) for n in named if n.startswith("recall@")})
-    if recall_budgets and not args.golden:
-        return _fail("recall@B needs a golden set (--golden FILE)")
-    if "unplaced" in named and not args.chunks:
-        return _fail("unplaced is measured only for imported chunks (--chunks FILE)")
-    spec = parse_spec(args.spec) if args.spec else None
-    if args.budget is not None and args.budget <= 0:
-        return _fail("--budget must be a positive whole number")
+    limits = _check_limits(args)
+    if isinstance(limits, str):
+        return _fail(limits)
+    floors, ceilings, baseline, recall_budgets = limits
     loaded = _load(args)
     if isinstance(loaded, int):
         return loaded
     corpus, workspace = loaded
-    splits = unplaced = None
-    if args.chunks:
-        from .importer import import_chunks
-
-        result = import_chunks(args.chunks, corpus, default_doc=args.default_doc, workspace=workspace)
-        for problem in result.problems:
-            sys.stderr.write(f"{result.name}:{problem.line}: {problem.kind}: {problem.message}\n")
-        sys.stderr.write(result.summary() + "\n")
-        if not result.imported:
-            return _fail(f"no chunk of {result.name} could be placed on the corpus")
-        splits = result.splits(workspace, budget=args.budget, unit=args.unit)
-        unplaced = len(result.unplaced)
-        label = result.spec
-    elif spec.kind.startswith("ext-"):
-        splits = _adapter_splits(workspace, spec)
-        label = str(spec)
-    else:
-        label = str(spec)
+    chunking = _checked_chunking(args, workspace)
+    if isinstance(chunking, int):
+        return chunking
+    measured, spec, label, unplaced = chunking
     golden = None
     if args.golden:
-        golden = load_golden(args.golden, corpus)
-        for problem in golden.problems:
-            sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
-        if not golden.items:
-            return _fail(f"no question of {golden.name} could be located in the corpus")
+        golden = _golden_set(args.golden, corpus)
+        if isinstance(golden, int):
+            return golden
+    from .retrieval.golden import DEFAULT_BUDGETS
+
     budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
-    values = measure(workspace, spec=spec, splits=splits, golden=golden, budgets=budgets, unplaced=unplaced)
+    values = measure(measured, spec, fits=args.budget, golden=golden, budgets=budgets, unplaced=unplaced)
     try:
         result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline,
                             tolerance=args.tolerance, count_tolerance=args.count_tolerance)
@@ -299,26 +266,78 @@ def _check(args: argparse.Namespace) -> int:
         out.update(spec=label, notes=notes)
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
-        limits = {}
-        for check in result.checks:
-            limits.setdefault(check.name, []).append(check)
-        lines = [f"check {label} on {args.corpus} ({len(corpus.documents)} documents, {args.atoms} atoms)"]
-        for name, value in values.items():
-            marks = "  ".join(f"{c.rule} {show(name, c.limit)} {'ok' if c.passed else 'FAIL'}"
-                              for c in limits.get(name, []))
-            lines.append(f"  {name:11s} {show(name, value):>8s}  {marks}".rstrip())
-        lines += [f"note: {n}" for n in notes]
-        if result.passed:
-            n = len(result.checks)
-            lines.append(f"PASS: {n} check{'s hold' if n != 1 else ' holds'}")
-        else:
-            lines += [f"FAIL: {c.message}" for c in result.failures]
-        sys.stdout.write("\n".join(lines) + "\n")
+        title = f"check {label} on {args.corpus} ({len(corpus.documents)} documents, {args.atoms} atoms)"
+        sys.stdout.write(format_check(title, result, notes))
     return 0 if result.passed else 1
 
 
+def _check_limits(args: argparse.Namespace) -> tuple | str:
+    """``check``'s floors, ceilings, baseline and recall budgets, or why the arguments are refused."""
+    from .reports.gate import parse_limit, read_baseline
+
+    if bool(args.spec) == bool(args.chunks):
+        return "give either --spec SPEC or --chunks FILE"
+    if args.tolerance < 0 or args.count_tolerance < 0:
+        return "tolerances must be zero or more"
+    if args.budget is not None and args.budget <= 0:
+        return "--budget must be a positive whole number"
+    try:
+        floors = dict(parse_limit(t) for t in args.min)
+        ceilings = dict(parse_limit(t) for t in args.max)
+        baseline = read_baseline(args.baseline) if args.baseline else None
+    except ValueError as exc:
+        return str(exc)
+    named = set(floors) | set(ceilings)
+    recall_budgets = sorted({int(n[7:]) for n in named if n.startswith("recall@")})
+    if recall_budgets and not args.golden:
+        return "recall@B needs a golden set (--golden FILE)"
+    if "unplaced" in named and not args.chunks:
+        return "unplaced is measured only for imported chunks (--chunks FILE)"
+    if args.spec:
+        parse_spec(args.spec)
+    return floors, ceilings, baseline, recall_budgets
+
+
+def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
+    """What ``check`` measures: ``(workspace, spec, label, unplaced)``. Chunks from a file are
+    imported as a chunk set and measured on the documents they cover; a library splitter's
+    misplaced chunks are reported."""
+    if not args.chunks:
+        spec = parse_spec(args.spec)
+        _say_problems(workspace.problems(spec) if spec.is_adapter else ())
+        return workspace, spec, str(spec), None
+    from .chunks.importer import import_chunks
+    from .chunks.sets import chunk_set_from_import
+    from .spec import SplitterSpec
+
+    result = import_chunks(args.chunks, workspace, default_doc=args.default_doc, workspace=workspace)
+    _say_problems(result.problems, result.name)
+    sys.stderr.write(result.summary() + "\n")
+    if not result.imported:
+        return _fail(f"no chunk of {result.name} could be placed on the corpus")
+    if result.missing_documents:
+        sys.stderr.write(f"{len(result.missing_documents)} of {len(workspace.documents)} documents received no "
+                         "chunk; the measures cover the others\n")
+    chunk_set = chunk_set_from_import(result, workspace)
+    workspace.add_chunk_set(chunk_set)
+    spec = SplitterSpec.imported(chunk_set.id, args.unit)
+    return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced)
+
+
+def _golden_set(path: str, corpus):
+    """The golden set located in the corpus (its problems on stderr), or exit status 2."""
+    from .retrieval.golden import load_golden
+
+    golden = load_golden(path, corpus)
+    for problem in golden.problems:
+        sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
+    if not golden.items:
+        return _fail(f"no question of {golden.name} could be located in the corpus")
+    return golden
+
+
 def _export(args: argparse.Namespace) -> int:
-    from .export import export_chunks
+    from .chunks.export import export_chunks
 
     if not args.spec:
         return _fail("export needs --spec SPEC")
@@ -327,10 +346,11 @@ def _export(args: argparse.Namespace) -> int:
     if isinstance(loaded, int):
         return loaded
     _, workspace = loaded
-    chunks = _adapter_splits(workspace, spec).chunks() if spec.kind.startswith("ext-") else None
+    if spec.is_adapter:
+        _say_problems(workspace.problems(spec))
     if args.output == "-":
         try:
-            export_chunks(workspace, spec, sys.stdout, chunks=chunks)
+            export_chunks(workspace, spec, sys.stdout)
             sys.stdout.flush()
         except BrokenPipeError:
             # The reader (e.g. ``head``) stopped early; silence the interpreter's final flush.
@@ -339,7 +359,7 @@ def _export(args: argparse.Namespace) -> int:
     else:
         try:
             with open(args.output, "w", encoding="utf-8") as stream:
-                count = export_chunks(workspace, spec, stream, chunks=chunks)
+                count = export_chunks(workspace, spec, stream)
         except OSError as exc:
             return _fail(f"cannot write {args.output}: {exc.strerror or exc}")
         sys.stderr.write(f"wrote {count} chunks to {args.output}\n")

@@ -9,9 +9,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from itertools import count, repeat
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from .spec import SplitterSpec
 
 Span = tuple[int, int]
+
+#: The two ways of reading documents and finding atoms: markdown-it-py (the default) or the
+#: article's exact regex rules (``seed``), which reproduce its numbers.
+MODES: tuple[str, ...] = ("markdown", "seed")
 
 #: Atom kinds, in the order the article's tables print them.
 ATOM_KINDS: tuple[str, ...] = ("code", "table", "row", "num", "cite")
@@ -113,6 +120,55 @@ class Chunk:
     def embedded_text(self, document: Document) -> str:
         """What an embedder sees: the prefix followed by the span's text."""
         return self.prefix + document.text[self.start:self.end]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportProblem:
+    """One chunk made elsewhere (a record of an imported file, or a library splitter's chunk)
+    that could not be taken as given, or a document-wide problem of an import."""
+
+    line: int
+    """Line of the chunk file (from 1); 0 for problems of a whole document."""
+
+    chunk_id: str
+    """The producer's chunk id, ``"line N"`` when it gave none, or ``""``."""
+
+    kind: str
+    """``malformed``, ``no-document``, ``unknown-document``, ``ambiguous-document``,
+    ``bad-offsets``, ``offset-mismatch``, ``not-found``, ``empty``, ``duplicate``,
+    ``duplicate-id``, ``out-of-order``, ``ambiguous`` or ``front-matter``."""
+
+    message: str
+    """What happened, in words, naming what was done about it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SplitResult:
+    """The chunks of one document under one configuration."""
+
+    doc_id: str
+    """The document split."""
+
+    spec: SplitterSpec
+    """The configuration used."""
+
+    mode: str
+    """Atom mode the structure came from (``markdown`` or ``seed``)."""
+
+    chunks: tuple[Chunk, ...]
+    """Chunks in document order."""
+
+    oversized: tuple[int, ...] = ()
+    """Indexes of chunks over the budget because one indivisible piece (a row, a code line) is."""
+
+    problems: tuple[ImportProblem, ...] = ()
+    """For an ``ext-`` library splitter: each chunk whose own offsets did not hold its text
+    and was placed again by its text, or dropped (reported, never silently trusted)."""
+
+    @property
+    def spans(self) -> list[Span]:
+        """``(start, end)`` of every chunk."""
+        return [(c.start, c.end) for c in self.chunks]
 
 
 _new = object.__new__

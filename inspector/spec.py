@@ -11,7 +11,7 @@ Flags: ``path`` prefixes each chunk with its heading path (on by default for ``h
 ``header`` repeats a table's header row on chunks that start inside the table (on by default
 for ``structured``); ``-path`` and ``-header`` turn a default off.
 
-Imported chunks (see ``inspector.chunksets``) are named ``imported:ID[:UNIT]``: ``ID`` is the
+Imported chunks (see ``inspector.chunks.sets``) are named ``imported:ID[:UNIT]``: ``ID`` is the
 chunk set's 16 hex digits, and the unit only says how sizes are counted (the chunks are fixed).
 """
 
@@ -29,6 +29,8 @@ DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ")
 MAX_BUDGET = 1_000_000
 #: The kind of a stored chunk set's spec (not a splitter: its chunks were made elsewhere).
 IMPORTED = "imported"
+#: How the kinds of other libraries' splitters begin (``ext-langchain``).
+ADAPTER_PREFIX = "ext-"
 CHUNK_SET_ID = re.compile(r"^[0-9a-f]{16}$")
 _IMPORTED_PATTERN = re.compile(r"^imported:(?P<id>[0-9a-f]{16})(?::(?P<unit>.+))?$")
 
@@ -77,7 +79,7 @@ class SplitterSpec:
             return self._imported_problem()
         if self.chunk_set:
             return f"only imported chunks name a chunk set, not {self.kind!r}"
-        if self.kind not in KINDS and not self.kind.startswith("ext-"):
+        if self.kind not in KINDS and not self.is_adapter:
             return f"unknown splitter {self.kind!r}; choose one of {', '.join(KINDS)}"
         if not isinstance(self.budget, int) or self.budget <= 0:
             return f"budget must be a positive whole number, got {self.budget!r}"
@@ -104,13 +106,19 @@ class SplitterSpec:
 
     @classmethod
     def imported(cls, chunk_set: str, unit: str = "chars") -> "SplitterSpec":
-        """The spec naming a stored chunk set; ``unit`` counts its sizes."""
-        return cls(IMPORTED, MAX_BUDGET, unit, chunk_set=chunk_set)
+        """The spec naming a stored chunk set; ``unit`` (as written: ``characters``,
+        ``o200k_base``, ...) counts its sizes."""
+        return cls(IMPORTED, MAX_BUDGET, _unit_name(unit), chunk_set=chunk_set)
 
     @property
     def is_imported(self) -> bool:
         """True for a chunk set made elsewhere (nothing to re-split, no budget)."""
         return self.kind == IMPORTED
+
+    @property
+    def is_adapter(self) -> bool:
+        """True for another library's splitter (an ``ext-`` kind, see ``inspector.split.adapters``)."""
+        return self.kind.startswith(ADAPTER_PREFIX)
 
     @property
     def prefixes_path(self) -> bool:
@@ -166,8 +174,7 @@ class SplitterSpec:
             raise SpecError("empty splitter spec; expected e.g. 'structured:800'")
         imported = _IMPORTED_PATTERN.match(text.strip())
         if imported:
-            unit = _unit_name(unquote(imported["unit"])) if imported["unit"] else "chars"
-            return cls.imported(imported["id"], unit)
+            return cls.imported(imported["id"], unquote(imported["unit"]) if imported["unit"] else "chars")
         if text.strip().startswith(IMPORTED + ":"):
             raise SpecError(f"cannot read {text!r}; imported chunks are named imported:ID[:UNIT], "
                             "ID being the chunk set's 16 hex digits")

@@ -2,7 +2,7 @@
 
 These are this project's first implementation of the article's definitions (one regex pass
 per paragraph, one line scan per block kind, a quadratic overlap test), kept here once
-``inspector.atoms_seed`` and ``inspector.probe`` were rewritten for speed. They were checked
+``inspector.atoms.seed`` and ``inspector.retrieval.probe`` were rewritten for speed. They were checked
 number for number against the article's script (``test_seed_exact`` still does that on the
 bundled corpus); the article's code itself is not part of the project.
 """

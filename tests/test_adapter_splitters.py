@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from inspector import Document, Workspace, build_report, split_document
-from inspector.adapters import available_adapters
+from inspector import build_report, Document, split_document, Workspace
+from inspector.split.adapters import available_adapters
 
 pytestmark = pytest.mark.skipif("ext-langchain" not in available_adapters(),
                                 reason="langchain-text-splitters is not installed (pip install -r requirements-dev.txt)")

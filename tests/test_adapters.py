@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from inspector import Document, Workspace, load_corpus
-from inspector import adapters
-from inspector.adapters import ADAPTERS, adapter_splits, available_adapters, split_with_adapter
+from inspector import Document, load_corpus, Workspace
+from inspector.split import adapters
+from inspector.split.adapters import ADAPTERS, available_adapters, split_with_adapter
 from inspector.errors import SpecError
 
 from .conftest import ROOT, SAMPLE
@@ -24,9 +24,9 @@ def small():
 
 
 def test_nothing_optional_is_imported_by_the_base_install():
-    code = ("import sys, inspector, inspector.adapters, inspector.importer, inspector.golden, "
-            "inspector.gate, inspector.export, inspector.cli\n"
-            "inspector.adapters.available_adapters()\n"
+    code = ("import sys, inspector, inspector.split.adapters, inspector.chunks.importer, inspector.retrieval.golden, "
+            "inspector.reports.gate, inspector.chunks.export, inspector.cli\n"
+            "inspector.split.adapters.available_adapters()\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('langchain_text_splitters', 'langchain_core', 'chonkie', 'semantic_text_splitter')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -48,8 +48,9 @@ def test_each_adapter_gives_checked_spans(name, small):
         pytest.skip(f"{ADAPTERS[name].package} is not installed")
     overlap = 40 if ADAPTERS[name].overlap else 0
     for document in small.documents:
-        chunks = split_with_adapter(name, document, 400, overlap, workspace=small)
-        assert chunks.problems == ()
+        result = split_with_adapter(name, document, 400, overlap, analysis=small.analysis(document))
+        chunks = result.chunks
+        assert result.problems == ()
         assert chunks, document.id
         spans = [(c.start, c.end) for c in chunks]
         assert spans == sorted(spans)
@@ -69,13 +70,14 @@ def test_a_wrong_offset_is_reported_and_an_unplaceable_chunk_dropped(monkeypatch
 
     monkeypatch.setitem(adapters._RUNNERS, "ext-langchain", liar)
     monkeypatch.setattr(adapters, "_installed", lambda module: True)
-    chunks = split_with_adapter("ext-langchain", document, 300)
+    result = split_with_adapter("ext-langchain", document, 300)
+    chunks = result.chunks
     assert [(c.start, c.end) for c in chunks] == [(0, 300), (300, 600)]
-    kinds = [(p.line, p.kind) for p in chunks.problems]
+    kinds = [(p.line, p.kind) for p in result.problems]
     assert kinds == [(2, "offset-mismatch"), (3, "offset-mismatch")]
-    assert "placed at 300:600" in chunks.problems[0].message
-    assert "not imported" in chunks.problems[1].message
-    assert chunks.problems[0].chunk_id == f"{document.id}#1"
+    assert "placed at 300:600" in result.problems[0].message
+    assert "not imported" in result.problems[1].message
+    assert result.problems[0].chunk_id == f"{document.id}#1"
     assert text[0:300] == chunks[0].text(document)
 
 
@@ -93,10 +95,10 @@ def test_langchain_token_offsets_are_checked_against_the_text(small):
     wrong = {i + 1 for i, d in enumerate(theirs)
              if document.text[d.metadata["start_index"]:d.metadata["start_index"] + len(d.page_content)]
              != d.page_content or d.metadata["start_index"] < 0}
-    chunks = split_with_adapter("ext-langchain", document, 256, 25, unit="o200k")
-    assert {p.line for p in chunks.problems} == wrong
+    result = split_with_adapter("ext-langchain", document, 256, 25, unit="o200k")
+    assert {p.line for p in result.problems} == wrong
     assert wrong, "LangChain 1.1.3 reports start_index -1 here; the check must catch it"
-    assert len(chunks) == len(theirs), "each misplaced chunk was found again by its text"
+    assert len(result.chunks) == len(theirs), "each misplaced chunk was found again by its text"
 
 
 def test_adapter_settings_are_refused_with_a_reason(small):
@@ -113,9 +115,9 @@ def test_adapter_settings_are_refused_with_a_reason(small):
 def test_adapter_chunks_feed_the_measures(small):
     if "ext-semantic-markdown" not in available_adapters():
         pytest.skip("semantic-text-splitter is not installed")
-    splits, problems = adapter_splits(small, "ext-semantic-markdown:256t")
-    assert problems == []
-    summary = splits.summarize()
-    assert summary.chunks == len(splits.chunks()) > 0
-    assert summary.oversized == sum(1 for s in splits.sizes() if s > 256)
-    assert 0 <= splits.probe().answer_rate <= 1
+    spec = "ext-semantic-markdown:256t"
+    assert small.problems(spec) == []
+    summary = small.summarize(spec)
+    assert summary.chunks == len(small.chunks(spec)) > 0
+    assert summary.oversized == sum(1 for s in small.sizes(spec) if s > 256)
+    assert 0 <= small.probe(spec).answer_rate <= 1

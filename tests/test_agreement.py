@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import pytest
 
-from inspector.agreement import (
+from inspector.review.agreement import (
     fleiss_kappa, reviewers_csv, summarize, summary_csv, to_json, trend, trend_csv,
 )
-from inspector.orphans import ReviewRound
-from inspector.review import ReviewStore
-from inspector.review_answers import Answer
+from inspector.review.rounds import ReviewRound
+from inspector.review.store import ReviewStore
+from inspector.review.answers import Answer
 
 # Wikipedia's worked example ("Fleiss' kappa"): 10 subjects, 14 raters, 5 categories.
 WIKIPEDIA = [

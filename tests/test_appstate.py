@@ -1,4 +1,4 @@
-"""Tests for inspector.appstate: URL round trips, fallbacks with reasons, allowed folders."""
+"""Tests for inspector.views.state: URL round trips, fallbacks with reasons, allowed folders."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector import KINDS, MODES, SWEEP_BUDGETS, SpecError, SplitterSpec
-from inspector.appstate import (
+from inspector import SplitterSpec
+from inspector.errors import SpecError
+from inspector.model import MODES
+from inspector.spec import KINDS, SWEEP_BUDGETS
+from inspector.views.state import (
     ENV_CORPUS,
     ENV_ROOTS,
     SAMPLE,

@@ -1,4 +1,4 @@
-"""Tests for the markdown-aware detector ``inspector.atoms_markdown``."""
+"""Tests for the markdown-aware detector ``inspector.atoms.markdown``."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.analysis import Analysis, Heading, Table
-from inspector.atoms_markdown import analyze_markdown
+from inspector.atoms.analysis import Analysis, Heading, Table
+from inspector.atoms.markdown import analyze_markdown
 from inspector.model import ATOM_KINDS
 
 

@@ -10,16 +10,17 @@ from dataclasses import replace
 
 import pytest
 
-from inspector import SpecError, SplitterSpec, Workspace, load_corpus
-from inspector.appstate import AppState
-from inspector.chunksets import ChunkSetStore, chunk_set_from_import, from_json, make_chunk_set
+from inspector import load_corpus, SplitterSpec, Workspace
+from inspector.errors import SpecError
+from inspector.views.state import AppState
+from inspector.chunks.sets import ChunkSetStore, chunk_set_from_import, from_json, make_chunk_set
 from inspector.errors import ChunkSetError
-from inspector.export import export_text
-from inspector.frames import doc_view
-from inspector.importer import import_chunks
+from inspector.chunks.export import export_text
+from inspector.views.frames import doc_view
+from inspector.chunks.importer import import_chunks
 from inspector.lengths import get_length
-from inspector.orphan_reveal import context
-from inspector.orphans import ReviewRound, draw
+from inspector.review.reveal import context
+from inspector.review.rounds import ReviewRound, draw
 from inspector.spec import MAX_BUDGET
 
 SAMPLE = pathlib.Path(__file__).resolve().parent.parent / "sample_corpus"

@@ -1,4 +1,4 @@
-"""Tests for inspector.corpus: both reading modes, skipped files, and the entry points."""
+"""Tests for inspector.corpus.load: both reading modes, skipped files, and the entry points."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector import corpus_file
-from inspector.corpus import (
+from inspector.corpus import read as corpus_file
+from inspector.corpus.load import (
     Corpus,
     SkippedFile,
     UnreadableFile,
@@ -26,7 +26,7 @@ from inspector.corpus import (
     load_files,
     load_uploads,
 )
-from inspector.corpus_file import read_text
+from inspector.corpus.read import read_text
 from inspector.errors import CorpusError, InspectorError, SpecError
 from inspector.model import Document
 
@@ -180,14 +180,14 @@ def test_bad_files_are_skipped_with_reasons(tmp_path):
 
 
 def test_size_messages():
-    assert corpus_file._too_large(7_200_000, 5_000_000) == "larger than the 5 MB limit (7.2 MB)"
-    assert corpus_file._human_size(999) == "999 bytes"
+    assert corpus_file.too_large(7_200_000, 5_000_000) == "larger than the 5 MB limit (7.2 MB)"
+    assert corpus_file.human_size(999) == "999 bytes"
 
 
 def test_oserror_while_reading_is_a_skip(tmp_path, monkeypatch):
     write(tmp_path, "ok.md", "ok\n")
     write(tmp_path, "locked.md", "locked\n")
-    real = corpus_file._read_bytes
+    real = corpus_file.read_bytes
 
     def failing(path, limit):
         if path.endswith("locked.md"):
@@ -196,7 +196,7 @@ def test_oserror_while_reading_is_a_skip(tmp_path, monkeypatch):
             return real(path, limit)
         raise AssertionError(path)
 
-    monkeypatch.setattr(corpus_file, "_read_bytes", failing)
+    monkeypatch.setattr(corpus_file, "read_bytes", failing)
     corpus = load_corpus(tmp_path)
     assert [d.id for d in corpus] == ["ok.md"]
     assert reasons(corpus) == {"locked.md": "unreadable: permission denied"}
@@ -204,7 +204,7 @@ def test_oserror_while_reading_is_a_skip(tmp_path, monkeypatch):
     def io_error(path, limit):
         raise OSError(5, "Input/output error", path)
 
-    monkeypatch.setattr(corpus_file, "_read_bytes", io_error)
+    monkeypatch.setattr(corpus_file, "read_bytes", io_error)
     assert reasons(load_corpus(tmp_path))["ok.md"] == "unreadable: input/output error"
 
 
@@ -222,7 +222,7 @@ def test_permission_denied_file_and_folder():
             if IS_ROOT:
                 code = (
                     "import json, os, sys\n"
-                    "from inspector.corpus import load_corpus\n"
+                    "from inspector.corpus.load import load_corpus\n"
                     "os.seteuid(65534)\n"
                     "c = load_corpus(sys.argv[1])\n"
                     "print(json.dumps([[d.id for d in c], {s.path: s.reason for s in c.skipped}]))\n"

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from inspector.gate import MEASURES, check_gate, measure_info, parse_limit, read_baseline
+from inspector.reports.gate import MEASURES, check_gate, measure_info, parse_limit, read_baseline
 
 from .conftest import ROOT, SAMPLE
 
@@ -109,8 +109,8 @@ def _run_main(main, argv):
 
 def test_imported_chunks_and_golden_recall_can_be_gated(corpus, tmp_path):
     from inspector.cli import main
-    from inspector.export import export_text
-    from inspector import Workspace, load_corpus
+    from inspector.chunks.export import export_text
+    from inspector import load_corpus, Workspace
 
     workspace = Workspace(load_corpus(corpus))
     chunks = tmp_path / "chunks.jsonl"

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from inspector import Document, Workspace
-from inspector.export import export_text
-from inspector.golden import golden_recall
-from inspector.import_view import (MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES, damage_export, folder_rows, gap_rows,
-                                   golden_problem_rows, golden_upload, import_upload, miss_rows, problem_rows,
+from inspector.chunks.export import export_text
+from inspector.retrieval.golden import golden_recall
+from inspector.views.imports import (MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES, damage_export, folder_rows, gap_rows,
+                                   golden_problem_rows, golden_upload, import_upload, imported_spec, miss_rows, problem_rows,
                                    recall_rows, sample_export, side_by_side)
 
 from .conftest import SAMPLE
@@ -154,7 +154,7 @@ def test_golden_upload_refuses_whole_files_and_lists_bad_lines(sample_markdown):
 def test_recall_folder_and_miss_rows_agree_with_the_results(sample_markdown, export):
     golden, _ = golden_upload("g.jsonl", GOLDEN, sample_markdown)
     result, _ = import_upload("s.jsonl", export, sample_markdown)
-    imported = golden_recall(sample_markdown, golden, splits=result.splits(sample_markdown))
+    imported = golden_recall(sample_markdown, golden, imported_spec(sample_markdown, result), label=result.spec)
     fixed = golden_recall(sample_markdown, golden, "fixed:800")
     rows = recall_rows([imported, fixed])
     assert [(r["chunks from"], r["context budget"]) for r in rows] == [

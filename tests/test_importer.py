@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector import Document, Workspace, load_corpus
-from inspector.errors import ImportChunksError
-from inspector.imported_splits import ImportedSplits, summarize_chunks
-from inspector.importer import import_chunks
-from inspector.matching import DocumentMatcher, NormalisedText
+from inspector import Document, load_corpus, Workspace
+from inspector.chunks.sets import chunk_set_from_import, make_chunk_set
+from inspector.errors import ChunkSetError, ImportChunksError
+from inspector.model import Chunk
+from inspector.chunks.importer import import_chunks
+from inspector.chunks.matching import DocumentMatcher, NormalisedText
 
 from .conftest import SAMPLE
 
@@ -236,16 +237,18 @@ def test_imported_chunks_measure_like_the_splitter_that_made_them(sample_markdow
     spec = "structured:800"
     built = sample_markdown.split(spec)
     by_doc = {r.doc_id: r.chunks for r in built}
-    splits = ImportedSplits(sample_markdown, by_doc, label="copy", budget=800)
-    mine, theirs = splits.summarize(), sample_markdown.summarize(spec)
+    copy = sample_markdown.add_chunk_set(make_chunk_set("copy", sample_markdown.fingerprint,
+                                                        sample_markdown.documents, by_doc))
+    mine, theirs = sample_markdown.summarize(copy, fits=800), sample_markdown.summarize(spec)
     assert (mine.chunks, mine.span_chars, mine.survival_fit, mine.survival_all, mine.oversized) == \
         (theirs.chunks, theirs.span_chars, theirs.survival_fit, theirs.survival_all, theirs.oversized)
-    assert splits.probe() == sample_markdown.probe(spec)
-    assert splits.header_carry() == sample_markdown.header_carry(spec)
-    assert [r.spans for r in splits.split()] == [r.spans for r in built]
-    assert summarize_chunks(sample_markdown, by_doc, budget=800).survival_fit == theirs.survival_fit
-    with pytest.raises(ImportChunksError, match="lacks"):
-        ImportedSplits(sample_markdown, {"nope.md": ()})
+    assert sample_markdown.probe(copy) == sample_markdown.probe(spec)
+    assert sample_markdown.header_carry(copy) == sample_markdown.header_carry(spec)
+    assert [r.spans for r in sample_markdown.split(copy)] == [r.spans for r in built]
+    whole = sample_markdown.subset(d.id for d in sample_markdown.documents)
+    assert whole.summarize(copy, fits=800).survival_fit == theirs.survival_fit
+    with pytest.raises(ChunkSetError, match="not in the corpus"):
+        make_chunk_set("x", sample_markdown.fingerprint, sample_markdown.documents, {"nope.md": (Chunk("nope.md", 0, 0, 1),)})
 
 
 def test_partial_import_measures_only_its_documents(corpus):
@@ -256,9 +259,11 @@ def test_partial_import_measures_only_its_documents(corpus):
     result = import_chunks(jsonl([{"doc_id": document.id, "text": chunk_text}]), corpus, name="one.jsonl",
                            workspace=workspace)
     assert len(result.missing_documents) == len(corpus.documents) - 1
-    splits = result.splits(workspace, budget=500)
-    assert [d.id for d in splits.documents] == [document.id]
-    assert splits.summarize().oversized == 1
+    covered = workspace.subset(result.chunks)
+    spec = covered.add_chunk_set(chunk_set_from_import(result, workspace))
+    assert [d.id for d in covered.documents] == [document.id]
+    assert covered.summarize(spec, fits=500).oversized == 1
+    assert covered.summarize(spec).oversized == 0, "imported chunks have no budget of their own"
     assert result.chunks[document.id][0].heading_path == ("Leave policy", "2. Annual leave")
 
 

@@ -463,7 +463,7 @@ def test_keys_tell_when_two_lengths_cut_alike(hf_file):
 
 
 def test_token_boundaries_are_computed_once_per_document_and_tokenizer(monkeypatch):
-    from inspector.packing import Measure
+    from inspector.split.packing import Sizer
 
     calls = []
     real = TiktokenLength.boundaries
@@ -475,17 +475,17 @@ def test_token_boundaries_are_computed_once_per_document_and_tokenizer(monkeypat
     monkeypatch.setattr(TiktokenLength, "boundaries", counting)
     memo: dict = {}
     text = "Tokens are counted once. Then reused for every budget and splitter."
-    first = Measure.of(text, get_length("o200k"), memo)
-    again = Measure.of(text, get_length("o200k"), memo)  # another instance, the same encoding
-    Measure.of(text, get_length("cl100k"), memo)
+    first = Sizer.of(text, get_length("o200k"), memo)
+    again = Sizer.of(text, get_length("o200k"), memo)  # another instance, the same encoding
+    Sizer.of(text, get_length("cl100k"), memo)
     assert calls == ["o200k_base", "cl100k_base"]
-    plain = Measure(text, get_length("o200k"))
+    plain = Sizer(text, get_length("o200k"))
     assert list(first._bounds) == list(again._bounds) == plain._bounds
     assert [first.size(0, b) for b in range(len(text) + 1)] == [plain.size(0, b) for b in range(len(text) + 1)]
     calls.clear()
 
     unkeyed = get_length("o200k")
     unkeyed.key = ()
-    Measure.of(text, unkeyed, memo)
-    Measure.of(text, unkeyed, memo)
+    Sizer.of(text, unkeyed, memo)
+    Sizer.of(text, unkeyed, memo)
     assert calls == ["o200k_base", "o200k_base"]  # nothing says two such lengths agree

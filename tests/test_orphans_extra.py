@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.agreement import VERDICT_COLUMNS, answer_marks, kappa_reading, summarize, verdict_rows
-from inspector.review_answers import Answer
+from inspector.review.agreement import VERDICT_COLUMNS, answer_marks, kappa_reading, summarize, verdict_rows
+from inspector.review.answers import Answer
 
 
 def answer(reviewer, chunk, position, address=True, references=True, completeness=True):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inspector.agreement import TrendPoint
-from inspector.outcome_figures import GOLDEN_OUTCOME_COLOURS, golden_outcome_figure, orphan_trend_figure
+from inspector.review.agreement import TrendPoint
+from inspector.views.figures import GOLDEN_OUTCOME_COLOURS, golden_outcome_figure, orphan_trend_figure
 
 
 def test_golden_outcomes_stack_one_bar_per_chunking_and_budget():

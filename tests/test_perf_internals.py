@@ -15,19 +15,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import Workspace, analyze, build_report, split_document
-from inspector.analysis import Analysis
-from inspector.atoms_seed import _ATX, _ROW_ATOM, _matches_at_line_starts, analyze_seed
-from inspector.bm25 import BM25, TermTable, terms_of
-from inspector.chunk_arrays import ChunkArrays, held_whole
+from inspector import analyze, build_report, split_document, Workspace
+from inspector.atoms.analysis import Analysis
+from inspector.atoms.seed import _ATX, _ROW_ATOM, _matches_at_line_starts, analyze_seed
+from inspector.retrieval.bm25 import BM25
+from inspector.retrieval.terms import TermTable, terms_of
+from inspector.measure.arrays import ChunkArrays, held_whole
 from inspector.lengths import get_length
-from inspector.measures import contained, header_carry, header_carry_spans, survival_pair
+from inspector.measure.survival import contained, survival_pair
+from inspector.measure.headers import header_carry, header_carry_spans
 from inspector.model import ATOM_KINDS, Document
-from inspector.packing_seed import SeedPieces, _pack_seed_chars
-from inspector.probe import make_queries
+from inspector.split.packing_seed import SeedPieces, _pack_seed_chars
+from inspector.retrieval.probe import make_queries
 from inspector.spec import SplitterSpec
-from inspector.splitters import chunk_spans
-from inspector.analysis_workers import shares
+from inspector.split.splitters import chunk_spans
+from inspector.measure.workers import shares
 
 from . import reference_seed as plain
 from .strategies import markdown_document
@@ -274,7 +276,7 @@ def test_splitting_pauses_the_collector_and_restores_it(sample_markdown, monkeyp
     """The collector is off while a corpus is split, and afterwards as it was before."""
     import gc
 
-    import inspector.workspace as workspace_module
+    import inspector.measure.workspace as workspace_module
     from inspector.collector import collection_paused
 
     seen = []
@@ -304,10 +306,10 @@ def test_reading_markdown_tokens_pauses_the_collector(monkeypatch):
     """The collector waits while the tokens are read, not while markdown-it parses."""
     import gc
 
-    import inspector.atoms_markdown as atoms_markdown
+    import inspector.atoms.markdown as atoms_markdown
 
     seen = []
-    real_parse, real_prose = atoms_markdown._MD.parse, atoms_markdown._prose
+    real_parse, real_prose = atoms_markdown.PARSER.parse, atoms_markdown.prose_sentences
 
     class Parser:
         def parse(self, src, env):
@@ -318,8 +320,8 @@ def test_reading_markdown_tokens_pauses_the_collector(monkeypatch):
         seen.append(("prose", gc.isenabled()))
         return real_prose(*args)
 
-    monkeypatch.setattr(atoms_markdown, "_MD", Parser())
-    monkeypatch.setattr(atoms_markdown, "_prose", prose)
+    monkeypatch.setattr(atoms_markdown, "PARSER", Parser())
+    monkeypatch.setattr(atoms_markdown, "prose_sentences", prose)
     analysis = atoms_markdown.analyze_markdown("# Title\n\nOne sentence with 42 words in it, or so they say.\n")
     assert analysis.sentences and seen[0] == ("parse", True)
     assert ("prose", False) in seen and ("prose", True) not in seen

@@ -3,9 +3,12 @@ and importing the package stays cheap (names load their modules on first use).""
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import inspector
 from inspector import errors
@@ -13,11 +16,36 @@ from inspector import errors
 ROOT = Path(__file__).resolve().parent.parent
 
 
+SUBPACKAGES = ("corpus", "atoms", "split", "chunks", "retrieval", "measure", "review", "reports", "views")
+
+
 def test_every_public_name_resolves_and_is_listed():
     assert sorted(inspector.__all__) == sorted(set(inspector.__all__))
     for name in inspector.__all__:
         assert getattr(inspector, name) is not None, name
-    assert set(inspector._LAZY) <= set(inspector.__all__)
+    assert set(inspector.__all__) <= set(dir(inspector))
+    assert 20 <= len(inspector.__all__) <= 30, "the top-level surface stays small and deliberate"
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        inspector.nothing_here  # noqa: B018
+
+
+@pytest.mark.parametrize("name", SUBPACKAGES)
+def test_every_subpackage_surface_resolves(name):
+    package = importlib.import_module(f"inspector.{name}")
+    assert package.__doc__ and package.__all__ == sorted(set(package.__all__))
+    for public in package.__all__:
+        value = getattr(package, public)
+        assert value is not None and not public.startswith("_"), public
+    with pytest.raises(AttributeError):
+        package.nothing_here  # noqa: B018
+
+
+@pytest.mark.parametrize("name", SUBPACKAGES)
+def test_importing_a_subpackage_loads_none_of_its_modules(name):
+    code = (f"import sys, inspector.{name} as p; print(sorted(m for m in sys.modules "
+            f"if m.startswith('inspector.{name}.')))")
+    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
 
 
 def test_every_error_is_an_inspector_error_and_a_builtin_family():

@@ -1,4 +1,4 @@
-"""Tests for inspector.render: escaping, well-formed markup, exact red marks, golden files.
+"""Tests for inspector.views.render: escaping, well-formed markup, exact red marks, golden files.
 
 Regenerate the golden files after an intended change of the markup or the CSS with
 ``UPDATE_GOLDEN=1 python -m pytest tests/test_render.py`` and look at the diff before committing.
@@ -15,17 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import Analysis, Chunk, Document, analyze, load_corpus, split_document
-from inspector.measures import CutAtom, cut_atoms
+from inspector import Analysis, analyze, Chunk, Document, load_corpus, split_document
+from inspector.measure.survival import CutAtom, cut_atoms
 from inspector.model import ATOM_KINDS
-from inspector.render import (
-    chunk_card_html,
-    cut_list,
-    cut_list_html,
-    lanes_html,
-    overlay_cuts,
-    overlay_html,
-)
+from inspector.views.render import ( chunk_card_html, cut_list, cut_list_html, lanes_html, overlay_cuts, overlay_html, )
 
 HERE = pathlib.Path(__file__).resolve().parent
 GOLDEN = HERE / "golden" / "render"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from inspector import build_report, format_report
-from inspector.atoms_seed import analyze_seed, seed_fences, seed_paragraphs, seed_sentences, seed_tables
+from inspector.atoms.seed import analyze_seed, seed_fences, seed_paragraphs, seed_sentences, seed_tables
 
 GOLDEN = Path(__file__).parent / "golden" / "article_script_sample_corpus.txt"
 

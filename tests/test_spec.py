@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector import KINDS, SpecError, SplitterSpec, parse_spec
+from inspector import parse_spec, SplitterSpec
+from inspector.errors import SpecError
+from inspector.spec import KINDS
 
 
 @pytest.mark.parametrize(

@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from inspector import analyze, load_corpus, split_document
 from inspector.lengths import get_length
 from inspector.model import Chunk, make_chunks
-from inspector.packing import Measure, tile_text
-from inspector.packing_fast import packed_columns
-from inspector.piece_ends import UnitBounds, unit_lists
+from inspector.split.packing import Sizer, tile_text
+from inspector.split.packing_fast import packed_columns
+from inspector.split.piece_ends import UnitBounds, unit_lists
 from inspector.spec import SplitterSpec, parse_spec
-from inspector.pieces import markdown_units, split_general
-from inspector.prefixes import prefixer
-from inspector.splitters import split_spans
+from inspector.split.pieces import markdown_units, split_general
+from inspector.split.prefixes import prefixer
+from inspector.split.splitters import split_spans
 
 from .strategies import markdown_document
 
@@ -38,13 +38,13 @@ FLAGS = ("", "+path", "-header", "+path-header")
 def general(text: str, spec: SplitterSpec, analysis):
     """``split_spans`` as it is without the fast path: every piece built (``pieces.markdown_pieces``
     or the heading splitter's sections), packed one by one by ``packing.pack``."""
-    return split_general(text, spec, analysis, Measure(text, CHARS))
+    return split_general(text, spec, analysis, Sizer(text, CHARS))
 
 
 def fast(text: str, spec: SplitterSpec, analysis):
     """The fast path's chunks as ``split_spans`` returns them, or None where it does not apply."""
-    measure = Measure(text, CHARS)
-    if packed_columns(text, spec, analysis, measure, prefixer(text, spec, analysis, False, measure)) is None:
+    sizer = Sizer(text, CHARS)
+    if packed_columns(text, spec, analysis, sizer, prefixer(text, spec, analysis, False, sizer)) is None:
         return None
     return split_spans(text, spec, analysis, CHARS)
 
@@ -99,7 +99,7 @@ def test_other_splits_take_the_general_path():
     analysis = analyze(text, "markdown")
     for spec in ("fixed:5", "sentence:5/2", "heading:5t"):
         assert split_spans(text, parse_spec(spec), analysis, get_length(parse_spec(spec).unit)) == \
-            split_general(text, parse_spec(spec), analysis, Measure(text, get_length(parse_spec(spec).unit)))
+            split_general(text, parse_spec(spec), analysis, Sizer(text, get_length(parse_spec(spec).unit)))
     assert fast(text, parse_spec("fixed:5"), analysis) is None
 
 

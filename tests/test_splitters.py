@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import KINDS, Document, SplitterSpec, analyze, get_length, split_document
+from inspector import analyze, Document, get_length, split_document, SplitterSpec
+from inspector.spec import KINDS
 from tests.strategies import markdown_document
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

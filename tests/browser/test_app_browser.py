@@ -7,8 +7,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from inspector import Workspace, get_length, load_corpus
-from inspector.frames import doc_view
+from inspector import get_length, load_corpus, Workspace
+from inspector.views.frames import doc_view
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"  # made by the app_url fixture; gitignored

@@ -1,0 +1,30 @@
+"""One entry point for atom detection, whichever detector a caller chooses."""
+
+from __future__ import annotations
+
+from ..model import MODES
+from .analysis import Analysis
+from ..errors import SpecError
+from ..model import Atom
+
+
+def analyze(text: str, mode: str = "markdown") -> Analysis:
+    """Atoms, paragraphs, sentences, tables and headings of ``text``.
+
+    ``markdown`` (the default) parses with markdown-it-py; ``seed`` applies the article's
+    regex rules exactly, to reproduce its numbers.
+    """
+    if mode == "markdown":
+        from .markdown import analyze_markdown
+
+        return analyze_markdown(text)
+    if mode == "seed":
+        from .seed import analyze_seed
+
+        return analyze_seed(text)
+    raise SpecError(f"unknown atom mode {mode!r}; choose one of {', '.join(MODES)}")
+
+
+def find_atoms(text: str, mode: str = "markdown") -> list[Atom]:
+    """Every atom of ``text`` in document order."""
+    return analyze(text, mode).atom_list()

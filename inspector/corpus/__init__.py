@@ -1,0 +1,13 @@
+"""Reading a corpus: a folder, chosen files or uploads become ``Document`` values.
+
+``load`` walks folders and builds the ``Corpus`` (a bad file is skipped with its reason, the
+rest loads); ``read`` turns one file's bytes into a document: decoding, newlines, front
+matter and title, in the article's ``seed`` way or the careful ``markdown`` way.
+"""
+
+from ..surface import lazy_surface
+
+__getattr__, __dir__, __all__ = lazy_surface(__name__, {
+    "load": ["Corpus", "MARKDOWN_SUFFIXES", "MAX_BYTES", "SkippedFile", "load_corpus", "load_files", "load_uploads"],
+    "read": ["human_size", "read_text"],
+})

@@ -1,0 +1,269 @@
+"""Reading a corpus: a folder, a list of files or browser uploads, into ``Document`` values.
+
+Two reading modes share one decoding path (``read.read_text``; that module reads and
+checks one file, this one finds the files and builds the ``Corpus``):
+
+``seed``
+    Exactly what the article's reference script does: every non-hidden ``*.md`` file found
+    by ``glob("**/*.md", recursive=True)``, read as ``open(p, encoding="utf-8").read()``
+    (universal newlines, a BOM kept as ``"\\ufeff"``), then
+    ``re.sub(r"^---\\n.*?\\n---\\n", "", text, flags=re.S)``. Nothing else changes the text,
+    so offsets and counts match the article's numbers.
+``markdown``
+    What a careful reader does: ``.md``, ``.markdown`` and ``.txt`` files, a leading BOM
+    dropped, all newlines made ``"\\n"``, YAML (``---``) or TOML (``+++``) front matter removed
+    from the very start, its scalar fields kept in ``Document.meta``.
+
+A bad file never stops a load; it is listed in ``Corpus.skipped`` with a reason in words.
+Deliberate differences from the reference script, all of which only affect files the
+script would crash on or should never read: skipped files (non-UTF-8, NUL bytes, over the
+size cap, unreadable), symbolic links leaving the root, and symbolic-link loops.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from .read import check_mode, read_document, os_reason, read_file, too_large
+from ..errors import CorpusError, SpecError, UnreadableFile
+from ..model import Document
+
+#: Default size cap per file, in bytes (5 MB, decimal, as the messages print it).
+MAX_BYTES = 5_000_000
+
+#: Extensions the markdown mode reads, compared lower-cased.
+MARKDOWN_SUFFIXES: tuple[str, ...] = (".md", ".markdown", ".txt")
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    """A file that was found but not loaded."""
+
+    path: str
+    """The path relative to the corpus root (``/`` separators), or the upload name."""
+
+    reason: str
+    """Why, in words, e.g. ``"binary file (contains NUL bytes)"``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """The documents of one load, in id order, plus the files that could not be read."""
+
+    root: str
+    """The folder ids are relative to (absolute); empty for uploads."""
+
+    documents: tuple[Document, ...]
+    """The loaded documents, sorted by id (for folders: the reference script's order)."""
+
+    skipped: tuple[SkippedFile, ...] = ()
+    """Files found but not loaded, sorted by path."""
+
+    mode: str = "markdown"
+    """The reading mode: ``"markdown"`` or ``"seed"``."""
+
+    _index: dict[str, Document] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Id lookup, built once so ``by_id`` stays O(1) for callers that look up per chunk."""
+
+    _fingerprint: str = field(default="", init=False, repr=False, compare=False)
+    """Cache of ``fingerprint``; hashing every text again on each access would be wasteful."""
+
+    def __post_init__(self) -> None:
+        # Frozen, so the cache is written with object.__setattr__; first id wins on clashes.
+        object.__setattr__(self, "_index", {d.id: d for d in reversed(self.documents)})
+
+    def by_id(self, doc_id: str) -> Document:
+        """The document with this id; ``KeyError`` when there is none."""
+        try:
+            return self._index[doc_id]
+        except KeyError:
+            raise KeyError(f"no document with id {doc_id!r} in this corpus") from None
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(self.documents)
+
+    @property
+    def characters(self) -> int:
+        """Total length of all texts, in characters."""
+        return sum(len(d.text) for d in self.documents)
+
+    @property
+    def fingerprint(self) -> str:
+        """A stable hex digest of the ids and texts (in order), for cache keys."""
+        if not self._fingerprint:
+            digest = hashlib.blake2b(digest_size=16)
+            for doc in self.documents:
+                # Length prefixes keep ("ab", "c") and ("a", "bc") apart.
+                for part in (doc.id.encode("utf-8"), doc.text.encode("utf-8", "surrogatepass")):
+                    digest.update(len(part).to_bytes(8, "little"))
+                    digest.update(part)
+            object.__setattr__(self, "_fingerprint", digest.hexdigest())
+        return self._fingerprint
+
+
+def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_BYTES) -> Corpus:
+    """Load a folder (recursively) or a single file (root: its folder, id: its name)."""
+    check_mode(mode)
+    _check_max_bytes(max_bytes)
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise CorpusError(f"corpus path not found: {path}")
+    if os.path.isfile(path):
+        root = os.path.dirname(os.path.abspath(path))
+        return _load(root, [(os.path.basename(path), path)], [], mode, max_bytes)
+    if not os.path.isdir(path):
+        raise CorpusError(f"corpus path is neither a folder nor a file: {path}")
+    root = os.path.abspath(path)
+    skipped: list[SkippedFile] = []
+    return _load(root, _walk(root, mode, skipped), skipped, mode, max_bytes)
+
+
+def load_files(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    mode: str = "markdown",
+    max_bytes: int = MAX_BYTES,
+) -> Corpus:
+    """Load chosen files; ids are relative to ``root`` (default: their deepest common folder).
+
+    The files were named explicitly, so the extension, hidden-name and symbolic-link rules
+    of folder walks do not apply. A path that is not an existing file, or lies outside
+    ``root``, raises ``CorpusError``; bad content is skipped as usual.
+    """
+    check_mode(mode)
+    _check_max_bytes(max_bytes)
+    files = [os.path.abspath(os.fspath(p)) for p in paths]
+    for file in files:
+        if not os.path.isfile(file):
+            raise CorpusError(f"not a readable file: {file}")
+    if root is not None:
+        base = os.path.abspath(os.fspath(root))
+    else:
+        base = os.path.commonpath([os.path.dirname(f) for f in files]) if files else ""
+    entries: dict[str, str] = {}
+    for file in files:
+        rel = os.path.relpath(file, base)
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            raise CorpusError(f"{file} is not inside the corpus folder {base}")
+        entries.setdefault(rel.replace(os.sep, "/"), file)
+    return _load(base, list(entries.items()), [], mode, max_bytes)
+
+
+def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown", max_bytes: int = MAX_BYTES) -> Corpus:
+    """Load (name, bytes) pairs, e.g. Streamlit uploads; clashing names get `` (2)``, `` (3)``."""
+    check_mode(mode)
+    _check_max_bytes(max_bytes)
+    items = [(name, bytes(data)) for name, data in items]
+    # Unique names keep their name even when a generated one would have taken it.
+    taken = {name for name, _ in items}
+    seen: set[str] = set()
+    documents: list[Document] = []
+    skipped: list[SkippedFile] = []
+    for name, data in items:
+        doc_id = name
+        if name in seen:
+            stem, dot, suffix = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
+            n = 2
+            while (doc_id := f"{stem} ({n}){dot}{suffix}") in taken:
+                n += 1
+            taken.add(doc_id)
+        seen.add(name)
+        try:
+            if len(data) > max_bytes:
+                raise UnreadableFile(too_large(len(data), max_bytes))
+            documents.append(read_document(doc_id, data, mode, source=name))
+        except UnreadableFile as exc:
+            skipped.append(SkippedFile(doc_id, exc.reason))
+    return _corpus("", documents, skipped, mode)
+
+
+def _load(root: str, entries: list[tuple[str, str]], skipped: list[SkippedFile], mode: str, max_bytes: int) -> Corpus:
+    """Read (id, path) entries in id order into a corpus; failures join ``skipped``."""
+    documents = []
+    for doc_id, path in sorted(entries):
+        try:
+            documents.append(read_document(doc_id, read_file(path, max_bytes), mode, source=path))
+        except UnreadableFile as exc:
+            skipped.append(SkippedFile(doc_id, exc.reason))
+    return _corpus(root, documents, skipped, mode)
+
+
+def _corpus(root: str, documents: list[Document], skipped: list[SkippedFile], mode: str) -> Corpus:
+    return Corpus(
+        root=root,
+        documents=tuple(sorted(documents, key=lambda d: d.id)),
+        skipped=tuple(sorted(skipped, key=lambda s: (s.path, s.reason))),
+        mode=mode,
+    )
+
+
+def _walk(root: str, mode: str, skipped: list[SkippedFile]) -> list[tuple[str, str]]:
+    """(id, path) of every file below ``root`` the mode reads, as glob's ``**`` finds them.
+
+    Like glob: names starting with "." are neither listed nor entered, and symbolic links to
+    folders are followed. Unlike glob: links leaving the root are skipped, and a link back to
+    an enclosing folder is not entered (glob would recurse until the OS refuses).
+    """
+    real_root = os.path.realpath(root)
+    found: list[tuple[str, str]] = []
+    # An explicit stack, so deep trees cannot hit Python's recursion limit. Each folder
+    # carries its resolved path and those of its ancestors, for loop detection.
+    stack: list[tuple[str, str, str, frozenset[str]]] = [(root, "", real_root, frozenset({real_root}))]
+    while stack:
+        folder, prefix, folder_real, ancestors = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError as exc:
+            if not prefix:
+                raise CorpusError(f"cannot list the corpus folder {root}: {os_reason(exc)}") from exc
+            skipped.append(SkippedFile(prefix.rstrip("/"), f"unreadable folder: {os_reason(exc)}"))
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            rel = prefix + entry.name
+            link = entry.is_symlink()
+            # Only links need a system call to resolve; anything else sits in its folder.
+            real = os.path.realpath(entry.path) if link else os.path.join(folder_real, entry.name)
+            if link and not _inside(real, real_root):
+                skipped.append(SkippedFile(rel, "symbolic link pointing outside the corpus folder"))
+                continue
+            try:
+                is_dir = entry.is_dir()  # follows links, as glob does
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if real in ancestors:
+                    skipped.append(SkippedFile(rel, "symbolic link loop (points to an enclosing folder)"))
+                    continue
+                stack.append((entry.path, rel + "/", real, ancestors | {real}))
+                if mode == "seed" and fnmatch.fnmatch(entry.name, "*.md"):
+                    # glob lists it too; the reference script would crash opening it.
+                    skipped.append(SkippedFile(rel, "a folder, not a file"))
+            elif _wanted(entry.name, mode):
+                found.append((rel, entry.path))
+    return found
+
+
+def _wanted(name: str, mode: str) -> bool:
+    if mode == "seed":
+        return fnmatch.fnmatch(name, "*.md")  # glob's own test, case rules included
+    return name.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def _inside(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _check_max_bytes(max_bytes: int) -> None:
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
+        raise SpecError(f"max_bytes must be a positive whole number of bytes, not {max_bytes!r}")

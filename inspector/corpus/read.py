@@ -1,0 +1,193 @@
+"""Reading one corpus file: from a path or bytes to a ``Document``, or the reason it cannot be one.
+
+Everything here is about a single file, whichever way it arrived (folder walk, chosen file,
+upload): the size cap and the one read, refusing binary and non-UTF-8 content, newline
+normalisation, front matter and its fields, and the title. Folder walks and building the
+``Corpus`` live in ``corpus``, whose docstring describes the two reading modes. A problem
+raises ``UnreadableFile`` with its reason in words, which the caller turns into a skip.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import stat
+from pathlib import PurePosixPath
+
+from ..model import MODES
+from ..errors import SpecError, UnreadableFile
+from ..model import Document
+
+Meta = tuple[tuple[str, str], ...]
+
+# The reference script's pattern, verbatim. Without re.M "^" only matches at offset 0, so
+# re.sub can replace at most this one match: ``match`` + slicing is the same operation.
+_SEED_FRONT_MATTER = re.compile(r"^---\n.*?\n---\n", flags=re.S)
+# Markdown mode: the opening fence is the first line; the body (possibly empty) ends at the
+# first line that is a closing fence. Lazy matching finds the first closer, not the last.
+_YAML_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?P<body>.*?\n)??(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_TOML_FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*\n(?P<body>.*?\n)??\+\+\+[ \t]*(?:\n|\Z)", re.S)
+_YAML_PAIR = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\Z")
+_TOML_PAIR = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*\Z")
+_ATX_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*\Z")
+_FENCE = re.compile(r" {0,3}(```|~~~)")
+
+
+def read_text(raw: bytes, mode: str = "markdown") -> tuple[str, Meta]:
+    """Decode one file's bytes into (text, front-matter fields) the way ``mode`` reads files.
+
+    Raises ``UnreadableFile`` for binary or non-UTF-8 content.
+    """
+    check_mode(mode)
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise UnreadableFile("not UTF-8 text (UTF-16 byte-order mark)")
+    if b"\0" in raw:
+        raise UnreadableFile("binary file (contains NUL bytes)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(
+            f"not UTF-8 text (invalid byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    if mode == "markdown":
+        text = text.removeprefix("\ufeff")
+    # open()'s universal newlines, as the seed mode needs, and the markdown mode's rule too.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if mode == "seed":
+        match = _SEED_FRONT_MATTER.match(text)
+        if not match:
+            return text, ()
+        return text[match.end():], _yaml_meta(match.group()[4:-4])
+    match = _YAML_FRONT_MATTER.match(text)
+    if match:
+        return text[match.end():], _yaml_meta(match.group("body") or "")
+    match = _TOML_FRONT_MATTER.match(text)
+    if match:
+        return text[match.end():], _toml_meta(match.group("body") or "")
+    return text, ()
+
+
+def read_bytes(path: str, limit: int) -> bytes:
+    """The one read of a file: at most ``limit`` bytes (a separate function so tests can fail it)."""
+    with open(path, "rb") as handle:
+        return handle.read(limit)
+
+
+def read_file(path: str, max_bytes: int) -> bytes:
+    """A file's bytes, or ``UnreadableFile`` saying why not."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise UnreadableFile("broken symbolic link" if os.path.islink(path) else "unreadable: file not found") from None
+    except OSError as exc:
+        raise UnreadableFile(f"unreadable: {os_reason(exc)}") from None
+    # Checked before opening: opening a FIFO would block forever.
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableFile("not a regular file")
+    if info.st_size > max_bytes:
+        raise UnreadableFile(too_large(info.st_size, max_bytes))
+    try:
+        raw = read_bytes(path, max_bytes + 1)  # +1: notices a file that grew since stat
+    except OSError as exc:
+        raise UnreadableFile(f"unreadable: {os_reason(exc)}") from None
+    if len(raw) > max_bytes:
+        raise UnreadableFile(too_large(len(raw), max_bytes))
+    return raw
+
+
+def read_document(doc_id: str, raw: bytes, mode: str, source: str) -> Document:
+    """One file's bytes as a ``Document`` (``UnreadableFile`` when they cannot be one)."""
+    text, meta = read_text(raw, mode)
+    return Document(id=doc_id, text=text, title=_title(text, meta, doc_id), source=source, meta=meta)
+
+
+def _title(text: str, meta: Meta, doc_id: str) -> str:
+    """Front-matter title, else the first level-1 ATX heading, else the first heading, else the stem."""
+    for key, value in meta:
+        if key.lower() == "title" and value:
+            return value
+    first = ""
+    in_fence = ""
+    for line in text.split("\n"):
+        fence = _FENCE.match(line)
+        if fence:
+            # A "# comment" inside a shell code block is not a heading.
+            if not in_fence:
+                in_fence = fence.group(1)
+            elif fence.group(1) == in_fence:
+                in_fence = ""
+            continue
+        if in_fence:
+            continue
+        heading = _ATX_HEADING.match(line)
+        if heading:
+            if len(heading.group(1)) == 1:
+                return heading.group(2)
+            first = first or heading.group(2)
+    return first or PurePosixPath(doc_id).stem or doc_id
+
+
+def _yaml_meta(body: str) -> Meta:
+    """Top-level ``key: value`` scalars; nested maps, lists and block scalars are ignored."""
+    pairs: dict[str, str] = {}
+    for line in body.split("\n"):
+        match = _YAML_PAIR.match(line)
+        if not match or not match.group(2):
+            continue
+        value = match.group(2)
+        if value[0] in "[{|>&*!":
+            continue  # flow collections, block scalars, anchors, aliases, tags: not scalars
+        if value[0] not in "\"'":
+            value = value.split(" #", 1)[0].rstrip()  # YAML comment
+        pairs.setdefault(match.group(1), _unquote(value))
+    return tuple(pairs.items())
+
+
+def _toml_meta(body: str) -> Meta:
+    """Top-level ``key = value`` scalars, up to the first ``[table]``."""
+    pairs: dict[str, str] = {}
+    for line in body.split("\n"):
+        if line.lstrip().startswith("["):
+            break
+        match = _TOML_PAIR.match(line)
+        if match and match.group(2) and match.group(2)[0] not in "[{":
+            value = match.group(2)
+            if value[0] not in "\"'":
+                value = value.split(" #", 1)[0].rstrip()
+            pairs.setdefault(match.group(1), _unquote(value))
+    return tuple(pairs.items())
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
+def too_large(size: int, limit: int) -> str:
+    """The reason given for a file of ``size`` bytes over the ``limit``."""
+    return f"larger than the {human_size(limit)} limit ({human_size(size)})"
+
+
+def human_size(size: int) -> str:
+    """``999 bytes``, ``1.5 kB``, ``7.2 MB`` (decimal units, as the limits are stated)."""
+    if size < 1000:
+        return f"{size} bytes"
+    value, unit = (size / 1e6, "MB") if size >= 1_000_000 else (size / 1e3, "kB")
+    return f"{value:.1f}".removesuffix(".0") + f" {unit}"
+
+
+def os_reason(exc: OSError) -> str:
+    """What went wrong with a file, in words, without the path."""
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    return str(exc) or type(exc).__name__
+
+
+def check_mode(mode: str) -> None:
+    """``SpecError`` unless ``mode`` is a reading mode."""
+    if mode not in MODES:
+        raise SpecError(f"unknown reading mode {mode!r}; choose one of {', '.join(MODES)}")

@@ -1,0 +1,17 @@
+"""Measuring chunkings over a corpus: the ``Workspace`` and what it counts.
+
+``workspace`` caches every document's analysis and every chunking's split, and answers
+survival, header carry, sizes and the probe for any spec; ``survival`` (atoms kept whole and
+cut), ``headers`` (rows that keep their header) and ``sizes`` (percentiles, the embedder's
+cap) are the measures; ``arrays`` holds a chunking as whole-corpus arrays for speed and
+``workers`` analyses documents in forked processes.
+"""
+
+from ..surface import lazy_surface
+
+__getattr__, __dir__, __all__ = lazy_surface(__name__, {
+    "workspace": ["SplitSummary", "Workspace"],
+    "survival": ["CutAtom", "contained", "cut_atoms", "survival"],
+    "headers": ["HeaderCarry", "header_carry"],
+    "sizes": ["CapReport", "SizeStats", "cap_report", "percentile"],
+})

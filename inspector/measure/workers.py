@@ -1,0 +1,122 @@
+"""Analysing a corpus's documents in forked worker processes, started as early as possible.
+
+The ``report`` command forks its analysis workers right after reading the corpus, before
+the rest of the engine (numpy included) is imported, so the workers parse while this process
+imports and builds the probe's term table; ``Workspace.analyses(jobs)`` uses the same workers
+later. This module therefore imports nothing heavy. Workers send each analysis back as plain
+tuples (``Analysis.to_plain``), which pickle several times faster than the dataclasses, with
+the document's query candidates, picked where the figure sentences are at hand.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+
+from ..atoms.analysis import Analysis
+from ..atoms.detect import analyze
+from ..model import Document
+from ..retrieval.probe import Candidate, query_candidates
+
+# What this process does besides analysing, as a share of the work of analysing the whole
+# corpus (measured on the bundled corpus on two cores): building the term table, and also
+# importing the engine when the workers start before it is imported. The share is smaller
+# for markdown, whose parser is several times slower than the article's regexes.
+TABLE_SHARE = {"seed": 0.2, "markdown": 0.05}
+IMPORTS_AND_TABLE_SHARE = {"seed": 0.75, "markdown": 0.15}
+
+_FORKED: tuple[str, list[list[Document]]] | None = None  # what the workers inherit
+
+
+def can_fork() -> bool:
+    """Whether workers can be forked here (they inherit the documents instead of a copy)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def shares(documents: list[Document], jobs: int, head: float) -> list[int]:
+    """Where to cut ``documents`` among this process (first; ``head`` is its other work as a
+    share of analysing them all) and ``jobs - 1`` workers, for about equal work each:
+    positions from 0 to the number of documents. Every worker gets a document."""
+    n = len(documents)
+    workers = min(jobs - 1, n)
+    sizes = [len(d.text) for d in documents]
+    total = sum(sizes) or 1
+    other = total * head
+    each = (total + other) / jobs
+    targets = [max(0.0, each - other) + k * each for k in range(workers)]
+    cuts, done, position = [], 0, 0
+    for target in targets:
+        while position < n and done + sizes[position] / 2 <= target:
+            done += sizes[position]
+            position += 1
+        cuts.append(position)
+    for k in range(workers - 1, -1, -1):
+        cuts[k] = min(cuts[k], n - (workers - k))
+    for k in range(1, workers):
+        cuts[k] = max(cuts[k], cuts[k - 1] + 1)
+    return [0, *cuts, n]
+
+
+class Workers:
+    """Forked processes analysing the later documents of a corpus; this process is left the
+    first ``own`` ones. Collect the results once, or close to stop the workers."""
+
+    def __init__(self, documents: list[Document], mode: str, jobs: int, head: float) -> None:
+        global _FORKED
+        load_detector(mode)  # once, before forking, rather than in every process
+        self.documents = list(documents)
+        self.mode = mode
+        bounds = shares(self.documents, jobs, head)
+        self.own: list[Document] = self.documents[:bounds[1]]
+        """The documents left to this process."""
+        self._batches = [self.documents[a:b] for a, b in zip(bounds[1:], bounds[2:])]
+        _FORKED = (mode, self._batches)
+        self._pool = None
+        try:
+            self._pool = multiprocessing.get_context("fork").Pool(len(self._batches))
+            self._pending = [self._pool.apply_async(_analyze_batch, (k,)) for k in range(len(self._batches))]
+        finally:
+            _FORKED = None
+
+    @classmethod
+    def start(cls, documents: list[Document], mode: str, jobs: int, head: float) -> "Workers | None":
+        """Workers for ``documents``, or None when there is nothing to share or no fork."""
+        if jobs < 2 or len(documents) < 2 or not can_fork():
+            return None
+        return cls(documents, mode, jobs, head)
+
+    def collect(self) -> list[tuple[Document, Analysis, list[Candidate]]]:
+        """Every worker's documents with their analyses and query candidates, in order."""
+        try:
+            out = []
+            for batch, pending in zip(self._batches, self._pending):
+                for document, (plain, candidates) in zip(batch, pending.get()):
+                    out.append((document, Analysis.from_plain(plain), candidates))
+            return out
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the workers (after ``collect``, they have finished); closing twice is fine."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+def _analyze_batch(batch: int) -> list[tuple]:
+    """In a worker: each document of an inherited batch, analysed, with its query candidates."""
+    assert _FORKED is not None
+    mode, batches = _FORKED
+    out = []
+    for document in batches[batch]:
+        analysis = analyze(document.text, mode)
+        out.append((analysis.to_plain(), query_candidates(document, analysis.atoms["num"])))
+    return out
+
+
+def load_detector(mode: str) -> None:
+    """Import the atom detector ``analyze`` loads on first use."""
+    if mode == "seed":
+        from ..atoms import seed  # noqa: F401
+    elif mode == "markdown":
+        from ..atoms import markdown  # noqa: F401

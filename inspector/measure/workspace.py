@@ -1,0 +1,308 @@
+"""A corpus prepared once for many measurements: atoms, term indexes and splits are cached.
+
+Every splitter and every budget reuses the same per-document ``Analysis`` (atoms are never
+recomputed per configuration), and the probe's term index is built once per document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import nullcontext
+from dataclasses import dataclass
+from itertools import accumulate
+
+from ..atoms.analysis import Analysis, HeadingIndex
+from ..atoms.detect import analyze
+from ..chunks.sets import ChunkSet, ChunkSetStore
+from ..collector import collection_paused
+from ..corpus.load import Corpus
+from ..errors import ChunkSetError
+from ..lengths import get_length
+from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, SplitResult
+from ..retrieval.probe import ProbeResult, Query, choose_queries, make_queries, probe_spans, query_candidates
+from ..retrieval.terms import TermTable
+from ..spec import SplitterSpec, parse_spec
+from ..split.splitters import chunk_spans, split_document
+from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
+from .headers import HeaderCarry, header_carry_spans
+from .workers import TABLE_SHARE, Workers
+
+
+@dataclass(frozen=True, slots=True)
+class SplitSummary:
+    """A configuration's corpus-wide counts (survival as ``kind -> (intact, counted)``)."""
+
+    spec: SplitterSpec
+    """The configuration."""
+
+    chunks: int
+    """Number of chunks over the corpus."""
+
+    span_chars: int
+    """Characters inside chunk spans, repeats counted (prefixes not included)."""
+
+    survival_fit: dict[str, tuple[int, int]]
+    """Survival over atoms no larger than the budget."""
+
+    survival_all: dict[str, tuple[int, int]]
+    """Survival over every atom."""
+
+    oversized: int
+    """Chunks over budget because one indivisible piece is."""
+
+    def kept(self, kind: str, *, every: bool = False) -> float | None:
+        """Share of ``kind``'s atoms kept whole: of those that fit the budget, or of ``every``
+        one; None when there is no such atom."""
+        intact, counted = (self.survival_all if every else self.survival_fit)[kind]
+        return intact / counted if counted else None
+
+
+class Workspace:
+    """One corpus in one atom mode, with everything derived from it cached.
+
+    Every chunking is named by a spec: a built-in splitter, another library's splitter
+    (``ext-``) or a chunk set made elsewhere (``imported:ID``, registered with
+    ``add_chunk_set`` or found in ``chunk_set_store``). All of them are split, measured,
+    probed and drawn the same way.
+    """
+
+    def __init__(self, corpus: Corpus | list[Document], mode: str = "markdown") -> None:
+        self.documents: list[Document] = list(corpus.documents if isinstance(corpus, Corpus) else corpus)
+        self.mode = mode
+        self._analyses: dict[str, Analysis] = {}
+        self._terms: TermTable | None = None
+        self._queries: list[Query] | None = None
+        self._splits: dict[str, list[SplitResult]] = {}
+        self._fingerprint: str | None = corpus.fingerprint if isinstance(corpus, Corpus) else None
+        self._chunk_sets: dict[str, ChunkSet] = {}
+        self._query_candidates: dict[str, list] | None = None  # left by ``analyses`` for ``prepare_probe``
+        self._chunk_arrays_cache: dict[str, ChunkArrays] = {}  # built-in specs' chunks as arrays
+        self._atom_arrays_cache: AtomArrays | None = None
+        self.chunk_set_store: ChunkSetStore | None = None
+        """Where ``imported:ID`` specs not yet registered are looked up (None: nowhere)."""
+
+    @property
+    def fingerprint(self) -> str:
+        """A digest of the documents' ids and texts (the corpus's, when built from one)."""
+        if self._fingerprint is None:
+            self._fingerprint = Corpus("", tuple(self.documents)).fingerprint
+        return self._fingerprint
+
+    @property
+    def characters(self) -> int:
+        """Total characters of the corpus."""
+        return sum(len(d.text) for d in self.documents)
+
+    def subset(self, doc_ids: Iterable[str]) -> "Workspace":
+        """The same corpus seen through some of its documents (corpus order kept).
+
+        Measures of the subset count only those documents; it shares this workspace's
+        analyses, term table, chunk sets and fingerprint, and the probe asks only the queries
+        drawn from those documents. Used to compare chunkings on the documents an import
+        covers."""
+        wanted = set(doc_ids)
+        part = Workspace([d for d in self.documents if d.id in wanted], self.mode)
+        part._analyses = self._analyses
+        part._terms = self.term_table()
+        part._queries = [q for q in self.queries() if q.doc_id in wanted]
+        part._fingerprint = self.fingerprint
+        part._chunk_sets = self._chunk_sets
+        part.chunk_set_store = self.chunk_set_store
+        return part
+
+    def analysis(self, document: Document) -> Analysis:
+        """The document's structure, computed on first use."""
+        found = self._analyses.get(document.id)
+        if found is None:
+            found = self._analyses[document.id] = analyze(document.text, self.mode)
+        return found
+
+    def headings(self, document: Document) -> HeadingIndex:
+        """The document's heading paths by offset (what imported chunks are labelled with)."""
+        return self.analysis(document).heading_index
+
+    def analyses(self, jobs: int = 1, workers=None) -> list[Analysis]:
+        """Every document's structure, in corpus order. With ``jobs`` > 1, forked workers
+        analyse the later documents (and pick their query candidates) while this process
+        builds the probe's term table and does the same for the first ones. ``workers``
+        (``workers.Workers`` over this corpus's documents) are ones started earlier."""
+        missing = [d for d in self.documents if d.id not in self._analyses]
+        if workers is None and jobs > 1:
+            head = TABLE_SHARE.get(self.mode, 0.2) if self._terms is None else 0.0
+            workers = Workers.start(missing, self.mode, jobs, head)
+        if workers is not None:
+            candidates: dict[str, list] = {}
+            try:
+                self.term_table()  # independent of atoms: overlaps the workers' parsing
+                for document in workers.own:
+                    candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"])
+                for document, analysis, found in workers.collect():
+                    self._analyses[document.id] = analysis
+                    candidates[document.id] = found
+            finally:
+                workers.close()
+            if all(d.id in candidates for d in self.documents):
+                self._query_candidates = candidates
+        return [self.analysis(d) for d in self.documents]
+
+    def prepare_probe(self) -> None:
+        """Build everything the probe shares across configurations (before forking workers)."""
+        candidates, self._query_candidates = self._query_candidates, None
+        if self._queries is None and candidates is not None:
+            self._queries = choose_queries([c for d in self.documents for c in candidates[d.id]])
+        self.queries()
+        self.term_table().select(frozenset(w for q in self.queries() for w in q.words))
+        self._atom_arrays()
+        if self.mode != "seed":
+            get_length("o200k")
+
+    def atom_counts(self) -> dict[str, int]:
+        """Atoms per kind over the corpus."""
+        counts = dict.fromkeys(ATOM_KINDS, 0)
+        for analysis in self.analyses():
+            for kind in ATOM_KINDS:
+                counts[kind] += analysis.count(kind)
+        return counts
+
+    def split(self, spec: SplitterSpec | str) -> list[SplitResult]:
+        """Every document split under ``spec`` (cached per configuration)."""
+        spec = parse_spec(spec)
+        key = str(spec)
+        if key not in self._splits:
+            if spec.is_imported:
+                found = self.chunk_set(spec.chunk_set)
+                self._splits[key] = found.split_results(self.documents, spec, self.mode)
+            else:
+                length = get_length(spec.unit)
+                analyses = [self.analysis(d) for d in self.documents]
+                # Library splitters (ext-) run foreign code, which may well make cycles.
+                with nullcontext() if spec.is_adapter else collection_paused():
+                    self._splits[key] = [split_document(d, spec, a, length) for d, a in zip(self.documents, analyses)]
+        return self._splits[key]
+
+    def problems(self, spec: SplitterSpec | str) -> list[ImportProblem]:
+        """Every chunk of a library splitter (``ext-``) not taken as its library gave it."""
+        return [p for result in self.split(spec) for p in result.problems]
+
+    def add_chunk_set(self, chunk_set: ChunkSet) -> SplitterSpec:
+        """Make imported chunks splittable as ``imported:ID``; returns that spec.
+        ``ChunkSetError`` when the set was placed on another corpus."""
+        if chunk_set.corpus != self.fingerprint:
+            raise ChunkSetError(f"chunk set {chunk_set.id} was placed on another corpus than this workspace's")
+        self._chunk_sets[chunk_set.id] = chunk_set
+        return chunk_set.spec
+
+    def forget_chunk_set(self, set_id: str) -> None:
+        """Drop a chunk set and its cached splits (after it was deleted from the store)."""
+        self._chunk_sets.pop(set_id, None)
+        for key in [k for k in self._splits if parse_spec(k).chunk_set == set_id]:
+            del self._splits[key]
+
+    def chunk_set(self, set_id: str) -> ChunkSet:
+        """A registered chunk set, else one read from ``chunk_set_store`` (``ChunkSetError``
+        when neither has it)."""
+        found = self._chunk_sets.get(set_id)
+        if found is None:
+            if self.chunk_set_store is None:
+                raise ChunkSetError(f"no imported chunk set {set_id} is registered with this workspace")
+            found = self.chunk_set_store.load(set_id, self.documents, self.fingerprint)
+            self._chunk_sets[set_id] = found
+        return found
+
+    def chunks(self, spec: SplitterSpec | str) -> list[Chunk]:
+        """Every chunk of the corpus under ``spec``, in corpus order."""
+        return [c for result in self.split(spec) for c in result.chunks]
+
+    def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
+        """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the
+        spec's), in corpus order."""
+        spec = parse_spec(spec)
+        length = get_length(unit or spec.unit)
+        texts = {d.id: d.text for d in self.documents}
+        return length.count_many([c.prefix + texts[c.doc_id][c.start:c.end] for c in self.chunks(spec)])
+
+    def summarize(self, spec: SplitterSpec | str, *, fits: int | None = None) -> SplitSummary:
+        """Counts and survival for one configuration; ``fits`` (default: the spec's budget,
+        in its unit) is the size limit of the atoms counted in ``survival_fit``.
+
+        Imported chunks have no budget of their own: without ``fits`` every atom counts and
+        none is oversized; with it, chunks embedding more than ``fits`` are oversized."""
+        spec = parse_spec(spec)
+        if fits is None and not spec.is_imported:
+            fits = spec.budget
+        chunks = self._chunk_arrays(spec)
+        atoms = self._atom_arrays()
+        sizes = None
+        if spec.in_tokens and fits is not None:
+            length = get_length(spec.unit)
+            texts = [d.text for d in self.documents]
+            sizes = lambda kind: atoms.token_sizes(kind, spec.unit, length, texts)  # noqa: E731
+        starts, ends = chunks.global_spans(atoms.bases)
+        fit, every = survival_counts(atoms, starts, ends, fits, sizes)
+        oversized = chunks.oversized
+        if spec.is_imported and fits is not None:
+            oversized = sum(1 for size in self.sizes(spec) if size > fits)
+        return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized)
+
+    def header_carry(self, spec: SplitterSpec | str = "structured:800") -> HeaderCarry:
+        """Rows that keep or lose their table header under ``spec``."""
+        chunks = self._chunk_arrays(parse_spec(spec))
+        total = HeaderCarry()
+        stops = list(accumulate(chunks.counts.tolist()))
+        starts, ends = chunks.starts.tolist(), chunks.ends.tolist()
+        first = 0
+        for document, stop in zip(self.documents, stops):
+            prefixes = chunks.prefixes[first:stop] if chunks.prefixes is not None else None
+            total.add(header_carry_spans(document.text, self.analysis(document),
+                                         list(zip(starts[first:stop], ends[first:stop])), prefixes))
+            first = stop
+        return total
+
+    def term_table(self) -> TermTable:
+        """Every term of the corpus, found once, for the probe's BM25."""
+        if self._terms is None:
+            self._terms = TermTable((d.id, d.text) for d in self.documents)
+        return self._terms
+
+    def queries(self) -> list[Query]:
+        """The article's 200 lexical queries for this corpus and mode."""
+        if self._queries is None:
+            figures = [self.analysis(d).atoms["num"] for d in self.documents]
+            self._queries = make_queries(self.documents, figures)
+        return self._queries
+
+    def probe(self, spec: SplitterSpec | str, *, k: int = 5) -> ProbeResult:
+        """answer@k, cut and context for one configuration (context tokens: characters / 4 in
+        seed mode, real o200k tokens otherwise)."""
+        counter = None
+        if self.mode != "seed":
+            counter = get_length("o200k").count_many
+        chunks = self._chunk_arrays(parse_spec(spec))
+        return probe_spans(self.queries(), self.term_table(), list(chunks.doc_ids), chunks.doc_of,
+                           chunks.starts, chunks.ends, chunks.prefixes, k=k, token_count=counter)
+
+    # -- the measuring fast path: whole-corpus arrays instead of Chunk objects ---------------
+
+    def _chunk_arrays(self, spec: SplitterSpec) -> ChunkArrays:
+        """``spec``'s chunks over the corpus as arrays (cached for built-in splitters, which are
+        split straight to spans; other chunks come from ``split``)."""
+        ids = [d.id for d in self.documents]
+        key = str(spec)
+        if key in self._splits or spec.is_imported or spec.is_adapter:
+            per_doc = []
+            for result in self.split(spec):
+                prefixes = [c.prefix for c in result.chunks]
+                per_doc.append((result.spans, prefixes if any(prefixes) else None, len(result.oversized)))
+            return ChunkArrays.from_spans(ids, per_doc)
+        if key not in self._chunk_arrays_cache:
+            length = get_length(spec.unit)
+            self._chunk_arrays_cache[key] = ChunkArrays.from_spans(
+                ids, [chunk_spans(d.text, spec, self.analysis(d), length) for d in self.documents])
+        return self._chunk_arrays_cache[key]
+
+    def _atom_arrays(self) -> AtomArrays:
+        """Every atom of the corpus as arrays, built once."""
+        if self._atom_arrays_cache is None:
+            bases = document_bases([len(d.text) for d in self.documents])
+            self._atom_arrays_cache = AtomArrays(bases, self.analyses())
+        return self._atom_arrays_cache

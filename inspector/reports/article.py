@@ -1,0 +1,223 @@
+"""The article's four tables (splitter comparison, probe, budget sweep, header carry) for any
+corpus, as one plain dictionary and as the text the article prints."""
+
+from __future__ import annotations
+
+import multiprocessing
+from typing import Callable
+
+from ..measure.sizes import percentile
+from ..model import ATOM_KINDS
+from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
+from ..measure.workspace import Workspace
+
+SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
+Progress = Callable[[str, int, int], None]
+
+
+
+
+def build_report(
+    workspace: Workspace,
+    *,
+    specs: tuple[SplitterSpec, ...] | list = ARTICLE_SPECS,
+    fits: int | None = 800,
+    sweep_spec: SplitterSpec | str = "structured:800",
+    budgets: tuple[int, ...] = SWEEP_BUDGETS,
+    header_spec: SplitterSpec | str = "structured:800",
+    progress: Progress | None = None,
+    jobs: int = 1,
+    workers=None,
+) -> dict:
+    """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
+
+    Table a counts only atoms no larger than ``fits`` (the article's 800 characters, the same
+    for every row so rows compare; ``None``: each splitter's own budget). With ``jobs`` > 1
+    the configurations are measured in that many forked worker processes (Linux), which share
+    the workspace's atoms and term index instead of recomputing them; ``workers`` are
+    analysis workers already started on the workspace's documents (see ``Workspace.analyses``).
+    """
+    specs = [parse_spec(s) for s in specs]
+    sweep_base = parse_spec(sweep_spec)
+    tasks = [("compare", spec, fits) for spec in specs]
+    tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
+    tasks.append(("headers", parse_spec(header_spec), None))
+    steps = len(tasks) + 1
+    done = 0
+
+    def tick(what: str) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(what, done, steps)
+
+    workspace.analyses(jobs=jobs, workers=workers)
+    total = workspace.characters
+    counts = workspace.atom_counts()
+    lengths = {}
+    for kind in ATOM_KINDS:
+        sizes = [b - a for analysis in workspace.analyses() for a, b in analysis.atoms[kind]]
+        lengths[kind] = {"p50": percentile(sizes, 50), "p90": percentile(sizes, 90),
+                         "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
+    tick("atoms")
+    rows: list = [None] * len(tasks)
+    for position, row in _measure_all(workspace, tasks, jobs):
+        rows[position] = row
+        table, spec, _ = tasks[position]
+        tick({"compare": spec.label, "sweep": f"budget {spec.budget}"}.get(table, "headers"))
+    compare = [row for (table, _, _), row in zip(tasks, rows) if table == "compare"]
+    sweep = [{"budget": row["budget"], "spec": row["spec"], "chunks": row["chunks"], "mean": row["mean"],
+              "survival": {k: row["survival_all"][k] for k in SWEEP_KINDS}, "ctx_tokens": row["ctx_tokens"]}
+             for (table, _, _), row in zip(tasks, rows) if table == "sweep"]
+    for row in compare:
+        del row["survival_all"], row["budget"]
+    carry = next(row for (table, _, _), row in zip(tasks, rows) if table == "headers")
+    return {
+        "mode": workspace.mode,
+        "corpus": {"documents": len(workspace.documents), "characters": total, "atoms": counts,
+                   "atom_lengths": lengths},
+        "queries": len(workspace.queries()),
+        "compare": compare,
+        "sweep": sweep,
+        "sweep_spec": str(sweep_base),
+        "headers": carry,
+        "header_spec": str(parse_spec(header_spec)),
+        "fits": fits,
+    }
+
+
+def measure_spec(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None) -> dict:
+    """One configuration's row: chunk counts, survival, duplication and the probe."""
+    spec = parse_spec(spec)
+    summary = workspace.summarize(spec, fits=fits)
+    probe = workspace.probe(spec)
+    total = workspace.characters
+    return {
+        "splitter": spec.label,
+        "spec": str(spec),
+        "budget": spec.budget,
+        "chunks": summary.chunks,
+        "mean": summary.span_chars / summary.chunks if summary.chunks else 0.0,
+        "survival": {k: summary.kept(k) for k in ATOM_KINDS},
+        "survival_all": {k: summary.kept(k, every=True) for k in ATOM_KINDS},
+        "counts": {k: list(summary.survival_fit[k]) for k in ATOM_KINDS},
+        "duplication": summary.span_chars / total if total else 0.0,
+        "oversized": summary.oversized,
+        "answer_at_5": probe.answer_rate,
+        "cut": probe.cut_rate,
+        "rank_miss": probe.miss_rate,
+        "ctx_chars": probe.context_chars,
+        "ctx_tokens": probe.context_tokens,
+    }
+
+
+_SHARED: Workspace | None = None  # the workspace a forked worker inherited
+
+Task = tuple[str, SplitterSpec, "int | None"]
+Job = tuple[tuple[int, ...], str, SplitterSpec, "int | None"]
+
+
+def _plan(tasks: list[Task]) -> list[Job]:
+    """The tasks as jobs ``(positions, table, spec, fits)``, costliest first so that workers
+    finish together; the header count joins the job measuring the same splitter, which then
+    has its chunks at hand. The recursive and structured splitters and small budgets (many
+    chunks to rank) cost most."""
+    jobs: list[Job] = []
+    headers = [i for i, (table, _, _) in enumerate(tasks) if table == "headers"]
+    for i, (table, spec, fits) in enumerate(tasks):
+        if table == "headers":
+            continue
+        mine = tuple(h for h in headers if str(tasks[h][1]) == str(spec))
+        headers = [h for h in headers if h not in mine]
+        jobs.append(((i, *mine), table, spec, fits))
+    jobs += [((h,), "headers", tasks[h][1], None) for h in headers]
+    return sorted(jobs, key=lambda job: (job[2].kind not in ("recursive", "structured"), job[2].budget))
+
+
+def _run_job(workspace: Workspace, job: Job) -> list[tuple[int, dict]]:
+    positions, table, spec, fits = job
+    if table == "headers":
+        return [(positions[0], workspace.header_carry(spec).as_dict())]
+    rows = [(positions[0], measure_spec(workspace, spec, fits))]
+    return rows + [(h, workspace.header_carry(spec).as_dict()) for h in positions[1:]]
+
+
+def _measure_job(job: Job) -> list[tuple[int, dict]]:
+    assert _SHARED is not None
+    return _run_job(_SHARED, job)
+
+
+def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int):
+    """``(position, row)`` for every task, as they are measured; in forked workers when
+    ``jobs`` > 1 and fork exists."""
+    plan = _plan(tasks)
+    if jobs > 1 and len(plan) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        global _SHARED
+        workspace.prepare_probe()
+        _SHARED = workspace
+        try:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(plan))) as pool:
+                for rows in pool.imap_unordered(_measure_job, plan):
+                    yield from rows
+        finally:
+            _SHARED = None
+        return
+    for job in sorted(plan, key=lambda job: job[0][0]):  # in the report's order, for the progress bar
+        yield from _run_job(workspace, job)
+
+
+def _pct(value: float | None, width: int) -> str:
+    return f"{'n/a':>{width}s}" if value is None else f"{value:{width}.1%}"
+
+
+def _count_word(n: int) -> str:
+    words = "no one two three four five six seven eight nine ten".split()
+    return words[n] if n < len(words) else "several"
+
+
+def format_report(report: dict) -> str:
+    """The tables as the article prints them (same columns, widths and rounding)."""
+    corpus = report["corpus"]
+    atoms = corpus["atoms"]
+    lines = [
+        f"corpus   {corpus['documents']} documents, {corpus['characters']:,} characters"
+        f" ({report['mode']} atoms)",
+        f"atoms    {atoms['code']} code blocks, {atoms['table']} tables, {atoms['row']} rows, "
+        f"{atoms['num']} figure sentences, {atoms['cite']} citing sentences",
+        "",
+        "atom length in characters      p50      p90      p99      max",
+    ]
+    for kind, label in (("code", "code block"), ("table", "table"), ("row", "table row"),
+                        ("num", "figure sentence")):
+        s = corpus["atom_lengths"][kind]
+        lines.append(f"  {label:16s}{s['p50']:10.0f}{s['p90']:9.0f}{s['p99']:9.0f}{s['max']:9d}")
+    fits = report.get("fits")
+    limit = (f"{fits}-character budget, atoms of {fits} characters or less" if fits
+             else "atoms no larger than each splitter's budget")
+    lines += ["", f"a. splitter comparison, {limit}",
+              f"{'splitter':16s}{'chunks':>7s}{'mean':>6s}{'code':>7s}{'table':>7s}{'row':>7s}"
+              f"{'num':>7s}{'cite':>7s}{'dup':>6s}"]
+    for row in report["compare"]:
+        lines.append(f"{row['splitter']:16s}{row['chunks']:7d}{row['mean']:6.0f}"
+                     + "".join(_pct(row["survival"][k], 7) for k in ATOM_KINDS)
+                     + f"{row['duplication']:6.2f}")
+    lines += ["", f"b. {report['queries']} lexical queries, three longest words of a figure sentence",
+              f"{'splitter':16s}{'answer@5':>9s}{'cut':>7s}{'ctx chars':>10s}{'ctx tokens':>11s}"]
+    for row in report["compare"]:
+        lines.append(f"{row['splitter']:16s}{_pct(row['answer_at_5'], 9)}{_pct(row['cut'], 7)}"
+                     f"{row['ctx_chars']:10.0f}{round(row['ctx_tokens']):11d}")
+    sweep_kind = report["sweep_spec"].split(":")[0]
+    lines += ["", f"c. {sweep_kind} splitter, {_count_word(len(report['sweep']))} budgets, every atom counted",
+              f"{'budget':>7s}{'chunks':>7s}{'mean':>6s}{'code':>7s}{'table':>7s}{'num':>7s}{'ctx tokens':>11s}"]
+    for row in report["sweep"]:
+        lines.append(f"{row['budget']:7d}{row['chunks']:7d}{row['mean']:6.0f}"
+                     + "".join(_pct(row["survival"][k], 7) for k in SWEEP_KINDS)
+                     + f"{round(row['ctx_tokens']):11d}")
+    h = report["headers"]
+    tot = h["rows"]
+    lines += ["", f"d. rows in a chunk that also holds their header row: {h['rows_with_header']}/{tot} = "
+              f"{_pct(h['rows_with_header'] / tot if tot else None, 0).strip()}",
+              f"   rows in a chunk that begins mid-table: {h['rows_mid_table']}/{tot} = "
+              f"{_pct(h['rows_mid_table'] / tot if tot else None, 0).strip()}"
+              f" across {h['mid_table_chunks']} chunks, none carrying a header"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,300 @@
+"""A CI gate: measure one chunking, hold each measure to a floor, a ceiling or a baseline.
+
+Measures (names as the command line takes them):
+
+- ``code``, ``table``, ``row``, ``num``, ``cite``: survival of atoms no larger than the budget;
+  ``code.all`` ... ``cite.all``: survival of every atom (fractions, higher is better);
+- ``answer@5``: the lexical probe's answer rate (higher is better);
+- ``cut``: the probe's cut rate (lower is better);
+- ``chunks``: number of chunks (a change either way beyond the count tolerance is flagged);
+- ``oversized``: chunks over the budget (lower is better);
+- ``recall@B``: golden-set recall at context budget B, with a golden set (higher is better);
+- ``unplaced``: imported records that did not become a chunk, with imported chunks (lower).
+
+A baseline is the JSON ``write_baseline`` produces; a measure regresses when it is worse than
+the baseline by more than the tolerance (absolute for fractions, relative for counts).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model import ATOM_KINDS, ATOM_LABELS
+
+BASELINE_FORMAT = "chunk-inspector-baseline"
+_EPSILON = 1e-12
+
+
+@dataclass(frozen=True, slots=True)
+class MeasureInfo:
+    """What a measure means and which way is better."""
+
+    name: str
+    """Name on the command line and in baselines."""
+
+    description: str
+    """One line for ``--help``."""
+
+    better: str
+    """``higher``, ``lower`` or ``same`` (any change beyond tolerance is flagged)."""
+
+    fraction: bool
+    """True for rates from 0 to 1 (absolute tolerance); False for counts (relative)."""
+
+
+def _catalogue() -> dict[str, MeasureInfo]:
+    out = {}
+    for kind in ATOM_KINDS:
+        out[kind] = MeasureInfo(kind, f"survival of {ATOM_LABELS[kind]}s that fit the budget", "higher", True)
+    for kind in ATOM_KINDS:
+        out[f"{kind}.all"] = MeasureInfo(f"{kind}.all", f"survival of every {ATOM_LABELS[kind]}", "higher", True)
+    out["answer@5"] = MeasureInfo("answer@5", "lexical probe: answered within the top 5 chunks", "higher", True)
+    out["cut"] = MeasureInfo("cut", "lexical probe: evidence cut by a chunk boundary", "lower", True)
+    out["chunks"] = MeasureInfo("chunks", "number of chunks", "same", False)
+    out["oversized"] = MeasureInfo("oversized", "chunks over the budget", "lower", False)
+    out["unplaced"] = MeasureInfo("unplaced", "imported records that were not placed (--chunks)", "lower", False)
+    return out
+
+
+MEASURES: dict[str, MeasureInfo] = _catalogue()
+ALIASES = {"answer_at_5": "answer@5", "answer5": "answer@5", "cut_rate": "cut", "over_budget": "oversized"}
+
+
+def measure_info(name: str) -> MeasureInfo:
+    """The measure called ``name`` (``recall@B`` for any whole B); ``ValueError`` otherwise."""
+    name = ALIASES.get(name, name)
+    if name in MEASURES:
+        return MEASURES[name]
+    if name.startswith("recall@") and name[7:].isdigit() and int(name[7:]) > 0:
+        return MeasureInfo(name, f"golden-set recall within {name[7:]} context tokens", "higher", True)
+    raise ValueError(f"unknown measure {name!r}; measures are {', '.join(MEASURES)}, recall@B")
+
+
+def parse_limit(text: str) -> tuple[str, float]:
+    """``NAME=VALUE`` as ``(name, value)``; percentages (``95%``) become fractions."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise ValueError(f"expected NAME=VALUE, got {text!r}")
+    info = measure_info(name.strip())
+    raw = value.strip()
+    try:
+        number = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        raise ValueError(f"{info.name}: {raw!r} is not a number") from None
+    if number != number or number < 0:
+        raise ValueError(f"{info.name}: the limit must be zero or more, got {raw!r}")
+    if info.fraction and number > 1:
+        raise ValueError(f"{info.name} is a fraction from 0 to 1 (or a percentage), got {raw!r}")
+    return info.name, number
+
+
+
+
+def measure_values(summary, probe, *, recall: dict[int, float] | None = None,
+                   unplaced: int | None = None) -> dict[str, float | int | None]:
+    """The gate's measures from a ``SplitSummary`` and a ``ProbeResult`` (plus golden recall per
+    budget and an import's unplaced count, when there are any)."""
+    values: dict[str, float | int | None] = {}
+    for kind in ATOM_KINDS:
+        values[kind] = summary.kept(kind)
+    for kind in ATOM_KINDS:
+        values[f"{kind}.all"] = summary.kept(kind, every=True)
+    values["answer@5"] = probe.answer_rate if probe.queries else None
+    values["cut"] = probe.cut_rate if probe.queries else None
+    values["chunks"] = summary.chunks
+    values["oversized"] = summary.oversized
+    if unplaced is not None:
+        values["unplaced"] = unplaced
+    for budget, value in sorted((recall or {}).items()):
+        values[f"recall@{budget}"] = value
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One measure held to one limit."""
+
+    name: str
+    """The measure."""
+
+    value: float | int | None
+    """Its value now (None: nothing to count, e.g. a corpus without tables)."""
+
+    rule: str
+    """``min``, ``max`` or ``baseline``."""
+
+    limit: float | int | None
+    """The floor, ceiling or baseline value."""
+
+    passed: bool
+    """Whether the measure holds."""
+
+    message: str
+    """The verdict in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """Every check of one run."""
+
+    values: dict
+    """All measures, checked or not."""
+
+    checks: tuple[Check, ...]
+    """Floors, ceilings and baseline comparisons, in that order."""
+
+    notes: tuple[str, ...] = ()
+    """Things worth knowing that do not fail the gate (baseline for another corpus, ...)."""
+
+    @property
+    def failures(self) -> tuple[Check, ...]:
+        """Checks that did not hold."""
+        return tuple(c for c in self.checks if not c.passed)
+
+    @property
+    def passed(self) -> bool:
+        """True when every check holds."""
+        return not self.failures
+
+    def as_dict(self) -> dict:
+        """JSON-ready result."""
+        return {"passed": self.passed, "measures": self.values,
+                "checks": [{"measure": c.name, "value": c.value, "rule": c.rule, "limit": c.limit,
+                            "passed": c.passed, "message": c.message} for c in self.checks],
+                "failures": [c.message for c in self.failures], "notes": list(self.notes)}
+
+
+def show(name: str, value) -> str:
+    """A measure's value for people: fractions as percentages, counts as integers."""
+    if value is None:
+        return "n/a"
+    info = measure_info(name)
+    return f"{value:.1%}" if info.fraction else f"{value:g}"
+
+
+def format_check(title: str, result: GateResult, notes: list[str] | tuple[str, ...] = ()) -> str:
+    """A gate run for people: the title, each measure with its limits and verdicts, the notes,
+    then PASS or every failure."""
+    limits: dict[str, list[Check]] = {}
+    for check in result.checks:
+        limits.setdefault(check.name, []).append(check)
+    lines = [title]
+    for name, value in result.values.items():
+        marks = "  ".join(f"{c.rule} {show(name, c.limit)} {'ok' if c.passed else 'FAIL'}" for c in limits.get(name, []))
+        lines.append(f"  {name:11s} {show(name, value):>8s}  {marks}".rstrip())
+    lines += [f"note: {n}" for n in notes]
+    if result.passed:
+        n = len(result.checks)
+        lines.append(f"PASS: {n} check{'s hold' if n != 1 else ' holds'}")
+    else:
+        lines += [f"FAIL: {c.message}" for c in result.failures]
+    return "\n".join(lines) + "\n"
+
+
+def check_gate(values: dict, *, floors: dict[str, float] | None = None, ceilings: dict[str, float] | None = None,
+               baseline: dict | None = None, tolerance: float = 0.0, count_tolerance: float = 0.0) -> GateResult:
+    """Hold ``values`` to floors, ceilings and a baseline (a ``read_baseline`` result)."""
+    checks: list[Check] = []
+    notes: list[str] = []
+    for rule, limits in (("min", floors or {}), ("max", ceilings or {})):
+        for name, limit in limits.items():
+            if name not in values:
+                raise ValueError(f"{name} is not measured here (recall@B needs --golden, unplaced needs --chunks)")
+            value = values[name]
+            if value is None:
+                notes.append(f"{name}: nothing to measure, so its {rule} of {show(name, limit)} is not checked")
+                continue
+            ok = value >= limit - _EPSILON if rule == "min" else value <= limit + _EPSILON
+            word = "below its floor" if rule == "min" else "above its ceiling"
+            verdict = "holds" if ok else word
+            checks.append(Check(name, value, rule, limit, ok,
+                                f"{name} {show(name, value)} {verdict} {show(name, limit)}" if not ok else
+                                f"{name} {show(name, value)} holds its {rule} {show(name, limit)}"))
+    if baseline is not None:
+        for name, base in baseline.get("measures", {}).items():
+            try:
+                info = measure_info(name)
+            except ValueError:
+                notes.append(f"baseline measure {name!r} is unknown here; ignored")
+                continue
+            if name not in values:
+                notes.append(f"{name} is in the baseline but not measured now")
+                continue
+            value = values[name]
+            if value is None or base is None:
+                if (value is None) != (base is None):
+                    notes.append(f"{name}: {show(name, base)} in the baseline, {show(name, value)} now")
+                continue
+            ok, how = _compare(info, value, base, tolerance, count_tolerance)
+            checks.append(Check(name, value, "baseline", base, ok,
+                                f"{name} {how} from {show(name, base)} to {show(name, value)} (baseline)"))
+    return GateResult(dict(values), tuple(checks), tuple(notes))
+
+
+def _compare(info: MeasureInfo, value, base, tolerance: float, count_tolerance: float) -> tuple[bool, str]:
+    if info.fraction:
+        slack = tolerance
+    else:
+        slack = abs(base) * count_tolerance
+    if info.better == "higher":
+        ok = value >= base - slack - _EPSILON
+        return ok, "held" if ok else "regressed"
+    if info.better == "lower":
+        ok = value <= base + slack + _EPSILON
+        return ok, "held" if ok else "regressed"
+    ok = abs(value - base) <= slack + _EPSILON
+    return ok, "held" if ok else "changed"
+
+
+def baseline_document(values: dict, *, spec: str, mode: str, corpus: dict) -> dict:
+    """What ``--write-baseline`` stores."""
+    return {"format": BASELINE_FORMAT, "version": 1, "spec": spec, "mode": mode, "corpus": corpus,
+            "measures": values}
+
+
+def write_baseline(path: str | Path, document: dict) -> None:
+    """Write a baseline file (pretty JSON, stable key order)."""
+    Path(path).write_text(json.dumps(document, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+
+
+def read_baseline(path: str | Path) -> dict:
+    """Read a baseline file; ``ValueError`` with the reason when it is not one."""
+    path = Path(path)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read baseline {path.name}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"baseline {path.name} is not valid JSON ({exc})") from None
+    if not isinstance(document, dict) or document.get("format") != BASELINE_FORMAT \
+            or not isinstance(document.get("measures"), dict):
+        raise ValueError(f"{path.name} is not a Chunk Inspector baseline (write one with --write-baseline)")
+    return document
+
+
+def help_text() -> str:
+    """The measure list for ``--help``."""
+    lines = ["measures (for --min/--max NAME=VALUE; fractions as 0.95 or 95%):"]
+    for info in MEASURES.values():
+        lines.append(f"  {info.name:11s} {info.description} ({info.better} is better)"
+                     if info.better != "same" else f"  {info.name:11s} {info.description} (changes are flagged)")
+    lines.append("  recall@B    golden-set recall within B o200k tokens (--golden; B = 2000, 4000 by default)")
+    return "\n".join(lines)
+
+
+def measure(workspace, spec, *, fits: int | None = None, golden=None, budgets: tuple[int, ...] | None = None,
+            unplaced: int | None = None) -> dict:
+    """Every gate measure for the chunks ``spec`` names in ``workspace``; ``fits`` is the
+    budget of imported chunks (for ``oversized`` and fit survival), ``golden`` adds
+    ``recall@B``."""
+    from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
+
+    summary, probe = workspace.summarize(spec, fits=fits), workspace.probe(spec)
+    recall = None
+    if golden is not None:
+        budgets = tuple(budgets or DEFAULT_BUDGETS)
+        result = golden_recall(workspace, golden, spec, budgets=budgets)
+        recall = {b: result.recall(b) for b in budgets}
+    return measure_values(summary, probe, recall=recall, unplaced=unplaced)

@@ -1,0 +1,196 @@
+"""The article's lexical probe: 200 queries from figure sentences, BM25 over chunks, answer@k.
+
+A query is the three longest words (six letters or more) of a figure sentence; it is
+answered when a top-k chunk of the same document holds the whole sentence, and *cut* when a
+top-k chunk overlaps the sentence but none holds it. Scores are computed exactly as the
+article's script does (same tokens, same floating-point order, same tie-breaking), but from
+each document's tokens found once, so a corpus is tokenised once for every configuration.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..model import Chunk, Document, Span
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .terms import TermTable
+
+# numpy and the term table load when a probe runs: choosing queries, which forked analysis
+# workers do before the engine is imported, needs neither.
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_QUERY_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]+")
+# The article keeps the words of _QUERY_WORD that have six characters or more. A match of this
+# pattern is exactly such a word: it can only start where a word starts (inside a word, every
+# later start leaves a shorter tail) and, being greedy, runs to the word's end.
+_LONG_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]{5,}")
+QUERY_SEED = 11
+QUERY_COUNT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One probe: words to search for and the evidence sentence that answers it."""
+
+    doc_id: str
+    """Document holding the evidence."""
+
+    evidence: Span
+    """The figure sentence's span."""
+
+    words: tuple[str, ...]
+    """The query terms, in the order they are scored."""
+
+    @property
+    def text(self) -> str:
+        """The query as one string."""
+        return " ".join(self.words)
+
+
+def make_queries(documents: list[Document], figures: list[tuple[Span, ...]],
+                 *, count: int = QUERY_COUNT, seed: int = QUERY_SEED) -> list[Query]:
+    """The article's query recipe over every figure sentence, shuffled with its seed."""
+    candidates = [c for document, spans in zip(documents, figures) for c in query_candidates(document, spans)]
+    return choose_queries(candidates, count=count, seed=seed)
+
+
+Candidate = tuple[str, Span, list[str]]
+
+
+def query_candidates(document: Document, figures: tuple[Span, ...]) -> list[Candidate]:
+    """One document's figure sentences that make a query: ``(doc_id, span, long words)``."""
+    out: list[Candidate] = []
+    long_words = _LONG_WORD.findall
+    text = document.text
+    for start, end in figures:
+        if text.find("](", start, end) >= 0:  # a link's text stays, its target goes
+            words = long_words(_LINK.sub(r"\1", text[start:end]))
+        else:
+            words = long_words(text, start, end)
+        if len(words) >= 3:
+            out.append((document.id, (start, end), words))
+    return out
+
+
+def choose_queries(candidates: list[Candidate], *, count: int = QUERY_COUNT, seed: int = QUERY_SEED) -> list[Query]:
+    """The queries the article draws from every candidate of a corpus, in corpus order."""
+    # A shuffle's permutation depends only on the list's length, so shuffling positions and
+    # building only the queries kept gives the article's queries in the article's order.
+    order = list(range(len(candidates)))
+    random.Random(seed).shuffle(order)
+    queries = []
+    for position in order[:count]:
+        doc_id, span, words = candidates[position]
+        chosen = sorted({w.lower() for w in words}, key=lambda w: (-len(w), w))[:3]
+        queries.append(Query(doc_id, span, tuple(chosen)))
+    return queries
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeResult:
+    """How one configuration answers the probe."""
+
+    queries: int
+    """Number of queries asked."""
+
+    answered: int
+    """Queries with a top-k chunk holding the whole evidence."""
+
+    cut: int
+    """Queries not answered where a top-k chunk overlaps the evidence."""
+
+    context_chars: float
+    """Mean characters of the top-k chunks per query (prefixes included)."""
+
+    context_tokens: float
+    """Mean tokens of the top-k chunks per query (characters / 4 in seed mode)."""
+
+    picked: tuple[tuple[int, ...], ...] = ()
+    """For each query, the positions (in the chunk list given) of its top-k chunks, best first."""
+
+    @property
+    def answer_rate(self) -> float:
+        """answer@k as a fraction."""
+        return self.answered / self.queries if self.queries else 0.0
+
+    @property
+    def cut_rate(self) -> float:
+        """Cut rate as a fraction."""
+        return self.cut / self.queries if self.queries else 0.0
+
+    @property
+    def miss_rate(self) -> float:
+        """Rank-miss rate: no top-k chunk touches the evidence."""
+        return 1.0 - self.answer_rate - self.cut_rate if self.queries else 0.0
+
+
+def run_probe(queries: list[Query], chunks: list[Chunk], table: TermTable,
+              *, k: int = 5, token_count=None) -> ProbeResult:
+    """BM25 (k1 = 1.2, b = 0.75) over ``chunks`` for every query; top ``k`` judged by span.
+
+    ``chunks`` must be in corpus order. ``token_count`` (a function of a list of strings)
+    gives context tokens; without it they are characters / 4, as the article prints them.
+    """
+    import numpy as np
+
+    positions: dict[str, int] = {}
+    doc_of = np.fromiter((positions.setdefault(c.doc_id, len(positions)) for c in chunks), np.int64, len(chunks))
+    starts = np.fromiter((c.start for c in chunks), np.int64, len(chunks))
+    ends = np.fromiter((c.end for c in chunks), np.int64, len(chunks))
+    prefixes = [c.prefix for c in chunks]
+    return probe_spans(queries, table, list(positions), doc_of, starts, ends,
+                       prefixes if any(prefixes) else None, k=k, token_count=token_count)
+
+
+def probe_spans(queries: list[Query], table: TermTable, doc_ids: list[str], doc_of: np.ndarray,
+                starts: np.ndarray, ends: np.ndarray, prefixes: list[str] | tuple[str, ...] | None,
+                *, k: int = 5, token_count=None) -> ProbeResult:
+    """``run_probe`` for chunks given as arrays: chunk ``j`` is ``[starts[j], ends[j])`` of
+    document ``doc_ids[doc_of[j]]`` with ``prefixes[j]`` (None: no prefixes)."""
+    import numpy as np
+
+    from .bm25 import BM25
+
+    n = len(starts)
+    if not queries or not n:
+        return ProbeResult(len(queries), 0, 0, 0.0, 0.0)
+    bases = np.array([table.base[d] for d in doc_ids], dtype=np.int64)[doc_of]
+    wanted = frozenset(w for q in queries for w in q.words)
+    lens, postings = table.span_postings(bases + starts, bases + ends, prefixes, wanted)
+    picked = BM25(lens, postings).top_many([q.words for q in queries], k)
+    position = {d: i for i, d in enumerate(doc_ids)}
+    used = sorted({j for top in picked for j in top})
+    doc = dict(zip(used, doc_of[used].tolist()))
+    start = dict(zip(used, starts[used].tolist()))
+    end = dict(zip(used, ends[used].tolist()))
+    prefix = {j: prefixes[j] if prefixes is not None else "" for j in used}
+    answered = cut = 0
+    context = 0
+    for query, top in zip(queries, picked):
+        context += sum(len(prefix[j]) + end[j] - start[j] for j in top)
+        s0, s1 = query.evidence
+        home = position.get(query.doc_id, -1)
+        whole = touch = False
+        for j in top:
+            if doc[j] == home:
+                if start[j] <= s0 and s1 <= end[j]:
+                    whole = True
+                if not (end[j] <= s0 or start[j] >= s1):
+                    touch = True
+        answered += whole
+        cut += (not whole) and touch
+    chars = context / len(queries)
+    if token_count is None:
+        tokens = chars / 4
+    else:
+        texts = {j: prefix[j] + table.texts[doc_ids[doc[j]]][start[j]:end[j]] for top in picked for j in top}
+        order = list(texts)
+        counted = dict(zip(order, token_count([texts[j] for j in order])))
+        tokens = sum(counted[j] for top in picked for j in top) / len(queries)
+    return ProbeResult(len(queries), answered, cut, chars, tokens, tuple(tuple(top) for top in picked))

@@ -1,0 +1,262 @@
+"""Term statistics for BM25 over chunk spans, computed for a whole corpus at once.
+
+Terms are what the article's ``[A-Za-z0-9][A-Za-z0-9.+-]*`` finds, lowercased. A chunk's
+terms are the document's terms inside its span, plus the pieces of any term the span cuts
+through (re-tokenised exactly as the article would tokenise the sliced text). Every
+document is tokenised once; each configuration then costs a few array operations.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+import numpy as np
+
+TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
+
+
+def term_runs(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end offsets of every term of ``text``.
+
+    A term is a run of ``[A-Za-z0-9.+-]`` trimmed to begin at its first letter or digit,
+    which is exactly the regex's greedy scan, located with array operations.
+    """
+    starts, ends, _ = _runs(text)
+    return starts, ends
+
+
+_TERM_CLASS = np.zeros(256, dtype=np.uint8)
+_TERM_CLASS[[ord(c) for c in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"]] = 2
+_TERM_CLASS[[ord(c) for c in ".+-"]] = 1
+
+
+def _one_byte_per_char(text: str) -> bytes:
+    """``text`` as ASCII with every other character (surrogates too) replaced by '?': offsets
+    stay put, terms (ASCII only) keep their bytes, and no term character is invented."""
+    return text.encode("ascii", "replace")
+
+
+def _runs(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Term starts, term ends, and the offset of every ASCII letter or digit."""
+    return _runs_of_bytes(_one_byte_per_char(text))
+
+
+def _runs_of_bytes(data: bytes, kind: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if not data:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    if kind is None:
+        kind = _TERM_CLASS[np.frombuffer(data, dtype=np.uint8)]
+    alnum = kind == 2
+    inside = np.zeros(len(data) + 2, dtype=bool)
+    inside[1:-1] = kind != 0
+    edges = np.flatnonzero(inside[1:] != inside[:-1])
+    run_starts, run_ends = edges[0::2], edges[1::2]
+    letters = np.flatnonzero(alnum)
+    # Nearly every run starts on its first letter or digit; only runs led by '.', '+' or '-'
+    # need looking up.
+    first = run_starts.copy()
+    led = np.flatnonzero(~alnum[run_starts])
+    if len(led):
+        k = np.searchsorted(letters, run_starts[led])
+        found = k < len(letters)
+        first[led] = len(data)
+        first[led[found]] = letters[k[found]]
+    keep = first < run_ends
+    return first[keep], run_ends[keep], letters
+
+
+def _count_up_to(marks: np.ndarray, size: int) -> np.ndarray:
+    """``out[p]`` = how many of the distinct offsets ``marks`` are at most ``p``."""
+    kind = np.int32 if size < 2**31 else np.int64
+    flags = np.zeros(size, dtype=kind)
+    flags[marks] = 1
+    return np.cumsum(flags, dtype=kind)
+
+
+def _fingerprints(lowered: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """A cheap key per term (length, first, second and last byte) that equal terms share."""
+    codes = np.frombuffer(lowered, dtype=np.uint8)
+    second = np.minimum(starts + 1, ends - 1)
+    return (((ends - starts) << 24) | (codes[starts].astype(np.int64) << 16)
+            | (codes[second].astype(np.int64) << 8) | codes[ends - 1].astype(np.int64))
+
+
+def _occurrences(lowered: bytes, starts: np.ndarray, ends: np.ndarray, ids: dict[bytes, int]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Numbers of the terms equal to a word of ``ids``, and that word's id, in term order.
+
+    Fingerprints narrow half a million terms to the few that can equal a wanted word; those
+    are then compared with their word byte by byte, all as array operations.
+    """
+    none = np.zeros(0, dtype=np.int64)
+    if not ids or not len(starts):
+        return none, none
+    words = list(ids)
+    lengths = np.fromiter(map(len, words), np.int64, len(words))
+    word_ends = np.cumsum(lengths)
+    keys = _fingerprints(b"".join(words), word_ends - lengths, word_ends)
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    found = _fingerprints(lowered, starts, ends)
+    slot = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
+    terms = np.flatnonzero(keys[slot] == found)
+    slot = slot[terms]
+    shared = np.flatnonzero(keys[1:] == keys[:-1])
+    if len(shared):  # two wanted words with one fingerprint: compare those terms as text
+        ambiguous = np.isin(keys[slot], keys[shared])
+        exact = [(t, ids[lowered[a:b]]) for t, a, b in zip(terms[ambiguous].tolist(), starts[terms[ambiguous]].tolist(),
+                                                           ends[terms[ambiguous]].tolist()) if lowered[a:b] in ids]
+        terms, slot = terms[~ambiguous], slot[~ambiguous]
+    word = order[slot]
+    size = ends[terms] - starts[terms]
+    total = int(size.sum())
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(size) - size, size)
+    text = np.frombuffer(lowered, dtype=np.uint8)[np.repeat(starts[terms], size) + within]
+    spelled = np.frombuffer(b"".join(words), dtype=np.uint8)[np.repeat(word_ends[word] - lengths[word], size) + within]
+    same = np.logical_and.reduceat(text == spelled, np.cumsum(size) - size) if total else np.zeros(0, dtype=bool)
+    terms, word = terms[same], word[same]
+    word_ids = np.fromiter(ids.values(), np.int64, len(ids))[word]
+    if len(shared) and exact:
+        terms = np.concatenate((terms, np.fromiter((t for t, _ in exact), np.int64, len(exact))))
+        word_ids = np.concatenate((word_ids, np.fromiter((w for _, w in exact), np.int64, len(exact))))
+        sort = np.argsort(terms, kind="stable")
+        terms, word_ids = terms[sort], word_ids[sort]
+    return terms, word_ids
+
+
+def terms_of(text: str) -> list[str]:
+    """The lowercased terms of any string (prefixes, cut pieces)."""
+    return [m.lower() for m in TERM.findall(text)]
+
+
+class TermTable:
+    """Every term of a corpus in one coordinate space (document ``i`` starts at ``base[i]``)."""
+
+    def __init__(self, texts: Iterable[tuple[str, str]]) -> None:
+        self.texts: dict[str, str] = {}
+        self.base: dict[str, int] = {}
+        offset = 0
+        for doc_id, text in texts:
+            self.texts[doc_id] = text
+            self.base[doc_id] = offset
+            offset += len(text) + 1
+        # Global offsets index the documents joined by a newline, which no term spans, so one
+        # pass over the joined text finds every document's terms.
+        joined = _one_byte_per_char("\n".join(self.texts.values()))
+        self.kind = _TERM_CLASS[np.frombuffer(joined, dtype=np.uint8)]
+        """Per character: 2 for an ASCII letter or digit, 1 for '.', '+' or '-', else 0."""
+        self.starts, self.ends, self.letters = _runs_of_bytes(joined, self.kind)
+        self.lowered = joined.lower()  # bytes.lower() changes only A-Z
+        # Terms starting before, and ending at or before, every offset: chunk boundaries
+        # become two lookups instead of two binary searches per chunk and configuration.
+        self._starts_before = _count_up_to(self.starts + 1, len(joined) + 1)
+        self._ended_by = _count_up_to(self.ends, len(joined) + 1)
+        self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
+
+    def select(self, wanted: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """Term numbers of the occurrences of ``wanted`` words, their word ids, and the vocabulary."""
+        found = self._selected.get(wanted)
+        if found is not None:
+            return found
+        vocabulary = sorted(wanted)
+        # Terms are ASCII and lowercase here, so no other word can occur.
+        ids = {w.encode("ascii"): i for i, w in enumerate(vocabulary) if w.isascii() and w}
+        positions, word_ids = _occurrences(self.lowered, self.starts, self.ends, ids)
+        found = (positions, word_ids, vocabulary)
+        self._selected[wanted] = found
+        return found
+
+    def postings(self, spans: list[tuple[str, int, int, str]], wanted: frozenset[str]
+                 ) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """Term counts (BM25 lengths) per chunk and, per wanted word, the chunks holding it
+        (in chunk order) with how often. ``spans`` holds ``(doc_id, start, end, prefix)``."""
+        n = len(spans)
+        base = np.fromiter((self.base[d] + a for d, a, _, _ in spans), np.int64, n)
+        stop_at = np.fromiter((self.base[d] + b for d, _, b, _ in spans), np.int64, n)
+        return self.span_postings(base, stop_at, [span[3] for span in spans], wanted)
+
+    def span_postings(self, base: np.ndarray, stop_at: np.ndarray, prefixes: list[str] | None,
+                      wanted: frozenset[str]) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """``postings`` for chunks given as global start and end offsets (``base[doc] +``
+        offset) and their prefixes (None: no chunk has one)."""
+        n = len(base)
+        if not n:
+            return np.zeros(0), {}
+        first = self._starts_before[base].astype(np.int64)  # searchsorted(starts, base, "left")
+        stop = np.maximum(first, self._ended_by[stop_at])  # searchsorted(ends, stop_at, "right")
+        lens = (stop - first).astype(np.int64)
+        term_count = len(self.starts)
+        head = np.zeros(n, dtype=bool)
+        has_prev = first > 0
+        head[has_prev] = self.ends[first[has_prev] - 1] > base[has_prev]
+        tail = np.zeros(n, dtype=bool)
+        has_next = stop < term_count
+        nxt = stop[has_next]
+        tail[has_next] = (self.starts[nxt] < stop_at[has_next]) & (self.starts[nxt] >= base[has_next])
+        positions, word_ids, vocabulary = self.select(wanted)
+        ids = {w: i for i, w in enumerate(vocabulary)}
+        piece_ids = {w.encode("ascii"): i for w, i in ids.items() if w.isascii()}
+        shortest = min((len(w) for w in vocabulary), default=1 << 30)
+        # A term cut by the chunk's start leaves its tail [first letter at or after a, end):
+        # one term if that tail holds a letter or digit. A term cut by the chunk's end leaves
+        # its head [start, b): always one term. Only pieces long enough to be a wanted word
+        # need their text looked at.
+        pieces: list[tuple[int, int, int]] = []
+        heads = np.flatnonzero(head)
+        if len(heads):
+            head_end = np.minimum(self.ends[first[heads] - 1], stop_at[heads])
+            # The first letter or digit at or after the chunk's start: mostly the start itself.
+            letter = base[heads].copy()
+            look = np.flatnonzero(self.kind[letter] != 2)
+            if len(look):
+                k = np.searchsorted(self.letters, letter[look])
+                inside = k < len(self.letters)
+                letter[look] = np.iinfo(np.int64).max
+                letter[look[inside]] = self.letters[k[inside]]
+            real = letter < head_end
+            lens[heads[real]] += 1
+            long = real & (head_end - letter >= shortest)
+            pieces += zip(heads[long].tolist(), letter[long].tolist(), head_end[long].tolist())
+        tails = np.flatnonzero(tail)
+        if len(tails):
+            lens[tails] += 1
+            tail_start = self.starts[stop[tails]]
+            long = stop_at[tails] - tail_start >= shortest
+            pieces += zip(tails[long].tolist(), tail_start[long].tolist(), stop_at[tails][long].tolist())
+        extra_chunks: list[int] = []
+        extra_words: list[int] = []
+        for j, x, y in pieces:
+            word_id = piece_ids.get(self.lowered[x:y])
+            if word_id is not None:
+                extra_chunks.append(j)
+                extra_words.append(word_id)
+        for j, prefix in enumerate(prefixes or ()):
+            if prefix:
+                prefix_terms = terms_of(prefix)
+                lens[j] += len(prefix_terms)
+                for word in prefix_terms:
+                    if word in ids:
+                        extra_chunks.append(j)
+                        extra_words.append(ids[word])
+        lo = np.searchsorted(positions, first)
+        hi = np.searchsorted(positions, stop)
+        counts = hi - lo
+        total = int(counts.sum())
+        chunk_of = np.repeat(np.arange(n, dtype=np.int64), counts)
+        offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lo, counts)
+        word_of = word_ids[offsets] if total else np.zeros(0, dtype=np.int64)
+        if extra_chunks:
+            chunk_of = np.concatenate((chunk_of, np.array(extra_chunks, dtype=np.int64)))
+            word_of = np.concatenate((word_of, np.array(extra_words, dtype=np.int64)))
+        keys, tf = np.unique(word_of * n + chunk_of, return_counts=True)  # sorted by word, then chunk
+        words_sorted = keys // n
+        chunks_sorted = keys % n
+        out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        bounds = np.flatnonzero(np.diff(words_sorted)) + 1
+        tf = tf.astype(np.float64)
+        for a, b in zip([0, *bounds.tolist()], [*bounds.tolist(), len(keys)]):
+            if b > a:
+                out[vocabulary[int(words_sorted[a])]] = (chunks_sorted[a:b], tf[a:b])
+        return lens, out

@@ -1,0 +1,20 @@
+"""The Orphan Test: chunks read cold by a team, answers kept, agreement measured.
+
+``rounds`` draws a round of chunks (``ReviewRound``, ``draw``) and holds the three questions;
+``reveal`` shows, after answering, what a chunk lacks and where it sat; ``store`` keeps rounds
+and answers in SQLite (``database`` opens it safely, ``answers`` are the stored values);
+``agreement`` summarises orphan rates, disagreements, Fleiss' kappa and the trend.
+"""
+
+from ..surface import lazy_surface
+
+__getattr__, __dir__, __all__ = lazy_surface(__name__, {
+    "rounds": ["DEFAULT_SIZE", "MAX_SIZE", "QUESTIONS", "Question", "ReviewRound", "RoundChunk", "clean_reviewer",
+               "draw", "reviewer_problem"],
+    "reveal": ["HINT_CODES", "Hint", "context", "suspects"],
+    "store": ["ReviewStore"],
+    "database": ["default_store_path"],
+    "answers": ["Answer"],
+    "agreement": ["RoundSummary", "TrendPoint", "answer_marks", "kappa_reading", "summarize", "summary_csv",
+                  "to_json", "trend", "verdict_rows"],
+})

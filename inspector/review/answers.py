@@ -1,0 +1,114 @@
+"""What the review store hands back, and the CSV form answers leave the app in.
+
+Kept apart from the store (``inspector.review.store``) so the agreement maths and the exports can
+work on answers without opening, or even importing, SQLite.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from .rounds import QUESTIONS, ReviewRound
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One reviewer's answers for one chunk of a round (``None``: not answered yet)."""
+
+    round_id: str
+    """The round's id."""
+
+    chunk_id: str
+    """``Chunk.id`` of the chunk judged."""
+
+    position: int
+    """1-based place of the chunk in the round."""
+
+    reviewer: str
+    """Who answered (trimmed)."""
+
+    address: bool | None
+    """Can you tell the document, product and version?"""
+
+    references: bool | None
+    """Does every it / this / the above resolve inside the chunk?"""
+
+    completeness: bool | None
+    """Does every rule, number or table row carry its condition, subject and headers?"""
+
+    note: str
+    """Free text, possibly empty. Untrusted: escape it before rendering."""
+
+    updated: str
+    """When the row last changed, ISO 8601 in UTC."""
+
+    @property
+    def complete(self) -> bool:
+        """All three questions answered."""
+        return None not in (self.address, self.references, self.completeness)
+
+    @property
+    def orphan(self) -> bool | None:
+        """True on any "no", False on three "yes", None while undecided."""
+        values = (self.address, self.references, self.completeness)
+        if False in values:
+            return True
+        return False if self.complete else None
+
+    def to_dict(self) -> dict:
+        """JSON-ready values, with the orphan verdict."""
+        return {**asdict(self), "orphan": self.orphan}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    """A round as the store keeps it."""
+
+    round: ReviewRound
+    """The definition."""
+
+    chunk_ids: tuple[str, ...]
+    """The chunk ids shown, in order (empty when saved without them)."""
+
+    created: str
+    """When it was first saved, ISO 8601 in UTC."""
+
+    @property
+    def id(self) -> str:
+        """The round's id."""
+        return self.round.id
+
+    @property
+    def total(self) -> int:
+        """Chunks in the round: the saved list's length, else the definition's size."""
+        return len(self.chunk_ids) or self.round.size
+
+
+ANSWER_FIELDS: tuple[str, ...] = ("round_id", "position", "chunk_id", "reviewer",
+                                  *(q.key for q in QUESTIONS), "orphan", "note", "updated")
+
+
+def answers_csv(answers: Sequence[Answer]) -> str:
+    """Answers as CSV text; yes/no/blank cells, spreadsheet formulas neutralised."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(ANSWER_FIELDS)
+    for a in answers:
+        values = a.to_dict()
+        writer.writerow([csv_cell(values[f]) for f in ANSWER_FIELDS])
+    return out.getvalue()
+
+
+def csv_cell(value: object) -> str:
+    """One CSV cell: booleans as yes/no, None blank, and text that a spreadsheet would run as a
+    formula (leading ``= + - @``, tab or CR) prefixed with an apostrophe."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if not isinstance(value, str):
+        return str(value)
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value

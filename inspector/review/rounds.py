@@ -1,0 +1,240 @@
+"""The Orphan Test's rounds and the chunks a round shows.
+
+A *round* is fixed by its definition (corpus fingerprint and mode, splitter spec, size, seed,
+and where chunks come from: a plain sample or the chunks the lexical probe retrieved), so
+every reviewer gets the same chunks in the same order and the round's id is a hash of that
+definition. A chunk is reviewed *cold*: exactly what the embedder sees, nothing around it.
+After answering, ``inspector.review.reveal`` gives automatic hints and the neighbours
+("retrieve small, read big"). Pure Python: nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+
+
+from ..model import MODES
+from ..corpus.load import Corpus
+from ..errors import ReviewInputError, SpecError
+from ..model import Chunk, Document
+from ..spec import parse_spec
+from ..measure.workspace import Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One of the Orphan Test's three yes/no questions; a "no" makes the chunk an orphan."""
+
+    key: str
+    """Field name in answers and exports."""
+
+    title: str
+    """Short name shown above the question."""
+
+    text: str
+    """The question, as the reviewer reads it."""
+
+
+ADDRESS = Question("address", "Address", "Can you tell the document, product and version?")
+REFERENCES = Question("references", "References", "Does every it / this / the above resolve inside the chunk?")
+COMPLETENESS = Question("completeness", "Completeness",
+                        "Does every rule, number or table row carry its condition, subject and headers?")
+QUESTIONS: tuple[Question, ...] = (ADDRESS, REFERENCES, COMPLETENESS)
+
+SOURCES: tuple[str, ...] = ("sample", "probe")
+DEFAULT_SIZE, MAX_SIZE = 20, 500
+MAX_REVIEWER = 80
+_HEX = re.compile(r"^[0-9a-f]{8,64}$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def reviewer_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a reviewer name (after trimming), or None."""
+    if not isinstance(name, str) or not name.strip():
+        return "enter your name: answers are stored per reviewer"
+    name = name.strip()
+    if len(name) > MAX_REVIEWER:
+        return f"a reviewer name is at most {MAX_REVIEWER} characters (this one has {len(name)})"
+    if _CONTROL.search(name):
+        return "a reviewer name cannot hold line breaks or control characters"
+    return None
+
+
+def clean_reviewer(name: object) -> str:
+    """The trimmed reviewer name; ``ReviewInputError`` when it is refused."""
+    problem = reviewer_problem(name)
+    if problem:
+        raise ReviewInputError(problem)
+    return name.strip()  # type: ignore[union-attr]
+
+
+def corpus_fingerprint(documents: Sequence[Document] | Corpus | Workspace) -> str:
+    """``Corpus.fingerprint`` of any list of documents (a workspace keeps no ``Corpus``)."""
+    if isinstance(documents, Corpus):
+        return documents.fingerprint
+    if isinstance(documents, Workspace):
+        documents = documents.documents
+    return Corpus(root="", documents=tuple(documents)).fingerprint
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRound:
+    """Everything that fixes which chunks a round shows, and in which order."""
+
+    corpus: str
+    """Fingerprint of the corpus the chunks come from (``Corpus.fingerprint``)."""
+
+    spec: str
+    """The splitter spec's short string, made canonical (``structured:800+path``; imported
+    chunks as ``imported:ID``, without a unit)."""
+
+    mode: str = "markdown"
+    """Atom detector and reading mode of the workspace: ``markdown`` or ``seed``."""
+
+    size: int = DEFAULT_SIZE
+    """How many chunks to show (fewer when the pool is smaller)."""
+
+    seed: int = 0
+    """Seed of the ``random.Random`` that draws the sample."""
+
+    source: str = "sample"
+    """``sample``: any chunk of the corpus; ``probe``: only chunks in some probe query's top ``k``."""
+
+    k: int = 5
+    """How many chunks per probe query count as retrieved (used by ``probe`` rounds)."""
+
+    def __post_init__(self) -> None:
+        problem = self.problem()
+        if problem:
+            raise ReviewInputError(problem)
+        spec = parse_spec(self.spec)
+        # Imported chunks are the same in any unit: the round names the chunk set alone.
+        object.__setattr__(self, "spec", f"imported:{spec.chunk_set}" if spec.is_imported else str(spec))
+
+    def problem(self) -> str | None:
+        """Why this definition cannot be a round, or None (``__post_init__`` raises it)."""
+        if not isinstance(self.corpus, str) or not _HEX.match(self.corpus):
+            return "the corpus fingerprint must be 8 to 64 lowercase hex digits"
+        try:
+            parse_spec(self.spec)
+        except SpecError as exc:
+            return f"bad splitter spec {self.spec!r}: {exc}"
+        if self.mode not in MODES:
+            return f"mode must be one of {', '.join(MODES)}, got {self.mode!r}"
+        for name, value, low, high in (("size", self.size, 1, MAX_SIZE), ("seed", self.seed, 0, 2**63 - 1),
+                                       ("k", self.k, 1, 100)):
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                return f"{name} must be a whole number from {low} to {high}, got {value!r}"
+        if self.source not in SOURCES:
+            return f"chunks come from one of {', '.join(SOURCES)}, got {self.source!r}"
+        return None
+
+    @classmethod
+    def create(cls, workspace: Workspace, spec: str, **options) -> "ReviewRound":
+        """A round over ``workspace``'s corpus and mode; ``options`` are the other fields."""
+        return cls(corpus_fingerprint(workspace), str(spec), mode=workspace.mode, **options)
+
+    @property
+    def id(self) -> str:
+        """16 hex digits hashed from the definition: the same round has the same id everywhere."""
+        canonical = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.blake2b(canonical.encode("utf-8"), digest_size=8).hexdigest()
+
+    @property
+    def label(self) -> str:
+        """Short name for trends and lists: the spec string, marked when drawn from the probe."""
+        return self.spec if self.source == "sample" else f"{self.spec} (probe top-{self.k})"
+
+    def to_dict(self) -> dict:
+        """The definition as JSON-ready values (what the id hashes and the store keeps)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "ReviewRound":
+        """Inverse of ``to_dict``; ``ReviewInputError`` for missing or bad fields."""
+        try:
+            return cls(**{key: data[key] for key in ("corpus", "spec", "mode", "size", "seed", "source", "k")})
+        except (KeyError, TypeError) as exc:
+            raise ReviewInputError(f"not a round definition: missing or unexpected field ({exc})") from None
+
+    def to_query_params(self) -> dict[str, str]:
+        """The URL form of the round, so a link gives a colleague the same chunks."""
+        return {"round": self.id, "rcorpus": self.corpus, "rmode": self.mode, "rspec": self.spec,
+                "rsize": str(self.size), "rseed": str(self.seed), "rfrom": self.source, "rk": str(self.k)}
+
+    @classmethod
+    def from_query_params(cls, params: Mapping[str, str | Sequence[str]]) -> "ReviewRound | None":
+        """The round a link carries; None when it carries none; ``ReviewInputError`` for a bad
+        or edited link (the ``round`` id must match the definition when present)."""
+        def last(key: str) -> str | None:
+            value = params.get(key)
+            if value is None or isinstance(value, str):
+                return value
+            return value[-1] if len(value) else None
+
+        if last("rspec") is None and last("rcorpus") is None:
+            return None
+        fields: dict[str, object] = {}
+        for key, name in (("rcorpus", "corpus"), ("rspec", "spec"), ("rmode", "mode"), ("rfrom", "source")):
+            value = last(key)
+            if value is not None:
+                fields[name] = value
+        for key, name in (("rsize", "size"), ("rseed", "seed"), ("rk", "k")):
+            value = last(key)
+            if value is not None:
+                if not value.isascii() or not value.isdigit():
+                    raise ReviewInputError(f"the link's {name} must be a whole number, got {value!r}")
+                fields[name] = int(value)
+        if "corpus" not in fields or "spec" not in fields:
+            raise ReviewInputError("the link names no corpus or no splitter spec for its round")
+        found = cls(**fields)  # type: ignore[arg-type]
+        claimed = last("round")
+        if claimed is not None and claimed != found.id:
+            raise ReviewInputError("the link's round id does not match its settings; ask for a fresh link")
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class RoundChunk:
+    """One chunk of a round, as the reviewer is shown it."""
+
+    position: int
+    """1-based place in the round."""
+
+    chunk: Chunk
+    """The chunk (its ``id`` keys the answers)."""
+
+    text: str
+    """What the embedder sees: prefix plus span text (``Chunk.embedded_text``). Untrusted: escape it."""
+
+
+def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
+    """The round's chunks in its order: ``random.Random(seed).sample`` over the pool in corpus order.
+
+    The pool is every chunk (``sample``) or every chunk some probe query ranked in its top
+    ``k`` (``probe``), less whitespace-only chunks. ``ReviewInputError`` when the workspace is another corpus or mode.
+    """
+    if workspace.mode != review_round.mode or corpus_fingerprint(workspace) != review_round.corpus:
+        raise ReviewInputError("this round was drawn from another corpus or mode; load the corpus it names")
+    chunks = workspace.chunks(review_round.spec)
+    if review_round.source == "probe":
+        pool = sorted({j for top in retrieved(workspace, review_round.spec, k=review_round.k) for j in top})
+    else:
+        pool = list(range(len(chunks)))
+    documents = {d.id: d for d in workspace.documents}
+    # A whitespace-only chunk (a splitter's leftover newline) gives a reviewer nothing to judge.
+    pool = [j for j in pool if chunks[j].text(documents[chunks[j].doc_id]).strip()]
+    picks = random.Random(review_round.seed).sample(pool, min(review_round.size, len(pool)))
+    return [RoundChunk(n, chunks[j], chunks[j].embedded_text(documents[chunks[j].doc_id]))
+            for n, j in enumerate(picks, 1)]
+
+
+def retrieved(workspace: Workspace, spec: str, *, k: int = 5) -> list[list[int]]:
+    """Per probe query, the top ``k`` chunk indexes (into ``workspace.chunks(spec)``): exactly
+    the chunks the probe judged."""
+    return [list(top) for top in workspace.probe(spec, k=k).picked]

@@ -1,0 +1,156 @@
+"""The review store: Orphan Test rounds and answers in one SQLite file, safe for a team.
+
+Every click is saved at once (an upsert keyed by round, chunk and reviewer) and a save that
+did not reach the disk raises ``ReviewStoreError``, so the page can say the click was lost
+and let the reviewer retry; nothing fails silently. How the file is opened and locked lives
+in ``inspector.review.database``; the values handed back in ``inspector.review.answers``.
+Pure Python.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timezone
+
+from .rounds import ReviewRound, clean_reviewer
+from .answers import Answer, StoredRound, answers_csv
+from .database import SCHEMA_VERSION, ReviewDatabase
+
+_UNSET = object()
+_COLUMNS = {"address": "address", "references": "references_", "completeness": "completeness"}
+
+
+class ReviewStore(ReviewDatabase):
+    """Rounds and answers in one SQLite file; share the object freely, never a connection."""
+
+    # -- rounds ------------------------------------------------------------------------
+
+    def save_round(self, review_round: ReviewRound, chunk_ids: Sequence[str] = ()) -> StoredRound:
+        """Record a round (idempotent: saving it again keeps its creation time and chunks, and
+        only fills in the chunk ids when none were saved)."""
+        definition = json.dumps(review_round.to_dict(), sort_keys=True)
+        with self._write() as connection:
+            connection.execute("INSERT INTO rounds (id, definition, chunk_ids, created) VALUES (?, ?, ?, ?) "
+                               "ON CONFLICT (id) DO UPDATE SET chunk_ids = excluded.chunk_ids "
+                               "WHERE rounds.chunk_ids = '[]' AND excluded.chunk_ids != '[]'",
+                               (review_round.id, definition, json.dumps(list(chunk_ids)), _now()))
+        found = self.get_round(review_round.id)
+        assert found is not None
+        return found
+
+    def get_round(self, round_id: str) -> StoredRound | None:
+        """The stored round with this id, or None."""
+        rows = self._read("SELECT definition, chunk_ids, created FROM rounds WHERE id = ?", (round_id,))
+        return _stored(rows[0]) if rows else None
+
+    def rounds(self, corpus_fingerprint: str | None = None) -> list[StoredRound]:
+        """Stored rounds, oldest first, optionally only those over one corpus."""
+        rows = self._read("SELECT definition, chunk_ids, created FROM rounds ORDER BY created, rowid")
+        found = [_stored(row) for row in rows]
+        return [r for r in found if corpus_fingerprint is None or r.round.corpus == corpus_fingerprint]
+
+    # -- answers -----------------------------------------------------------------------
+
+    def save_answer(self, round_id: str, chunk_id: str, position: int, reviewer: str, *,
+                    address=_UNSET, references=_UNSET, completeness=_UNSET, note=_UNSET) -> Answer:
+        """Upsert one reviewer's answer for one chunk; only the fields given change.
+
+        Call it on every click. Raises ``ReviewInputError`` for a bad name or value and
+        ``ReviewStoreError`` when the answer could not be stored (read-only, locked, damaged).
+        """
+        reviewer = clean_reviewer(reviewer)
+        if not isinstance(position, int) or isinstance(position, bool) or position < 1:
+            raise ValueError(f"position must be a whole number from 1, got {position!r}")
+        given = {}
+        for key, value in (("address", address), ("references", references), ("completeness", completeness)):
+            if value is not _UNSET:
+                if value not in (True, False, None):
+                    raise ValueError(f"{key} must be yes (True), no (False) or unanswered (None), got {value!r}")
+                given[_COLUMNS[key]] = None if value is None else int(value)
+        if note is not _UNSET:
+            given["note"] = "" if note is None else str(note)
+        stamp = _now()
+        columns = ["round_id", "chunk_id", "position", "reviewer", *given, "updated"]
+        values = [round_id, chunk_id, position, reviewer, *given.values(), stamp]
+        updates = ", ".join(f"{c} = excluded.{c}" for c in ["position", *given, "updated"])
+        with self._write() as connection:
+            connection.execute(f"INSERT INTO answers ({', '.join(columns)}) VALUES ({', '.join('?' * len(values))}) "
+                               f"ON CONFLICT (round_id, chunk_id, reviewer) DO UPDATE SET {updates}", values)
+            row = connection.execute(f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE round_id = ? AND chunk_id = ? "
+                                     "AND reviewer = ?", (round_id, chunk_id, reviewer)).fetchone()
+        return _answer(row)
+
+    def answers(self, round_id: str, reviewer: str | None = None) -> list[Answer]:
+        """A round's answers ordered by position then reviewer, optionally one reviewer's."""
+        sql = f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE round_id = ?"
+        args: list = [round_id]
+        if reviewer is not None:
+            sql += " AND reviewer = ?"
+            args.append(reviewer.strip())
+        return [_answer(row) for row in self._read(sql + " ORDER BY position, reviewer", args)]
+
+    def reviewers(self, round_id: str) -> list[str]:
+        """Everyone who answered in the round, sorted."""
+        return [r[0] for r in self._read("SELECT DISTINCT reviewer FROM answers WHERE round_id = ? "
+                                         "ORDER BY reviewer", (round_id,))]
+
+    def progress(self, round_id: str, reviewer: str) -> tuple[int, int]:
+        """(chunks the reviewer answered all three questions for, chunks in the round)."""
+        stored = self._known(round_id)
+        done = sum(a.complete for a in self.answers(round_id, reviewer))
+        return done, stored.total
+
+    def next_position(self, round_id: str, reviewer: str) -> int | None:
+        """The first position (1-based) the reviewer has not fully answered; None when done."""
+        stored = self._known(round_id)
+        done = {a.position for a in self.answers(round_id, reviewer) if a.complete}
+        return next((p for p in range(1, stored.total + 1) if p not in done), None)
+
+    def _known(self, round_id: str) -> StoredRound:
+        stored = self.get_round(round_id)
+        if stored is None:
+            raise KeyError(f"no round {round_id!r} in the review store {self.path}")
+        return stored
+
+    # -- export ------------------------------------------------------------------------
+
+    def export_csv(self, round_id: str | None = None) -> str:
+        """Answers as CSV (one round, or every round), one row per reviewer and chunk."""
+        return answers_csv(self._all_answers(round_id))
+
+    def export_json(self, round_id: str | None = None) -> str:
+        """Answers as a JSON document: rounds with their definitions and answers."""
+        rounds = [r for r in self.rounds() if round_id is None or r.id == round_id]
+        return json.dumps({"schema": SCHEMA_VERSION, "rounds": [
+            {"id": r.id, "label": r.round.label, "created": r.created, "definition": r.round.to_dict(),
+             "chunk_ids": list(r.chunk_ids), "answers": [a.to_dict() for a in self.answers(r.id)]}
+            for r in rounds]}, indent=2, ensure_ascii=False)
+
+    def _all_answers(self, round_id: str | None) -> list[Answer]:
+        if round_id is not None:
+            return self.answers(round_id)
+        rows = self._read(f"SELECT {_ANSWER_COLUMNS} FROM answers ORDER BY round_id, position, reviewer")
+        return [_answer(row) for row in rows]
+
+
+_ANSWER_COLUMNS = ("round_id, chunk_id, position, reviewer, address, references_, completeness, note, updated")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def _flag(value: int | None) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _answer(row: tuple) -> Answer:
+    round_id, chunk_id, position, reviewer, address, references, completeness, note, updated = row
+    return Answer(round_id, chunk_id, position, reviewer, _flag(address), _flag(references),
+                  _flag(completeness), note, updated)
+
+
+def _stored(row: tuple) -> StoredRound:
+    definition, chunk_ids, created = row
+    return StoredRound(ReviewRound.from_dict(json.loads(definition)), tuple(json.loads(chunk_ids)), created)

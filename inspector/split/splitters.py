@@ -1,0 +1,130 @@
+"""The splitters: each turns a document into chunk spans under a ``SplitterSpec``.
+
+Every splitter returns offsets, never strings. In ``seed`` mode the article's splitters are
+reproduced exactly (including that its paragraph and sentence packers leave the whitespace
+between chunks out of every chunk); in ``markdown`` mode chunks tile the text, overlap is
+carried at piece boundaries, prefixes are paid for out of the budget, and ``structured``
+splits an over-budget table between rows (repeating its header) or a fence between lines.
+"""
+
+from __future__ import annotations
+
+from itertools import repeat
+
+from ..atoms.analysis import Analysis
+from ..atoms.detect import analyze
+from ..lengths import Length, get_length
+from ..model import Document, Span, SplitResult, make_chunks
+from .packing import Sizer, Packed
+from .packing_fast import FAST_KINDS, Columns, packed_columns
+from .pieces import seed_spans, split_general
+from .prefixes import prefixer
+from ..errors import SpecError
+from ..spec import SplitterSpec, parse_spec
+
+
+def split_document(
+    document: Document,
+    spec: SplitterSpec | str,
+    analysis: Analysis | None = None,
+    length: Length | None = None,
+    *,
+    mode: str = "markdown",
+) -> SplitResult:
+    """Split one document. Pass a precomputed ``analysis`` to reuse its atoms."""
+    spec = parse_spec(spec)
+    if spec.is_imported:
+        raise SpecError(f"{spec} names imported chunks, which are not split: register the chunk set with a "
+                        "Workspace (Workspace.add_chunk_set) and use Workspace.split")
+    length = length or get_length(spec.unit)
+    if spec.is_adapter:
+        from .adapters import split_with_adapter  # optional libraries load only when asked for
+
+        return split_with_adapter(spec.kind, document, spec.budget, spec.overlap, unit=length,
+                                  analysis=analysis, mode=mode)
+    analysis = analysis or analyze(document.text, mode)
+    columns, oversized = split_columns(document.text, spec, analysis, length)
+    tag = str(spec) if analysis.mode == "markdown" else f"{spec}@seed"
+    chunks = make_chunks(document.id, columns.starts, columns.ends, columns.prefixes, tag,
+                         analysis.heading_index.paths_at(columns.starts))
+    return SplitResult(document.id, spec, analysis.mode, chunks, tuple(oversized))
+
+
+def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length
+                ) -> tuple[list[Span], list[str] | None, int]:
+    """What ``split_document`` puts in its chunks, without building them: the spans, their
+    prefixes (None when no chunk has one) and how many chunks are oversized.
+
+    Measuring many configurations over a corpus needs only these; the article's character
+    splitters go straight from pieces to spans.
+    """
+    if analysis.mode == "seed" and length.unit == "characters" and not (spec.prefixes_path or spec.table_header):
+        spans = _seed_char_spans(text, spec, analysis)
+        if spans is not None:
+            return spans, None, sum(1 for a, b in spans if b - a > spec.budget)
+    columns, oversized = split_columns(text, spec, analysis, length)
+    prefixes = columns.prefixes
+    return (list(zip(columns.starts, columns.ends)), prefixes if prefixes and any(prefixes) else None,
+            len(oversized))
+
+
+def _seed_char_spans(text: str, spec: SplitterSpec, analysis: Analysis) -> list[Span] | None:
+    """``split_spans``'s own result for an article splitter in characters without prefixes."""
+    if spec.kind == "fixed":
+        step = max(1, spec.budget - spec.overlap)
+        n = len(text)
+        return [(i, min(i + spec.budget, n)) for i in range(0, n, step)]
+    if spec.overlap:
+        return None
+    return seed_spans(text, spec, analysis, Sizer(text))
+
+
+def _oversized(text: str, packed: list[Packed], budget: int, length: Length) -> list[int]:
+    """Chunks whose embedded text is over budget (only an indivisible piece can cause it)."""
+    if length.unit == "characters":
+        return [i for i, p in enumerate(packed) if len(p.prefix) + p.end - p.start > budget]
+    unknown = [i for i, p in enumerate(packed) if p.size < 0]
+    sizes = [p.size for p in packed]
+    for i, size in zip(unknown, length.count_many([packed[i].prefix + text[packed[i].start:packed[i].end]
+                                                  for i in unknown])):
+        sizes[i] = size
+    return [i for i, size in enumerate(sizes) if size > budget]
+
+
+def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Length
+                  ) -> tuple[Columns, list[int]]:
+    """Chunk spans and prefixes for one text as columns, with the indexes of the oversized
+    chunks; the engine behind ``split_document``."""
+    sizer = Sizer.of(text, length, analysis.memo)
+    columns = _fast_columns(text, spec, analysis, sizer)
+    if columns is not None:
+        budget = spec.budget
+        if columns.prefixes is None:
+            oversized = [i for i, (a, b) in enumerate(zip(columns.starts, columns.ends)) if b - a > budget]
+        else:
+            oversized = [i for i, (a, b, p) in enumerate(zip(columns.starts, columns.ends, columns.prefixes))
+                         if len(p) + b - a > budget]
+        return columns, oversized
+    packed = split_general(text, spec, analysis, sizer)
+    prefixes = [p.prefix for p in packed]
+    columns = Columns([p.start for p in packed], [p.end for p in packed], prefixes if any(prefixes) else None)
+    return columns, _oversized(text, packed, spec.budget, length)
+
+
+def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length) -> list[Packed]:
+    """Chunk spans (with prefixes) for one text, as ``Packed`` values."""
+    sizer = Sizer.of(text, length, analysis.memo)
+    columns = _fast_columns(text, spec, analysis, sizer)
+    if columns is None:
+        return split_general(text, spec, analysis, sizer)
+    # The packer flags a chunk oversized exactly when one piece alone overfills its room.
+    return [Packed(a, b, p, b - a > max(1, spec.budget - len(p)))
+            for a, b, p in zip(columns.starts, columns.ends, columns.prefixes or repeat(""))]
+
+
+def _fast_columns(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer) -> Columns | None:
+    """``packing_fast``'s result where it applies: markdown splits other than ``fixed`` under a
+    character budget without overlap."""
+    if spec.kind not in FAST_KINDS or spec.overlap or not sizer.is_chars or analysis.mode != "markdown":
+        return None
+    return packed_columns(text, spec, analysis, sizer, prefixer(text, spec, analysis, False, sizer))

@@ -1,0 +1,22 @@
+"""What the app shows, computed without Streamlit, so every page stays widgets and layout.
+
+``state`` is the app's settings and their URL form; ``frames`` the tables, ``figures`` the
+charts, ``render`` the overlay HTML (every byte of document text escaped), ``imports`` what
+the Import page shows, ``text`` escaping for Streamlit's markdown.
+"""
+
+from ..surface import lazy_surface
+
+__getattr__, __dir__, __all__ = lazy_surface(__name__, {
+    "state": ["AppState", "LaunchConfig", "MAX_CAP", "MAX_COMPARE", "SAMPLE", "SAMPLE_CORPUS", "UPLOAD",
+              "UPLOAD_UNIT", "checked_spec", "corpus_folder_problem", "launch_config", "parse_budgets"],
+    "frames": ["TABLE_A", "TABLE_B", "article_specs", "compare_frame", "doc_view", "size_summary", "sizes_frame",
+               "sweep_frame", "uploads_corpus"],
+    "figures": ["golden_outcome_figure", "orphan_trend_figure", "probe_figure", "size_histogram", "survival_figure",
+                "sweep_context_figure", "sweep_survival_figure"],
+    "render": ["chunk_card_html", "cut_list_html", "lanes_html", "overlay_cuts", "overlay_html", "style_html"],
+    "imports": ["MAX_GOLDEN_BYTES", "MAX_IMPORT_BYTES", "folder_rows", "gap_rows", "golden_problem_rows",
+                "golden_upload", "import_upload", "imported_spec", "miss_rows", "problem_rows", "recall_rows",
+                "sample_export", "side_by_side"],
+    "text": ["first_words", "markdown_escape"],
+})

@@ -1,0 +1,108 @@
+"""The plotly figures the app's pages chart, built without Streamlit from the frames of
+``frames`` and ``imports``: survival and probe outcomes per splitter, the budget sweep, chunk
+sizes against the embedder's cap, golden questions by outcome (the Import page) and the Orphan
+Test's orphan rate across rounds. Pages only lay these out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..model import ATOM_KINDS, ATOM_LABELS
+from ..review.agreement import TrendPoint
+
+#: Colours of the probe's three outcomes (the overlay's red for cut).
+OUTCOME_COLOURS = {"answer@5": "#2e7d32", "cut": "#c62828", "rank miss": "#9e9e9e"}
+
+#: Colours of a golden question's outcomes: hit, and the three kinds of miss.
+GOLDEN_OUTCOME_COLOURS = {"hit": "#2e7d32", "cut": "#c62828", "rank-miss": "#9e9e9e", "uncovered": "#f9a825"}
+
+
+def golden_outcome_figure(outcomes: pd.DataFrame) -> go.Figure:
+    """Golden questions by outcome: one stacked bar per chunking and context budget.
+
+    ``outcomes`` is the frame of ``views.imports.recall_rows``: a "chunks from" and a
+    "context budget" column, and a column of question counts per outcome.
+    """
+    figure = go.Figure()
+    x = [list(outcomes["chunks from"]), [f"{b:,} tokens" for b in outcomes["context budget"]]]
+    for outcome, colour in GOLDEN_OUTCOME_COLOURS.items():
+        figure.add_bar(name=outcome, x=x, y=outcomes[outcome], marker_color=colour,
+                       hovertemplate="%{y} questions<extra>" + outcome + "</extra>")
+    figure.update_layout(barmode="stack", title="Golden questions by outcome", yaxis_title="questions",
+                         height=380, margin=dict(t=50, b=40), legend_title_text="")
+    return figure
+
+
+def orphan_trend_figure(points: Sequence[TrendPoint]) -> go.Figure:
+    """One bar per round, in the order given (``agreement.trend``: oldest first): its orphan rate,
+    labelled with its orphans over its complete answers. Pass only points with answers."""
+    figure = go.Figure(go.Bar(x=[f"{n}. {p.label}" for n, p in enumerate(points, 1)],
+                              y=[p.orphan_rate for p in points], width=[0.5] * len(points),
+                              text=[f"{p.orphans}/{p.judged}" for p in points], textposition="outside",
+                              marker_color="#b3261e"))
+    figure.update_layout(yaxis_title="orphan rate (all reviewers)", yaxis_tickformat=".0%",
+                         yaxis_range=[0, 1.1], height=320, margin=dict(t=20, b=40))
+    return figure
+
+
+def _layout(fig: go.Figure, title: str, y_title: str, *, percent: bool = False) -> go.Figure:
+    fig.update_layout(title=title, yaxis_title=y_title, legend_title_text="", margin=dict(t=50, b=40),
+                      height=380)
+    if percent:
+        fig.update_yaxes(tickformat=".0%", range=[0, 1.02])
+    return fig
+
+
+def survival_figure(frame: pd.DataFrame) -> go.Figure:
+    """Grouped bars: share of atoms kept whole, per kind, per splitter."""
+    fig = go.Figure()
+    for kind in ATOM_KINDS:
+        fig.add_bar(name=ATOM_LABELS[kind] + "s", x=frame["splitter"], y=frame[kind],
+                    hovertemplate="%{x}: %{y:.1%}<extra>" + ATOM_LABELS[kind] + "s</extra>")
+    fig.update_layout(barmode="group")
+    return _layout(fig, "Atoms kept whole (table a)", "survival", percent=True)
+
+
+def probe_figure(frame: pd.DataFrame) -> go.Figure:
+    """Stacked bars per splitter: answered in the top 5, cut, missed by ranking."""
+    fig = go.Figure()
+    for column, colour in OUTCOME_COLOURS.items():
+        fig.add_bar(name=column, x=frame["splitter"], y=frame[column], marker_color=colour,
+                    hovertemplate="%{x}: %{y:.1%}<extra>" + column + "</extra>")
+    fig.update_layout(barmode="stack")
+    return _layout(fig, "Lexical probe: where the evidence ends up (table b)", "share of queries", percent=True)
+
+
+def sweep_survival_figure(frame: pd.DataFrame) -> go.Figure:
+    """Lines: survival of each atom kind against the budget."""
+    fig = go.Figure()
+    for kind in ATOM_KINDS:
+        fig.add_scatter(name=ATOM_LABELS[kind] + "s", x=frame["budget"], y=frame[kind], mode="lines+markers",
+                        hovertemplate="budget %{x}: %{y:.1%}<extra>" + ATOM_LABELS[kind] + "s</extra>")
+    fig.update_xaxes(title="budget")
+    return _layout(fig, "Atoms kept whole, by budget (every atom counted)", "survival", percent=True)
+
+
+def sweep_context_figure(frame: pd.DataFrame) -> go.Figure:
+    """Line: tokens of top-5 context a query pulls in, against the budget."""
+    fig = go.Figure()
+    fig.add_scatter(name="context tokens", x=frame["budget"], y=frame["ctx tokens"], mode="lines+markers",
+                    hovertemplate="budget %{x}: %{y:.0f} tokens<extra></extra>")
+    fig.update_xaxes(title="budget")
+    fig.update_yaxes(rangemode="tozero")
+    return _layout(fig, "Context per query (top 5 chunks), by budget", "tokens")
+
+
+def size_histogram(sizes: pd.DataFrame, cap: int, unit: str) -> go.Figure:
+    """Histogram of embedded chunk sizes with the embedder's cap as a red line."""
+    fig = go.Figure()
+    fig.add_histogram(x=sizes["tokens"], nbinsx=60, name="chunks", marker_color="#1f77b4",
+                      hovertemplate="%{x} " + unit + ": %{y} chunks<extra></extra>")
+    fig.add_vline(x=cap, line_color="#c62828", line_width=2, line_dash="dash",
+                  annotation_text=f"cap {cap}", annotation_position="top right")
+    fig.update_xaxes(title=f"chunk size ({unit}, prefix included)")
+    return _layout(fig, "Chunk sizes as the embedder counts them", "chunks")
