@@ -9,12 +9,17 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
-.PHONY: app test bench
+.PHONY: app test lint bench
 app: $(BIN)/.installed
 	$(BIN)/python -m streamlit run app.py --browser.gatherUsageStats=false
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
+
+# Style and import order (ruff), and the layering contracts of pyproject.toml (import-linter).
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 bench: $(BIN)/.installed
 	$(BIN)/python bench/run_all.py

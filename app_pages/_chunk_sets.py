@@ -13,8 +13,8 @@ import streamlit as st
 from inspector import SplitterSpec
 from inspector.chunks import ChunkSetInfo, ChunkSetStore, chunk_set_from_import
 from inspector.errors import ChunkSetError
-from inspector.views import markdown_escape as md
 from inspector.spec import IMPORTED
+from inspector.views import markdown_escape as md
 
 MESSAGE = "_chunk_set_message"
 

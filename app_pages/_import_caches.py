@@ -9,10 +9,10 @@ import hashlib
 
 import streamlit as st
 
+from app_pages import _shared
 from inspector.chunks import export_text
 from inspector.retrieval import golden_recall
 from inspector.views import golden_upload, import_upload, sample_export, side_by_side
-from app_pages import _shared
 
 SAMPLE_SPEC = "structured:800"
 

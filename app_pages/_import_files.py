@@ -8,10 +8,9 @@ Session keys the page reads: ``SOURCE`` / ``GOLDEN_SOURCE`` hold the chosen file
 
 import streamlit as st
 
-from inspector.views import SAMPLE_CORPUS
-from inspector.views import MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES
 from app_pages import _shared
 from app_pages._import_caches import SAMPLE_SPEC, sample_file
+from inspector.views import MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES, SAMPLE_CORPUS
 
 SOURCE, REFUSED, RESULT, RESULT_CORPUS = "import_source", "import_refused", "imported_chunks", "imported_chunks_corpus"
 GOLDEN_SOURCE, GOLDEN_REFUSED = "golden_source", "golden_refused"

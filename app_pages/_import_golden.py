@@ -5,12 +5,19 @@ recall of the imported chunks and of the sidebar's splitter at several context b
 import pandas as pd
 import streamlit as st
 
-from inspector.views import markdown_escape as md
-from inspector.views import MAX_GOLDEN_BYTES, folder_rows, golden_problem_rows, imported_spec, miss_rows, recall_rows
-from inspector.views import golden_outcome_figure
 from app_pages._import_caches import content_digest, golden_set, recall
 from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
 from app_pages._import_report import percent_columns
+from inspector.views import (
+    MAX_GOLDEN_BYTES,
+    folder_rows,
+    golden_outcome_figure,
+    golden_problem_rows,
+    imported_spec,
+    miss_rows,
+    recall_rows,
+)
+from inspector.views import markdown_escape as md
 
 
 def show_golden(ctx, state, result) -> None:

@@ -7,14 +7,20 @@ The page numbers the sections (``_section``); these functions draw their bodies.
 import pandas as pd
 import streamlit as st
 
-from inspector import ATOM_KINDS
-from inspector.model import ATOM_LABELS
-from inspector.views import markdown_escape as md
-from inspector.views import probe_figure, survival_figure
-from inspector.views import gap_rows, problem_rows
-from inspector.views import lanes_html, overlay_cuts, overlay_html
 from app_pages import _chunk_sets, _shared
 from app_pages._import_caches import side_by_side_rows
+from inspector import ATOM_KINDS
+from inspector.model import ATOM_LABELS
+from inspector.views import (
+    gap_rows,
+    lanes_html,
+    overlay_cuts,
+    overlay_html,
+    probe_figure,
+    problem_rows,
+    survival_figure,
+)
+from inspector.views import markdown_escape as md
 
 MAX_SHOWN = 250_000  # characters drawn in the overlay
 MESSAGE_COLUMNS = {"line": st.column_config.NumberColumn("line", width="small"),

@@ -5,11 +5,9 @@ their agreement (Fleiss' kappa), the trend across rounds on the corpus, and down
 import streamlit as st
 
 from inspector.errors import ReviewStoreError
-from inspector.review import kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
-from inspector.views import first_words
+from inspector.review import QUESTIONS, kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
+from inspector.views import first_words, orphan_trend_figure
 from inspector.views import markdown_escape as md
-from inspector.review import QUESTIONS
-from inspector.views import orphan_trend_figure
 
 
 def _table(rows: list[dict]) -> None:

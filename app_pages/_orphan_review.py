@@ -10,14 +10,11 @@ import html
 
 import streamlit as st
 
-from inspector.errors import ReviewStoreError
-from inspector.review import answer_marks
-from inspector.views import markdown_escape as md
-from inspector.review import HINT_CODES, context, suspects
-from inspector.errors import ReviewInputError
-from inspector.review import QUESTIONS, reviewer_problem
-from inspector.views import chunk_card_html
 from app_pages import _shared
+from inspector.errors import ReviewInputError, ReviewStoreError
+from inspector.review import HINT_CODES, QUESTIONS, answer_marks, context, reviewer_problem, suspects
+from inspector.views import chunk_card_html
+from inspector.views import markdown_escape as md
 
 QUESTION_KEYS = {q.key: f"orphan_{q.key}" for q in QUESTIONS}
 HINTS_STYLE = ("<style>.ci-orphan-hints{background:#fff8e1;border-left:3px solid #e0b400;border-radius:4px;"

@@ -9,10 +9,10 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from inspector.views import markdown_escape as md
+from app_pages import _shared
 from inspector.errors import ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound, draw
-from app_pages import _shared
+from inspector.views import markdown_escape as md
 
 ROUND_KEYS = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk")
 SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the lexical probe retrieved"}

@@ -15,21 +15,28 @@ from pathlib import Path
 
 import streamlit as st
 
-from inspector.split import available_adapters
-from inspector import Corpus, Document, Length, load_corpus, SplitterSpec, Workspace
-from inspector.errors import CorpusError, LengthError
-from inspector.lengths import HFTokenizerLength, LENGTH_NAMES
-from inspector.model import MODES
-from inspector.spec import KINDS
-from inspector.chunks import ChunkSetInfo
-from inspector.errors import ChunkSetError
-from inspector.spec import IMPORTED
-from inspector.views import SAMPLE, SAMPLE_CORPUS, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig, corpus_folder_problem, launch_config
-from inspector.views import markdown_escape as md
-from inspector.views import uploads_corpus
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
+from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
+from inspector.chunks import ChunkSetInfo
+from inspector.errors import ChunkSetError, CorpusError, LengthError
+from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
+from inspector.model import MODES
+from inspector.spec import IMPORTED, KINDS
+from inspector.split import available_adapters
+from inspector.views import (
+    SAMPLE,
+    SAMPLE_CORPUS,
+    UPLOAD,
+    UPLOAD_UNIT,
+    AppState,
+    LaunchConfig,
+    corpus_folder_problem,
+    launch_config,
+    uploads_corpus,
+)
+from inspector.views import markdown_escape as md
 
 SOURCES = {SAMPLE: "Sample corpus (bundled)", "folder": "Folder on this server", UPLOAD: "Upload files"}
 MAX_TOKENIZER_BYTES = 64_000_000

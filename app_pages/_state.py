@@ -12,9 +12,9 @@ from dataclasses import replace
 
 import streamlit as st
 
+from app_pages._units import uploaded_units
 from inspector.spec import IMPORTED
 from inspector.views import SAMPLE, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig
-from app_pages._units import uploaded_units
 
 STATE = "app_state"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from inspector import get_length, Length, SplitterSpec
+from inspector import Length, SplitterSpec, get_length
 from inspector.views import UPLOAD_UNIT
 
 UNIT_LABELS = {"chars": "characters", "o200k": "o200k tokens (GPT-4o)", "cl100k": "cl100k tokens (GPT-4)",

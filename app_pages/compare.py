@@ -3,14 +3,21 @@
 import pandas as pd
 import streamlit as st
 
-from inspector import ATOM_KINDS, SplitterSpec
-from inspector.errors import SpecError
-from inspector.model import ATOM_LABELS
-from inspector.errors import ChunkSetError
-from inspector.views import MAX_COMPARE, checked_spec
-from inspector.views import markdown_escape as md
-from inspector.views import TABLE_A, TABLE_B, article_specs, compare_frame, probe_figure, survival_figure
 from app_pages import _shared
+from inspector import ATOM_KINDS, SplitterSpec
+from inspector.errors import ChunkSetError, SpecError
+from inspector.model import ATOM_LABELS
+from inspector.views import (
+    MAX_COMPARE,
+    TABLE_A,
+    TABLE_B,
+    article_specs,
+    checked_spec,
+    compare_frame,
+    probe_figure,
+    survival_figure,
+)
+from inspector.views import markdown_escape as md
 
 st.title("Compare splitters")
 st.caption("Every splitter over the whole corpus, at one budget. **Table a**: the share of atoms each "
@@ -45,7 +52,8 @@ st.session_state["compare_defaults"] = defaults
 _shared.keep("compare_specs", list(state.compare) or defaults)
 options = list(dict.fromkeys(defaults + imported + list(st.session_state["compare_specs"])))
 picked = st.multiselect("Splitters (type a spec such as `heading:512` and press Enter to add one)", options,
-                        key="compare_specs", persist_state="session", accept_new_options=True, max_selections=MAX_COMPARE,
+                        key="compare_specs", persist_state="session", accept_new_options=True,
+                        max_selections=MAX_COMPARE,
                         format_func=lambda o: _shared.spec_title(o, sets) if o.startswith("imported:") else o,
                         help="Default: the article's seven splitters scaled to the sidebar's budget and unit. "
                              "Chunk files imported on the Import page are listed as *imported: FILE*.")

@@ -2,15 +2,12 @@
 
 import streamlit as st
 
-from inspector import ATOM_KINDS
-from inspector.errors import SpecError
-from inspector.model import ATOM_LABELS
-from inspector.errors import ChunkSetError
-from inspector.views import checked_spec
-from inspector.views import doc_view
-from inspector.views import markdown_escape as md
-from inspector.views import chunk_card_html, cut_list_html, lanes_html, overlay_html, style_html
 from app_pages import _shared
+from inspector import ATOM_KINDS
+from inspector.errors import ChunkSetError, SpecError
+from inspector.model import ATOM_LABELS
+from inspector.views import checked_spec, chunk_card_html, cut_list_html, doc_view, lanes_html, overlay_html, style_html
+from inspector.views import markdown_escape as md
 
 MAX_SHOWN = 250_000  # characters drawn; longer documents get a notice (the browser would crawl)
 

@@ -20,13 +20,13 @@ import itertools
 
 import streamlit as st
 
-from inspector.views import markdown_escape as md
-from inspector.views import MAX_IMPORT_BYTES
 from app_pages import _chunk_sets, _shared
 from app_pages._import_caches import SAMPLE_SPEC, content_digest, export_file, import_file
 from app_pages._import_files import REFUSED, RESULT, RESULT_CORPUS, SOURCE, chunk_upload_changed, use_sample
 from app_pages._import_golden import show_golden
 from app_pages._import_report import show_alignment, show_document, show_measures
+from inspector.views import MAX_IMPORT_BYTES
+from inspector.views import markdown_escape as md
 
 FORMATS = """
 One chunk per record, in **JSON Lines** (`.jsonl`), a **JSON** list (or an object with a `chunks`

@@ -10,15 +10,14 @@ and ``_orphan_results``.
 
 import streamlit as st
 
-from inspector.errors import ReviewStoreError
-from inspector.views import UPLOAD_UNIT
-from inspector.views import markdown_escape as md
-from inspector.review import ReviewStore
-from inspector.review import default_store_path
 from app_pages import _shared
 from app_pages._orphan_results import show_results
 from app_pages._orphan_review import show_review
 from app_pages._orphan_round import choose_round
+from inspector.errors import ReviewStoreError
+from inspector.review import ReviewStore, default_store_path
+from inspector.views import UPLOAD_UNIT
+from inspector.views import markdown_escape as md
 
 st.title("Orphan Test")
 st.caption("An **orphan** is a chunk that cannot be understood on its own: retrieved alone, it misleads "

@@ -2,12 +2,11 @@
 
 import streamlit as st
 
+from app_pages import _shared
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
-from inspector.views import MAX_CAP
+from inspector.views import MAX_CAP, size_histogram, size_summary, sizes_frame
 from inspector.views import markdown_escape as md
-from inspector.views import size_histogram, size_summary, sizes_frame
-from app_pages import _shared
 
 st.title("Chunk sizes")
 st.caption("Every chunk of the corpus, sized in your embedding model's tokens (prefix included, special "
@@ -29,9 +28,11 @@ units = list(dict.fromkeys([*LENGTH_NAMES, *_shared.uploaded_units()]))
 _shared.keep("embed", state.embed if state.embed in units else "o200k")
 _shared.keep("cap", state.cap)
 left, right = st.columns(2)
-embed = left.selectbox("Embedder's tokenizer", units, key="embed", persist_state="session", format_func=_shared.unit_label,
+embed = left.selectbox("Embedder's tokenizer", units, key="embed", persist_state="session",
+                       format_func=_shared.unit_label,
                        help="Upload a tokenizer.json through the sidebar's unit to use your model's own.")
-cap = right.number_input("Input cap (tokens)", min_value=1, max_value=MAX_CAP, step=64, key="cap", persist_state="session",
+cap = right.number_input("Input cap (tokens)", min_value=1, max_value=MAX_CAP, step=64, key="cap",
+                         persist_state="session",
                          help="The longest input the model embeds; 512 for many BERT-style models.")
 _shared.update(embed=embed, cap=int(cap))
 _shared.publish()
@@ -46,7 +47,8 @@ with st.spinner("Counting tokens over the corpus…"):
 summary = size_summary(frame, int(cap), overhead=length.special_overhead)
 word = "characters" if embed == "chars" else "tokens"
 
-st.caption(f"Splitter `{state.spec()}` ({md(_shared.spec_title(ctx.spec, _shared.chunk_sets(ctx)))}); sizes in {_shared.unit_label(embed)}"
+title = md(_shared.spec_title(ctx.spec, _shared.chunk_sets(ctx)))
+st.caption(f"Splitter `{state.spec()}` ({title}); sizes in {_shared.unit_label(embed)}"
            + (f", plus {length.special_overhead} special tokens per input" if length.special_overhead else "") + ".")
 cols = st.columns(5)
 cols[0].metric("Chunks", summary.stats.count)

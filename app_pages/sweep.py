@@ -3,12 +3,11 @@
 import pandas as pd
 import streamlit as st
 
+from app_pages import _shared
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
-from inspector.views import parse_budgets
 from inspector.views import markdown_escape as md
-from inspector.views import sweep_context_figure, sweep_frame, sweep_survival_figure
-from app_pages import _shared
+from inspector.views import parse_budgets, sweep_context_figure, sweep_frame, sweep_survival_figure
 
 st.title("Budget sweep")
 st.caption("The sidebar's splitter at several budgets over the whole corpus. Bigger chunks cut fewer "
@@ -44,7 +43,8 @@ if problem:
 _shared.update(sweep=budgets)
 _shared.publish()
 
-st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}) at {len(budgets)} budgets; change the splitter in the sidebar.")
+st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}) at {len(budgets)} budgets; "
+           "change the splitter in the sidebar.")
 bar = st.progress(0.0, text="Sweeping budgets…")
 rows = []
 for done, budget in enumerate(budgets):

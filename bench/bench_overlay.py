@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector import analyze, Document, get_length, split_document
+from inspector import Document, analyze, get_length, split_document
 from inspector.views.render import overlay_cuts, overlay_html  # noqa: E402
 
 TARGET_MS = 100.0

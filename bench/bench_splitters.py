@@ -18,7 +18,7 @@ import time
 
 from common import big_corpus, corpus_bytes, describe
 
-from inspector import load_corpus, Workspace
+from inspector import Workspace, load_corpus
 from inspector.lengths import get_length
 from inspector.spec import parse_spec
 
@@ -33,9 +33,10 @@ def cold_split(corpus, mode: str, analyses: dict, spec) -> None:
     work = Workspace(corpus, mode)
     # Analyses carry a memo of derived values (pieces, heading index); copying them fresh keeps
     # that memo cold too, as on a first split.
-    work._analyses = {key: type(a)(a.mode, a.atoms, a.paragraphs, a.sentences, a.fences, a.tables, a.headings)
-                      for key, a in analyses.items()}
-    cold_split.analyses = work._analyses
+    fresh = {key: type(a)(a.mode, a.atoms, a.paragraphs, a.sentences, a.fences, a.tables, a.headings)
+             for key, a in analyses.items()}
+    work.add_analyses(fresh)
+    cold_split.analyses = fresh
     start = time.perf_counter()
     work.split(spec)
     cold_split.took = time.perf_counter() - start
@@ -45,7 +46,7 @@ def split_again(corpus, mode: str, analyses: dict, spec) -> float:
     """Seconds for ``spec`` on analyses a split has already used: the per-document structure
     (unit bounds, token boundaries) is reused, the split itself is not cached."""
     work = Workspace(corpus, mode)
-    work._analyses = analyses
+    work.add_analyses(analyses)
     start = time.perf_counter()
     work.split(spec)
     return time.perf_counter() - start
@@ -62,7 +63,7 @@ def compare_with_semantic_text_splitter(corpus, texts, megabytes: float, splitte
     the atoms, which also prepares that per-document structure once (not the target's
     scenario, but the worst case a user meets)."""
     work = Workspace(corpus, TARGET_MODE)
-    work.analyses()
+    analyses = dict(zip((d.id for d in corpus.documents), work.analyses()))
     spec = parse_spec(TARGET_SPEC)
     cases = {"first split": [], "after another splitter": [], "after another budget": []}
     theirs = []
@@ -71,12 +72,12 @@ def compare_with_semantic_text_splitter(corpus, texts, megabytes: float, splitte
         for text in texts:
             splitter.chunk_indices(text)
         theirs.append(time.perf_counter() - start)
-        cold_split(corpus, TARGET_MODE, work._analyses, spec)
+        cold_split(corpus, TARGET_MODE, analyses, spec)
         cases["first split"].append(cold_split.took)
         for case, before in (("after another splitter", "sentence:800"), ("after another budget", "structured:1200")):
-            cold_split(corpus, TARGET_MODE, work._analyses, parse_spec(before))
+            cold_split(corpus, TARGET_MODE, analyses, parse_spec(before))
             warmed = Workspace(corpus, TARGET_MODE)
-            warmed._analyses = cold_split.analyses
+            warmed.add_analyses(cold_split.analyses)
             start = time.perf_counter()
             warmed.split(spec)
             cases[case].append(time.perf_counter() - start)
@@ -103,7 +104,7 @@ def main() -> None:
         for mode in ("markdown", "seed"):
             work = Workspace(corpus, mode)
             start = time.perf_counter()
-            work.analyses()
+            analyses = dict(zip((d.id for d in corpus.documents), work.analyses()))
             atoms = time.perf_counter() - start
             print(f"[{mode}] atoms once: {atoms:.2f} s ({megabytes / atoms:.2f} MB/s)")
             for text in SPECS:
@@ -111,7 +112,7 @@ def main() -> None:
                 get_length(spec.unit)  # load a tokenizer outside the timing
                 first, again = [], []
                 for _ in range(REPEAT):
-                    cold_split(corpus, mode, work._analyses, spec)
+                    cold_split(corpus, mode, analyses, spec)
                     first.append(cold_split.took)
                     again.append(split_again(corpus, mode, cold_split.analyses, spec))
                 print(f"[{mode}] {text:16s} first split {megabytes / statistics.median(first):8.2f} MB/s, "

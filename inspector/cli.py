@@ -45,7 +45,8 @@ class _ProgressBar:
 
 
 def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m inspector", description="Chunk Inspector: what your splitter does to your documents.")
+    parser = _Parser(prog="python -m inspector",
+                     description="Chunk Inspector: what your splitter does to your documents.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     report = commands.add_parser("report", help="the article's four tables for a corpus")
     report.add_argument("corpus", help="a folder (read recursively) or one file")
@@ -119,8 +120,8 @@ def _report(args: argparse.Namespace) -> int:
 
     workers = Workers.start(list(corpus.documents), args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
     try:
-        from .reports.article import build_report, format_report
         from .measure.workspace import Workspace
+        from .reports.article import build_report, format_report
 
         work = Workspace(corpus, args.atoms)
         if any(s.is_imported for s in specs):

@@ -49,7 +49,7 @@ _ALIASES: dict[str, str] = {
 }  # fmt: skip
 
 #: encoding -> (vendored file, sha256 of its decompressed bytes, as tiktoken itself expects).
-_VENDORED: dict[str, tuple[str, str]] = {
+VENDORED: dict[str, tuple[str, str]] = {
     "o200k_base": (
         "o200k_base.tiktoken.gz",
         "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
@@ -143,14 +143,14 @@ class CharLength(Length):
 
 def _canonical_tiktoken(encoding_name: str) -> str:
     canonical = _ALIASES.get(str(encoding_name).strip().lower())
-    if canonical not in _VENDORED:
+    if canonical not in VENDORED:
         raise LengthError(
-            f"unknown tiktoken encoding {encoding_name!r}; accepted: {', '.join(_VENDORED)}"
+            f"unknown tiktoken encoding {encoding_name!r}; accepted: {', '.join(VENDORED)}"
         )
     return canonical
 
 
-def _read_ranks(path: Path, sha256: str) -> dict[bytes, int]:
+def read_ranks(path: Path, sha256: str) -> dict[bytes, int]:
     """Parse a gzipped ``.tiktoken`` file (``base64token rank`` per line) after checking it."""
     try:
         with gzip.open(path, "rb") as fh:
@@ -181,8 +181,8 @@ def build_encoding(encoding_name: str, data_dir: str | os.PathLike[str] | None =
     import tiktoken_ext.openai_public as openai_public
 
     canonical = _canonical_tiktoken(encoding_name)
-    file_name, sha256 = _VENDORED[canonical]
-    ranks = _read_ranks(Path(data_dir or _DATA_DIR) / file_name, sha256)
+    file_name, sha256 = VENDORED[canonical]
+    ranks = read_ranks(Path(data_dir or _DATA_DIR) / file_name, sha256)
     original = openai_public.load_tiktoken_bpe
     caller = threading.get_ident()
     served: list[str] = []

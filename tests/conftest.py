@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector import load_corpus, Workspace
+from inspector import Workspace, load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_corpus"
@@ -26,8 +26,8 @@ def sample_markdown() -> Workspace:
 def isolated_app(monkeypatch, tmp_path) -> Path:
     """An app environment of its own: a fresh data folder (review store, chunk sets), and no
     launch settings leaking in from the shell. Returns the data folder."""
-    from inspector.views.state import ENV_CORPUS, ENV_ROOTS
     from inspector.data_folder import ENV_DATA
+    from inspector.views.state import ENV_CORPUS, ENV_ROOTS
 
     monkeypatch.delenv(ENV_ROOTS, raising=False)
     monkeypatch.delenv(ENV_CORPUS, raising=False)

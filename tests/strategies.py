@@ -42,5 +42,6 @@ def block(draw) -> str:
 @st.composite
 def markdown_document(draw) -> str:
     blocks = draw(st.lists(block(), max_size=14))
-    seps = draw(st.lists(st.sampled_from(["\n\n", "\n", "\n\n\n", "\n \n"]), min_size=len(blocks), max_size=len(blocks)))
+    seps = draw(st.lists(st.sampled_from(["\n\n", "\n", "\n\n\n", "\n \n"]), min_size=len(blocks),
+                         max_size=len(blocks)))
     return "".join(b + s for b, s in zip(blocks, seps))

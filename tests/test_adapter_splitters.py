@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from inspector import build_report, Document, split_document, Workspace
+from inspector import Document, Workspace, build_report, split_document
 from inspector.split.adapters import available_adapters
 
-pytestmark = pytest.mark.skipif("ext-langchain" not in available_adapters(),
-                                reason="langchain-text-splitters is not installed (pip install -r requirements-dev.txt)")
+pytestmark = pytest.mark.skipif(
+    "ext-langchain" not in available_adapters(),
+    reason="langchain-text-splitters is not installed (pip install -r requirements-dev.txt)")
 
 TEXT = ("# Guide\n\nHarborline keeps 3 replicas of every partition by default. " * 6
         + "\n\n| key | value |\n|---|---|\n| port | 7420 |\n\nAfter the table comes more prose here.\n")

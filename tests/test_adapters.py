@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from inspector import Document, load_corpus, Workspace
+from inspector import Document, Workspace, load_corpus
+from inspector.errors import SpecError
 from inspector.split import adapters
 from inspector.split.adapters import ADAPTERS, available_adapters, split_with_adapter
-from inspector.errors import SpecError
 
 from .conftest import ROOT, SAMPLE
 
@@ -36,7 +36,7 @@ def test_nothing_optional_is_imported_by_the_base_install():
 def test_available_adapters_follow_what_is_installed(monkeypatch):
     names = available_adapters()
     assert names == [n for n in ADAPTERS if n in names]
-    monkeypatch.setattr(adapters, "_installed", lambda module: module == "chonkie")
+    monkeypatch.setattr(adapters, "installed", lambda module: module == "chonkie")
     assert available_adapters() == ["ext-chonkie-recursive", "ext-chonkie-token"]
     with pytest.raises(SpecError, match="pip install langchain-text-splitters"):
         split_with_adapter("ext-langchain", Document("d.md", "Some text. " * 50), 800)
@@ -68,8 +68,8 @@ def test_a_wrong_offset_is_reported_and_an_unplaceable_chunk_dropped(monkeypatch
     def liar(text_, budget, overlap, length):
         return [(0, None, text_[0:300]), (305, None, text_[300:600]), (600, 900, "not in the document at all")]
 
-    monkeypatch.setitem(adapters._RUNNERS, "ext-langchain", liar)
-    monkeypatch.setattr(adapters, "_installed", lambda module: True)
+    monkeypatch.setitem(adapters.RUNNERS, "ext-langchain", liar)
+    monkeypatch.setattr(adapters, "installed", lambda module: True)
     result = split_with_adapter("ext-langchain", document, 300)
     chunks = result.chunks
     assert [(c.start, c.end) for c in chunks] == [(0, 300), (300, 600)]

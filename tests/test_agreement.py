@@ -10,11 +10,17 @@ from fractions import Fraction
 import pytest
 
 from inspector.review.agreement import (
-    fleiss_kappa, reviewers_csv, summarize, summary_csv, to_json, trend, trend_csv,
+    fleiss_kappa,
+    reviewers_csv,
+    summarize,
+    summary_csv,
+    to_json,
+    trend,
+    trend_csv,
 )
+from inspector.review.answers import Answer
 from inspector.review.rounds import ReviewRound
 from inspector.review.store import ReviewStore
-from inspector.review.answers import Answer
 
 # Wikipedia's worked example ("Fleiss' kappa"): 10 subjects, 14 raters, 5 categories.
 WIKIPEDIA = [
@@ -51,15 +57,15 @@ def answer(reviewer, chunk, position, address=True, references=True, completenes
     return Answer(round_id, chunk, position, reviewer, address, references, completeness, "", "2025-01-01")
 
 
-O = dict(address=False)  # an orphan because the address is missing
-R = dict(references=False)
+NO_ADDRESS = dict(address=False)  # an orphan because the address is missing
+NO_REFERENCES = dict(references=False)
 ANSWERS = [
-    answer("A", "c1", 1, **O), answer("B", "c1", 1, **O), answer("C", "c1", 1, **O),
+    answer("A", "c1", 1, **NO_ADDRESS), answer("B", "c1", 1, **NO_ADDRESS), answer("C", "c1", 1, **NO_ADDRESS),
     answer("A", "c2", 2), answer("B", "c2", 2), answer("C", "c2", 2),
-    answer("A", "c3", 3, **O), answer("B", "c3", 3), answer("C", "c3", 3, **R),
-    answer("A", "c4", 4), answer("B", "c4", 4), answer("C", "c4", 4, **O),
-    answer("A", "c5", 5, **O), answer("B", "c5", 5, **O), answer("C", "c5", 5),
-    answer("A", "c6", 6, **O), answer("B", "c6", 6),  # C has not reached chunk 6
+    answer("A", "c3", 3, **NO_ADDRESS), answer("B", "c3", 3), answer("C", "c3", 3, **NO_REFERENCES),
+    answer("A", "c4", 4), answer("B", "c4", 4), answer("C", "c4", 4, **NO_ADDRESS),
+    answer("A", "c5", 5, **NO_ADDRESS), answer("B", "c5", 5, **NO_ADDRESS), answer("C", "c5", 5),
+    answer("A", "c6", 6, **NO_ADDRESS), answer("B", "c6", 6),  # C has not reached chunk 6
     answer("D", "c1", 1, references=None, completeness=None),  # one click in: not a verdict yet
 ]
 
@@ -89,7 +95,7 @@ def test_summary_kappa_uses_only_chunks_everyone_answered():
 
 
 def test_kappa_needs_two_reviewers():
-    summary = summarize([answer("A", "c1", 1, **O), answer("A", "c2", 2)])
+    summary = summarize([answer("A", "c1", 1, **NO_ADDRESS), answer("A", "c2", 2)])
     assert summary.kappa.value is None and "two or more" in summary.kappa.note
     assert summarize([]).kappa.value is None
 

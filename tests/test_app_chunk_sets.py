@@ -12,11 +12,11 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from inspector import load_corpus, Workspace
+from inspector import Workspace, load_corpus
 from inspector.chunks.sets import ChunkSetStore, make_chunk_set
-from inspector.views.frames import doc_view
 from inspector.lengths import get_length
 from inspector.review.rounds import ReviewRound, draw
+from inspector.views.frames import doc_view
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SAMPLE = Workspace(load_corpus(ROOT / "sample_corpus"))

@@ -11,12 +11,12 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from inspector import load_corpus, Workspace
+from inspector import Workspace, load_corpus
 from inspector.review.agreement import fleiss_kappa
+from inspector.review.database import STORE_NAME
 from inspector.review.reveal import suspects
 from inspector.review.rounds import ReviewRound, draw
 from inspector.review.store import ReviewStore
-from inspector.review.database import STORE_NAME
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WORKSPACE = Workspace(load_corpus(ROOT / "sample_corpus"))

@@ -10,18 +10,17 @@ from dataclasses import replace
 
 import pytest
 
-from inspector import load_corpus, SplitterSpec, Workspace
-from inspector.errors import SpecError
-from inspector.views.state import AppState
-from inspector.chunks.sets import ChunkSetStore, chunk_set_from_import, from_json, make_chunk_set
-from inspector.errors import ChunkSetError
+from inspector import SplitterSpec, Workspace, load_corpus
 from inspector.chunks.export import export_text
-from inspector.views.frames import doc_view
 from inspector.chunks.importer import import_chunks
+from inspector.chunks.sets import ChunkSetStore, chunk_set_from_import, from_json, make_chunk_set
+from inspector.errors import ChunkSetError, SpecError
 from inspector.lengths import get_length
 from inspector.review.reveal import context
 from inspector.review.rounds import ReviewRound, draw
 from inspector.spec import MAX_BUDGET
+from inspector.views.frames import doc_view
+from inspector.views.state import AppState
 
 SAMPLE = pathlib.Path(__file__).resolve().parent.parent / "sample_corpus"
 

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from inspector import get_length
-from inspector.split.adapters import available_adapters
 from inspector.chunks.export import FIELDS, export_chunks, export_length, export_text
 from inspector.chunks.importer import import_chunks
+from inspector.split.adapters import available_adapters
 
 from .conftest import ROOT, SAMPLE
 

@@ -10,13 +10,30 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
-from inspector import ATOM_KINDS, build_report, Document, get_length, load_corpus, SplitterSpec, Workspace
+from inspector import ATOM_KINDS, Document, SplitterSpec, Workspace, build_report, get_length, load_corpus
 from inspector.measure import percentile
-from inspector.spec import ARTICLE_SPECS
-from inspector.views.frames import TABLE_A, TABLE_B, article_specs, compare_frame, doc_view, first_words, size_summary, sizes_frame, sweep_frame, uploads_corpus
-from inspector.views.text import markdown_escape
-from inspector.views.figures import probe_figure, size_histogram, survival_figure, sweep_context_figure, sweep_survival_figure
 from inspector.measure.survival import cut_atoms
+from inspector.spec import ARTICLE_SPECS
+from inspector.views.figures import (
+    probe_figure,
+    size_histogram,
+    survival_figure,
+    sweep_context_figure,
+    sweep_survival_figure,
+)
+from inspector.views.frames import (
+    TABLE_A,
+    TABLE_B,
+    article_specs,
+    compare_frame,
+    doc_view,
+    first_words,
+    size_summary,
+    sizes_frame,
+    sweep_frame,
+    uploads_corpus,
+)
+from inspector.views.text import markdown_escape
 
 SAMPLE = pathlib.Path(__file__).resolve().parent.parent / "sample_corpus"
 

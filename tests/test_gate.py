@@ -108,9 +108,9 @@ def _run_main(main, argv):
 
 
 def test_imported_chunks_and_golden_recall_can_be_gated(corpus, tmp_path):
-    from inspector.cli import main
+    from inspector import Workspace, load_corpus
     from inspector.chunks.export import export_text
-    from inspector import load_corpus, Workspace
+    from inspector.cli import main
 
     workspace = Workspace(load_corpus(corpus))
     chunks = tmp_path / "chunks.jsonl"

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from inspector import Chunk, Document
-from inspector.retrieval.terms import TermTable
 from inspector.retrieval.golden import evaluate_golden, folder_of, golden_recall, load_golden, rank_chunks
+from inspector.retrieval.terms import TermTable
 
 from .conftest import SAMPLE
 

@@ -11,9 +11,22 @@ from hypothesis import strategies as st
 from inspector import Document, Workspace
 from inspector.chunks.export import export_text
 from inspector.retrieval.golden import golden_recall
-from inspector.views.imports import (MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES, damage_export, folder_rows, gap_rows,
-                                   golden_problem_rows, golden_upload, import_upload, imported_spec, miss_rows, problem_rows,
-                                   recall_rows, sample_export, side_by_side)
+from inspector.views.imports import (
+    MAX_GOLDEN_BYTES,
+    MAX_IMPORT_BYTES,
+    damage_export,
+    folder_rows,
+    gap_rows,
+    golden_problem_rows,
+    golden_upload,
+    import_upload,
+    imported_spec,
+    miss_rows,
+    problem_rows,
+    recall_rows,
+    sample_export,
+    side_by_side,
+)
 
 from .conftest import SAMPLE
 
@@ -164,7 +177,8 @@ def test_recall_folder_and_miss_rows_agree_with_the_results(sample_markdown, exp
             row["uncovered"] == row["questions"] == len(golden.items)
     assert rows[2]["cut"] > rows[0]["cut"] == 0
     folders = folder_rows([imported, fixed])
-    assert [(r["folder"], r["chunks from"]) for r in folders][:2] == [("blog", "imported:s.jsonl"), ("blog", "fixed:800")]
+    assert [(r["folder"], r["chunks from"]) for r in folders][:2] == [("blog", "imported:s.jsonl"),
+                                                                      ("blog", "fixed:800")]
     assert sum(r["questions"] for r in folders if r["chunks from"] == "fixed:800") == len(golden.items)
     misses = miss_rows([imported, fixed])
     missed = {q.item.line for res in (imported, fixed) for q in res.questions if set(q.outcomes) != {"hit"}}

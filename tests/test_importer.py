@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector import Document, load_corpus, Workspace
+from inspector import Document, Workspace, load_corpus
+from inspector.chunks.importer import import_chunks
+from inspector.chunks.matching import DocumentMatcher, NormalisedText
 from inspector.chunks.sets import chunk_set_from_import, make_chunk_set
 from inspector.errors import ChunkSetError, ImportChunksError
 from inspector.model import Chunk
-from inspector.chunks.importer import import_chunks
-from inspector.chunks.matching import DocumentMatcher, NormalisedText
 
 from .conftest import SAMPLE
 
@@ -248,7 +248,8 @@ def test_imported_chunks_measure_like_the_splitter_that_made_them(sample_markdow
     whole = sample_markdown.subset(d.id for d in sample_markdown.documents)
     assert whole.summarize(copy, fits=800).survival_fit == theirs.survival_fit
     with pytest.raises(ChunkSetError, match="not in the corpus"):
-        make_chunk_set("x", sample_markdown.fingerprint, sample_markdown.documents, {"nope.md": (Chunk("nope.md", 0, 0, 1),)})
+        make_chunk_set("x", sample_markdown.fingerprint, sample_markdown.documents,
+                       {"nope.md": (Chunk("nope.md", 0, 0, 1),)})
 
 
 def test_partial_import_measures_only_its_documents(corpus):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import analyze, Document, split_document
+from inspector import Document, analyze, split_document
 from inspector.measure.headers import header_carry
 from inspector.measure.survival import survival
 from tests.strategies import markdown_document

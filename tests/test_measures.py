@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector import analyze, Chunk, Document, split_document
+from inspector import Chunk, Document, analyze, split_document
+from inspector.measure.headers import header_carry
 from inspector.measure.sizes import SizeStats, cap_report, percentile
 from inspector.measure.survival import contained, cut_atoms, survival
-from inspector.measure.headers import header_carry
 
 spans_strategy = st.lists(st.tuples(st.integers(0, 200), st.integers(1, 60)).map(lambda t: (t[0], t[0] + t[1])),
                           max_size=25)

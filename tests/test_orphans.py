@@ -7,12 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from inspector import analyze, Chunk, Document, load_corpus, Workspace
+from inspector import Chunk, Document, Workspace, analyze, load_corpus
+from inspector.retrieval.probe import run_probe
 from inspector.review.reveal import context, suspect_summary, suspects
 from inspector.review.rounds import (
-    QUESTIONS, ReviewInputError, ReviewRound, clean_reviewer, corpus_fingerprint, draw, retrieved, reviewer_problem,
+    QUESTIONS,
+    ReviewInputError,
+    ReviewRound,
+    clean_reviewer,
+    corpus_fingerprint,
+    draw,
+    retrieved,
+    reviewer_problem,
 )
-from inspector.retrieval.probe import run_probe
 
 SAMPLE = Path(__file__).parent.parent / "sample_corpus"
 

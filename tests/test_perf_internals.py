@@ -15,21 +15,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import analyze, build_report, split_document, Workspace
+from inspector import Workspace, analyze, build_report, split_document
 from inspector.atoms.analysis import Analysis
-from inspector.atoms.seed import _ATX, _ROW_ATOM, _matches_at_line_starts, analyze_seed
-from inspector.retrieval.bm25 import BM25
-from inspector.retrieval.terms import TermTable, terms_of
-from inspector.measure.arrays import ChunkArrays, held_whole
+from inspector.atoms.seed import ATX, ROW_ATOM, analyze_seed, matches_at_line_starts
 from inspector.lengths import get_length
-from inspector.measure.survival import contained, survival_pair
+from inspector.measure.arrays import ChunkArrays, held_whole
 from inspector.measure.headers import header_carry, header_carry_spans
-from inspector.model import ATOM_KINDS, Document
-from inspector.split.packing_seed import SeedPieces, _pack_seed_chars
-from inspector.retrieval.probe import make_queries
-from inspector.spec import SplitterSpec
-from inspector.split.splitters import chunk_spans
+from inspector.measure.survival import contained, survival_pair
 from inspector.measure.workers import shares
+from inspector.model import ATOM_KINDS, Document
+from inspector.retrieval.bm25 import BM25
+from inspector.retrieval.probe import make_queries
+from inspector.retrieval.terms import TermTable, terms_of
+from inspector.spec import SplitterSpec
+from inspector.split.packing_seed import SeedPieces, pack_seed_chars
+from inspector.split.splitters import chunk_spans
 
 from . import reference_seed as plain
 from .strategies import markdown_document
@@ -63,8 +63,8 @@ def test_seed_atoms_are_the_plain_rules(text):
 @FAST
 @given(text=seed_text())
 def test_line_start_matching_equals_finditer(text):
-    for pattern, first in ((_ROW_ATOM, "|"), (_ATX, "#")):
-        assert [m.span() for m in _matches_at_line_starts(pattern, text, first)] == \
+    for pattern, first in ((ROW_ATOM, "|"), (ATX, "#")):
+        assert [m.span() for m in matches_at_line_starts(pattern, text, first)] == \
                [m.span() for m in pattern.finditer(text)]
 
 
@@ -94,7 +94,7 @@ def pieces(draw) -> list[tuple[int, int]]:
 @settings(max_examples=300, deadline=None)
 @given(pieces=pieces(), budget=st.sampled_from([1, 5, 50, 100, 200]))
 def test_bisection_packer_equals_the_step_by_step_one(pieces, budget):
-    assert SeedPieces(pieces).pack_chars(budget) == _pack_seed_chars(pieces, budget)
+    assert SeedPieces(pieces).pack_chars(budget) == pack_seed_chars(pieces, budget)
 
 
 KIND_SPECS = ["fixed:40", "fixed:60/7", "paragraph:80", "sentence:50", "recursive:70", "structured:90",
@@ -156,7 +156,7 @@ def test_summaries_and_probes_equal_the_per_chunk_computation(mode, sample_seed,
         summary = fresh.summarize(spec, fits=800)
         probe = fresh.probe(spec)
         plain = Workspace(fresh.documents, mode)
-        plain._analyses = fresh._analyses
+        plain.add_analyses({d.id: fresh.analysis(d) for d in fresh.documents})
         plain.split(spec)  # measured from its SplitResults from here on
         assert (summary.chunks, summary.span_chars, summary.oversized, summary.survival_fit,
                 summary.survival_all) == _plain_summary(plain, spec, 800)

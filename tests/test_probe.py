@@ -9,9 +9,9 @@ from collections import Counter, defaultdict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import analyze, Chunk, Document, split_document, SplitterSpec
-from inspector.retrieval.terms import TermTable, term_runs
+from inspector import Chunk, Document, SplitterSpec, analyze, split_document
 from inspector.retrieval.probe import make_queries, run_probe
+from inspector.retrieval.terms import TermTable, term_runs
 from tests.strategies import markdown_document
 
 TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")

@@ -15,10 +15,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import Analysis, analyze, Chunk, Document, load_corpus, split_document
+from inspector import Analysis, Chunk, Document, analyze, load_corpus, split_document
 from inspector.measure.survival import CutAtom, cut_atoms
 from inspector.model import ATOM_KINDS
-from inspector.views.render import ( chunk_card_html, cut_list, cut_list_html, lanes_html, overlay_cuts, overlay_html, )
+from inspector.views.render import (
+    chunk_card_html,
+    cut_list,
+    cut_list_html,
+    lanes_html,
+    overlay_cuts,
+    overlay_html,
+)
 
 HERE = pathlib.Path(__file__).resolve().parent
 GOLDEN = HERE / "golden" / "render"
@@ -232,7 +239,7 @@ def test_red_marks_on_a_table_split_by_hand():
     chunks = chunks_from([(0, cut_at), (cut_at, len(text))])
     parsed = assert_safe(overlay_html(text, chunks, analysis))
     spans = {}
-    for k, a, b, title, _ in parsed.cut_pieces:
+    for _, a, b, title, _ in parsed.cut_pieces:
         lo, hi, old = spans.get(title, (a, b, None))
         spans[title] = (min(lo, a), max(hi, b), old)
     assert {title: (a, b) for title, (a, b, _) in spans.items()} == {

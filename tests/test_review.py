@@ -13,11 +13,11 @@ import threading
 
 import pytest
 
+from inspector.data_folder import ENV_DATA
 from inspector.errors import ReviewStoreError
+from inspector.review.database import SCHEMA_VERSION, default_store_path
 from inspector.review.rounds import ReviewInputError, ReviewRound
 from inspector.review.store import ReviewStore
-from inspector.data_folder import ENV_DATA
-from inspector.review.database import SCHEMA_VERSION, default_store_path
 
 FINGERPRINT = "ab" * 16
 ROUND = ReviewRound(FINGERPRINT, "structured:800", size=20, seed=3)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector import parse_spec, SplitterSpec
+from inspector import SplitterSpec, parse_spec
 from inspector.errors import SpecError
 from inspector.spec import KINDS
 

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from inspector import analyze, load_corpus, split_document
 from inspector.lengths import get_length
 from inspector.model import Chunk, make_chunks
+from inspector.spec import SplitterSpec, parse_spec
 from inspector.split.packing import Sizer, tile_text
 from inspector.split.packing_fast import packed_columns
 from inspector.split.piece_ends import UnitBounds, unit_lists
-from inspector.spec import SplitterSpec, parse_spec
 from inspector.split.pieces import markdown_units, split_general
 from inspector.split.prefixes import prefixer
 from inspector.split.splitters import split_spans

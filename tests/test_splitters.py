@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import analyze, Document, get_length, split_document, SplitterSpec
+from inspector import Document, SplitterSpec, analyze, get_length, split_document
 from inspector.spec import KINDS
 from tests.strategies import markdown_document
 

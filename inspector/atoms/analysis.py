@@ -14,6 +14,7 @@ from typing import Sequence
 
 from ..model import ATOM_KINDS, Atom, Span
 
+
 @dataclass(frozen=True, slots=True)
 class Heading:
     """One heading line."""

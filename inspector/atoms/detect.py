@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ..model import MODES
-from .analysis import Analysis
 from ..errors import SpecError
-from ..model import Atom
+from ..model import MODES, Atom
+from .analysis import Analysis
 
 
 def analyze(text: str, mode: str = "markdown") -> Analysis:

@@ -40,9 +40,9 @@ from operator import attrgetter
 
 from markdown_it import MarkdownIt
 
-from .analysis import Analysis, Heading, Table
 from ..collector import collection_paused
 from ..model import ATOM_KINDS, Span
+from .analysis import Analysis, Heading, Table
 from .prose import TRIM_SET, prose_sentences
 
 #: One parser for the whole process: building a ``MarkdownIt`` costs more than parsing a page.

@@ -14,8 +14,8 @@ import re
 from bisect import bisect_left
 from itertools import accumulate
 
-from .analysis import Analysis, Heading, Table
 from ..model import Span
+from .analysis import Analysis, Heading, Table
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 # The article's break is r'(?<=[.!?])\s+(?=...)'; matching the punctuation mark instead of
@@ -23,7 +23,8 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 # regex engine can then skip ahead to the next '.', '!' or '?'.
 _SENTENCE_BREAK = re.compile(r'[.!?]\s+(?=[A-Z0-9"\'(])')
 _ROW_LINE = re.compile(r"^\|.*\|[ \t]*$")
-_ROW_ATOM = re.compile(r"(?m)^\|[^\n]*\|[ \t]*$")
+#: The article's table-row atom: a whole line between pipes.
+ROW_ATOM = re.compile(r"(?m)^\|[^\n]*\|[ \t]*$")
 _DIGIT = re.compile(r"\d")
 _FENCE_MARK = "`" * 3
 
@@ -155,7 +156,7 @@ def analyze_seed(text: str) -> Analysis:
             figures.append((start, end))
         if find("](", start, end) >= 0:
             citing.append((start, end))
-    rows = [m.span() for m in _matches_at_line_starts(_ROW_ATOM, text, "|")]
+    rows = [m.span() for m in matches_at_line_starts(ROW_ATOM, text, "|")]
     return Analysis(
         mode="seed",
         atoms={"code": tuple(fences), "table": tuple(tables), "row": tuple(rows),
@@ -168,7 +169,7 @@ def analyze_seed(text: str) -> Analysis:
     )
 
 
-def _matches_at_line_starts(pattern: re.Pattern, text: str, first: str):
+def matches_at_line_starts(pattern: re.Pattern, text: str, first: str):
     """What ``pattern.finditer(text)`` yields for a ``(?m)^``-anchored pattern whose match
     never crosses a newline and starts with the character ``first``.
 
@@ -194,19 +195,20 @@ def _seed_table_parts(text: str, tables: list[Span]) -> list[Table]:
     for start, end in tables:
         newline = text.find("\n", start)
         header = (start, len(text) if newline < 0 else newline + 1)
-        rows = [(m.start(), m.end()) for m in _ROW_ATOM.finditer(text, header[1], end)]
+        rows = [(m.start(), m.end()) for m in ROW_ATOM.finditer(text, header[1], end)]
         out.append(Table(start, end, header, tuple(rows)))
     return out
 
 
-_ATX = re.compile(r"(?m)^(#{1,6})[ \t]+(.+?)[ \t#]*$")
+#: The article's ATX heading line (``#`` to ``######``, text, optional closing hashes).
+ATX = re.compile(r"(?m)^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 
 
 def _seed_headings(text: str, fences: list[Span]) -> list[Heading]:
     """ATX headings outside seed fences, for heading paths (the article has none)."""
     out = []
     blocks = _Blocks(fences)
-    for m in _matches_at_line_starts(_ATX, text, "#"):
+    for m in matches_at_line_starts(ATX, text, "#"):
         if fences and blocks.overlaps((m.start(), m.end())):
             continue
         end = m.end() + 1 if m.end() < len(text) else m.end()

@@ -19,10 +19,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .placement import DocumentPlacement, Headings, place_record, placed_chunks
 from ..errors import ImportChunksError
-from .matching import DocumentMatcher
 from ..model import Chunk, Document, ImportProblem
+from .matching import DocumentMatcher
+from .placement import DocumentPlacement, Headings, place_record, placed_chunks
 from .records import ChunkRecord, detect_format, read_records, read_source
 
 #: How a chunk was placed, most trusted first.

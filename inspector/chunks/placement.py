@@ -22,9 +22,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .matching import NormalisedText
 from ..atoms.analysis import HeadingIndex
 from ..model import Chunk, Document
+from .matching import NormalisedText
 from .records import ChunkRecord, as_offset
 
 #: Where heading paths come from: a document's heading index (``Workspace.headings``).

@@ -26,9 +26,8 @@ from pathlib import Path
 
 from ..data_folder import data_folder
 from ..errors import ChunkSetError
-from ..model import Chunk, Document
+from ..model import Chunk, Document, SplitResult
 from ..spec import CHUNK_SET_ID, IMPORTED, SplitterSpec
-from ..model import SplitResult
 
 FORMAT, VERSION = "chunk-inspector/chunk-set", 1
 #: Folder of the store inside the data folder (beside the review store).

@@ -28,9 +28,9 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .read import check_mode, read_document, os_reason, read_file, too_large
 from ..errors import CorpusError, SpecError, UnreadableFile
 from ..model import Document
+from .read import check_mode, os_reason, read_document, read_file, too_large
 
 #: Default size cap per file, in bytes (5 MB, decimal, as the messages print it).
 MAX_BYTES = 5_000_000

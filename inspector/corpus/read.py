@@ -15,9 +15,8 @@ import re
 import stat
 from pathlib import PurePosixPath
 
-from ..model import MODES
 from ..errors import SpecError, UnreadableFile
-from ..model import Document
+from ..model import MODES, Document
 
 Meta = tuple[tuple[str, str], ...]
 

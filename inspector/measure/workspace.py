@@ -6,7 +6,7 @@ recomputed per configuration), and the probe's term index is built once per docu
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass
 from itertools import accumulate
@@ -116,6 +116,11 @@ class Workspace:
         if found is None:
             found = self._analyses[document.id] = analyze(document.text, self.mode)
         return found
+
+    def add_analyses(self, analyses: Mapping[str, Analysis]) -> None:
+        """Use analyses made elsewhere (by document id: another workspace of the same documents
+        and mode, a worker, a store), so they are not computed again."""
+        self._analyses.update(analyses)
 
     def headings(self, document: Document) -> HeadingIndex:
         """The document's heading paths by offset (what imported chunks are labelled with)."""

@@ -7,9 +7,9 @@ import multiprocessing
 from typing import Callable
 
 from ..measure.sizes import percentile
+from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
-from ..measure.workspace import Workspace
 
 SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
 Progress = Callable[[str, int, int], None]

@@ -182,7 +182,8 @@ def format_check(title: str, result: GateResult, notes: list[str] | tuple[str, .
         limits.setdefault(check.name, []).append(check)
     lines = [title]
     for name, value in result.values.items():
-        marks = "  ".join(f"{c.rule} {show(name, c.limit)} {'ok' if c.passed else 'FAIL'}" for c in limits.get(name, []))
+        marks = "  ".join(f"{c.rule} {show(name, c.limit)} {'ok' if c.passed else 'FAIL'}"
+                          for c in limits.get(name, []))
         lines.append(f"  {name:11s} {show(name, value):>8s}  {marks}".rstrip())
     lines += [f"note: {n}" for n in notes]
     if result.passed:

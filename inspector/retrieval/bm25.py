@@ -83,7 +83,8 @@ class BM25:
         np.maximum.at(floor, query_of, kth[word_id])
         sizes = df[word_id]
         total = int(sizes.sum())
-        index = np.repeat(begin[word_id], sizes) + np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        index = (np.repeat(begin[word_id], sizes) + np.arange(total, dtype=np.int64)
+                 - np.repeat(np.cumsum(sizes) - sizes, sizes))
         chunk, value = chunk_all[index], value_all[index]
         query, word = np.repeat(query_of, sizes), np.repeat(word_at, sizes)
         order = np.argsort(query * self.n + chunk, kind="stable")

@@ -21,13 +21,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-
+from ..chunks.matching import DocumentMatcher, NormalisedText
+from ..chunks.records import iter_lines, read_source
+from ..lengths import Length, get_length
+from ..model import Chunk, Document
 from .bm25 import BM25
 from .terms import TermTable, terms_of
-from ..lengths import Length, get_length
-from ..chunks.matching import DocumentMatcher, NormalisedText
-from ..model import Chunk, Document
-from ..chunks.records import iter_lines, read_source
 
 DEFAULT_BUDGETS: tuple[int, ...] = (2000, 4000)
 OUTCOMES: tuple[str, ...] = ("hit", "cut", "rank-miss", "uncovered")

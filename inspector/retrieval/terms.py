@@ -245,7 +245,8 @@ class TermTable:
         counts = hi - lo
         total = int(counts.sum())
         chunk_of = np.repeat(np.arange(n, dtype=np.int64), counts)
-        offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lo, counts)
+        offsets = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+                   + np.repeat(lo, counts))
         word_of = word_ids[offsets] if total else np.zeros(0, dtype=np.int64)
         if extra_chunks:
             chunk_of = np.concatenate((chunk_of, np.array(extra_chunks, dtype=np.int64)))

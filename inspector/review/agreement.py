@@ -14,8 +14,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .rounds import QUESTIONS
 from .answers import Answer, StoredRound, answers_csv, csv_cell
+from .rounds import QUESTIONS
 
 __all__ = ["ChunkVerdict", "Kappa", "ReviewerTally", "RoundSummary", "TrendPoint", "answer_marks", "answers_csv",
            "fleiss_kappa", "kappa_reading", "reviewers_csv", "summarize", "summary_csv", "to_json", "trend",

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 
 from ..atoms.analysis import Analysis
 from ..errors import ReviewInputError
+from ..measure.workspace import Workspace
 from ..model import Chunk, Document, Span
 from ..spec import parse_spec
-from ..measure.workspace import Workspace
-
 
 # -- suspect hints -----------------------------------------------------------------------------
 

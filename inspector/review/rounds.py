@@ -17,13 +17,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-
-from ..model import MODES
 from ..corpus.load import Corpus
 from ..errors import ReviewInputError, SpecError
-from ..model import Chunk, Document
-from ..spec import parse_spec
 from ..measure.workspace import Workspace
+from ..model import MODES, Chunk, Document
+from ..spec import parse_spec
 
 
 @dataclass(frozen=True, slots=True)

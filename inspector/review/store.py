@@ -13,9 +13,9 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
-from .rounds import ReviewRound, clean_reviewer
 from .answers import Answer, StoredRound, answers_csv
 from .database import SCHEMA_VERSION, ReviewDatabase
+from .rounds import ReviewRound, clean_reviewer
 
 _UNSET = object()
 _COLUMNS = {"address": "address", "references": "references_", "completeness": "completeness"}

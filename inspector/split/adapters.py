@@ -64,8 +64,8 @@ ADAPTERS: dict[str, Adapter] = {a.name: a for a in (
 )}
 
 
-def _installed(module: str) -> bool:
-    # find_spec locates a top-level module without executing it.
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported (found without executing it)."""
     try:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
@@ -74,7 +74,7 @@ def _installed(module: str) -> bool:
 
 def available_adapters() -> list[str]:
     """Names of the adapters whose library is installed, in ``ADAPTERS`` order."""
-    return [name for name, adapter in ADAPTERS.items() if _installed(adapter.module)]
+    return [name for name, adapter in ADAPTERS.items() if installed(adapter.module)]
 
 
 def split_with_adapter(name: str, document: Document, budget: int, overlap: int = 0, *,
@@ -91,14 +91,14 @@ def split_with_adapter(name: str, document: Document, budget: int, overlap: int 
     adapter = ADAPTERS.get(name)
     if adapter is None:
         raise SpecError(f"unknown adapter {name!r}; adapters are {', '.join(ADAPTERS)}")
-    if not _installed(adapter.module):
+    if not installed(adapter.module):
         raise SpecError(f"{name} needs the {adapter.package} package (pip install {adapter.package})")
     if overlap and not adapter.overlap:
         raise SpecError(f"{adapter.title} takes no overlap; use {name}:{budget}")
     length = get_length(unit)
     unit_name = "chars" if isinstance(length, CharLength) else length.name
     spec = SplitterSpec(name, budget, unit_name, overlap)
-    pieces = _RUNNERS[name](document.text, budget, overlap, length)
+    pieces = RUNNERS[name](document.text, budget, overlap, length)
     records = [ChunkRecord(i + 1, f"{document.id}#{i}", None, text, start, end)
                for i, (start, end, text) in enumerate(pieces)]
     headings = (lambda _: analysis.heading_index) if analysis is not None else None
@@ -160,7 +160,8 @@ def _semantic(kind: str):
     return run
 
 
-_RUNNERS = {
+#: Each adapter's runner: ``(text, budget, overlap, length)`` -> ``(start, end or None, text)`` per chunk.
+RUNNERS = {
     "ext-langchain": _langchain,
     "ext-chonkie-recursive": _chonkie_recursive,
     "ext-chonkie-token": _chonkie_token,

@@ -34,7 +34,8 @@ class Sizer:
             bounds = []
         elif bounds is None:
             bounds = self.length.boundaries(text)
-        self._bounds: Sequence[int] = bounds
+        self.bounds: Sequence[int] = bounds
+        """Offsets where tokens start (empty for characters)."""
 
     @classmethod
     def of(cls, text: str, length: Length, memo: dict) -> "Sizer":
@@ -53,7 +54,7 @@ class Sizer:
         """Size of ``text[a:b]`` (estimated for tokens)."""
         if self.is_chars or b <= a:
             return max(0, b - a)
-        bounds = self._bounds
+        bounds = self.bounds
         first = bisect_left(bounds, a)
         count = bisect_left(bounds, b) - first
         if first >= len(bounds) or bounds[first] != a:
@@ -65,7 +66,7 @@ class Sizer:
         limit = max(1, limit)
         if self.is_chars:
             return min(b, a + limit)
-        bounds = self._bounds
+        bounds = self.bounds
         # Whether or not a token starts at a, the limit-th token start after a (counting a
         # partial head token as one) sits at index first + limit - 1.
         first = bisect_right(bounds, a)

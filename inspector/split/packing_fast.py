@@ -23,7 +23,6 @@ from .packing import Sizer, refine
 from .piece_ends import StructuredBounds, structured_ends, unit_bounds
 from .pieces import heading_sections, split_recursive
 
-
 #: The splitter kinds this path packs (every markdown kind but ``fixed``, whose windows need no pieces).
 FAST_KINDS = frozenset({"structured", "paragraph", "sentence", "recursive", "heading"})
 

@@ -32,11 +32,11 @@ class SeedPieces:
         """``pack_seed`` under a character budget."""
         if self.ordered:
             return _pack_seed_ordered(self.starts, self.ends, budget)
-        return _pack_seed_chars(self.pieces, budget)
+        return pack_seed_chars(self.pieces, budget)
 
 
 def _pack_seed_ordered(starts: list[int], ends: list[int], budget: int) -> list[Span]:
-    """``_pack_seed_chars`` for pieces in order that do not overlap: a chunk then takes every
+    """``pack_seed_chars`` for pieces in order that do not overlap: a chunk then takes every
     following piece that ends within ``budget`` of its start, found by one bisection per
     chunk rather than one step per piece. (No over-budget piece can be among them: it starts
     at or after the chunk's start, so it ends too far.)"""
@@ -82,7 +82,7 @@ def pack_seed(pieces: list[Span] | SeedPieces, budget: int, sizer: Sizer) -> lis
     return out
 
 
-def _pack_seed_chars(pieces: list[Span], budget: int) -> list[Span]:
+def pack_seed_chars(pieces: list[Span], budget: int) -> list[Span]:
     """``pack_seed`` for character budgets, with sizes as plain subtraction (the hot path)."""
     out: list[Span] = []
     first = last = -1

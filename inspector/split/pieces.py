@@ -15,10 +15,10 @@ from itertools import chain
 
 from ..atoms.analysis import Analysis
 from ..model import Span
-from .packing import Sizer, Packed, Piece, pack, tile_text
+from ..spec import SplitterSpec
+from .packing import Packed, Piece, Sizer, pack, tile_text
 from .packing_seed import SeedPieces, pack_seed
 from .prefixes import prefixer
-from ..spec import SplitterSpec
 
 
 def split_general(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer) -> list[Packed]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from ..atoms.analysis import Analysis
-from .packing import Sizer
 from ..spec import SplitterSpec
+from .packing import Sizer
 
 
 def prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, sizer: Sizer):

@@ -13,14 +13,14 @@ from itertools import repeat
 
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
+from ..errors import SpecError
 from ..lengths import Length, get_length
 from ..model import Document, Span, SplitResult, make_chunks
-from .packing import Sizer, Packed
+from ..spec import SplitterSpec, parse_spec
+from .packing import Packed, Sizer
 from .packing_fast import FAST_KINDS, Columns, packed_columns
 from .pieces import seed_spans, split_general
 from .prefixes import prefixer
-from ..errors import SpecError
-from ..spec import SplitterSpec, parse_spec
 
 
 def split_document(

@@ -15,12 +15,11 @@ from ..corpus.load import MAX_BYTES, Corpus, load_uploads
 from ..lengths import Length
 from ..measure.sizes import CapReport, SizeStats, cap_report
 from ..measure.survival import CutAtom, cut_atoms, survival
-from ..model import ATOM_KINDS, Document
+from ..measure.workspace import Workspace
+from ..model import ATOM_KINDS, Document, SplitResult
 from ..reports.article import build_report
 from ..spec import ARTICLE_SPECS, SplitterSpec, parse_spec
-from ..model import SplitResult
 from ..split.splitters import split_document
-from ..measure.workspace import Workspace
 from .text import first_words
 
 Progress = Callable[[str, int, int], None]

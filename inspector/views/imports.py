@@ -1,19 +1,20 @@
 """Uploads in, plain rows out: what the Import page shows, computed without Streamlit.
 
-Kept apart from ``inspector.chunks.importer`` and ``inspector.retrieval.golden`` (which read, place and measure) so those stay
-about formats and spans; this module only adapts their results for display.
+Kept apart from ``inspector.chunks.importer`` and ``inspector.retrieval.golden`` (which read,
+place and measure) so those stay about formats and spans; this module only adapts their
+results for display.
 """
 
 from __future__ import annotations
 
 import json
 
-from ..errors import ImportChunksError
 from ..chunks.export import export_text
-from ..retrieval.golden import GoldenSet, load_golden
-from ..chunks.sets import chunk_set_from_import
 from ..chunks.importer import ImportResult, import_chunks
+from ..chunks.sets import chunk_set_from_import
+from ..errors import ImportChunksError
 from ..measure.sizes import SizeStats
+from ..retrieval.golden import GoldenSet, load_golden
 from ..spec import SplitterSpec, parse_spec
 
 #: Largest chunk file the app reads (checked on the server: a browser's limit can be bypassed).
@@ -136,7 +137,8 @@ def side_by_side(workspace, result: ImportResult, spec: SplitterSpec | str, *, l
 MAX_GOLDEN_BYTES = 5_000_000
 
 
-def golden_upload(name: str, data: bytes, corpus, *, max_bytes: int = MAX_GOLDEN_BYTES) -> tuple[GoldenSet | None, str | None]:
+def golden_upload(name: str, data: bytes, corpus, *,
+                  max_bytes: int = MAX_GOLDEN_BYTES) -> tuple[GoldenSet | None, str | None]:
     """An uploaded golden file located in ``corpus``, or ``(None, reason)`` when the file as a
     whole is unusable (too big, not UTF-8, no line at all). Bad lines are the set's problems."""
     if len(data) > max_bytes:

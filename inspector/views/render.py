@@ -13,8 +13,8 @@ Output is deterministic: ids derive from the lane name and the cut's position, n
 from __future__ import annotations
 
 import re
-from html import escape
 from collections.abc import Iterable, Sequence
+from html import escape
 
 from ..atoms.analysis import Analysis
 from ..measure.survival import CutAtom, cut_atoms

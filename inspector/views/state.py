@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..model import MODES
 from ..errors import SpecError
 from ..lengths import LENGTH_NAMES
+from ..model import MODES
 from ..spec import IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
 
 #: Corpus values that are not folders.

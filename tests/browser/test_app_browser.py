@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from inspector import get_length, load_corpus, Workspace
+from inspector import Workspace, get_length, load_corpus
 from inspector.views.frames import doc_view
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,10 +7,9 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
-from inspector import load_corpus, Workspace
-
 from test_app_browser import all_metrics, assert_no_exception, main_title, metric, open_app, settle, shoot
+
+from inspector import Workspace, load_corpus
 
 
 def exact_metric(page, label: str):

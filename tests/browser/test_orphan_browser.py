@@ -9,9 +9,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from inspector import load_corpus, Workspace
-from inspector.review.rounds import QUESTIONS, ReviewRound, draw
+from inspector import Workspace, load_corpus
 from inspector.review.database import STORE_NAME
+from inspector.review.rounds import QUESTIONS, ReviewRound, draw
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"

@@ -1,0 +1,86 @@
+"""The library's architecture holds: rooms layered along the data flow, no cycle among a room's
+modules, and an app that reaches the library only through its surfaces.
+
+The contracts live in ``pyproject.toml`` (import-linter); ``docs/architecture.md`` draws them.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "measure", "review", "reports", "views"}
+SHARED = {"model", "spec", "lengths", "errors", "data_folder"}
+
+
+def lint_imports(root: Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-c", "from importlinter.cli import lint_imports_command; lint_imports_command()",
+               "--no-cache", str(root / "pyproject.toml")]
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, env=environment)
+
+
+def test_the_layers_and_acyclic_rooms_hold():
+    shown = lint_imports(ROOT)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert shown.stdout.count("KEPT") == 2 and "BROKEN" not in shown.stdout
+
+
+def test_an_import_against_the_data_flow_breaks_the_contract(tmp_path):
+    shutil.copytree(ROOT / "inspector", tmp_path / "inspector", ignore=shutil.ignore_patterns("__pycache__", "data"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    detect = tmp_path / "inspector" / "atoms" / "detect.py"
+    detect.write_text(detect.read_text() + "\nfrom ..views import render  # noqa: E402,F401\n")
+    shown = lint_imports(tmp_path)
+    assert shown.returncode == 1
+    assert "rooms are layered along the data flow BROKEN" in shown.stdout
+    assert "inspector.atoms.detect -> inspector.views.render" in shown.stdout
+
+
+def test_a_cycle_between_two_modules_of_a_room_breaks_the_contract(tmp_path):
+    shutil.copytree(ROOT / "inspector", tmp_path / "inspector", ignore=shutil.ignore_patterns("__pycache__", "data"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    records = tmp_path / "inspector" / "chunks" / "records.py"
+    records.write_text(records.read_text() + "\nfrom . import importer  # noqa: E402,F401\n")
+    shown = lint_imports(tmp_path)
+    assert shown.returncode == 1
+    assert "imports its siblings in a cycle BROKEN" in shown.stdout
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+    return found
+
+
+def test_the_app_imports_the_library_only_through_its_surfaces():
+    files = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py"))]
+    wrong = []
+    for path in files:
+        for line, module in _imports(path):
+            top, _, rest = module.partition(".")
+            if top in ("tests", "bench"):
+                wrong.append(f"{path.name}:{line} imports {module}")
+            elif top == "inspector" and rest and rest not in SUBPACKAGES | SHARED:
+                wrong.append(f"{path.name}:{line} imports {module}, not a surface")
+    assert wrong == []
+    assert len(files) > 10
+
+
+def test_no_module_imports_a_private_name_of_another():
+    wrong = []
+    for path in sorted((ROOT / "inspector").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                wrong += [f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert wrong == []
