@@ -13,7 +13,7 @@ import streamlit as st
 from inspector import SplitterSpec
 from inspector.chunks import ChunkSetInfo, ChunkSetStore, chunk_set_from_import
 from inspector.errors import ChunkSetError
-from inspector.spec import IMPORTED
+from inspector.views import chunk_set_title
 from inspector.views import markdown_escape as md
 
 MESSAGE = "_chunk_set_message"
@@ -43,10 +43,7 @@ def chunk_sets(ctx) -> dict[str, ChunkSetInfo]:
 def spec_title(spec: SplitterSpec | str, sets: dict[str, ChunkSetInfo]) -> str:
     """How tables and charts name a spec: its label, or an imported set's source."""
     spec = SplitterSpec.parse(spec) if isinstance(spec, str) else spec
-    if spec.is_imported:
-        info = sets.get(f"{IMPORTED}:{spec.chunk_set}")
-        return f"imported: {info.name}" if info else spec.label
-    return spec.label
+    return chunk_set_title(spec, sets) or spec.label
 
 
 def use_chunk_set(spec: str) -> None:
@@ -84,7 +81,7 @@ def _delete(set_id: str) -> None:
         return
     if ctx.workspace is not None:
         ctx.workspace.forget_chunk_set(set_id)
-    if st.session_state.get("kind") == f"imported:{set_id}":
+    if st.session_state.get("kind") == str(SplitterSpec.imported(set_id)):
         st.session_state["kind"] = "structured"
     st.session_state[MESSAGE] = ("success", f"Chunk set {set_id} deleted.")
 

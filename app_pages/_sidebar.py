@@ -34,6 +34,8 @@ from inspector.views import (
     LaunchConfig,
     corpus_folder_problem,
     launch_config,
+    menu_choice,
+    menu_label,
     uploads_corpus,
 )
 from inspector.views import markdown_escape as md
@@ -144,22 +146,20 @@ def _splitter_widgets(ctx: Context) -> None:
     sets = chunk_sets(ctx)
     options = [*KINDS, *available_adapters(), *sets]
     if st.session_state.get("kind") not in options:
-        if str(st.session_state.get("kind", "")).startswith(IMPORTED + ":"):
+        if menu_choice(str(st.session_state.get("kind", "")))[0] == IMPORTED:
             options.append(st.session_state["kind"])  # named by a link; the check below says why it fails
         else:
             st.session_state["kind"] = ctx.state.kind if ctx.state.kind in options else "structured"
     choice = st.selectbox("Splitter", options, key="kind", on_change=kind_changed,
-                          format_func=lambda o: sets[o].title if o in sets else
-                          (f"imported: {o.split(':', 1)[1]} (not on this server)" if o.startswith(IMPORTED + ":")
-                           else o),
+                          format_func=lambda o: menu_label(o, sets),
                           help="fixed: every N units. paragraph / sentence: packs whole paragraphs or "
                                "sentences. recursive: tries separators in turn. structured: keeps code "
                                "blocks and tables whole. heading: one section per chunk. ext-…: an "
                                "installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
                                "its offsets checked against the text. imported: chunks brought in on the "
                                "Import page, fixed as they were made.")
-    imported = choice.startswith(IMPORTED + ":")
-    kind, chunk_set = (IMPORTED, choice.split(":", 1)[1]) if imported else (choice, "")
+    kind, chunk_set = menu_choice(choice)
+    imported = kind == IMPORTED
     units = [*LENGTH_NAMES, "upload"]
     unit_choice = st.selectbox("Unit", units, key="unit", format_func=UNIT_LABELS.get, on_change=touched,
                                help="What budget and overlap count.")
@@ -213,9 +213,8 @@ def _chunk_set_ready(ctx: Context, set_id: str, info: ChunkSetInfo | None) -> bo
         total = len(ctx.workspace.documents)
         st.caption(md(f"{info.chunks:,} chunks from {info.name}, imported {info.created[:10]}, "
                       f"in {info.documents} of {total} documents."))
-        if info.documents < total:
-            st.warning(f"These chunks cover {info.documents} of the {total} documents: corpus-wide measures "
-                       "count the other documents' atoms as lost and their questions as missed.")
+        if info.coverage(total):
+            st.warning(info.coverage(total))
     return True
 
 

@@ -14,7 +14,7 @@ import streamlit as st
 
 from app_pages._units import uploaded_units
 from inspector.spec import IMPORTED
-from inspector.views import SAMPLE, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig
+from inspector.views import SAMPLE, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig, menu_choice, menu_value
 
 STATE = "app_state"
 
@@ -52,17 +52,12 @@ def start_session(launch: LaunchConfig) -> None:
     source = initial.corpus if initial.corpus in (SAMPLE, UPLOAD) else "folder"
     defaults = {
         "corpus_source": source, "corpus_path": initial.corpus if source == "folder" else "",
-        "mode": initial.mode, "kind": _kind_value(initial), "budget": initial.budget, "overlap": initial.overlap,
+        "mode": initial.mode, "kind": menu_value(initial), "budget": initial.budget, "overlap": initial.overlap,
         "unit": "upload" if UPLOAD_UNIT.match(initial.unit) else initial.unit,
         "heading_prefix": _prefix_default(initial), "table_header": _header_default(initial),
     }
     for key, value in defaults.items():
         st.session_state[key] = value
-
-
-def _kind_value(s: AppState) -> str:
-    """The splitter menu's value for these settings (an imported set is ``imported:ID``)."""
-    return f"{IMPORTED}:{s.chunk_set}" if s.kind == IMPORTED else s.kind
 
 
 def _prefix_default(s: AppState) -> bool:
@@ -89,7 +84,7 @@ def kind_changed() -> None:
     """Callback of the splitter menu."""
     # A new splitter family starts from its own prefix defaults, not the previous family's.
     kind = st.session_state["kind"]
-    if kind.startswith(IMPORTED + ":"):
+    if menu_choice(kind)[0] == IMPORTED:
         touched()
         return  # imported chunks ignore the flags: keep them for the next splitter
     st.session_state["heading_prefix"] = kind == "heading"

@@ -13,6 +13,8 @@ from inspector.views import (
     TABLE_B,
     article_specs,
     checked_spec,
+    chunk_set_of,
+    chunk_set_title,
     compare_frame,
     probe_figure,
     survival_figure,
@@ -54,7 +56,7 @@ options = list(dict.fromkeys(defaults + imported + list(st.session_state["compar
 picked = st.multiselect("Splitters (type a spec such as `heading:512` and press Enter to add one)", options,
                         key="compare_specs", persist_state="session", accept_new_options=True,
                         max_selections=MAX_COMPARE,
-                        format_func=lambda o: _shared.spec_title(o, sets) if o.startswith("imported:") else o,
+                        format_func=lambda o: chunk_set_title(o, sets) or o,
                         help="Default: the article's seven splitters scaled to the sidebar's budget and unit. "
                              "Chunk files imported on the Import page are listed as *imported: FILE*.")
 specs, refused = [], []
@@ -83,14 +85,11 @@ for done, spec in enumerate(specs):
 bar.empty()
 frame = pd.concat(rows, ignore_index=True)
 frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)
-frame["splitter"] = [_shared.spec_title(s, sets) if s.startswith("imported:") else name
-                     for s, name in zip(specs, frame["splitter"])]
-total = len(ctx.corpus.documents)
+frame["splitter"] = [chunk_set_title(s, sets) or name for s, name in zip(specs, frame["splitter"])]
 for spec in specs:
-    info = sets.get("imported:" + spec.split(":")[1]) if spec.startswith("imported:") else None
-    if info is not None and info.documents < total:
-        st.warning(md(f"imported: {info.name} holds chunks of {info.documents} of the {total} documents; the "
-                      "others count as lost atoms and missed questions here. The Import page measures it "
+    info = sets.get(str(SplitterSpec.imported(chunk_set_of(spec)))) if chunk_set_of(spec) else None
+    if info is not None and info.coverage(len(ctx.corpus.documents)):
+        st.warning(md(f"{info.title}: {info.coverage(len(ctx.corpus.documents))} The Import page measures it "
                       "over the documents it covers only."))
 
 percent = {kind: st.column_config.NumberColumn(ATOM_LABELS[kind] + "s", format="percent") for kind in ATOM_KINDS}

@@ -27,7 +27,7 @@ def isolated_app(monkeypatch, tmp_path) -> Path:
     """An app environment of its own: a fresh data folder (review store, chunk sets), and no
     launch settings leaking in from the shell. Returns the data folder."""
     from inspector.data_folder import ENV_DATA
-    from inspector.views.state import ENV_CORPUS, ENV_ROOTS
+    from inspector.views.launch import ENV_CORPUS, ENV_ROOTS
 
     monkeypatch.delenv(ENV_ROOTS, raising=False)
     monkeypatch.delenv(ENV_CORPUS, raising=False)

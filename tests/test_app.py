@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from inspector import Workspace, get_length, load_corpus
 from inspector.views.frames import article_specs, doc_view, size_summary, sizes_frame
-from inspector.views.state import ENV_CORPUS, ENV_ROOTS
+from inspector.views.launch import ENV_CORPUS, ENV_ROOTS
 from inspector.views.text import markdown_escape
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from inspector import Workspace, load_corpus
 from inspector.chunks.export import export_text
 from inspector.retrieval.golden import golden_recall, load_golden
-from inspector.views.state import ENV_CORPUS, ENV_ROOTS
+from inspector.views.launch import ENV_CORPUS, ENV_ROOTS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PAGE = "app_pages/import_chunks.py"

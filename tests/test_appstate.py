@@ -13,18 +13,8 @@ from inspector import SplitterSpec
 from inspector.errors import SpecError
 from inspector.model import MODES
 from inspector.spec import KINDS, SWEEP_BUDGETS
-from inspector.views.state import (
-    ENV_CORPUS,
-    ENV_ROOTS,
-    SAMPLE,
-    SAMPLE_CORPUS,
-    AppState,
-    checked_spec,
-    corpus_folder_problem,
-    launch_config,
-    parse_budgets,
-    unit_problem,
-)
+from inspector.views.launch import ENV_CORPUS, ENV_ROOTS, SAMPLE_CORPUS, corpus_folder_problem, launch_config
+from inspector.views.state import SAMPLE, AppState, checked_spec, parse_budgets, unit_problem
 
 UPLOADED = "upload:0123456789abcdef"
 

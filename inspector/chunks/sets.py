@@ -67,6 +67,14 @@ class ChunkSetInfo:
         """A short name for menus: the source and the size."""
         return f"imported: {self.name} ({self.chunks:,} chunks)"
 
+    def coverage(self, documents: int) -> str | None:
+        """What a corpus-wide measure of this set means when it covers fewer than the corpus's
+        ``documents``; None when it covers them all."""
+        if self.documents >= documents:
+            return None
+        return (f"These chunks cover {self.documents} of the {documents} documents: corpus-wide measures count "
+                "the other documents' atoms as lost and their questions as missed.")
+
 
 @dataclass(frozen=True, slots=True)
 class ChunkSet:

@@ -1,15 +1,18 @@
 """What the app shows, computed without Streamlit, so every page stays widgets and layout.
 
-``state`` is the app's settings and their URL form; ``frames`` the tables, ``figures`` the
-charts, ``render`` the overlay HTML (every byte of document text escaped), ``imports`` what
-the Import page shows, ``text`` escaping for Streamlit's markdown.
+``state`` is the app's settings and their URL form, ``launch`` what the app was started on
+and may read, ``menu`` how the splitter menu names its choices; ``frames`` the tables,
+``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
+``imports`` what the Import page shows, ``text`` escaping for Streamlit's markdown.
 """
 
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "state": ["AppState", "LaunchConfig", "MAX_CAP", "MAX_COMPARE", "SAMPLE", "SAMPLE_CORPUS", "UPLOAD",
-              "UPLOAD_UNIT", "checked_spec", "corpus_folder_problem", "launch_config", "parse_budgets"],
+    "state": ["AppState", "MAX_CAP", "MAX_COMPARE", "SAMPLE", "UPLOAD", "UPLOAD_UNIT", "checked_spec",
+              "parse_budgets"],
+    "launch": ["ENV_CORPUS", "ENV_ROOTS", "SAMPLE_CORPUS", "LaunchConfig", "corpus_folder_problem", "launch_config"],
+    "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],
     "frames": ["TABLE_A", "TABLE_B", "article_specs", "compare_frame", "doc_view", "size_summary", "sizes_frame",
                "sweep_frame", "uploads_corpus"],
     "figures": ["golden_outcome_figure", "orphan_trend_figure", "probe_figure", "size_histogram", "survival_figure",

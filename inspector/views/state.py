@@ -2,19 +2,15 @@
 
 Everything a view depends on (corpus, document, splitter, compare list, ...) lives in
 ``AppState``, so a copied link reproduces the view. ``from_query_params`` never raises: a bad
-value falls back to its default and comes back as a problem to show. Also here: which folders
-the app may read (``LaunchConfig``, from the command line and the environment) and the check
-that refuses any other folder. Pure Python: nothing here imports Streamlit.
+value falls back to its default and comes back as a problem to show. Which folders the app
+may read is ``launch``'s. Pure Python: nothing here imports Streamlit.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 from ..errors import SpecError
 from ..lengths import LENGTH_NAMES
@@ -24,14 +20,8 @@ from ..spec import IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
 #: Corpus values that are not folders.
 SAMPLE, UPLOAD = "sample", "upload"
 
-#: The bundled corpus, found relative to this package (never an absolute path in a file).
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus"
-
 #: An uploaded tokenizer.json as a unit: ``upload:`` and the first 16 hex digits of its sha256.
 UPLOAD_UNIT = re.compile(r"^upload:[0-9a-f]{16}$")
-
-#: Environment variables the app reads at start (AppTest sets these).
-ENV_ROOTS, ENV_CORPUS = "CHUNK_INSPECTOR_ROOTS", "CHUNK_INSPECTOR_CORPUS"
 
 MAX_CAP = 1_000_000
 MAX_COMPARE = 16
@@ -149,72 +139,101 @@ class AppState:
         """
         state = default or cls()
         problems: list[str] = []
-        values = {key: _values(value) for key, value in params.items()}
-
-        def last(key: str) -> str | None:
-            found = values.get(key)
-            return found[-1] if found else None
-
-        if (text := last("spec")) is not None:
-            try:
-                spec = checked_spec(text, uploaded_units)
-                state = state.with_spec(spec)
-            except SpecError as exc:
-                problems.append(f"Splitter in the link ignored ({exc}); using {state.spec_label()}.")
-        if (text := last("mode")) is not None:
-            if text in MODES:
-                state = replace(state, mode=text)
-            else:
-                problems.append(f"Atom mode {text!r} in the link is not one of {', '.join(MODES)}; "
-                                f"using {state.mode}.")
-        if (text := last("corpus")) is not None:
-            if text.strip():
-                state = replace(state, corpus=text.strip())
-            else:
-                problems.append("Empty corpus in the link; using the default corpus.")
-        if (text := last("doc")) is not None:
-            state = replace(state, doc=text)
-        if (text := last("vs")) is not None:
-            try:
-                spec = checked_spec(text, uploaded_units)
-                state = replace(state, lane_b=str(spec))
-            except SpecError as exc:
-                problems.append(f"Second splitter in the link ignored ({exc}).")
-        if "cmp" in values:
-            kept = []
-            for text in values["cmp"][:MAX_COMPARE]:
-                try:
-                    spec = checked_spec(text, uploaded_units)
-                    kept.append(str(spec))
-                except SpecError as exc:
-                    problems.append(f"Compared splitter {text!r} in the link ignored: {exc}.")
-            if len(values["cmp"]) > MAX_COMPARE:
-                problems.append(f"Only the first {MAX_COMPARE} compared splitters in the link are used.")
-            state = replace(state, compare=tuple(dict.fromkeys(kept)))
-        if (text := last("budgets")) is not None:
-            budgets, problem = parse_budgets(text)
-            if problem:
-                problems.append(f"Sweep budgets in the link ignored: {problem}.")
-            else:
-                state = replace(state, sweep=budgets)
-        if (text := last("embed")) is not None:
-            try:
-                _check_unit(text, uploaded_units)
-                state = replace(state, embed=text)
-            except SpecError as exc:
-                problems.append(f"Embedder tokenizer in the link ignored: {exc}.")
-        if (text := last("cap")) is not None:
-            number = _whole(text)
-            if number is None or not 0 < number <= MAX_CAP:
-                problems.append(f"Token cap {text!r} in the link is not a whole number from 1 to "
-                                f"{MAX_CAP}; using {state.cap}.")
-            else:
-                state = replace(state, cap=number)
+        for key, read in _URL_READERS.items():
+            if key in params:
+                state, found = read(state, _values(params[key]), uploaded_units)
+                problems += found
         return state, problems
 
     def spec_label(self) -> str:
         """The splitter's short string, or a note that the settings cannot run."""
         return str(self.spec()) if self.spec_problem() is None else "(invalid splitter settings)"
+
+
+# -- reading each URL key: (state, the key's values, uploaded units) -> (state, problems) --------
+
+def _last(read):
+    """A reader of the key's last value (a key given twice keeps the later one)."""
+    def reader(state: AppState, values: list[str], units: Sequence[str]) -> tuple[AppState, list[str]]:
+        return read(state, values[-1], units) if values else (state, [])
+    return reader
+
+
+@_last
+def _read_spec(state: AppState, text: str, units: Sequence[str]):
+    try:
+        return state.with_spec(checked_spec(text, units)), []
+    except SpecError as exc:
+        return state, [f"Splitter in the link ignored ({exc}); using {state.spec_label()}."]
+
+
+@_last
+def _read_mode(state: AppState, text: str, units: Sequence[str]):
+    if text in MODES:
+        return replace(state, mode=text), []
+    return state, [f"Atom mode {text!r} in the link is not one of {', '.join(MODES)}; using {state.mode}."]
+
+
+@_last
+def _read_corpus(state: AppState, text: str, units: Sequence[str]):
+    if text.strip():
+        return replace(state, corpus=text.strip()), []
+    return state, ["Empty corpus in the link; using the default corpus."]
+
+
+@_last
+def _read_doc(state: AppState, text: str, units: Sequence[str]):
+    return replace(state, doc=text), []
+
+
+@_last
+def _read_lane_b(state: AppState, text: str, units: Sequence[str]):
+    try:
+        return replace(state, lane_b=str(checked_spec(text, units))), []
+    except SpecError as exc:
+        return state, [f"Second splitter in the link ignored ({exc})."]
+
+
+def _read_compare(state: AppState, values: list[str], units: Sequence[str]):
+    kept, problems = [], []
+    for text in values[:MAX_COMPARE]:
+        try:
+            kept.append(str(checked_spec(text, units)))
+        except SpecError as exc:
+            problems.append(f"Compared splitter {text!r} in the link ignored: {exc}.")
+    if len(values) > MAX_COMPARE:
+        problems.append(f"Only the first {MAX_COMPARE} compared splitters in the link are used.")
+    return replace(state, compare=tuple(dict.fromkeys(kept))), problems
+
+
+@_last
+def _read_sweep(state: AppState, text: str, units: Sequence[str]):
+    budgets, problem = parse_budgets(text)
+    if problem:
+        return state, [f"Sweep budgets in the link ignored: {problem}."]
+    return replace(state, sweep=budgets), []
+
+
+@_last
+def _read_embed(state: AppState, text: str, units: Sequence[str]):
+    problem = unit_problem(text, units)
+    if problem:
+        return state, [f"Embedder tokenizer in the link ignored: {problem}."]
+    return replace(state, embed=text), []
+
+
+@_last
+def _read_cap(state: AppState, text: str, units: Sequence[str]):
+    number = _whole(text)
+    if number is None or not 0 < number <= MAX_CAP:
+        return state, [f"Token cap {text!r} in the link is not a whole number from 1 to {MAX_CAP}; using {state.cap}."]
+    return replace(state, cap=number), []
+
+
+#: Every URL key ``AppState`` owns and how it is read, in the order they are applied.
+_URL_READERS = {"spec": _read_spec, "mode": _read_mode, "corpus": _read_corpus, "doc": _read_doc,
+                "vs": _read_lane_b, "cmp": _read_compare, "budgets": _read_sweep, "embed": _read_embed,
+                "cap": _read_cap}
 
 
 def parse_budgets(text: str) -> tuple[tuple[int, ...], str | None]:
@@ -269,63 +288,3 @@ def checked_spec(text: str, uploaded_units: Sequence[str] = ()) -> SplitterSpec:
     spec = SplitterSpec.parse(text)
     _check_unit(spec.unit, uploaded_units)
     return spec
-
-
-# -- which folders the app may read ---------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class LaunchConfig:
-    """What the app was started with: the default corpus and the folders it may read."""
-
-    default_corpus: str = SAMPLE
-    """The corpus shown when a link names none: ``sample`` or a folder."""
-
-    roots: tuple[str, ...] = field(default=())
-    """Folders (resolved) under which any folder may be opened as a corpus."""
-
-    problems: tuple[str, ...] = ()
-    """Start-up settings that were refused, to show in the app."""
-
-    def default_state(self) -> AppState:
-        """The opening view under this configuration."""
-        return AppState(corpus=self.default_corpus)
-
-
-def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConfig:
-    """Read ``--corpus PATH`` and ``--allow-root PATH`` (repeatable) from the arguments after
-    ``streamlit run app.py --``, and ``CHUNK_INSPECTOR_CORPUS`` / ``CHUNK_INSPECTOR_ROOTS``
-    (``os.pathsep``-separated) from the environment; the command line wins for the corpus."""
-    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    parser.add_argument("--corpus")
-    parser.add_argument("--allow-root", action="append", default=[])
-    known, _ = parser.parse_known_args(list(argv))
-    problems = []
-    candidates = [r for r in environ.get(ENV_ROOTS, "").split(os.pathsep) if r.strip()] + known.allow_root
-    corpus = known.corpus or environ.get(ENV_CORPUS, "").strip() or SAMPLE
-    if corpus != SAMPLE:
-        candidates.append(corpus)  # the folder the app was started on is allowed by that act
-    roots = []
-    for root in candidates:
-        if os.path.isdir(root):
-            roots.append(os.path.realpath(root))
-        else:
-            problems.append(f"Allowed root {root!r} is not a folder; ignored.")
-    if corpus != SAMPLE and not os.path.isdir(corpus):
-        problems.append(f"Corpus {corpus!r} given at start is not a folder; using the sample corpus.")
-        corpus = SAMPLE
-    return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems))
-
-
-def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:
-    """Why the folder ``path`` may not be opened (outside every allowed root, or not a folder)."""
-    if not path.strip():
-        return "no folder given"
-    real = os.path.realpath(path)
-    allowed = [os.path.realpath(SAMPLE_CORPUS), *roots]
-    if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in allowed):
-        return (f"{path!r} is outside the folders this app may read. To allow it, start the app with "
-                "streamlit run app.py -- --allow-root FOLDER, or set CHUNK_INSPECTOR_ROOTS.")
-    if not os.path.isdir(real):
-        return f"{path!r} is not a folder"
-    return None
-

@@ -1,0 +1,80 @@
+"""Which corpus the app opens and which folders it may read, from how it was started.
+
+The command line (``streamlit run app.py -- --corpus PATH --allow-root PATH``) and the
+environment (``CHUNK_INSPECTOR_CORPUS``, ``CHUNK_INSPECTOR_ROOTS``) name them; a link may open
+only a folder under one of those roots or the bundled sample corpus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .state import SAMPLE, AppState
+
+#: The bundled corpus, found relative to this package (never an absolute path in a file).
+SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus"
+
+#: Environment variables the app reads at start (AppTest sets these).
+ENV_ROOTS, ENV_CORPUS = "CHUNK_INSPECTOR_ROOTS", "CHUNK_INSPECTOR_CORPUS"
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchConfig:
+    """What the app was started with: the default corpus and the folders it may read."""
+
+    default_corpus: str = SAMPLE
+    """The corpus shown when a link names none: ``sample`` or a folder."""
+
+    roots: tuple[str, ...] = field(default=())
+    """Folders (resolved) under which any folder may be opened as a corpus."""
+
+    problems: tuple[str, ...] = ()
+    """Start-up settings that were refused, to show in the app."""
+
+    def default_state(self) -> AppState:
+        """The opening view under this configuration."""
+        return AppState(corpus=self.default_corpus)
+
+
+def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConfig:
+    """Read ``--corpus PATH`` and ``--allow-root PATH`` (repeatable) from the arguments after
+    ``streamlit run app.py --``, and ``CHUNK_INSPECTOR_CORPUS`` / ``CHUNK_INSPECTOR_ROOTS``
+    (``os.pathsep``-separated) from the environment; the command line wins for the corpus."""
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    parser.add_argument("--corpus")
+    parser.add_argument("--allow-root", action="append", default=[])
+    known, _ = parser.parse_known_args(list(argv))
+    problems = []
+    candidates = [r for r in environ.get(ENV_ROOTS, "").split(os.pathsep) if r.strip()] + known.allow_root
+    corpus = known.corpus or environ.get(ENV_CORPUS, "").strip() or SAMPLE
+    if corpus != SAMPLE:
+        candidates.append(corpus)  # the folder the app was started on is allowed by that act
+    roots = []
+    for root in candidates:
+        if os.path.isdir(root):
+            roots.append(os.path.realpath(root))
+        else:
+            problems.append(f"Allowed root {root!r} is not a folder; ignored.")
+    if corpus != SAMPLE and not os.path.isdir(corpus):
+        problems.append(f"Corpus {corpus!r} given at start is not a folder; using the sample corpus.")
+        corpus = SAMPLE
+    return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems))
+
+
+def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:
+    """Why the folder ``path`` may not be opened (outside every allowed root, or not a folder)."""
+    if not path.strip():
+        return "no folder given"
+    real = os.path.realpath(path)
+    allowed = [os.path.realpath(SAMPLE_CORPUS), *roots]
+    if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in allowed):
+        return (f"{path!r} is outside the folders this app may read. To allow it, start the app with "
+                "streamlit run app.py -- --allow-root FOLDER, or set CHUNK_INSPECTOR_ROOTS.")
+    if not os.path.isdir(real):
+        return f"{path!r} is not a folder"
+    return None
+
