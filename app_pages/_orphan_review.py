@@ -12,7 +12,16 @@ import streamlit as st
 
 from app_pages import _shared
 from inspector.errors import ReviewInputError, ReviewStoreError
-from inspector.review import HINT_CODES, QUESTIONS, answer_marks, context, reviewer_problem, suspects
+from inspector.review import (
+    HINT_CODES,
+    QUESTIONS,
+    Progress,
+    answer_marks,
+    context,
+    reviewer_problem,
+    saved_message,
+    suspects,
+)
 from inspector.views import chunk_card_html
 from inspector.views import markdown_escape as md
 
@@ -46,9 +55,7 @@ def _save(store, review_round, chunks, round_id: str, chunk_id: str, position: i
     except (ReviewStoreError, ReviewInputError) as exc:
         st.session_state["_orphan_save_error"] = f"Answer for chunk {position} NOT saved: {exc}"
         return
-    words = ", ".join(f"{q.title} {'yes' if ticks[q.key] else 'no'}" for q in QUESTIONS)
-    verdict = "an orphan" if not all(ticks.values()) else "not an orphan"
-    st.session_state["_orphan_saved"] = f"Saved chunk {position}: {words}, so {verdict}."
+    st.session_state["_orphan_saved"] = saved_message(position, ticks)
 
 
 def _reveal(ctx, item) -> None:
@@ -78,6 +85,40 @@ def _reveal(ctx, item) -> None:
 def show_review(ctx, store, review_round, chunks, last_shown) -> None:
     """The Review tab. ``last_shown`` is where the previous run drew the answer widgets (None when
     it drew none): elsewhere they are seeded from the saved or remembered answer."""
+    reviewer = _reviewer()
+    if reviewer is None:
+        return
+    try:
+        progress = Progress({a.position: a for a in store.answers(review_round.id, reviewer)}, len(chunks))
+    except ReviewStoreError as exc:
+        st.error(md(f"Your answers cannot be read: {exc}"))
+        st.button("Retry", key="orphan_retry_read")
+        return
+    where = (review_round.id, reviewer)
+    positions = st.session_state.setdefault("_orphan_at", {})
+    positions.setdefault(where, progress.resume_at)  # first visit today: resume where the reviewer stopped
+    pos = min(max(positions[where], 1), progress.total)
+    here = (review_round.id, reviewer, pos)
+    saved = progress.answers.get(pos)
+    if last_shown != here:
+        _seed(here, saved)
+    _progress_bar(reviewer, review_round, progress)
+    _navigation(where, pos, progress)
+    item = chunks[pos - 1]
+    card, form = st.columns([3, 2], gap="medium")
+    with card:
+        st.caption("Exactly what the embedder receives. A highlighted start is the prefix the splitter "
+                   "added (heading path, table header). No title, no neighbours: judge it as it is.")
+        st.html(chunk_card_html(item.text[len(item.chunk.prefix):], item.chunk.prefix,
+                                title=f"Chunk {pos} of {progress.total}"))
+    with form:
+        _answer_form(here, saved, (store, review_round, chunks, review_round.id, item.chunk.id, pos, reviewer))
+    if saved is not None and saved.complete:
+        _reveal(ctx, item)
+
+
+def _reviewer() -> str | None:
+    """The name widget; the trimmed name once it is one a review can be stored under."""
     _shared.keep("orphan_reviewer", "")
     name = st.text_input("Your name", key="orphan_reviewer", persist_state="session", max_chars=80,
                          placeholder="e.g. Dana", help="Answers are stored per reviewer; use the same name "
@@ -85,77 +126,58 @@ def show_review(ctx, store, review_round, chunks, last_shown) -> None:
     problem = reviewer_problem(name)
     if problem:
         st.warning(md(f"To start reviewing, {problem}."))
-    else:
-        reviewer = name.strip()
-        try:
-            mine = {a.position: a for a in store.answers(review_round.id, reviewer)}
-        except ReviewStoreError as exc:
-            mine = None
-            st.error(md(f"Your answers cannot be read: {exc}"))
-            st.button("Retry", key="orphan_retry_read")
-        if mine is not None:
-            total = len(chunks)
-            done = sum(a.complete for a in mine.values())
-            where = (review_round.id, reviewer)
-            positions = st.session_state.setdefault("_orphan_at", {})
-            if where not in positions:  # first visit today: resume at the first chunk not answered
-                positions[where] = next((p for p in range(1, total + 1) if not (p in mine and mine[p].complete)),
-                                        total)
-            pos = min(max(positions[where], 1), total)
-            item = chunks[pos - 1]
-            saved = mine.get(pos)
-            here = (review_round.id, reviewer, pos)
-            unsaved = st.session_state.setdefault("_orphan_ticks", {})  # ticks as last drawn, saved or not
-            if last_shown != here:
-                seed = unsaved.get(here) or {**{q.key: bool(saved and getattr(saved, q.key)) for q in QUESTIONS},
-                                             "note": saved.note if saved else ""}
-                for q in QUESTIONS:
-                    st.session_state[QUESTION_KEYS[q.key]] = seed[q.key]
-                st.session_state["orphan_note"] = seed["note"]
+        return None
+    return name.strip()
 
-            st.progress(done / total, text=f"**{md(reviewer)}**: {done}/{total} answered in round "
-                                           f"`{review_round.label}`")
-            if done == total:
-                st.success("You have answered every chunk of this round: thank you. See the Results tab; you "
-                           "can still go back and change an answer.")
-            nav = st.columns([1, 1, 1, 3])
-            nav[0].button("← Previous", key="orphan_prev", disabled=pos <= 1, on_click=_go, args=(where, pos - 1),
-                          width="stretch")
-            nav[1].button("Next →", key="orphan_next", disabled=pos >= total, on_click=_go, args=(where, pos + 1),
-                          width="stretch")
-            open_positions = [p for p in range(1, total + 1) if not (p in mine and mine[p].complete)]
-            nav[2].button("Next unanswered", key="orphan_next_open", disabled=not open_positions, on_click=_go,
-                          args=(where, next((p for p in open_positions if p > pos), (open_positions or [pos])[0])),
-                          width="stretch")
 
-            card, form = st.columns([3, 2], gap="medium")
-            with card:
-                st.caption("Exactly what the embedder receives. A highlighted start is the prefix the splitter "
-                           "added (heading path, table header). No title, no neighbours: judge it as it is.")
-                st.html(chunk_card_html(item.text[len(item.chunk.prefix):], item.chunk.prefix,
-                                        title=f"Chunk {pos} of {total}"))
-            with form:
-                st.markdown("**Tick every statement that is true for this chunk.**  \n"
-                            "Ticked means *yes*; unticked means *no*. Any *no* makes it an orphan.")
-                for q in QUESTIONS:
-                    st.checkbox(f"**{q.title}** — {q.text}", key=QUESTION_KEYS[q.key], on_change=_remember,
-                                args=(here,), wrap=True)
-                st.text_input("Note (optional)", key="orphan_note", max_chars=2000, on_change=_remember,
-                              args=(here,), placeholder="What is missing, or why you hesitated")
-                _remember(here)
-                st.session_state["_orphan_shown"] = here
-                answered = saved is not None and saved.complete
-                st.button("Update answer" if answered else "Save answer", key="orphan_save", type="primary",
-                          on_click=_save, args=(store, review_round, chunks, review_round.id, item.chunk.id, pos,
-                                                reviewer))
-                flash = st.session_state.pop("_orphan_saved", None)
-                if flash:
-                    st.success(md(flash))
-                if not answered:
-                    st.caption("Not answered yet: nothing is recorded until you save. The chunk's context and "
-                               "automatic hints appear after your answer, so they cannot sway it.")
-                elif any(st.session_state[QUESTION_KEYS[q.key]] != getattr(saved, q.key) for q in QUESTIONS):
-                    st.caption(md(f"Saved answer: {answer_marks(saved)} (Address · References · Completeness). "
-                                  "Your ticks differ: click Update answer to change it."))
-            if answered:
-                _reveal(ctx, item)
+def _seed(here: tuple[str, str, int], saved) -> None:
+    """Give the answer widgets the ticks last drawn here (saved or not), else the saved answer."""
+    unsaved = st.session_state.setdefault("_orphan_ticks", {})
+    seed = unsaved.get(here) or {**{q.key: bool(saved and getattr(saved, q.key)) for q in QUESTIONS},
+                                 "note": saved.note if saved else ""}
+    for q in QUESTIONS:
+        st.session_state[QUESTION_KEYS[q.key]] = seed[q.key]
+    st.session_state["orphan_note"] = seed["note"]
+
+
+def _progress_bar(reviewer: str, review_round, progress: Progress) -> None:
+    st.progress(progress.done / progress.total, text=f"**{md(reviewer)}**: {progress.done}/{progress.total} "
+                                                     f"answered in round `{review_round.label}`")
+    if progress.done == progress.total:
+        st.success("You have answered every chunk of this round: thank you. See the Results tab; you "
+                   "can still go back and change an answer.")
+
+
+def _navigation(where: tuple[str, str], pos: int, progress: Progress) -> None:
+    nav = st.columns([1, 1, 1, 3])
+    nav[0].button("← Previous", key="orphan_prev", disabled=pos <= 1, on_click=_go, args=(where, pos - 1),
+                  width="stretch")
+    nav[1].button("Next →", key="orphan_next", disabled=pos >= progress.total, on_click=_go, args=(where, pos + 1),
+                  width="stretch")
+    nav[2].button("Next unanswered", key="orphan_next_open", disabled=not progress.open_positions, on_click=_go,
+                  args=(where, progress.next_open(pos)), width="stretch")
+
+
+def _answer_form(here: tuple[str, str, int], saved, save_args: tuple) -> None:
+    """The three questions, the note and the save button, with what is stored."""
+    st.markdown("**Tick every statement that is true for this chunk.**  \n"
+                "Ticked means *yes*; unticked means *no*. Any *no* makes it an orphan.")
+    for q in QUESTIONS:
+        st.checkbox(f"**{q.title}** — {q.text}", key=QUESTION_KEYS[q.key], on_change=_remember, args=(here,),
+                    wrap=True)
+    st.text_input("Note (optional)", key="orphan_note", max_chars=2000, on_change=_remember, args=(here,),
+                  placeholder="What is missing, or why you hesitated")
+    _remember(here)
+    st.session_state["_orphan_shown"] = here
+    answered = saved is not None and saved.complete
+    st.button("Update answer" if answered else "Save answer", key="orphan_save", type="primary", on_click=_save,
+              args=save_args)
+    flash = st.session_state.pop("_orphan_saved", None)
+    if flash:
+        st.success(md(flash))
+    if not answered:
+        st.caption("Not answered yet: nothing is recorded until you save. The chunk's context and "
+                   "automatic hints appear after your answer, so they cannot sway it.")
+    elif any(st.session_state[QUESTION_KEYS[q.key]] != getattr(saved, q.key) for q in QUESTIONS):
+        st.caption(md(f"Saved answer: {answer_marks(saved)} (Address · References · Completeness). "
+                      "Your ticks differ: click Update answer to change it."))

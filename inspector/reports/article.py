@@ -15,8 +15,6 @@ SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
 Progress = Callable[[str, int, int], None]
 
 
-
-
 def build_report(
     workspace: Workspace,
     *,
@@ -37,57 +35,67 @@ def build_report(
     the workspace's atoms and term index instead of recomputing them; ``workers`` are
     analysis workers already started on the workspace's documents (see ``Workspace.analyses``).
     """
-    specs = [parse_spec(s) for s in specs]
-    sweep_base = parse_spec(sweep_spec)
-    tasks = [("compare", spec, fits) for spec in specs]
+    sweep_base, header_spec = parse_spec(sweep_spec), parse_spec(header_spec)
+    tasks: list[Task] = [("compare", parse_spec(spec), fits) for spec in specs]
     tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
-    tasks.append(("headers", parse_spec(header_spec), None))
-    steps = len(tasks) + 1
-    done = 0
-
-    def tick(what: str) -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(what, done, steps)
-
+    tasks.append(("headers", header_spec, None))
+    steps = _Steps(progress, len(tasks) + 1)
     workspace.analyses(jobs=jobs, workers=workers)
-    total = workspace.characters
-    counts = workspace.atom_counts()
+    corpus = _corpus_facts(workspace)
+    steps.done("atoms")
+    rows: list = [None] * len(tasks)
+    for position, row in _measure_all(workspace, tasks, jobs):
+        rows[position] = row
+        table, spec, _ = tasks[position]
+        steps.done({"compare": spec.label, "sweep": f"budget {spec.budget}"}.get(table, "headers"))
+    tables = {table: [row for (kind, _, _), row in zip(tasks, rows) if kind == table]
+              for table in ("compare", "sweep", "headers")}
+    for row in tables["compare"]:
+        del row["survival_all"], row["budget"]
+    return {
+        "mode": workspace.mode,
+        "corpus": corpus,
+        "queries": len(workspace.queries()),
+        "compare": tables["compare"],
+        "sweep": [_sweep_row(row) for row in tables["sweep"]],
+        "sweep_spec": str(sweep_base),
+        "headers": tables["headers"][0],
+        "header_spec": str(header_spec),
+        "fits": fits,
+    }
+
+
+class _Steps:
+    """Counts the report's steps for its progress callback."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress, self.total, self.count = progress, total, 0
+
+    def done(self, what: str) -> None:
+        self.count += 1
+        if self.progress:
+            self.progress(what, self.count, self.total)
+
+
+def _corpus_facts(workspace: Workspace) -> dict:
+    """Documents, characters, atoms per kind and their length percentiles."""
     lengths = {}
     for kind in ATOM_KINDS:
         sizes = [b - a for analysis in workspace.analyses() for a, b in analysis.atoms[kind]]
         lengths[kind] = {"p50": percentile(sizes, 50), "p90": percentile(sizes, 90),
                          "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
-    tick("atoms")
-    rows: list = [None] * len(tasks)
-    for position, row in _measure_all(workspace, tasks, jobs):
-        rows[position] = row
-        table, spec, _ = tasks[position]
-        tick({"compare": spec.label, "sweep": f"budget {spec.budget}"}.get(table, "headers"))
-    compare = [row for (table, _, _), row in zip(tasks, rows) if table == "compare"]
-    sweep = [{"budget": row["budget"], "spec": row["spec"], "chunks": row["chunks"], "mean": row["mean"],
-              "survival": {k: row["survival_all"][k] for k in SWEEP_KINDS}, "ctx_tokens": row["ctx_tokens"]}
-             for (table, _, _), row in zip(tasks, rows) if table == "sweep"]
-    for row in compare:
-        del row["survival_all"], row["budget"]
-    carry = next(row for (table, _, _), row in zip(tasks, rows) if table == "headers")
-    return {
-        "mode": workspace.mode,
-        "corpus": {"documents": len(workspace.documents), "characters": total, "atoms": counts,
-                   "atom_lengths": lengths},
-        "queries": len(workspace.queries()),
-        "compare": compare,
-        "sweep": sweep,
-        "sweep_spec": str(sweep_base),
-        "headers": carry,
-        "header_spec": str(parse_spec(header_spec)),
-        "fits": fits,
-    }
+    return {"documents": len(workspace.documents), "characters": workspace.characters,
+            "atoms": workspace.atom_counts(), "atom_lengths": lengths}
 
 
-def measure_spec(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None) -> dict:
-    """One configuration's row: chunk counts, survival, duplication and the probe."""
+def _sweep_row(row: dict) -> dict:
+    """A compare row cut down to what table c prints (every atom counted)."""
+    return {"budget": row["budget"], "spec": row["spec"], "chunks": row["chunks"], "mean": row["mean"],
+            "survival": {k: row["survival_all"][k] for k in SWEEP_KINDS}, "ctx_tokens": row["ctx_tokens"]}
+
+
+def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None) -> dict:
+    """One configuration's row of tables a and b: chunk counts, survival, duplication, the probe."""
     spec = parse_spec(spec)
     summary = workspace.summarize(spec, fits=fits)
     probe = workspace.probe(spec)
@@ -138,7 +146,7 @@ def _run_job(workspace: Workspace, job: Job) -> list[tuple[int, dict]]:
     positions, table, spec, fits = job
     if table == "headers":
         return [(positions[0], workspace.header_carry(spec).as_dict())]
-    rows = [(positions[0], measure_spec(workspace, spec, fits))]
+    rows = [(positions[0], compare_row(workspace, spec, fits))]
     return rows + [(h, workspace.header_carry(spec).as_dict()) for h in positions[1:]]
 
 

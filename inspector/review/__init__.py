@@ -14,7 +14,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "reveal": ["HINT_CODES", "Hint", "context", "suspects"],
     "store": ["ReviewStore"],
     "database": ["default_store_path"],
-    "answers": ["Answer"],
+    "answers": ["Answer", "Progress", "is_orphan", "saved_message"],
     "agreement": ["RoundSummary", "TrendPoint", "answer_marks", "kappa_reading", "summarize", "summary_csv",
                   "to_json", "trend", "verdict_rows"],
 })

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from .rounds import QUESTIONS, ReviewRound
@@ -61,6 +61,48 @@ class Answer:
     def to_dict(self) -> dict:
         """JSON-ready values, with the orphan verdict."""
         return {**asdict(self), "orphan": self.orphan}
+
+
+def is_orphan(ticks: Mapping[str, bool]) -> bool:
+    """The Orphan Test's rule: one "no" to any of the three questions makes an orphan."""
+    return not all(ticks[q.key] for q in QUESTIONS)
+
+
+def saved_message(position: int, ticks: Mapping[str, bool]) -> str:
+    """What a reviewer reads after saving: each answer and the verdict it gives."""
+    words = ", ".join(f"{q.title} {'yes' if ticks[q.key] else 'no'}" for q in QUESTIONS)
+    return f"Saved chunk {position}: {words}, so {'an orphan' if is_orphan(ticks) else 'not an orphan'}."
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where one reviewer stands in a round of ``total`` chunks."""
+
+    answers: Mapping[int, Answer]
+    """The reviewer's answers by position (1-based)."""
+
+    total: int
+    """Chunks in the round."""
+
+    @property
+    def done(self) -> int:
+        """Chunks with all three questions answered."""
+        return sum(a.complete for a in self.answers.values())
+
+    @property
+    def open_positions(self) -> list[int]:
+        """Positions not fully answered, in order."""
+        return [p for p in range(1, self.total + 1) if not (p in self.answers and self.answers[p].complete)]
+
+    @property
+    def resume_at(self) -> int:
+        """Where a returning reviewer starts: the first chunk not answered, else the last."""
+        return next(iter(self.open_positions), self.total)
+
+    def next_open(self, after: int) -> int:
+        """The first open position after ``after``, else the first open one, else ``after``."""
+        waiting = self.open_positions
+        return next((p for p in waiting if p > after), (waiting or [after])[0])
 
 
 @dataclass(frozen=True, slots=True)

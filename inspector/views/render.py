@@ -18,7 +18,7 @@ from html import escape
 
 from ..atoms.analysis import Analysis
 from ..measure.survival import CutAtom, cut_atoms
-from ..model import ATOM_LABELS, Chunk, Document
+from ..model import ATOM_LABELS, Chunk, Document, Span
 
 __all__ = ["CSS", "chunk_card_html", "cut_list", "cut_list_html", "lanes_html", "overlay_cuts",
            "overlay_html", "style_html"]
@@ -119,16 +119,33 @@ def _cut_title(cut: CutAtom) -> str:
 def _overlay_body(text: str, chunks: Sequence[Chunk], cuts: list[CutAtom], sizes: Sequence[int] | None,
                   unit: str, lane: str, max_chars: int | None) -> str:
     """Legend, text block and notice of one overlay, without the style block."""
-    n = len(text)
     spans = [(c.start, c.end) for c in chunks]
+    _check_spans(len(text), spans, sizes)
+    shown = len(text) if max_chars is None else max(0, min(len(text), max_chars))
+    labels = _labels(spans, sizes, _unit_word(unit) if sizes is not None else "chars")
+    block, has_gap = _text_block(text, spans, cuts, labels, lane, shown)
+    return (f'<div class="ci-legend" data-label="">{_legend(spans, cuts, has_gap)}</div>'
+            f'<div class="ci-text">{block}</div>{_notice(spans, shown, len(text))}')
+
+
+def _check_spans(n: int, spans: list[Span], sizes: Sequence[int] | None) -> None:
     for i, (a, b) in enumerate(spans):
         if not 0 <= a <= b <= n:
             raise ValueError(f"chunk #{i + 1} span ({a}, {b}) lies outside the text (length {n})")
     if sizes is not None and len(sizes) != len(spans):
         raise ValueError(f"{len(sizes)} sizes given for {len(spans)} chunks")
-    shown = n if max_chars is None else max(0, min(n, max_chars))
-    word = _unit_word(unit) if sizes is not None else "chars"
 
+
+def _labels(spans: list[Span], sizes: Sequence[int] | None, word: str) -> list[str]:
+    """Each chunk's label: its number and size."""
+    return [f'<span class="ci-label" data-label="">#{i + 1} · '
+            f'{sizes[i] if sizes is not None else b - a} {word}</span>' for i, (a, b) in enumerate(spans)]
+
+
+def _text_block(text: str, spans: list[Span], cuts: list[CutAtom], labels: list[str], lane: str,
+                shown: int) -> tuple[str, bool]:
+    """The first ``shown`` characters as bands, labels and cut atoms; and whether any text lies
+    in no chunk."""
     starts_at: dict[int, list[int]] = {}
     ends_at: dict[int, list[int]] = {}
     for i, (a, b) in enumerate(spans):
@@ -141,7 +158,6 @@ def _overlay_body(text: str, chunks: Sequence[Chunk], cuts: list[CutAtom], sizes
             cut_starts.setdefault(cut.start, []).append(k)
             cut_ends.setdefault(cut.end, []).append(k)
     bounds = sorted({0, shown, *(p for p in (*starts_at, *ends_at, *cut_starts, *cut_ends) if p < shown)})
-
     # Sweep the boundaries left to right. Spans are closed and reopened at every boundary, so
     # overlapping chunks and nested cut atoms never produce crossed tags.
     cut_open = [f'<span class="ci-cut" data-cut="{k}" title="{escape(_cut_title(c), quote=True)}">'
@@ -155,11 +171,10 @@ def _overlay_body(text: str, chunks: Sequence[Chunk], cuts: list[CutAtom], sizes
             active.discard(i)
         for k in cut_ends.get(p, ()):
             active_cuts.remove(k)
-        if q is None and shown < n:
+        if q is None and shown < len(text):
             break  # chunks starting at the cut-off belong to the part not shown
         for i in starts_at.get(p, ()):
-            size = sizes[i] if sizes is not None else spans[i][1] - spans[i][0]
-            out.append(f'<span class="ci-label" data-label="">#{i + 1} · {size} {word}</span>')
+            out.append(labels[i])
             if spans[i][1] > p:
                 active.add(i)
         new_cuts = cut_starts.get(p, ())
@@ -181,7 +196,10 @@ def _overlay_body(text: str, chunks: Sequence[Chunk], cuts: list[CutAtom], sizes
             cut_open[k].replace("<span ", f'<span id="ci-{lane}-cut-{k}" ', 1) if cuts[k].start == p
             else cut_open[k] for k in active_cuts)
         out.append(f"{band}{opens}{escape(text[p:q], quote=True)}{'</span>' * (len(active_cuts) + 1)}")
+    return "".join(out), has_gap
 
+
+def _legend(spans: list[Span], cuts: list[CutAtom], has_gap: bool) -> str:
     kinds = [("ci-c0", "chunk"), ("ci-c1", "next chunk")]
     if any(spans[i][1] > spans[i + 1][0] for i in range(len(spans) - 1)):
         kinds.append(("ci-overlap", "overlap"))
@@ -189,14 +207,15 @@ def _overlay_body(text: str, chunks: Sequence[Chunk], cuts: list[CutAtom], sizes
         kinds.append(("ci-gap", "in no chunk"))
     kinds.append(("ci-cut", "bisected atom"))
     legend = "".join(f'<span><span class="ci-swatch {cls}"></span>{name}</span>' for cls, name in kinds)
-    summary = f"<b>{len(spans)} chunks · {len(cuts)} bisected atom{'s' if len(cuts) != 1 else ''}</b>"
-    notice = ""
-    if shown < n:
-        hidden = sum(1 for a, _ in spans if a >= shown)
-        notice = (f'<div class="ci-notice" data-label="">Showing the first {shown:,} of {n:,} characters; '
-                  f'{hidden} more chunk{"s" if hidden != 1 else ""} not shown.</div>')
-    return (f'<div class="ci-legend" data-label="">{summary}{legend}</div>'
-            f'<div class="ci-text">{"".join(out)}</div>{notice}')
+    return f"<b>{len(spans)} chunks · {len(cuts)} bisected atom{'s' if len(cuts) != 1 else ''}</b>{legend}"
+
+
+def _notice(spans: list[Span], shown: int, n: int) -> str:
+    if shown >= n:
+        return ""
+    hidden = sum(1 for a, _ in spans if a >= shown)
+    return (f'<div class="ci-notice" data-label="">Showing the first {shown:,} of {n:,} characters; '
+            f'{hidden} more chunk{"s" if hidden != 1 else ""} not shown.</div>')
 
 
 def overlay_html(document: Document | str, chunks: Sequence[Chunk], analysis: Analysis | None, *,
