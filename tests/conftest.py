@@ -1,4 +1,5 @@
-"""Shared fixtures: the bundled corpus, loaded once per session in each mode."""
+"""Fixtures every suite may use: the bundled corpus and workspaces over it, and an isolated app
+environment. Shared helpers that are not fixtures live in ``tests.support``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector import Workspace, load_corpus
-
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "sample_corpus"
+from tests.support.paths import SAMPLE
 
 
 @pytest.fixture(scope="session")
@@ -34,3 +33,13 @@ def isolated_app(monkeypatch, tmp_path) -> Path:
     folder = tmp_path / "data"
     monkeypatch.setenv(ENV_DATA, str(folder))
     return folder
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus(SAMPLE)
+
+
+@pytest.fixture(scope="module")
+def work() -> Workspace:
+    return Workspace(load_corpus(SAMPLE))

@@ -1,17 +1,17 @@
-"""The command line: tables, JSON, progress on stderr, exit codes."""
+"""``inspector.cli``: tables, JSON, progress on stderr, exit codes, chunk sets, worker counts."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from inspector.chunks.sets import ChunkSetStore, make_chunk_set
 from inspector.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.chunks import chunks_of
+from tests.support.paths import ROOT, SAMPLE
 
 
 @pytest.fixture
@@ -23,6 +23,25 @@ def small_corpus(tmp_path):
                                    encoding="utf-8")
     (tmp_path / "bad.md").write_bytes(b"\xff\xfe\x00binary")
     return tmp_path
+
+
+def test_the_command_line_reads_stored_sets_and_names_missing_ones(work, tmp_path, monkeypatch, capsys):
+    from inspector.cli import main
+
+    monkeypatch.setenv("CHUNK_INSPECTOR_DATA", str(tmp_path))
+    chunk_set = make_chunk_set("copy", work.fingerprint, work.documents, chunks_of(work, "structured:800"))
+    ChunkSetStore.in_data_folder().save(chunk_set)
+    spec = f"imported:{chunk_set.id}"
+    assert main(["export", str(SAMPLE), "--spec", spec]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(work.chunks("structured:800"))
+    assert {json.loads(line)["spec"] for line in lines} == {spec}
+    assert main(["report", str(SAMPLE), "--spec", spec, "--spec", "structured:800", "--json", "--quiet"]) == 0
+    imported_row, structured_row = json.loads(capsys.readouterr().out)["compare"]
+    assert {k: v for k, v in imported_row.items() if k not in ("splitter", "spec")} == \
+        {k: v for k, v in structured_row.items() if k not in ("splitter", "spec")}
+    assert main(["export", str(SAMPLE), "--spec", "imported:00000000000000aa"]) == 2
+    assert "no imported chunk set 00000000000000aa" in capsys.readouterr().err
 
 
 def test_json_has_the_documented_shape(small_corpus, capsys):
@@ -84,3 +103,13 @@ def test_empty_corpus_is_refused(tmp_path):
                           text=True, cwd=ROOT)
     assert proc.returncode == 2
     assert "no readable documents" in proc.stderr
+
+
+def test_command_line_report_is_the_same_with_any_number_of_workers(capsys):
+    from inspector.cli import main
+
+    outputs = []
+    for jobs in ("1", "2", "3"):
+        assert main(["report", str(SAMPLE), "--atoms", "seed", "--json", "--quiet", "--jobs", jobs]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] == outputs[2]

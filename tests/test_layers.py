@@ -1,8 +1,7 @@
 """The library's architecture holds: rooms layered along the data flow, no cycle among a room's
 modules, and an app that reaches the library only through its surfaces.
 
-The contracts live in ``pyproject.toml`` (import-linter); ``docs/architecture.md`` draws them.
-"""
+The contracts live in ``pyproject.toml`` (import-linter); ``docs/architecture.md`` draws them."""
 
 from __future__ import annotations
 
@@ -13,8 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "measure", "review", "reports", "views"}
+
+
 SHARED = {"model", "spec", "lengths", "errors", "data_folder"}
 
 
@@ -23,6 +25,16 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess:
                "--no-cache", str(root / "pyproject.toml")]
     environment = {**os.environ, "PYTHONPATH": str(root)}
     return subprocess.run(command, cwd=root, capture_output=True, text=True, env=environment)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+    return found
 
 
 def test_the_layers_and_acyclic_rooms_hold():
@@ -50,16 +62,6 @@ def test_a_cycle_between_two_modules_of_a_room_breaks_the_contract(tmp_path):
     shown = lint_imports(tmp_path)
     assert shown.returncode == 1
     assert "imports its siblings in a cycle BROKEN" in shown.stdout
-
-
-def _imports(path: Path) -> list[tuple[int, str]]:
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.lineno, node.module))
-        elif isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-    return found
 
 
 def test_the_app_imports_the_library_only_through_its_surfaces():

@@ -1,8 +1,7 @@
-"""Tests for inspector.lengths: offline tiktoken encodings, HF tokenizers, boundaries, names.
+"""``inspector.lengths``: offline tiktoken encodings, HF tokenizers, boundaries, names.
 
 Nothing here may touch the network: an autouse fixture makes any socket connection (and any
-tiktoken download) fail the test.
-"""
+tiktoken download) fail the test."""
 
 from __future__ import annotations
 
@@ -34,7 +33,10 @@ from inspector.lengths import (
 )
 
 DATA = Path(lengths.__file__).with_name("data")
+
+
 ENCODINGS = {"o200k_base": "o200k_base.tiktoken.gz", "cl100k_base": "cl100k_base.tiktoken.gz"}
+
 
 TEXTS = [
     "",
@@ -53,8 +55,14 @@ TEXTS = [
     "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𓀀 ꙮ \u200b zero-width",
     "word " * 300,
 ]
+
+
 ASCII_TEXTS = [t for t in TEXTS if t.isascii()]
+
+
 INTERESTING = "aZ09 \t\n\r.,'’-_|#*`<>|éüñçåß漢字かな한😀🦜👍🏽\u200d\u0301\u00a0\u2003"
+
+
 TEXT = st.one_of(st.text(), st.text(alphabet=INTERESTING))
 
 
@@ -105,7 +113,57 @@ def reference(tmp_path_factory):
     return refs
 
 
-# --- vendored files and their verification ---------------------------------------------
+def _check_cut_points(points, text):
+    if not points:
+        assert not text.strip()
+        return
+    assert points[0] == 0
+    assert all(a < b for a, b in zip(points, points[1:]))
+    assert all(0 <= p < len(text) for p in points)
+    pieces = [text[a:b] for a, b in zip(points, points[1:] + [len(text)])]
+    assert "".join(pieces) == text and all(pieces)
+
+
+def _expected_tiktoken_points(enc, text):
+    """Independent reference: the character holding each token's first byte, deduplicated."""
+    char_starts, pos = [], 0
+    for ch in text:
+        char_starts.append(pos)
+        pos += len(ch.encode("utf-8"))
+    points, byte = [], 0
+    for token in enc.decode_tokens_bytes(enc.encode_ordinary(text)):
+        char = bisect.bisect_right(char_starts, byte) - 1
+        if not points or char > points[-1]:
+            points.append(char)
+        byte += len(token)
+    return points
+
+
+CORPUS = [
+    "the quick brown fox jumps over the lazy dog",
+    "hello world, hello tokenizers",
+    "chunks are cut on character offsets",
+]
+
+
+def _word_level() -> Tokenizer:
+    tok = Tokenizer(models.WordLevel(unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.train_from_iterator(CORPUS, trainers.WordLevelTrainer(special_tokens=["[UNK]", "[CLS]", "[SEP]"]))
+    tok.post_processor = processors.BertProcessing(
+        ("[SEP]", tok.token_to_id("[SEP]")), ("[CLS]", tok.token_to_id("[CLS]"))
+    )
+    return tok
+
+
+@pytest.fixture
+def hf_file(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    _word_level().save(str(path))
+    return path
+
+
+HF_TEXTS = ["", "hello world", "the lazy fox, unknown words here!", "  spaced   out\ttext \n", "漢字 😀"]
 
 
 @pytest.mark.parametrize("name", ENCODINGS)
@@ -158,9 +216,6 @@ def test_newer_tiktoken_expecting_other_data_is_refused(monkeypatch):
     assert openai_public.load_tiktoken_bpe is tiktoken.load.load_tiktoken_bpe
 
 
-# --- equivalence with tiktoken's own loading path ----------------------------------------
-
-
 @pytest.mark.parametrize("name", ENCODINGS)
 def test_same_encoding_as_tiktoken(reference, name):
     ref, ours = reference[name], TiktokenLength(name).encoding
@@ -196,35 +251,6 @@ def test_counts_match_tiktoken_on_any_text(reference, name, text):
     ref_ids = reference[name].encode(text, disallowed_special=())
     assert ours.encoding.encode_ordinary(text) == ref_ids
     assert ours.count(text) == len(ref_ids)
-
-
-# --- boundaries ----------------------------------------------------------------------------
-
-
-def _check_cut_points(points, text):
-    if not points:
-        assert not text.strip()
-        return
-    assert points[0] == 0
-    assert all(a < b for a, b in zip(points, points[1:]))
-    assert all(0 <= p < len(text) for p in points)
-    pieces = [text[a:b] for a, b in zip(points, points[1:] + [len(text)])]
-    assert "".join(pieces) == text and all(pieces)
-
-
-def _expected_tiktoken_points(enc, text):
-    """Independent reference: the character holding each token's first byte, deduplicated."""
-    char_starts, pos = [], 0
-    for ch in text:
-        char_starts.append(pos)
-        pos += len(ch.encode("utf-8"))
-    points, byte = [], 0
-    for token in enc.decode_tokens_bytes(enc.encode_ordinary(text)):
-        char = bisect.bisect_right(char_starts, byte) - 1
-        if not points or char > points[-1]:
-            points.append(char)
-        byte += len(token)
-    return points
 
 
 @pytest.mark.parametrize("name", LENGTH_NAMES[1:])
@@ -285,35 +311,6 @@ def test_char_length():
     assert length.count_many(["ab", "", "漢字"]) == [2, 0, 2]
     assert length.boundaries("a😀c") == [0, 1, 2]
     assert length.boundaries("") == []
-
-
-# --- Hugging Face tokenizers ---------------------------------------------------------------
-
-CORPUS = [
-    "the quick brown fox jumps over the lazy dog",
-    "hello world, hello tokenizers",
-    "chunks are cut on character offsets",
-]
-
-
-def _word_level() -> Tokenizer:
-    tok = Tokenizer(models.WordLevel(unk_token="[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    tok.train_from_iterator(CORPUS, trainers.WordLevelTrainer(special_tokens=["[UNK]", "[CLS]", "[SEP]"]))
-    tok.post_processor = processors.BertProcessing(
-        ("[SEP]", tok.token_to_id("[SEP]")), ("[CLS]", tok.token_to_id("[CLS]"))
-    )
-    return tok
-
-
-@pytest.fixture
-def hf_file(tmp_path):
-    path = tmp_path / "tokenizer.json"
-    _word_level().save(str(path))
-    return path
-
-
-HF_TEXTS = ["", "hello world", "the lazy fox, unknown words here!", "  spaced   out\ttext \n", "漢字 😀"]
 
 
 def test_hf_counts_match_the_tokenizer(hf_file):
@@ -409,9 +406,6 @@ def test_hf_byte_level_boundaries_on_multibyte_text(tmp_path):
         assert len(points) <= length.count(text)
         assert length.count(text) == len(tok.encode(text, add_special_tokens=False).ids)
     assert length.count("🦜") == 4 and length.boundaries("🦜") == [0]
-
-
-# --- names ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

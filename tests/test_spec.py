@@ -1,6 +1,8 @@
-"""SplitterSpec: short strings in and out, and refusals that say why."""
+"""``inspector.spec``: short strings in and out, imported chunk sets' specs, refusals that say why."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -8,7 +10,36 @@ from hypothesis import strategies as st
 
 from inspector import SplitterSpec, parse_spec
 from inspector.errors import SpecError
-from inspector.spec import KINDS
+from inspector.spec import KINDS, MAX_BUDGET
+
+
+def test_an_imported_spec_reads_and_prints_its_short_form():
+    spec = SplitterSpec.parse("imported:0123456789abcdef")
+    assert (spec.kind, spec.chunk_set, spec.unit, spec.is_imported) == ("imported", "0123456789abcdef", "chars", True)
+    assert str(spec) == "imported:0123456789abcdef" and spec.label == "imported 01234567"
+    tokens = SplitterSpec.parse("imported:0123456789abcdef:cl100k_base")
+    assert tokens.unit == "cl100k" and str(tokens) == "imported:0123456789abcdef:cl100k"
+    assert SplitterSpec.parse(str(tokens)) == tokens
+    assert not SplitterSpec.parse("structured:800").is_imported
+
+
+@pytest.mark.parametrize("text", ["imported:800", "imported:0123456789ABCDEF", "imported:0123456789abcde",
+                                  "imported:0123456789abcdef0", "imported:../../etc/passwd"])
+def test_malformed_imported_specs_are_refused_with_the_form_to_use(text):
+    with pytest.raises(SpecError, match="imported:ID"):
+        SplitterSpec.parse(text)
+
+
+def test_imported_chunks_take_no_budget_overlap_or_flags():
+    with pytest.raises(SpecError, match="fixed"):
+        SplitterSpec("imported", 800, chunk_set="0123456789abcdef")
+    with pytest.raises(SpecError, match="fixed"):
+        replace(SplitterSpec.imported("0123456789abcdef"), heading_prefix=True)
+    with pytest.raises(SpecError, match="only imported"):
+        SplitterSpec("structured", 800, chunk_set="0123456789abcdef")
+    with pytest.raises(SpecError, match="no budget"):
+        SplitterSpec.imported("0123456789abcdef").with_budget(400)
+    assert SplitterSpec.imported("0123456789abcdef").budget == MAX_BUDGET
 
 
 @pytest.mark.parametrize(

@@ -3,13 +3,13 @@ Document page, and a colleague's copy of the link showing the same chunks on Chu
 
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from test_app_browser import all_metrics, assert_no_exception, main_title, metric, open_app, settle, shoot
 
 from inspector import Workspace, load_corpus
+from tests.support.browser import all_metrics, assert_no_exception, main_title, metric, open_app, settle, shoot
+from tests.support.paths import ROOT
 
 
 def exact_metric(page, label: str):
@@ -17,7 +17,7 @@ def exact_metric(page, label: str):
     return page.get_by_test_id("stMetric").filter(
         has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True)).get_by_test_id("stMetricValue")
 
-ROOT = Path(__file__).resolve().parents[2]
+
 pytestmark = pytest.mark.browser
 
 SAMPLE = Workspace(load_corpus(ROOT / "sample_corpus"))

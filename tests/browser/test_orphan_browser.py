@@ -4,7 +4,6 @@ answers in the SQLite store, and the results view showing where they disagree.""
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -12,8 +11,9 @@ import pytest
 from inspector import Workspace, load_corpus
 from inspector.review.database import STORE_NAME
 from inspector.review.rounds import QUESTIONS, ReviewRound, draw
+from tests.support.browser import settle
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 pytestmark = pytest.mark.browser
@@ -27,10 +27,6 @@ CHUNKS = draw(ROUND, WORKSPACE)
 def review_app(app_url, app_data):
     """The shared test server and the review store it writes: (url, store file)."""
     return app_url, app_data / STORE_NAME
-
-
-def settle(page) -> None:
-    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]")
 
 
 def reviewer(browser, link: str, name: str):

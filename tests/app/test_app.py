@@ -1,0 +1,28 @@
+"""The router (``app.py``): every page opens cleanly under AppTest and keeps the URL."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.support.app import (
+    CHARTS,
+    PAGES,
+    TITLES,
+    app,
+    assert_clean,
+    errors,
+)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_opens_cleanly_and_keeps_the_url(page):
+    at = app({"spec": "fixed:800/120"})
+    at.switch_page(page).run()
+    assert_clean(at)
+    assert not errors(at) and not at.warning
+    assert at.title[0].value == TITLES[page]
+    assert len(at.get("plotly_chart")) == CHARTS[page]
+    assert at.query_params["spec"] == "fixed:800/120"
+    json.dumps(at.query_params)  # plain strings and lists only

@@ -1,0 +1,46 @@
+"""The Compare page under AppTest: tables a and b, downloads, added splitters, links and defaults."""
+
+from __future__ import annotations
+
+from inspector import Workspace
+from inspector.views.frames import article_specs
+from tests.support.app import (
+    SAMPLE,
+    app,
+    assert_clean,
+    errors,
+)
+
+
+def test_compare_page_tables_downloads_and_added_splitters():
+    at = app()
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    table_a, table_b = (d.value for d in at.dataframe)
+    assert list(table_a["spec"]) == [str(s) for s in article_specs(800)]
+    assert list(table_b.columns) == ["splitter", "spec", "answer@5", "cut", "rank miss", "ctx chars", "ctx tokens"]
+    structured = table_a[table_a["spec"] == "structured:800"].iloc[0]
+    assert structured["chunks"] == Workspace(SAMPLE).summarize("structured:800").chunks
+    assert len(at.get("download_button")) == 2
+    select = at.multiselect(key="compare_specs")
+    select.set_value(["fixed:400", "heading:512", "not-a-spec"]).run()
+    assert_clean(at)
+    assert any("not-a-spec" in e for e in errors(at))
+    assert list(at.dataframe[0].value["spec"]) == ["fixed:400", "heading:512"]
+    assert at.query_params["cmp"] == ["fixed:400", "heading:512"]
+
+
+def test_a_compare_link_opens_with_its_own_splitters():
+    at = app({"cmp": ["fixed:300", "heading:512"]})
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    assert at.multiselect(key="compare_specs").value == ["fixed:300", "heading:512"]
+    assert list(at.dataframe[0].value["spec"]) == ["fixed:300", "heading:512"]
+
+
+def test_compare_defaults_follow_the_sidebar_budget():
+    at = app()
+    at.switch_page("app_pages/compare.py").run()
+    at.number_input(key="budget").set_value(400).run()
+    assert list(at.dataframe[0].value["spec"]) == [str(s) for s in article_specs(400)]
+    assert "cmp" not in at.query_params

@@ -1,0 +1,86 @@
+"""The Document page under AppTest: the overlay's red count follows the splitter, the picker, the
+second lane, and untrusted names shown as plain text. (HTML itself: the browser suite.)"""
+
+from __future__ import annotations
+
+from inspector import Workspace, get_length
+from inspector.views.frames import doc_view
+from inspector.views.launch import ENV_ROOTS
+from inspector.views.text import markdown_escape
+from tests.support.app import (
+    FIRST,
+    SAMPLE,
+    app,
+    assert_clean,
+    drawing,
+    errors,
+    expected_cuts,
+    metrics,
+    write_corpus,
+)
+
+
+def test_document_page_opens_on_the_first_document():
+    at = app()
+    assert_clean(at)
+    assert at.title[0].value == "Document"
+    shown = metrics(at)
+    assert shown["Cut atoms"] == str(expected_cuts("structured:800"))
+    assert shown["Chunks"] == str(len(doc_view(Workspace(SAMPLE), FIRST, "structured:800", get_length("chars"))
+                                      .result.chunks))
+    assert at.query_params == {"spec": "structured:800", "doc": FIRST.id}
+    overlay = drawing(at)
+    assert overlay.startswith('<div class="ci-overlay"') and "# 2025 in review" in overlay
+
+
+def test_changing_splitter_and_budget_changes_the_red_count_and_the_url():
+    at = app()
+    assert at.checkbox(key="table_header").value is True  # structured repeats headers by default
+    at.selectbox(key="kind").set_value("fixed")
+    at.number_input(key="budget").set_value(400)
+    at.run()
+    assert_clean(at)
+    assert metrics(at)["Cut atoms"] == str(expected_cuts("fixed:400")) != str(expected_cuts("structured:800"))
+    assert at.checkbox(key="table_header").value is False  # a new kind starts from its own defaults
+    assert at.query_params["spec"] == "fixed:400"
+    at.number_input(key="overlap").set_value(100).run()
+    assert at.query_params["spec"] == "fixed:400/100"
+    assert metrics(at)["Cut atoms"] == str(expected_cuts("fixed:400/100"))
+
+
+def test_document_search_filters_the_picker():
+    at = app()
+    at.text_input(key="doc_filter").input("parental leave").run()
+    assert at.selectbox(key="doc").options == ["Parental leave · handbook/parental-leave.md"]
+    assert at.query_params["doc"] == "handbook/parental-leave.md"
+    assert metrics(at)["Chunks"]
+
+
+def test_titles_names_and_link_values_are_shown_as_plain_text(tmp_path, monkeypatch):
+    title = "![t](https://evil.example/t.png) [click](javascript:alert(1)) <b>$x$</b>"
+    name = "[y](https:evil.example).md"
+    folder = write_corpus(tmp_path / "corpus", {name: f"# {title}\n\nText.".encode()})
+    monkeypatch.setenv(ENV_ROOTS, str(tmp_path))
+    at = app({"corpus": str(folder), "doc": "[z](https://evil.example)"})
+    assert_clean(at)
+    assert at.subheader[0].value == markdown_escape(title)
+    assert at.caption[1].value.startswith(markdown_escape(name) + " · ")
+    warning = next(w.value for w in at.warning if "is not in" in w.value)
+    assert "[z](" not in warning and markdown_escape("'[z](https://evil.example)'") in warning
+
+
+def test_side_by_side_draws_two_lanes_and_checks_the_second_spec():
+    at = app()
+    at.toggle(key="side_by_side").set_value(True).run()
+    assert_clean(at)
+    assert drawing(at).startswith('<div class="ci-lanes"')
+    assert at.query_params["vs"] == "fixed:800"
+    at.text_input(key="lane_b").input("fixed:100/200").run()
+    assert any("second splitter cannot run" in e for e in errors(at))
+    assert "vs" not in at.query_params
+    at.text_input(key="lane_b").input("paragraph:300").run()
+    assert not errors(at) and at.query_params["vs"] == "paragraph:300"
+    at.switch_page("app_pages/sizes.py").run()
+    at.switch_page("app_pages/document.py").run()
+    assert at.toggle(key="side_by_side").value is True  # page widgets come back after a page switch
+    assert at.text_input(key="lane_b").value == "paragraph:300"

@@ -1,0 +1,242 @@
+"""The Orphan Test page under AppTest: a name is required, every answer reaches the SQLite store,
+a reviewer resumes where they stopped, hints wait for the answer, results add reviewers up, and a
+broken store is an error message, never an exception."""
+
+from __future__ import annotations
+
+import html
+import pathlib
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from inspector import Workspace, load_corpus
+from inspector.review.agreement import fleiss_kappa
+from inspector.review.database import STORE_NAME
+from inspector.review.reveal import suspects
+from inspector.review.rounds import ReviewRound, draw
+from inspector.review.store import ReviewStore
+from tests.support.paths import ROOT
+
+WORKSPACE = Workspace(load_corpus(ROOT / "sample_corpus"))
+
+
+ROUND = ReviewRound.create(WORKSPACE, "structured:800", size=4, seed=11)
+
+
+CHUNKS = draw(ROUND, WORKSPACE)
+
+
+PAGE = "app_pages/orphan_test.py"
+
+
+@pytest.fixture(autouse=True)
+def data_folder(isolated_app) -> pathlib.Path:
+    """Each test gets its own data folder (see ``conftest.isolated_app``)."""
+    return isolated_app
+
+
+def open_round(review_round: ReviewRound | None = ROUND) -> AppTest:
+    """The page opened from a shared link (or plainly, without a round in the link)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["spec"] = review_round.spec if review_round else "structured:800"
+    at.run()
+    if review_round is not None:
+        at.query_params.update(review_round.to_query_params())
+    return at.switch_page(PAGE).run()
+
+
+def as_reviewer(name: str, review_round: ReviewRound = ROUND) -> AppTest:
+    at = open_round(review_round)
+    at.text_input(key="orphan_reviewer").input(name).run()
+    assert_clean(at)
+    return at
+
+
+def answer(at: AppTest, address: bool, references: bool, completeness: bool, note: str = "") -> AppTest:
+    for key, value in (("address", address), ("references", references), ("completeness", completeness)):
+        at.checkbox(key=f"orphan_{key}").set_value(value)
+    if note:
+        at.text_input(key="orphan_note").input(note)
+    at.button(key="orphan_save").click().run()
+    assert_clean(at)
+    return at
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def plain(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def shown_chunk(at: AppTest) -> str:
+    titles = [m.group(1) for h in at.html for m in [re.search(r'ci-card-title" data-label="">(Chunk [^<]*)<', h.value)]
+              if m]
+    assert len(titles) == 1, titles
+    return titles[0]
+
+
+def progress_text(at: AppTest) -> str:
+    return plain(at.get("progress")[0].proto.text).replace("**", "").replace("`", "")
+
+
+def hint_html(at: AppTest) -> list[str]:
+    return [h.value for h in at.html if "ci-orphan-hints" in h.value]
+
+
+def _document_and_analysis(doc_id: str):
+    document = next(d for d in WORKSPACE.documents if d.id == doc_id)
+    return document, WORKSPACE.analysis(document)
+
+
+def test_a_name_is_required_before_any_chunk_is_shown():
+    at = open_round()
+    assert_clean(at)
+    assert at.title[0].value == "Orphan Test"
+    assert at.query_params["round"] == ROUND.id  # the round stays in the address, to share
+    assert f"round={ROUND.id}" in at.code[0].value and "rspec=structured%3A800" in at.code[0].value
+    assert any("enter your name" in plain(w.value) for w in at.warning)
+    assert "orphan_address" not in [c.key for c in at.checkbox]
+    at.text_input(key="orphan_reviewer").input("   ").run()
+    assert any("enter your name" in plain(w.value) for w in at.warning)
+    assert "orphan_save" not in [b.key for b in at.button]
+    at.text_input(key="orphan_reviewer").input("Dana").run()
+    assert_clean(at)
+    assert not at.warning
+    assert shown_chunk(at) == f"Chunk 1 of {len(CHUNKS)}"
+    assert progress_text(at).startswith(f"Dana: 0/{len(CHUNKS)} answered")
+
+
+def test_the_link_sets_the_round_and_the_chunk_shown_is_exactly_what_the_embedder_sees():
+    other = ReviewRound.create(WORKSPACE, "fixed:400/40", size=3, seed=5, source="probe", k=3)
+    at = as_reviewer("Dana", other)
+    assert (at.radio(key="orphan_source").value, at.number_input(key="orphan_size").value,
+            at.number_input(key="orphan_seed").value, at.number_input(key="orphan_k").value) == ("probe", 3, 5, 3)
+    assert at.query_params["round"] == other.id
+    first = draw(other, WORKSPACE)[0]
+    card = next(h.value for h in at.html if "Chunk 1 of 3" in h.value)
+    assert html.escape(first.text[len(first.chunk.prefix):]) in card
+    assert first.chunk.doc_id not in card  # cold: no document name unless the prefix carries it
+
+
+def test_a_link_whose_splitter_differs_from_the_sidebar_says_so_and_bad_links_are_refused():
+    other = ReviewRound.create(WORKSPACE, "fixed:400", size=3)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["spec"] = "structured:800"
+    at.run()
+    at.query_params.update(other.to_query_params())
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    assert any("not the same chunks" in plain(w.value) for w in at.warning)
+    at.text_input(key="orphan_reviewer").input("Dana").run()
+    assert any("not the same chunks" in plain(w.value) for w in at.warning)  # until the sidebar matches
+    assert at.query_params["rspec"] == "structured:800"  # the round shown is the sidebar's, and says so
+
+    edited = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    edited.query_params.update({**ROUND.to_query_params(), "rseed": "12"})
+    edited.switch_page(PAGE).run()
+    assert_clean(edited)
+    assert any("round id does not match" in plain(w.value) for w in edited.warning)
+    assert edited.number_input(key="orphan_seed").value == 0
+
+
+def test_answers_are_saved_on_the_click_and_a_reviewer_resumes_where_they_stopped(data_folder):
+    at = as_reviewer("Dana")
+    answer(at, True, False, True, note="which product?")
+    assert any("Saved chunk 1" in plain(s.value) and "an orphan" in plain(s.value) for s in at.success)
+    with ReviewStore(data_folder / STORE_NAME) as store:
+        (saved,) = store.answers(ROUND.id, "Dana")
+        assert store.get_round(ROUND.id).chunk_ids == tuple(c.chunk.id for c in CHUNKS)
+    assert (saved.chunk_id, saved.position) == (CHUNKS[0].chunk.id, 1)
+    assert (saved.address, saved.references, saved.completeness, saved.note) == (True, False, True, "which product?")
+    assert progress_text(at).startswith(f"Dana: 1/{len(CHUNKS)}")
+
+    tomorrow = as_reviewer("Dana")  # a new session, as after a reload
+    assert shown_chunk(tomorrow) == f"Chunk 2 of {len(CHUNKS)}"
+    assert progress_text(tomorrow).startswith(f"Dana: 1/{len(CHUNKS)}")
+    tomorrow.button(key="orphan_prev").click().run()
+    assert shown_chunk(tomorrow) == f"Chunk 1 of {len(CHUNKS)}"
+    assert [tomorrow.checkbox(key=f"orphan_{k}").value for k in ("address", "references", "completeness")] \
+        == [True, False, True]
+    assert tomorrow.text_input(key="orphan_note").value == "which product?"
+    answer(tomorrow, True, True, True)  # changing one's mind updates the same row
+    with ReviewStore(data_folder / STORE_NAME) as store:
+        assert [(a.position, a.references) for a in store.answers(ROUND.id, "Dana")] == [(1, True)]
+
+
+def test_hints_and_context_appear_only_after_the_answer():
+    position = next(i for i, c in enumerate(CHUNKS, 1)
+                    if suspects(c.chunk, *_document_and_analysis(c.chunk.doc_id)))
+    hints = suspects(CHUNKS[position - 1].chunk, *_document_and_analysis(CHUNKS[position - 1].chunk.doc_id))
+    at = as_reviewer("Dana")
+    for _ in range(position - 1):
+        at.button(key="orphan_next").click().run()
+    assert shown_chunk(at) == f"Chunk {position} of {len(CHUNKS)}"
+    assert not hint_html(at)
+    assert "Reveal context and automatic hints" not in [e.label for e in at.expander]
+    assert not any(html.escape(h.message) in h_.value for h in hints for h_ in at.html)
+    answer(at, False, True, True)
+    assert "Reveal context and automatic hints" in [e.label for e in at.expander]
+    (shown,) = hint_html(at)
+    assert all(html.escape(h.message) in shown for h in hints)
+    assert any("Previous chunk" in h.value or "Next chunk" in h.value for h in at.html)
+
+
+def test_results_count_orphans_per_reviewer_and_show_disagreements():
+    dana = as_reviewer("Dana")
+    answer(dana, True, True, True)
+    dana.button(key="orphan_next").click().run()
+    answer(dana, False, True, True)
+    ravi = as_reviewer("Ravi")
+    answer(ravi, True, False, True)
+    ravi.button(key="orphan_next").click().run()
+    answer(ravi, False, True, False)
+
+    tables = [t.value for t in ravi.table]
+    per_reviewer = tables[0].set_index("Reviewer")
+    assert per_reviewer.loc["Dana", "Orphans"] == "1 of 2" and per_reviewer.loc["Ravi", "Orphans"] == "2 of 2"
+    assert per_reviewer.loc["Ravi", "No on References"] == "1 of 2"
+    assert per_reviewer.loc["Dana", "No on Address"] == "1 of 2"
+    disagree = tables[1]
+    assert list(disagree["Chunk"]) == [1]  # chunk 2 is an orphan to both
+    assert disagree.iloc[0]["Dana"] == "yes · yes · yes" and disagree.iloc[0]["Ravi"] == "yes · no · yes"
+    metrics = {m.label: m.value for m in ravi.metric}
+    assert metrics["Reviewers"] == "2" and metrics["Orphans by majority"] == "1 of 2"
+    # By hand: shares 3/4 orphan, 1/4 fine, chance 10/16; observed (0 + 1) / 2; kappa = -1/3.
+    assert metrics["Agreement (Fleiss' κ)"] == f"{fleiss_kappa([[1, 1], [2, 0]]):.2f}" == "-0.33"
+    assert ravi.get("plotly_chart")  # the trend across rounds
+    assert {b.label for b in ravi.get("download_button")} >= {"Answers (CSV)", "Answers (JSON)"}
+
+
+def test_a_corrupt_store_is_an_error_with_a_retry_not_a_traceback(data_folder):
+    data_folder.mkdir()
+    (data_folder / STORE_NAME).write_bytes(b"this is not an SQLite database, it only pretends " * 100)
+    at = open_round()
+    assert_clean(at)
+    assert any("not a review store" in plain(e.value) for e in at.error), [e.value for e in at.error]
+    (data_folder / STORE_NAME).unlink()
+    at.button(key="orphan_retry_open").click().run()
+    assert_clean(at)
+    assert not at.error
+
+
+def test_a_failed_save_says_so_and_keeps_the_ticks(data_folder):
+    at = as_reviewer("Dana")
+    at.checkbox(key="orphan_references").check()
+    store_file = data_folder / STORE_NAME
+    for leftover in data_folder.glob(STORE_NAME + "-*"):
+        leftover.unlink()
+    store_file.write_bytes(b"garbage " * 1000)  # damaged between the click and the save
+    at.button(key="orphan_save").click().run()
+    assert_clean(at)
+    assert any("NOT saved" in plain(e.value) for e in at.error), [e.value for e in at.error]
+    store_file.unlink()
+    at.button(key="orphan_retry_open").click().run()
+    assert_clean(at)
+    assert at.checkbox(key="orphan_references").value is True  # nothing the reviewer did was lost
+    at.button(key="orphan_save").click().run()
+    with ReviewStore(store_file) as store:
+        assert [a.references for a in store.answers(ROUND.id, "Dana")] == [True]

@@ -1,0 +1,176 @@
+"""The sidebar under AppTest: URL state sets every widget, bad settings and links are refused with a
+visible reason, tokenizers and files are uploaded, folders outside the allowed roots are refused."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from inspector.split.adapters import available_adapters
+from inspector.views.launch import ENV_CORPUS, ENV_ROOTS
+from tests.support.app import (
+    SAMPLE,
+    TITLES,
+    app,
+    assert_clean,
+    errors,
+    warnings,
+    write_corpus,
+)
+from tests.support.paths import ROOT
+
+pytestmark = pytest.mark.skipif(
+    "ext-langchain" not in available_adapters(),
+    reason="langchain-text-splitters is not installed (pip install -r requirements-dev.txt)")
+
+
+OVERLAP_TOO_BIG = ("overlap", 800, "overlap (800) must be smaller than the budget (800)")
+
+
+BUDGET_ZERO = ("budget", 0, "budget must be a positive whole number")
+
+
+def test_the_app_offers_installed_adapters_as_splitters():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.query_params["spec"] = "ext-langchain:800/100"
+    at.run()
+    assert not at.exception
+    assert "ext-langchain" in at.selectbox(key="kind").options
+    assert at.selectbox(key="kind").value == "ext-langchain"
+    assert not at.error
+
+
+def test_url_parameters_set_every_widget_and_survive_a_run():
+    doc = SAMPLE.documents[5].id
+    params = {"spec": "sentence:600t/50:cl100k+path", "doc": doc, "mode": "seed", "cap": "256"}
+    at = app(params)
+    assert_clean(at)
+    assert not at.warning
+    assert at.selectbox(key="kind").value == "sentence"
+    assert (at.number_input(key="budget").value, at.number_input(key="overlap").value) == (600, 50)
+    assert at.selectbox(key="unit").value == "cl100k"
+    assert at.checkbox(key="heading_prefix").value is True
+    assert at.radio(key="mode").value == "seed"
+    assert at.selectbox(key="doc").value == doc
+    assert at.query_params == params
+
+
+@pytest.mark.parametrize("params, warning", [
+    ({"spec": "fixed:800/900"}, "overlap (900) must be smaller than the budget (800)"),
+    ({"spec": "structured:0"}, "budget must be a positive whole number"),
+    ({"spec": "fixed:800t:hf:/etc/passwd"}, "not allowed"),
+    ({"mode": "regex"}, "Atom mode 'regex'"),
+    ({"doc": "no/such.md"}, "not in the bundled sample corpus"),
+])
+def test_bad_url_values_fall_back_with_a_visible_warning(params, warning):
+    at = app(params)
+    assert_clean(at)
+    assert any(warning in w for w in warnings(at)), warnings(at)
+    assert not at.error
+    assert at.selectbox(key="kind").value == "structured"
+    assert at.query_params["spec"] == "structured:800"
+
+
+@pytest.mark.parametrize("page, setting", [
+    ("app_pages/document.py", OVERLAP_TOO_BIG), ("app_pages/document.py", BUDGET_ZERO),
+    ("app_pages/compare.py", BUDGET_ZERO), ("app_pages/sweep.py", OVERLAP_TOO_BIG),
+    ("app_pages/sizes.py", BUDGET_ZERO),
+])
+def test_bad_splitter_settings_show_an_error_on_every_page(page, setting):
+    key, value, reason = setting
+    at = app()
+    at.number_input(key=key).set_value(value).run()
+    at.switch_page(page).run()
+    assert_clean(at)
+    assert any(reason in e for e in errors(at)), errors(at)
+    assert at.title[0].value == TITLES[page]
+    assert not at.dataframe and not at.get("plotly_chart")  # nothing drawn from settings that cannot run
+
+
+def test_tokenizer_upload_that_is_not_a_tokenizer_is_refused():
+    at = app()
+    at.selectbox(key="unit").set_value("upload").run()
+    assert any("Upload a tokenizer.json" in e for e in errors(at))
+    at.file_uploader(key="tokenizer_upload").upload("tokenizer.json", b"{not json", "application/json").run()
+    assert_clean(at)
+    assert any("tokenizer file cannot be used" in e for e in errors(at)), errors(at)
+
+
+def test_uploaded_tokenizer_becomes_the_unit():
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers import models, pre_tokenizers
+
+    vocab = {"[UNK]": 0, **{w: i + 1 for i, w in enumerate("the a of and to in is".split())}}
+    tokenizer = tokenizers.Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    at = app()
+    at.selectbox(key="unit").set_value("upload").run()
+    at.file_uploader(key="tokenizer_upload").upload("tokenizer.json", tokenizer.to_str().encode(), "application/json")
+    at.run()
+    assert_clean(at)
+    assert not errors(at)
+    assert at.query_params["spec"].startswith("structured:800t:upload:")
+    assert "/" not in at.query_params["spec"]  # the server's file path stays out of links
+
+
+def test_folder_outside_the_allowed_roots_is_refused(tmp_path, monkeypatch):
+    allowed = write_corpus(tmp_path / "allowed", {"a.md": b"# A\n\nText."})
+    outside = write_corpus(tmp_path / "outside", {"b.md": b"# B\n\nText."})
+    monkeypatch.setenv(ENV_ROOTS, str(allowed))
+    at = app({"corpus": str(outside)})
+    assert_clean(at)
+    assert any("outside the folders this app may read" in e for e in errors(at)), errors(at)
+    at.text_input(key="corpus_path").input(str(allowed)).run()
+    assert_clean(at)
+    assert not errors(at)
+    assert at.selectbox(key="doc").value == "a.md"
+    assert at.query_params["corpus"] == str(allowed)
+
+
+@pytest.mark.parametrize("files, reason", [
+    ({}, "No readable documents"),
+    ({"bad.md": b"\x00\x01binary"}, "all 1 files were skipped"),
+])
+def test_empty_or_unreadable_corpus_is_an_error(tmp_path, monkeypatch, files, reason):
+    folder = write_corpus(tmp_path / "corpus", files)
+    monkeypatch.setenv(ENV_ROOTS, str(tmp_path))
+    at = app({"corpus": str(folder)})
+    assert_clean(at)
+    assert any(reason in e for e in errors(at)), errors(at)
+
+
+def test_missing_folder_inside_a_root_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV_ROOTS, str(tmp_path))
+    at = app({"corpus": str(tmp_path / "missing")})
+    assert_clean(at)
+    assert any("is not a folder" in e for e in errors(at)), errors(at)
+
+
+def test_skipped_files_are_listed(tmp_path, monkeypatch):
+    folder = write_corpus(tmp_path / "corpus", {"good.md": b"# Good\n\nOne sentence with 12 words and 3 numbers.",
+                                                "bad.md": b"\x89PNG\x00\x00binary", "latin.md": b"caf\xe9"})
+    monkeypatch.setenv(ENV_CORPUS, str(folder))  # the corpus given at start is allowed by that act
+    at = app()
+    assert_clean(at)
+    assert not errors(at)
+    assert [x.label for x in at.expander if "skipped" in x.label] == ["2 files skipped"]
+    skipped = at.expander[[x.label for x in at.expander].index("2 files skipped")]
+    table = skipped.dataframe[0].value
+    assert list(table["file"]) == ["bad.md", "latin.md"]
+    assert "binary" in table["reason"][0] and "UTF-8" in table["reason"][1]
+    assert at.query_params["corpus"] == str(folder)  # links name their folder
+
+
+def test_uploaded_files_become_the_corpus():
+    at = app()
+    at.radio(key="corpus_source").set_value("upload").run()
+    assert any("Upload one or more" in e for e in errors(at))
+    uploader = at.file_uploader(key="corpus_uploads")
+    uploader.set_value([("notes.md", b"# Notes\n\nSee [the docs](https://example.com) for all 3 steps here.",
+                         "text/markdown"), ("blob.md", b"\x00\x00", "text/markdown")])
+    at.run()
+    assert_clean(at)
+    assert not errors(at)
+    assert at.selectbox(key="doc").value == "notes.md"
+    assert [x.label for x in at.expander if "skipped" in x.label] == ["1 file skipped"]
+    assert at.query_params["corpus"] == "upload"

@@ -1,0 +1,26 @@
+"""The Chunk sizes page under AppTest: the chunks an embedder's cap would truncate."""
+
+from __future__ import annotations
+
+from inspector import Workspace, get_length
+from inspector.views.frames import size_summary, sizes_frame
+from tests.support.app import (
+    SAMPLE,
+    app,
+    assert_clean,
+    metrics,
+)
+
+
+def test_sizes_page_lists_chunks_over_the_cap():
+    at = app({"cap": "200"})
+    at.switch_page("app_pages/sizes.py").run()
+    assert_clean(at)
+    expected = size_summary(sizes_frame(Workspace(SAMPLE), "structured:800", get_length("o200k")), 200)
+    assert metrics(at)["Over the cap"] == str(len(expected.over_cap)) != "0"
+    over = at.dataframe[-1].value
+    assert list(over.columns) == ["doc", "chunk", "tokens", "first words"]
+    assert list(over["tokens"]) == list(expected.over_cap["tokens"])
+    at.number_input(key="cap").set_value(100_000).run()
+    assert metrics(at)["Over the cap"] == "0"
+    assert at.query_params["cap"] == "100000"

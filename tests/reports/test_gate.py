@@ -1,0 +1,165 @@
+"""``inspector.reports.gate``: floors, ceilings, baselines, and the exit status a CI job reads."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from inspector.reports.gate import MEASURES, check_gate, measure_info, parse_limit, read_baseline
+from tests.support.paths import ROOT, SAMPLE
+
+DOCS = ("handbook/leave-policy.md", "product/reference/configuration.md", "product/guides/troubleshooting.md")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    root = tmp_path_factory.mktemp("gate") / "corpus"
+    for doc_id in DOCS:
+        path = root / doc_id
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text((SAMPLE / doc_id).read_text(encoding="utf-8"), encoding="utf-8")
+    return root
+
+
+def check(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "inspector", "check", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _run_main(main, argv):
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            status = main(argv)
+        except SystemExit as exc:  # argparse refusals
+            status = exc.code
+    return status, err.getvalue()
+
+
+def test_passes_when_every_floor_holds_and_writes_a_baseline(corpus, tmp_path):
+    baseline = tmp_path / "baseline.json"
+    run = check(str(corpus), "--spec", "structured:800", "--min", "code=1.0", "--min", "table=100%",
+                "--max", "cut=0.2", "--write-baseline", str(baseline))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "PASS: 3 checks hold" in run.stdout
+    document = read_baseline(baseline)
+    assert document["spec"] == "structured:800" and document["corpus"]["documents"] == 3
+    assert set(document["measures"]) >= {"code", "code.all", "answer@5", "cut", "chunks", "oversized"}
+    assert document["measures"]["code"] == 1.0
+
+
+def test_floor_breach_exits_1_and_names_the_measure(corpus):
+    run = check(str(corpus), "--spec", "fixed:400", "--min", "table=0.9", "--min", "row=0.0", "--json")
+    assert run.returncode == 1, run.stdout + run.stderr
+    out = json.loads(run.stdout)
+    assert out["passed"] is False
+    assert [c["measure"] for c in out["checks"] if not c["passed"]] == ["table"]
+    assert out["failures"] == [m for m in out["failures"] if m.startswith("table ")]
+    assert "below its floor" in out["failures"][0]
+
+
+def test_baseline_regression_exits_1_and_names_each_measure(corpus, tmp_path):
+    baseline = tmp_path / "base.json"
+    assert check(str(corpus), "--spec", "structured:800", "--write-baseline", str(baseline)).returncode == 0
+    from inspector.cli import main
+
+    assert _run_main(main, ["check", str(corpus), "--spec", "structured:800", "--baseline", str(baseline)])[0] == 0
+    worse = check(str(corpus), "--spec", "fixed:800", "--baseline", str(baseline),
+                  "--count-tolerance", "0.5")
+    assert worse.returncode == 1, worse.stdout + worse.stderr
+    failed = [line for line in worse.stdout.splitlines() if line.startswith("FAIL:")]
+    assert failed and all("regressed" in line and "(baseline)" in line for line in failed)
+    names = {line.split()[1] for line in failed}
+    assert {"code", "table", "table.all"} <= names
+    assert "chunks" not in names, "within the count tolerance"
+    assert "baseline was written for structured:800" in worse.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--spec", "structured:800", "--min", "bogus=1"], "unknown measure 'bogus'"),
+    (["--spec", "structured:800", "--min", "code"], "expected NAME=VALUE"),
+    (["--spec", "structured:800", "--min", "code=1.5"], "fraction"),
+    (["--spec", "nope:800"], "unknown splitter"),
+    ([], "either --spec SPEC or --chunks FILE"),
+    (["--spec", "structured:800", "--min", "recall@2000=0.5"], "--golden"),
+])
+def test_bad_arguments_exit_2_with_one_line(corpus, args, message):
+    from inspector.cli import main
+
+    status, err = _run_main(main, ["check", str(corpus), *args])
+    assert status == 2
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_arguments_exit_2_in_a_subprocess(corpus, tmp_path):
+    (tmp_path / "base.json").write_text("{ not json", encoding="utf-8")
+    run = check(str(corpus), "--spec", "structured:800", "--baseline", str(tmp_path / "base.json"))
+    assert run.returncode == 2
+    assert run.stderr.strip().count("\n") == 0 and "not valid JSON" in run.stderr
+    run = check(str(corpus), "--spec", "structured:800", "--min")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+
+
+def test_imported_chunks_and_golden_recall_can_be_gated(corpus, tmp_path):
+    from inspector import Workspace, load_corpus
+    from inspector.chunks.export import export_text
+    from inspector.cli import main
+
+    workspace = Workspace(load_corpus(corpus))
+    chunks = tmp_path / "chunks.jsonl"
+    lines = export_text(workspace, "structured:800").splitlines()
+    chunks.write_text("\n".join(lines[:-1] + ["{broken"]) + "\n", encoding="utf-8")
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("\n".join(line for line in (SAMPLE / "golden-questions.jsonl").read_text().splitlines()
+                                if any(d in line for d in DOCS)) + "\n", encoding="utf-8")
+    argv = ["check", str(corpus), "--chunks", str(chunks), "--budget", "800", "--golden", str(golden),
+            "--max", "unplaced=0", "--min", "recall@2000=0.5", "--min", "recall@1000=0", "--json"]
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(argv)
+    result = json.loads(out.getvalue())
+    assert status == 1
+    assert [c["measure"] for c in result["checks"] if not c["passed"]] == ["unplaced"]
+    assert result["measures"]["unplaced"] == 1
+    assert set(result["measures"]) >= {"recall@1000", "recall@2000", "recall@4000"}
+    assert f"chunks.jsonl:{len(lines)}: malformed" in err.getvalue()
+
+
+def test_gate_rules():
+    values = {"code": 0.9, "cut": 0.1, "chunks": 100, "oversized": 2, "table": None}
+    result = check_gate(values, floors={"code": 0.9, "table": 1.0}, ceilings={"cut": 0.1, "oversized": 1})
+    assert [(c.name, c.passed) for c in result.checks] == [("code", True), ("cut", True), ("oversized", False)]
+    assert any("table" in note for note in result.notes), "nothing to measure is a note, not a pass or fail"
+    base = {"measures": {"code": 0.95, "cut": 0.05, "chunks": 90, "oversized": 2, "gone": 1}}
+    strict = check_gate(values, baseline=base)
+    assert {c.name: c.passed for c in strict.checks} == {"code": False, "cut": False, "chunks": False,
+                                                         "oversized": True}
+    loose = check_gate(values, baseline=base, tolerance=0.05, count_tolerance=0.12)
+    assert loose.passed
+    assert any("gone" in note for note in loose.notes)
+    with pytest.raises(ValueError, match="not measured"):
+        check_gate(values, floors={"recall@2000": 0.5})
+
+
+def test_limits_and_measure_names():
+    assert parse_limit("code=1") == ("code", 1.0)
+    assert parse_limit("answer_at_5=80%") == ("answer@5", 0.8)
+    assert parse_limit("chunks=1200") == ("chunks", 1200.0)
+    assert measure_info("recall@3000").better == "higher"
+    for bad in ("code=-1", "code=nan", "recall@0=1", "=1", "cut=2"):
+        with pytest.raises(ValueError):
+            parse_limit(bad)
+    run = subprocess.run([sys.executable, "-m", "inspector", "check", "--help"], cwd=ROOT,
+                         capture_output=True, text=True)
+    for name in MEASURES:
+        assert f"  {name} " in run.stdout
+    assert "recall@B" in run.stdout

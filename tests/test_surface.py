@@ -1,0 +1,51 @@
+"""The package surfaces (``inspector/__init__`` and each subpackage's): every advertised name
+resolves, and importing a surface stays cheap (names load their modules on first use)."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+import inspector
+from tests.support.paths import ROOT
+
+SUBPACKAGES = ("corpus", "atoms", "split", "chunks", "retrieval", "measure", "review", "reports", "views")
+
+
+def test_every_public_name_resolves_and_is_listed():
+    assert sorted(inspector.__all__) == sorted(set(inspector.__all__))
+    for name in inspector.__all__:
+        assert getattr(inspector, name) is not None, name
+    assert set(inspector.__all__) <= set(dir(inspector))
+    assert 20 <= len(inspector.__all__) <= 30, "the top-level surface stays small and deliberate"
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        inspector.nothing_here  # noqa: B018
+
+
+@pytest.mark.parametrize("name", SUBPACKAGES)
+def test_every_subpackage_surface_resolves(name):
+    package = importlib.import_module(f"inspector.{name}")
+    assert package.__doc__ and package.__all__ == sorted(set(package.__all__))
+    for public in package.__all__:
+        value = getattr(package, public)
+        assert value is not None and not public.startswith("_"), public
+    with pytest.raises(AttributeError):
+        package.nothing_here  # noqa: B018
+
+
+@pytest.mark.parametrize("name", SUBPACKAGES)
+def test_importing_a_subpackage_loads_none_of_its_modules(name):
+    code = (f"import sys, inspector.{name} as p; print(sorted(m for m in sys.modules "
+            f"if m.startswith('inspector.{name}.')))")
+    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
+
+
+def test_importing_the_package_loads_no_heavy_module():
+    code = ("import sys, inspector; heavy = {'numpy', 'sqlite3', 'tiktoken', 'tokenizers', 'streamlit', 'pandas'};"
+            "print(sorted(heavy & set(sys.modules)))")
+    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"

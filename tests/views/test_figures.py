@@ -1,0 +1,59 @@
+"""``inspector.views.figures``: the charts the pages show, built without Streamlit."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from inspector import ATOM_KINDS, get_length
+from inspector.review.agreement import TrendPoint
+from inspector.views.figures import (
+    GOLDEN_OUTCOME_COLOURS,
+    golden_outcome_figure,
+    orphan_trend_figure,
+    probe_figure,
+    size_histogram,
+    survival_figure,
+    sweep_context_figure,
+    sweep_survival_figure,
+)
+from inspector.views.frames import (
+    compare_frame,
+    sizes_frame,
+    sweep_frame,
+)
+
+
+def test_figures_have_a_trace_per_series_and_the_cap_line(workspace):
+    frame = compare_frame(workspace, ["fixed:400", "structured:800"], fits=800)
+    survival = survival_figure(frame)
+    assert len(survival.data) == len(ATOM_KINDS)
+    assert list(survival.data[0].x) == ["fixed 400", "structured 800"]
+    probe = probe_figure(frame)
+    assert [t.name for t in probe.data] == ["answer@5", "cut", "rank miss"]
+    assert probe.layout.barmode == "stack"
+    sweep = sweep_frame(workspace, "structured:800", (400, 800))
+    assert len(sweep_survival_figure(sweep).data) == len(ATOM_KINDS)
+    assert list(sweep_context_figure(sweep).data[0].y) == list(sweep["ctx tokens"])
+    sizes = sizes_frame(workspace, "structured:800", get_length("chars"))
+    histogram = size_histogram(sizes, 512, "characters")
+    assert [shape.x0 for shape in histogram.layout.shapes] == [512]
+
+
+def test_golden_outcomes_stack_one_bar_per_chunking_and_budget():
+    outcomes = pd.DataFrame({"chunks from": ["imported", "structured:800"], "context budget": [2000, 2000],
+                             "hit": [7, 9], "cut": [2, 0], "rank-miss": [1, 1], "uncovered": [0, 0]})
+    figure = golden_outcome_figure(outcomes)
+    assert [trace.name for trace in figure.data] == list(GOLDEN_OUTCOME_COLOURS)
+    cut = figure.data[1]
+    assert list(cut.y) == [2, 0] and cut.marker.color == GOLDEN_OUTCOME_COLOURS["cut"]
+    assert [list(level) for level in cut.x] == [["imported", "structured:800"], ["2,000 tokens", "2,000 tokens"]]
+    assert figure.layout.barmode == "stack"
+
+
+def test_orphan_trend_labels_each_round_with_its_orphans_over_answers():
+    points = [TrendPoint("r1", "structured:800", "2026-11-01T00:00:00Z", 20, 5, 2),
+              TrendPoint("r2", "structured:800+path", "2026-11-02T00:00:00Z", 10, 1, 1)]
+    (bar,) = orphan_trend_figure(points).data
+    assert list(bar.x) == ["1. structured:800", "2. structured:800+path"]
+    assert list(bar.y) == [0.25, 0.1]
+    assert list(bar.text) == ["5/20", "1/10"]

@@ -1,0 +1,151 @@
+"""``inspector.views.state``: URL round trips, fallbacks with reasons, compare lists, budgets, units."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inspector import SplitterSpec
+from inspector.errors import SpecError
+from inspector.model import MODES
+from inspector.spec import KINDS, SWEEP_BUDGETS
+from inspector.views.state import AppState, checked_spec, parse_budgets, unit_problem
+
+UPLOADED = "upload:0123456789abcdef"
+
+
+def test_default_state_is_the_articles_structured_splitter():
+    state = AppState()
+    assert str(state.spec()) == "structured:800"
+    assert state.to_query_params() == {"spec": "structured:800"}
+
+
+def test_full_state_round_trips_through_the_url():
+    state = AppState(corpus="some/folder", mode="seed", doc="a/b.md", kind="fixed", budget=512,
+                     unit="cl100k", overlap=64, heading_prefix=True, table_header=True,
+                     lane_b="heading:256t", compare=("fixed:400", "structured:800"),
+                     sweep=(100, 200), embed="cl100k", cap=8192)
+    params = state.to_query_params()
+    assert params["spec"] == "fixed:512t/64:cl100k+path+header"
+    assert params["cmp"] == ["fixed:400", "structured:800"]
+    again, problems = AppState.from_query_params(params)
+    assert problems == []
+    assert again == state
+
+
+@settings(max_examples=150, deadline=None)
+@given(kind=st.sampled_from(KINDS), budget=st.integers(1, 5000), overlap_share=st.floats(0, 0.99),
+       unit=st.sampled_from(["chars", "o200k", "cl100k"]), prefix=st.sampled_from([None, True, False]),
+       header=st.sampled_from([None, True, False]), mode=st.sampled_from(MODES),
+       doc=st.text(min_size=0, max_size=20), cap=st.integers(1, 100_000))
+def test_any_valid_state_round_trips(kind, budget, overlap_share, unit, prefix, header, mode, doc, cap):
+    overlap = int(budget * overlap_share) if budget > 1 else 0
+    state = AppState(kind=kind, budget=budget, overlap=overlap, unit=unit, heading_prefix=prefix,
+                     table_header=header, mode=mode, doc=doc, cap=cap)
+    again, problems = AppState.from_query_params(state.to_query_params())
+    assert problems == []
+    # None and the kind's default spell the same spec, so compare what runs.
+    assert again.spec() == SplitterSpec.parse(str(state.spec()))
+    assert (again.mode, again.doc, again.cap) == (mode, doc, cap)
+
+
+@pytest.mark.parametrize("params, words", [
+    ({"spec": "structured:0"}, "budget"),
+    ({"spec": "fixed:800/800"}, "overlap"),
+    ({"spec": "nonsense"}, "cannot read splitter spec"),
+    ({"spec": "blender:800"}, "unknown splitter"),
+    ({"spec": "fixed:800t:hf:/etc/passwd"}, "not allowed"),
+    ({"mode": "regex"}, "atom mode"),
+    ({"cap": "-5"}, "token cap"),
+    ({"cap": "lots"}, "token cap"),
+    ({"budgets": "400,abc"}, "sweep budgets"),
+    ({"budgets": "0"}, "sweep budgets"),
+    ({"vs": "fixed:10/20"}, "second splitter"),
+    ({"embed": "hf:/etc/passwd"}, "embedder tokenizer"),
+    ({"embed": "upload:ffffffffffffffff"}, "not on this server"),
+    ({"corpus": "  "}, "empty corpus"),
+])
+def test_bad_values_fall_back_to_defaults_with_a_reason(params, words):
+    state, problems = AppState.from_query_params(params)
+    assert len(problems) == 1
+    assert words in problems[0].lower()
+    assert state == AppState()
+
+
+def test_one_bad_value_keeps_the_good_ones():
+    state, problems = AppState.from_query_params({"spec": "fixed:0", "doc": "x.md", "mode": "seed",
+                                                  "cmp": ["fixed:400", "oops", "paragraph:800"]})
+    assert state.doc == "x.md" and state.mode == "seed"
+    assert state.compare == ("fixed:400", "paragraph:800")
+    assert str(state.spec()) == "structured:800"
+    assert len(problems) == 2 and "'oops'" in problems[1]
+
+
+def test_repeated_values_use_the_last_and_single_strings_work():
+    state, _ = AppState.from_query_params({"spec": ["fixed:400", "fixed:600"], "cmp": "sentence:800"})
+    assert str(state.spec()) == "fixed:600"
+    assert state.compare == ("sentence:800",)
+
+
+def test_fallback_keeps_the_given_default():
+    default = AppState(corpus="docs")
+    state, problems = AppState.from_query_params({"spec": "bad"}, default=default)
+    assert state.corpus == "docs" and problems
+
+
+def test_uploaded_tokenizer_unit_only_when_the_server_holds_it():
+    spec = f"fixed:256t:{UPLOADED}"
+    state, problems = AppState.from_query_params({"spec": spec}, uploaded_units=[UPLOADED])
+    assert problems == [] and state.unit == UPLOADED
+    state, problems = AppState.from_query_params({"spec": spec})
+    assert state.unit == "chars" and "upload it again" in problems[0]
+
+
+def test_invalid_settings_leave_spec_out_of_the_url_and_say_why():
+    state = replace(AppState(), overlap=900)
+    assert "overlap (900) must be smaller than the budget (800)" in state.spec_problem()
+    assert "spec" not in state.to_query_params()
+    with pytest.raises(SpecError):
+        replace(AppState(), budget=0).spec()
+    assert "unknown unit" in replace(AppState(), unit="bogus").spec_problem()
+
+
+def test_too_many_compared_splitters_are_trimmed():
+    specs = [f"fixed:{100 + i}" for i in range(20)]
+    state, problems = AppState.from_query_params({"cmp": specs})
+    assert len(state.compare) == 16 and "first 16" in problems[-1]
+
+
+def test_parse_budgets():
+    assert parse_budgets("800, 400,400 ;1200") == ((400, 800, 1200), None)
+    assert parse_budgets("")[1] == "no budgets given"
+    assert "not a whole number" in parse_budgets("1.5")[1]
+    assert "at most 24" in parse_budgets(",".join(str(i) for i in range(1, 30)))[1]
+
+
+def test_unit_problem_and_checked_spec():
+    assert unit_problem("o200k", []) is None
+    assert unit_problem(UPLOADED, [UPLOADED]) is None
+    assert "not allowed" in unit_problem("hf:tok.json", [])
+    with pytest.raises(SpecError, match="not allowed"):
+        checked_spec("fixed:100t:./tokenizer.json")
+    assert str(checked_spec("fixed:800/120")) == "fixed:800/120"
+
+
+def test_default_sweep_is_the_articles():
+    assert AppState().sweep == SWEEP_BUDGETS
+
+
+def test_app_state_keeps_the_budget_while_imported_chunks_are_chosen():
+    state = AppState(budget=512, overlap=64, kind="fixed")
+    spec = SplitterSpec.imported("0123456789abcdef", "o200k")
+    chosen = state.with_spec(spec)
+    assert chosen.spec() == spec and (chosen.budget, chosen.overlap) == (512, 64)
+    assert chosen.to_query_params()["spec"] == "imported:0123456789abcdef:o200k"
+    again, problems = AppState.from_query_params(chosen.to_query_params())
+    assert not problems and again.spec() == spec
+    back = chosen.with_spec(SplitterSpec.parse("structured:900"))
+    assert back.chunk_set == "" and back.spec() == SplitterSpec.parse("structured:900")

@@ -1,0 +1,39 @@
+"""``inspector.views.text``: untrusted text shown exactly as written, first words."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+
+from inspector.views.frames import (
+    first_words,
+)
+from inspector.views.text import markdown_escape
+
+
+def test_first_words():
+    assert first_words("a  b\nc", 2) == "a b …"
+    assert first_words("one two", 5) == "one two"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Zs")) | st.just(" "),
+               max_size=60))
+def test_markdown_escape_shows_text_exactly_as_written(text):
+    """Rendered as CommonMark (Streamlit's markdown is a superset), escaped text is one plain
+    paragraph holding exactly the text: no link, image, HTML, emphasis or heading survives."""
+    text = text.strip(" ")
+    rendered = MarkdownIt("commonmark").render(markdown_escape(text))
+    assert rendered == (f"<p>{escapeHtml(text)}</p>\n" if text else "")
+
+
+@pytest.mark.parametrize("text", ["[x](javascript:alert(1))", "![t](https://evil.example/t.png)", "<b>x</b>",
+                                  "# title", "1. item", "$x^2$", ":red[alert]", "www.evil.example", "a_b_c"])
+def test_markdown_escape_defuses_markup(text):
+    escaped = markdown_escape(text)
+    assert MarkdownIt("commonmark").render(escaped) == f"<p>{escapeHtml(text)}</p>\n"
+    for directive in ("$", ":", "www."):  # Streamlit-only syntax: maths, colours, bare links
+        assert escaped.count(directive) == 0 or f"\\{directive[0]}" in escaped
