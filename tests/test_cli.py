@@ -113,3 +113,38 @@ def test_command_line_report_is_the_same_with_any_number_of_workers(capsys):
         assert main(["report", str(SAMPLE), "--atoms", "seed", "--json", "--quiet", "--jobs", jobs]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_a_library_splitters_misplaced_chunks_are_named_by_check_and_export(monkeypatch, tmp_path, capsys):
+    from inspector.split import adapters
+
+    text = " ".join(f"Sentence {i} of the guide, no two alike." for i in range(40)) + "\n"
+    (tmp_path / "guide.md").write_text(text, encoding="utf-8")
+
+    def liar(text_, budget, overlap, length):  # its second offset is five characters off
+        return [(0, None, text_[0:300]), (305, None, text_[300:600])]
+
+    monkeypatch.setitem(adapters.RUNNERS, "ext-langchain", liar)
+    monkeypatch.setattr(adapters, "installed", lambda module: True)
+    assert main(["check", str(tmp_path), "--spec", "ext-langchain:300", "--max", "oversized=0"]) == 0
+    shown = capsys.readouterr()
+    assert "guide.md#1: offset-mismatch: " in shown.err and "placed at 300:600" in shown.err
+    assert "PASS: 1 check holds" in shown.out
+    assert main(["export", str(tmp_path), "--spec", "ext-langchain:300"]) == 0
+    shown = capsys.readouterr()
+    assert "guide.md#1: offset-mismatch: " in shown.err
+    assert [(r["start"], r["end"]) for r in map(json.loads, shown.out.splitlines())] == [(0, 300), (300, 600)]
+
+
+def test_check_of_chunks_for_some_documents_says_the_others_got_none(tmp_path, capsys):
+    (tmp_path / "a.md").write_text("# A\n\nAlpha has 3 replicas by default in every cluster we run today.\n",
+                                   encoding="utf-8")
+    (tmp_path / "b.md").write_text("# B\n\nBeta text.\n", encoding="utf-8")
+    chunks = tmp_path.parent / "chunks.jsonl"
+    chunks.write_text(json.dumps({"doc_id": "a.md", "text": "Alpha has 3 replicas by default"}) + "\n",
+                      encoding="utf-8")
+    assert main(["check", str(tmp_path), "--chunks", str(chunks), "--budget", "20", "--json"]) == 0
+    shown = capsys.readouterr()
+    assert "1 of 2 documents received no chunk; the measures cover the others" in shown.err
+    measures = json.loads(shown.out)["measures"]
+    assert (measures["chunks"], measures["oversized"], measures["unplaced"]) == (1, 1, 0)

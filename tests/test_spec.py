@@ -127,3 +127,10 @@ def test_every_spec_round_trips(kind, budget, tokens, unit, overlap_share, path,
     assert (again.kind, again.budget, again.unit, again.overlap) == (spec.kind, spec.budget, spec.unit, spec.overlap)
     assert again.prefixes_path == spec.prefixes_path
     assert again.repeats_header == spec.repeats_header
+
+
+def test_adapters_are_told_apart_by_the_spec():
+    assert SplitterSpec.parse("ext-langchain:800/100").is_adapter
+    assert not SplitterSpec.parse("structured:800").is_adapter
+    assert not SplitterSpec.parse("imported:0123456789abcdef").is_adapter
+    assert SplitterSpec.imported("0123456789abcdef", "o200k_base").unit == "o200k"

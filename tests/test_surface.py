@@ -49,3 +49,20 @@ def test_importing_the_package_loads_no_heavy_module():
             "print(sorted(heavy & set(sys.modules)))")
     shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
+
+
+def test_a_lazy_surface_loads_its_module_on_first_use_only(tmp_path, monkeypatch):
+    package = tmp_path / "lazy_demo"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from inspector.surface import lazy_surface\n"
+        "__getattr__, __dir__, __all__ = lazy_surface(__name__, {'heavy': ['VALUE']})\n")
+    (package / "heavy.py").write_text("VALUE = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    demo = importlib.import_module("lazy_demo")
+    assert demo.__all__ == ["VALUE"] and "lazy_demo.heavy" not in sys.modules
+    assert "VALUE" in dir(demo)
+    assert demo.VALUE == 42 and "lazy_demo.heavy" in sys.modules
+    assert "VALUE" in vars(demo), "found directly the next time"
+    with pytest.raises(AttributeError, match="'lazy_demo' has no attribute 'OTHER'"):
+        demo.OTHER  # noqa: B018

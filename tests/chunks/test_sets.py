@@ -122,3 +122,13 @@ def test_an_import_becomes_a_set_and_its_export_imports_to_the_same_set(work):
     again = import_chunks(export_text(work, spec).encode(), work, name="again.jsonl")
     assert not again.problems
     assert chunk_set_from_import(again, work).id == chunk_set.id
+
+
+def test_coverage_says_what_a_partial_set_means_and_nothing_for_a_whole_one(work):
+    chunks = chunks_of(work, "fixed:500", {d.id for d in work.documents[:3]})
+    info = make_chunk_set("three.jsonl", work.fingerprint, work.documents, chunks).info
+    total = len(work.documents)
+    assert info.coverage(total) == (f"These chunks cover 3 of the {total} documents: corpus-wide measures count "
+                                    "the other documents' atoms as lost and their questions as missed.")
+    assert info.coverage(3) is None
+    assert info.title == f"imported: three.jsonl ({info.chunks:,} chunks)"

@@ -151,3 +151,47 @@ def test_empty_corpora_measure_to_zero(texts):
     assert work.probe("fixed:100").queries == 0
     assert work.header_carry().as_dict() == {"rows": 0, "rows_with_header": 0, "rows_mid_table": 0,
                                              "mid_table_chunks": 0}
+
+
+def test_a_subset_counts_only_its_documents_and_shares_the_rest(sample_markdown):
+    ids = [d.id for d in sample_markdown.documents[2:7]]
+    part = sample_markdown.subset(reversed(ids))
+    assert [d.id for d in part.documents] == ids, "corpus order, whatever order the ids come in"
+    assert part.fingerprint == sample_markdown.fingerprint
+    assert part.term_table() is sample_markdown.term_table()
+    assert {q.doc_id for q in part.queries()} <= set(ids)
+    assert [q for q in sample_markdown.queries() if q.doc_id in ids] == part.queries()
+    whole = {r.doc_id: r.spans for r in sample_markdown.split("structured:800")}
+    assert {r.doc_id: r.spans for r in part.split("structured:800")} == {i: whole[i] for i in ids}
+    assert part.summarize("structured:800").chunks == sum(len(whole[i]) for i in ids)
+    assert part.analysis(part.documents[0]) is sample_markdown.analysis(part.documents[0])
+
+
+def test_sizes_count_what_is_embedded_in_any_unit(sample_markdown):
+    spec = "heading:256t"
+    chunks = sample_markdown.chunks(spec)
+    texts = {d.id: d.text for d in sample_markdown.documents}
+    tokens = sample_markdown.sizes(spec)
+    assert tokens == get_length("o200k").count_many([c.prefix + texts[c.doc_id][c.start:c.end] for c in chunks])
+    assert sample_markdown.sizes(spec, "chars") == [len(c.prefix) + c.end - c.start for c in chunks]
+    assert any(c.prefix for c in chunks)
+
+
+def test_analyses_made_elsewhere_are_taken_as_they_are(sample_markdown):
+    fresh = Workspace(sample_markdown.documents, "markdown")
+    made = {d.id: sample_markdown.analysis(d) for d in sample_markdown.documents[:3]}
+    fresh.add_analyses(made)
+    for document in sample_markdown.documents[:3]:
+        assert fresh.analysis(document) is made[document.id]
+        assert fresh.headings(document) is made[document.id].heading_index
+    assert fresh.analysis(sample_markdown.documents[3]) is not sample_markdown.analysis(sample_markdown.documents[3])
+
+
+def test_kept_is_the_share_of_atoms_kept_whole(sample_markdown):
+    summary = sample_markdown.summarize("fixed:400")
+    for kind in ATOM_KINDS:
+        intact, counted = summary.survival_fit[kind]
+        assert summary.kept(kind) == (intact / counted if counted else None)
+        intact, counted = summary.survival_all[kind]
+        assert summary.kept(kind, every=True) == (intact / counted if counted else None)
+    assert summary.kept("code") < 1 and summary.kept("row") > summary.kept("table", every=True)

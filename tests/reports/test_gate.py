@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from inspector.reports.gate import MEASURES, check_gate, measure_info, parse_limit, read_baseline
+from inspector.reports.gate import MEASURES, check_gate, format_check, measure_info, parse_limit, read_baseline
 from tests.support.paths import ROOT, SAMPLE
 
 DOCS = ("handbook/leave-policy.md", "product/reference/configuration.md", "product/guides/troubleshooting.md")
@@ -163,3 +163,17 @@ def test_limits_and_measure_names():
     for name in MEASURES:
         assert f"  {name} " in run.stdout
     assert "recall@B" in run.stdout
+
+
+def test_a_check_reads_as_one_line_per_measure_then_the_verdict():
+    values = {"code": 1.0, "table": 0.5, "chunks": 120, "answer@5": None}
+    passed = check_gate(values, floors={"code": 0.95})
+    text = format_check("check structured:800 on docs", passed, ["a note"])
+    assert text.splitlines() == ["check structured:800 on docs", "  code          100.0%  min 95.0% ok",
+                                 "  table          50.0%", "  chunks           120", "  answer@5         n/a",
+                                 "note: a note", "PASS: 1 check holds"]
+    failed = check_gate(values, floors={"table": 0.9}, ceilings={"chunks": 100})
+    lines = format_check("t", failed).splitlines()
+    assert "  table          50.0%  min 90.0% FAIL" in lines and "  chunks           120  max 100 FAIL" in lines
+    assert lines[-2:] == ["FAIL: table 50.0% below its floor 90.0%", "FAIL: chunks 120 above its ceiling 100"]
+

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 
+from inspector.review.answers import Answer, Progress, is_orphan, saved_message
 from tests.support.review import CHUNKS, ROUND
 
 
@@ -23,3 +24,29 @@ def test_exports_round_trip_and_neutralise_formulas(store):
     assert only["definition"] == ROUND.to_dict() and only["label"] == "structured:800"
     assert only["answers"][0]["reviewer"] == "=HYPERLINK(1)"  # JSON keeps the text as typed
     assert only["answers"][0]["orphan"] is True
+
+
+def _answer(position, address=True, references=True, completeness=True):
+    return Answer(ROUND.id, CHUNKS[position - 1], position, "Dana", address, references, completeness, "", "now")
+
+
+def test_one_no_makes_an_orphan_and_the_saved_message_says_which():
+    assert not is_orphan({"address": True, "references": True, "completeness": True})
+    for key in ("address", "references", "completeness"):
+        ticks = {"address": True, "references": True, "completeness": True, key: False}
+        assert is_orphan(ticks)
+    assert saved_message(4, {"address": True, "references": False, "completeness": True}) == \
+        "Saved chunk 4: Address yes, References no, Completeness yes, so an orphan."
+    assert saved_message(1, dict.fromkeys(("address", "references", "completeness"), True)).endswith("not an orphan.")
+
+
+def test_progress_resumes_at_the_first_open_chunk_and_walks_the_open_ones():
+    answers = {p: _answer(p) for p in (1, 2, 3, 5)} | {4: _answer(4, completeness=None)}
+    progress = Progress(answers, 6)
+    assert progress.done == 4
+    assert progress.open_positions == [4, 6]
+    assert progress.resume_at == 4
+    assert (progress.next_open(4), progress.next_open(5), progress.next_open(6)) == (6, 6, 4)
+    finished = Progress({p: _answer(p) for p in range(1, 4)}, 3)
+    assert (finished.open_positions, finished.resume_at, finished.next_open(2)) == ([], 3, 2)
+    assert Progress({}, 20).resume_at == 1
