@@ -10,7 +10,8 @@ import streamlit as st
 
 from app_pages import _shared
 from app_pages._import_caches import SAMPLE_SPEC, sample_file
-from inspector.views import MAX_GOLDEN_BYTES, MAX_IMPORT_BYTES, SAMPLE_CORPUS
+from inspector.limits import MAX_CHUNK_FILE_BYTES, MAX_GOLDEN_BYTES
+from inspector.views import SAMPLE_CORPUS
 
 SOURCE, REFUSED, RESULT, RESULT_CORPUS = "import_source", "import_refused", "imported_chunks", "imported_chunks_corpus"
 GOLDEN_SOURCE, GOLDEN_REFUSED = "golden_source", "golden_refused"
@@ -18,7 +19,7 @@ GOLDEN_SOURCE, GOLDEN_REFUSED = "golden_source", "golden_refused"
 
 def take_chunk_file(name: str, data: bytes) -> None:
     """Make ``(name, data)`` the chunk file to import (too big: refused with a message, not kept)."""
-    _take(name, data, MAX_IMPORT_BYTES, "chunk", SOURCE, REFUSED)
+    _take(name, data, MAX_CHUNK_FILE_BYTES, "chunk", SOURCE, REFUSED)
 
 
 def take_golden_file(name: str, data: bytes) -> None:

@@ -8,8 +8,8 @@ import streamlit as st
 from app_pages._import_caches import content_digest, golden_set, recall
 from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
 from app_pages._import_report import percent_columns
+from inspector.limits import MAX_GOLDEN_BYTES
 from inspector.views import (
-    MAX_GOLDEN_BYTES,
     folder_rows,
     golden_outcome_figure,
     golden_problem_rows,

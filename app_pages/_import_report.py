@@ -9,6 +9,7 @@ import streamlit as st
 
 from app_pages import _chunk_sets, _shared
 from app_pages._import_caches import side_by_side_rows
+from app_pages._window import pick_window
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import (
@@ -22,7 +23,6 @@ from inspector.views import (
 )
 from inspector.views import markdown_escape as md
 
-MAX_SHOWN = 250_000  # characters drawn in the overlay
 MESSAGE_COLUMNS = {"line": st.column_config.NumberColumn("line", width="small"),
                    "chunk id": st.column_config.TextColumn("chunk id", width="small"),
                    "kind": st.column_config.TextColumn("kind", width="small"),
@@ -146,13 +146,16 @@ def show_document(ctx, state, result, text_gaps: list[dict]) -> None:
     cols[0].metric("Imported chunks", len(chunks))
     cols[1].metric("Cut atoms", len(cuts), help="Atoms no single chunk holds whole (red below).")
     cols[2].metric("Uncovered text stretches", len(gaps))
-    drawing = st.container(height=720, border=False)  # the document scrolls here, not the page
+    own = None
     if st.session_state["import_lanes"]:
         own = workspace.split(ctx.spec)[[d.id for d in workspace.documents].index(doc_id)].chunks
+    window = pick_window("import_doc", len(document.text), [c.start for c in chunks + (own or ())], cuts)
+    drawing = st.container(height=720, border=False)  # the document scrolls here, not the page
+    if own is not None:
         own_sizes = ctx.length.count_many([c.embedded_text(document) for c in own])
         drawing.html(lanes_html(document, analysis, [(f"a: {result.spec}", chunks, sizes),
                                                 (f"b: {spec_name}", own, own_sizes)],
-                           unit=state.unit, max_chars=MAX_SHOWN))
+                           unit=state.unit, window=window))
     else:
         drawing.html(overlay_html(document, chunks, analysis, sizes=sizes, unit=state.unit, lane="a",
-                             max_chars=MAX_SHOWN))
+                             window=window))

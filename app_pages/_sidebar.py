@@ -22,6 +22,7 @@ from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_co
 from inspector.chunks import ChunkSetInfo
 from inspector.errors import ChunkSetError, CorpusError, LengthError
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
+from inspector.limits import MAX_TOKENIZER_BYTES
 from inspector.model import MODES
 from inspector.spec import IMPORTED, KINDS
 from inspector.split import available_adapters
@@ -41,7 +42,6 @@ from inspector.views import (
 from inspector.views import markdown_escape as md
 
 SOURCES = {SAMPLE: "Sample corpus (bundled)", "folder": "Folder on this server", UPLOAD: "Upload files"}
-MAX_TOKENIZER_BYTES = 64_000_000
 
 
 @dataclass

@@ -3,13 +3,21 @@
 import streamlit as st
 
 from app_pages import _shared
+from app_pages._window import pick_window
 from inspector import ATOM_KINDS
 from inspector.errors import ChunkSetError, SpecError
 from inspector.model import ATOM_LABELS
-from inspector.views import checked_spec, chunk_card_html, cut_list_html, doc_view, lanes_html, overlay_html, style_html
+from inspector.views import (
+    checked_spec,
+    chunk_card_html,
+    chunk_numbers,
+    cut_list_html,
+    doc_view,
+    lanes_html,
+    overlay_html,
+    style_html,
+)
 from inspector.views import markdown_escape as md
-
-MAX_SHOWN = 250_000  # characters drawn; longer documents get a notice (the browser would crawl)
 
 st.title("Document")
 st.caption("Each chunk is a coloured band with its number and size. **Red** text is a *bisected atom*: "
@@ -68,31 +76,36 @@ for col, kind in zip(cols, ATOM_KINDS):
     col.metric(f"{ATOM_LABELS[kind].capitalize()}s whole", value,
                help=f"{ATOM_LABELS[kind].capitalize()}s kept whole by one chunk, of those in this document.")
 if view.result.oversized:
-    numbers = ", ".join(f"#{i + 1}" for i in view.result.oversized)
-    st.warning(f"{len(view.result.oversized)} chunk(s) exceed the budget of {spec.budget} {unit} "
-               f"because a single piece cannot be split further: {numbers}.")
+    st.warning(f"{len(view.result.oversized):,} chunk(s) exceed the budget of {spec.budget} {unit} "
+               f"because a single piece cannot be split further: {chunk_numbers(view.result.oversized)}.")
 
+view_b = None
+if lane_b is not None:
+    view_b = doc_view(ctx.workspace, doc, _shared.engine_spec(lane_b), _shared.length_for(
+        _shared.engine_unit(lane_b.unit)))
+starts = [c.start for c in chunks] + ([c.start for c in view_b.result.chunks] if view_b else [])
+window = pick_window("doc", len(doc.text), starts, view.cuts)
 st.html(style_html())  # once; the fragments below leave theirs out
 if view.cuts:
-    with st.expander(f"Jump to a cut atom ({len(view.cuts)})"):
-        st.html(cut_list_html(doc, list(view.cuts), "a", limit=500, style=False))
+    shown = [c for c in view.cuts if window is None or window[0] <= c.start < window[1]]
+    with st.expander(f"Jump to a cut atom ({len(view.cuts):,}" + ("" if window is None else
+                                                                   f", {len(shown):,} in this part") + ")"):
+        st.html(cut_list_html(doc, list(view.cuts), "a", limit=500, style=False, only=shown))
 else:
     st.success(f"No atom of this document is cut by {md(title)}. To see what cutting looks like, "
                "choose the *fixed* splitter in the sidebar.")
 
-if lane_b is not None:
-    view_b = doc_view(ctx.workspace, doc, _shared.engine_spec(lane_b), _shared.length_for(
-        _shared.engine_unit(lane_b.unit)))
+if view_b is not None:
     # One unit labels every lane: a lane counted in another unit is labelled with span characters.
     sizes_b = list(view_b.sizes) if lane_b.unit == state.unit else None
     st.html(lanes_html(doc, view.analysis, [
         (f"a: {state.spec()}" + (f" ({title})" if spec.is_imported else ""), chunks, list(view.sizes)),
         (f"b: {lane_b}" + (f" ({_shared.spec_title(lane_b, sets)})" if lane_b.is_imported else ""),
          view_b.result.chunks, sizes_b),
-    ], unit=state.unit, max_chars=MAX_SHOWN, style=False))
+    ], unit=state.unit, window=window, style=False))
 else:
     st.html(overlay_html(doc, chunks, view.analysis, sizes=list(view.sizes), unit=state.unit,
-                         lane="a", max_chars=MAX_SHOWN, style=False))
+                         lane="a", window=window, style=False))
 
 with st.expander("What the embedder receives, chunk by chunk"):
     if chunks:

@@ -25,7 +25,7 @@ from app_pages._import_caches import SAMPLE_SPEC, content_digest, export_file, i
 from app_pages._import_files import REFUSED, RESULT, RESULT_CORPUS, SOURCE, chunk_upload_changed, use_sample
 from app_pages._import_golden import show_golden
 from app_pages._import_report import show_alignment, show_document, show_measures
-from inspector.views import MAX_IMPORT_BYTES
+from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.views import markdown_escape as md
 
 FORMATS = """
@@ -72,8 +72,8 @@ workspace, fingerprint = ctx.workspace, ctx.corpus.fingerprint
 _section("Your chunk file")
 left, right = st.columns([3, 2], gap="large")
 left.file_uploader("Chunk file (JSONL, JSON or CSV)", type=["jsonl", "ndjson", "json", "csv"], key="import_upload",
-                   on_change=chunk_upload_changed, max_upload_size=MAX_IMPORT_BYTES // 1_000_000,
-                   help=f"Up to {MAX_IMPORT_BYTES // 1_000_000} MB. The file stays in this browser session.")
+                   on_change=chunk_upload_changed, max_upload_size=MAX_CHUNK_FILE_BYTES // 1_000_000,
+                   help=f"Up to {MAX_CHUNK_FILE_BYTES // 1_000_000} MB. The file stays in this browser session.")
 with right:
     st.markdown("**No file at hand?** Try one made from this corpus:")
     st.button(f"Try with an export of {SAMPLE_SPEC}", key="import_sample", on_click=use_sample, args=(False,),

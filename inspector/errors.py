@@ -46,3 +46,8 @@ class ReviewStoreError(InspectorError, OSError):
 
 class ChunkSetError(InspectorError, OSError):
     """A stored chunk set is missing, damaged, made for another corpus or cannot be written."""
+
+
+class InputTooLarge(InspectorError, ValueError):
+    """A file or value from outside is over its size limit (``inspector.limits``), or is no
+    path at all; refused before it is parsed."""

@@ -26,7 +26,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import LengthError
+from .errors import InputTooLarge, LengthError
+from .limits import MAX_TOKENIZER_BYTES, read_limited
 
 if TYPE_CHECKING:
     import numpy as np
@@ -286,7 +287,9 @@ class HFTokenizerLength(Length):
         if path.is_dir():  # a model folder: its tokenizer.json is what was meant
             path = path / "tokenizer.json"
         try:
-            data = path.read_bytes()
+            data = read_limited(path, MAX_TOKENIZER_BYTES, "tokenizer file")
+        except InputTooLarge as exc:
+            raise LengthError(str(exc)) from None
         except OSError as exc:
             reason = exc.strerror or exc
             raise LengthError(f"cannot read tokenizer file {str(path)!r}: {reason}") from exc

@@ -27,6 +27,8 @@ KINDS: tuple[str, ...] = ("fixed", "paragraph", "sentence", "recursive", "struct
 FLAGS: tuple[str, ...] = ("path", "header")
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ")
 MAX_BUDGET = 1_000_000
+#: The longest spec string read (a URL or an argument could carry any length).
+MAX_SPEC_LENGTH = 1_000
 #: The kind of a stored chunk set's spec (not a splitter: its chunks were made elsewhere).
 IMPORTED = "imported"
 #: How the kinds of other libraries' splitters begin (``ext-langchain``).
@@ -172,6 +174,8 @@ class SplitterSpec:
         """Read the short string form; refuse anything malformed with the reason."""
         if not isinstance(text, str) or not text.strip():
             raise SpecError("empty splitter spec; expected e.g. 'structured:800'")
+        if len(text) > MAX_SPEC_LENGTH:
+            raise SpecError(f"a splitter spec is at most {MAX_SPEC_LENGTH} characters; this one has {len(text):,}")
         imported = _IMPORTED_PATTERN.match(text.strip())
         if imported:
             return cls.imported(imported["id"], unquote(imported["unit"]) if imported["unit"] else "chars")
@@ -208,10 +212,19 @@ class SplitterSpec:
                 raise SpecError(f"{text!r}: unknown option {key!r}; the only option is 'seps'")
             separators = tuple(unquote(s) for s in value.split(","))
         kind = match["kind"]
-        spec = cls(kind=kind, budget=int(match["budget"]), unit=unit,
-                   overlap=int(match["overlap"] or 0), heading_prefix=heading_prefix,
+        spec = cls(kind=kind, budget=_number(match["budget"], "budget"), unit=unit,
+                   overlap=_number(match["overlap"] or "0", "overlap"), heading_prefix=heading_prefix,
                    table_header=table_header, separators=separators)
         return spec
+
+
+def _number(digits: str, what: str) -> int:
+    """A budget or overlap read from its digits, refused before ``int`` when it is too long to
+    be one (Python would refuse 4,300 digits, and work hard on fewer)."""
+    if len(digits.lstrip("0")) > len(str(MAX_BUDGET)):
+        raise SpecError(f"{what} {digits[:12]}{'…' if len(digits) > 12 else ''} ({len(digits):,} digits) is larger "
+                        f"than the limit of {MAX_BUDGET}")
+    return int(digits)
 
 
 def _unit_name(unit: str) -> str:

@@ -17,7 +17,7 @@ from tests.support.paths import ROOT
 SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "measure", "review", "reports", "views"}
 
 
-SHARED = {"model", "spec", "lengths", "errors", "data_folder"}
+SHARED = {"model", "spec", "lengths", "errors", "data_folder", "limits"}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess:

@@ -4,6 +4,7 @@ resolves, and importing a surface stays cheap (names load their modules on first
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import subprocess
 import sys
 
@@ -66,3 +67,11 @@ def test_a_lazy_surface_loads_its_module_on_first_use_only(tmp_path, monkeypatch
     assert "VALUE" in vars(demo), "found directly the next time"
     with pytest.raises(AttributeError, match="'lazy_demo' has no attribute 'OTHER'"):
         demo.OTHER  # noqa: B018
+
+
+@pytest.mark.parametrize("name", SUBPACKAGES)
+def test_no_public_name_is_also_a_module_of_its_room(name):
+    # Importing the module inspector.room.x would replace the surface's name x by the module.
+    package = importlib.import_module(f"inspector.{name}")
+    modules = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    assert set(package.__all__) & modules == set()

@@ -39,14 +39,59 @@ from itertools import accumulate, compress
 from operator import attrgetter
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.table import table as gfm_table
+from markdown_it.token import Token
 
 from ..collector import collection_paused
 from ..model import ATOM_KINDS, Span
 from .analysis import Analysis, Heading, Table
 from .prose import TRIM_SET, prose_sentences
 
+
+
+def _paragraph_inlines(state) -> None:
+    """markdown-it's core ``inline`` rule for paragraphs only. Only a paragraph's inline tokens
+    are read (for its links); a heading's or a table cell's text is read from its ``content``,
+    so parsing their inlines would be wasted work, most of the parse on a large table."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type == "inline":
+            if token.children is None:
+                token.children = []
+            if i and tokens[i - 1].type == "paragraph_open":
+                state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
+_CELL_TOKENS = frozenset({"th_open", "th_close", "td_open", "td_close", "inline"})
+
+
+def _table_rows(state, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's GFM table rule, keeping the table's and its rows' tokens and dropping its
+    cells': the rows are what is read, and a large table's cells made most of the parse (a
+    3 MB table of 40 columns: a million tokens). Cell tokens open and close within their row,
+    so the nesting levels of every other token stay the same."""
+    if silent:
+        return gfm_table(state, start_line, end_line, silent)
+    push = state.push
+
+    def push_rows(ttype: str, tag: str, nesting: int) -> Token:
+        # The rule only writes to a cell's token, never reads it back: one scrap token serves.
+        return _SCRAP if ttype in _CELL_TOKENS else push(ttype, tag, nesting)
+
+    state.push = push_rows
+    try:
+        return gfm_table(state, start_line, end_line, silent)
+    finally:
+        del state.push
+
+
+_SCRAP = Token("inline", "", 0)
+
 #: One parser for the whole process: building a ``MarkdownIt`` costs more than parsing a page.
 PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+PARSER.core.ruler.at("inline", _paragraph_inlines)
+# Replacing a rule resets the rules it may interrupt: a table still interrupts these.
+PARSER.block.ruler.at("table", _table_rows, {"alt": ["paragraph", "reference"]})
 
 #: Block tokens the walk looks at; every other token is skipped after one set lookup.
 _WANTED = frozenset(

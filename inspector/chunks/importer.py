@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ImportChunksError
+from ..limits import MAX_CHUNK_FILE_BYTES
 from ..model import Chunk, Document, ImportProblem
 from .matching import DocumentMatcher
 from .placement import DocumentPlacement, Headings, place_record, placed_chunks
@@ -146,7 +147,7 @@ def import_chunks(source: str | Path | bytes, corpus, *, name: str | None = None
     documents, when ``corpus`` is None). Raises ``ImportChunksError`` only when the file
     itself cannot be read; bad records become ``ImportResult.problems``.
     """
-    text, name = read_source(source, name, "chunks")
+    text, name = read_source(source, name, "chunk file", MAX_CHUNK_FILE_BYTES)
     fmt = fmt or detect_format(name, text)
     try:
         records, bad, _ = read_records(text, fmt)

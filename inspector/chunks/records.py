@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import ImportChunksError
+from ..errors import ImportChunksError, InputTooLarge
+from ..limits import megabytes, read_limited
 
 #: Field names tried in order, first on the record, then on its ``metadata``.
 TEXT_FIELDS = ("text", "page_content", "content", "chunk", "chunk_text")
@@ -312,18 +313,24 @@ def iter_lines(text: str) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
-def read_source(source: str | Path | bytes, name: str | None, what: str) -> tuple[str, str]:
+def read_source(source: str | Path | bytes, name: str | None, what: str, limit: int) -> tuple[str, str]:
     """The text of a file given as a path or as its bytes, and a name to report it by.
 
-    ``what`` names the kind of file in messages (``chunks``, ``golden set``); unreadable or
-    non-UTF-8 input raises ``ImportChunksError`` with the reason.
+    ``what`` names the kind of file in messages (``chunk file``, ``golden set``); a file over
+    ``limit`` bytes, unreadable or non-UTF-8 input raises ``ImportChunksError`` with the
+    reason. A path is read no further than the limit (a pipe or a device may never end).
     """
     if isinstance(source, (bytes, bytearray)):
         data = bytes(source)
+        if len(data) > limit:
+            raise ImportChunksError(f"{name or what} is {megabytes(len(data))}, larger than the {megabytes(limit)} "
+                                    f"limit for a {what}")
     else:
         path = Path(source)
         try:
-            data = path.read_bytes()
+            data = read_limited(path, limit, what)
+        except InputTooLarge as exc:
+            raise ImportChunksError(str(exc)) from None
         except OSError as exc:
             raise ImportChunksError(f"cannot read {what} {path.name}: {exc.strerror or exc}") from None
         name = name or path.name

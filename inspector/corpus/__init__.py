@@ -8,6 +8,6 @@ matter and title, in the article's ``seed`` way or the careful ``markdown`` way.
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "load": ["Corpus", "MARKDOWN_SUFFIXES", "MAX_BYTES", "SkippedFile", "load_corpus", "load_files", "load_uploads"],
+    "load": ["Corpus", "MARKDOWN_SUFFIXES", "SkippedFile", "load_corpus", "load_files", "load_uploads"],
     "read": ["human_size", "read_text"],
 })

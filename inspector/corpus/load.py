@@ -29,11 +29,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import CorpusError, SpecError, UnreadableFile
+from ..limits import MAX_DOCUMENT_BYTES
 from ..model import Document
 from .read import check_mode, os_reason, read_document, read_file, too_large
-
-#: Default size cap per file, in bytes (5 MB, decimal, as the messages print it).
-MAX_BYTES = 5_000_000
 
 #: Extensions the markdown mode reads, compared lower-cased.
 MARKDOWN_SUFFIXES: tuple[str, ...] = (".md", ".markdown", ".txt")
@@ -108,11 +106,13 @@ class Corpus:
         return self._fingerprint
 
 
-def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_BYTES) -> Corpus:
+def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_DOCUMENT_BYTES) -> Corpus:
     """Load a folder (recursively) or a single file (root: its folder, id: its name)."""
     check_mode(mode)
     _check_max_bytes(max_bytes)
     path = os.fspath(path)
+    if "\x00" in str(path):
+        raise CorpusError(f"a corpus path cannot contain a NUL character: {path!r}")
     if not os.path.exists(path):
         raise CorpusError(f"corpus path not found: {path}")
     if os.path.isfile(path):
@@ -130,7 +130,7 @@ def load_files(
     *,
     root: str | os.PathLike[str] | None = None,
     mode: str = "markdown",
-    max_bytes: int = MAX_BYTES,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
 ) -> Corpus:
     """Load chosen files; ids are relative to ``root`` (default: their deepest common folder).
 
@@ -157,7 +157,8 @@ def load_files(
     return _load(base, list(entries.items()), [], mode, max_bytes)
 
 
-def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown", max_bytes: int = MAX_BYTES) -> Corpus:
+def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown",
+                 max_bytes: int = MAX_DOCUMENT_BYTES) -> Corpus:
     """Load (name, bytes) pairs, e.g. Streamlit uploads; clashing names get `` (2)``, `` (3)``."""
     check_mode(mode)
     _check_max_bytes(max_bytes)

@@ -75,6 +75,8 @@ def read_bytes(path: str, limit: int) -> bytes:
 
 def read_file(path: str, max_bytes: int) -> bytes:
     """A file's bytes, or ``UnreadableFile`` saying why not."""
+    if "\x00" in path:
+        raise UnreadableFile("not a valid path (it contains a NUL character)")
     try:
         info = os.stat(path)
     except FileNotFoundError:

@@ -11,7 +11,7 @@ from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "workspace": ["SplitSummary", "Workspace"],
-    "survival": ["CutAtom", "contained", "cut_atoms", "survival"],
+    "survival": ["CutAtom", "contained", "cut_atoms"],
     "headers": ["HeaderCarry", "header_carry"],
     "sizes": ["CapReport", "SizeStats", "cap_report", "percentile"],
 })

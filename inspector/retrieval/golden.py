@@ -24,6 +24,7 @@ from pathlib import Path
 from ..chunks.matching import DocumentMatcher, NormalisedText
 from ..chunks.records import iter_lines, read_source
 from ..lengths import Length, get_length
+from ..limits import MAX_GOLDEN_BYTES
 from ..model import Chunk, Document
 from .bm25 import BM25
 from .terms import TermTable, terms_of
@@ -113,7 +114,7 @@ def locate(evidence: str, documents: list[Document], normalised: dict | None = N
 def load_golden(source: str | Path | bytes, corpus, *, name: str | None = None) -> GoldenSet:
     """Read a golden JSONL file (a path, or its content as ``bytes``) and locate every quote in
     ``corpus`` (a ``Corpus``, ``Workspace`` or list of documents)."""
-    text, name = read_source(source, name, "golden set")
+    text, name = read_source(source, name, "golden set", MAX_GOLDEN_BYTES)
     documents = list(corpus.documents) if hasattr(corpus, "documents") else list(corpus)
     matcher = DocumentMatcher(documents)
     twins: dict = {}

@@ -47,6 +47,8 @@ QUESTIONS: tuple[Question, ...] = (ADDRESS, REFERENCES, COMPLETENESS)
 SOURCES: tuple[str, ...] = ("sample", "probe")
 DEFAULT_SIZE, MAX_SIZE = 20, 500
 MAX_REVIEWER = 80
+#: The most digits a link's size, seed or k may have (a seed below 2**63 has at most 19).
+MAX_LINK_DIGITS = 19
 _HEX = re.compile(r"^[0-9a-f]{8,64}$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -121,7 +123,7 @@ class ReviewRound:
         try:
             parse_spec(self.spec)
         except SpecError as exc:
-            return f"bad splitter spec {self.spec!r}: {exc}"
+            return f"bad splitter spec {self.spec[:80]!r}: {exc}"
         if self.mode not in MODES:
             return f"mode must be one of {', '.join(MODES)}, got {self.mode!r}"
         for name, value, low, high in (("size", self.size, 1, MAX_SIZE), ("seed", self.seed, 0, 2**63 - 1),
@@ -186,7 +188,9 @@ class ReviewRound:
             value = last(key)
             if value is not None:
                 if not value.isascii() or not value.isdigit():
-                    raise ReviewInputError(f"the link's {name} must be a whole number, got {value!r}")
+                    raise ReviewInputError(f"the link's {name} must be a whole number, got {value[:40]!r}")
+                if len(value.lstrip("0")) > MAX_LINK_DIGITS:
+                    raise ReviewInputError(f"the link's {name} ({len(value):,} digits) is far too large")
                 fields[name] = int(value)
         if "corpus" not in fields or "spec" not in fields:
             raise ReviewInputError("the link names no corpus or no splitter spec for its round")

@@ -3,7 +3,8 @@
 ``state`` is the app's settings and their URL form, ``launch`` what the app was started on
 and may read, ``menu`` how the splitter menu names its choices; ``frames`` the tables,
 ``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
-``imports`` what the Import page shows, ``text`` escaping for Streamlit's markdown.
+``imports`` what the Import page shows, ``text`` escaping for Streamlit's markdown, ``window``
+the parts a long document is drawn in.
 """
 
 from ..surface import lazy_surface
@@ -18,8 +19,9 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "figures": ["golden_outcome_figure", "orphan_trend_figure", "probe_figure", "size_histogram", "survival_figure",
                 "sweep_context_figure", "sweep_survival_figure"],
     "render": ["chunk_card_html", "cut_list_html", "lanes_html", "overlay_cuts", "overlay_html", "style_html"],
-    "imports": ["MAX_GOLDEN_BYTES", "MAX_IMPORT_BYTES", "folder_rows", "gap_rows", "golden_problem_rows",
+    "imports": ["folder_rows", "gap_rows", "golden_problem_rows",
                 "golden_upload", "import_upload", "imported_spec", "miss_rows", "problem_rows", "recall_rows",
                 "sample_export", "side_by_side"],
-    "text": ["first_words", "markdown_escape"],
+    "text": ["chunk_numbers", "first_words", "markdown_escape"],
+    "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
 })

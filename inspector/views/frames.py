@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..atoms.analysis import Analysis
-from ..corpus.load import MAX_BYTES, Corpus, load_uploads
+from ..corpus.load import Corpus, load_uploads
 from ..lengths import Length
+from ..limits import MAX_DOCUMENT_BYTES, MAX_UPLOAD_BYTES
 from ..measure.sizes import CapReport, SizeStats, cap_report
 from ..measure.survival import CutAtom, cut_atoms, survival
 from ..measure.workspace import Workspace
@@ -154,8 +155,8 @@ def doc_view(workspace: Workspace, document: Document, spec: SplitterSpec | str,
                    survival(analysis.atoms, spans), covered / len(document.text) if document.text else 0.0)
 
 
-def uploads_corpus(items: Sequence[tuple[str, bytes]], *, mode: str, max_file_bytes: int = MAX_BYTES,
-                   max_total_bytes: int = 50_000_000) -> tuple[Corpus | None, str | None]:
+def uploads_corpus(items: Sequence[tuple[str, bytes]], *, mode: str, max_file_bytes: int = MAX_DOCUMENT_BYTES,
+                   max_total_bytes: int = MAX_UPLOAD_BYTES) -> tuple[Corpus | None, str | None]:
     """Uploaded (name, bytes) as a corpus, or ``(None, reason)`` when together they are too big.
     Each file is checked here too: the browser's size limit can be bypassed."""
     total = sum(len(data) for _, data in items)

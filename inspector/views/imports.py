@@ -13,16 +13,14 @@ from ..chunks.export import export_text
 from ..chunks.importer import ImportResult, import_chunks
 from ..chunks.sets import chunk_set_from_import
 from ..errors import ImportChunksError
+from ..limits import MAX_CHUNK_FILE_BYTES, MAX_GOLDEN_BYTES
 from ..measure.sizes import SizeStats
 from ..retrieval.golden import GoldenSet, load_golden
 from ..spec import SplitterSpec, parse_spec
 
-#: Largest chunk file the app reads (checked on the server: a browser's limit can be bypassed).
-MAX_IMPORT_BYTES = 20_000_000
-
 
 def import_upload(name: str, data: bytes, workspace, *, default_doc: str | None = None,
-                  max_bytes: int = MAX_IMPORT_BYTES) -> tuple[ImportResult | None, str | None]:
+                  max_bytes: int = MAX_CHUNK_FILE_BYTES) -> tuple[ImportResult | None, str | None]:
     """An uploaded chunk file placed on ``workspace``'s documents, or ``(None, reason)`` when the
     file as a whole is unusable (too big, not UTF-8, no record at all). Bad records never refuse
     the file: they are the result's problems."""
@@ -133,8 +131,6 @@ def side_by_side(workspace, result: ImportResult, spec: SplitterSpec | str, *, l
     return rows
 
 
-#: Largest golden file the app reads (checked on the server).
-MAX_GOLDEN_BYTES = 5_000_000
 
 
 def golden_upload(name: str, data: bytes, corpus, *,

@@ -69,6 +69,8 @@ def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:
     """Why the folder ``path`` may not be opened (outside every allowed root, or not a folder)."""
     if not path.strip():
         return "no folder given"
+    if "\x00" in path:
+        return "a folder name cannot contain a NUL character"
     real = os.path.realpath(path)
     allowed = [os.path.realpath(SAMPLE_CORPUS), *roots]
     if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in allowed):

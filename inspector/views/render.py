@@ -13,12 +13,13 @@ Output is deterministic: ids derive from the lane name and the cut's position, n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from html import escape
 
 from ..atoms.analysis import Analysis
 from ..measure.survival import CutAtom, cut_atoms
 from ..model import ATOM_LABELS, Chunk, Document, Span
+from .text import chunk_numbers
 
 __all__ = ["CSS", "chunk_card_html", "cut_list", "cut_list_html", "lanes_html", "overlay_cuts",
            "overlay_html", "style_html"]
@@ -103,29 +104,34 @@ def _unit_word(unit: str) -> str:
     return "chars" if unit in ("chars", "characters", "") else "tokens"
 
 
-def _numbers(positions: Iterable[int]) -> str:
-    return ", ".join(f"#{p + 1}" for p in positions)
-
-
 def _cut_title(cut: CutAtom) -> str:
     what = ATOM_LABELS.get(cut.kind, cut.kind)
     if len(cut.chunks) >= 2:
-        return f"{what} split across chunks {_numbers(cut.chunks)}"
+        return f"{what} split across chunks {chunk_numbers(cut.chunks)}"
     if cut.chunks:
-        return f"{what} only partly inside chunk {_numbers(cut.chunks)}"
+        return f"{what} only partly inside chunk {chunk_numbers(cut.chunks)}"
     return f"{what} outside every chunk"
 
 
 def _overlay_body(text: str, chunks: Sequence[Chunk], cuts: list[CutAtom], sizes: Sequence[int] | None,
-                  unit: str, lane: str, max_chars: int | None) -> str:
+                  unit: str, lane: str, window: Span | None) -> str:
     """Legend, text block and notice of one overlay, without the style block."""
     spans = [(c.start, c.end) for c in chunks]
     _check_spans(len(text), spans, sizes)
-    shown = len(text) if max_chars is None else max(0, min(len(text), max_chars))
+    window = _checked_window(window, len(text))
     labels = _labels(spans, sizes, _unit_word(unit) if sizes is not None else "chars")
-    block, has_gap = _text_block(text, spans, cuts, labels, lane, shown)
+    block, has_gap = _text_block(text, spans, cuts, labels, lane, window)
     return (f'<div class="ci-legend" data-label="">{_legend(spans, cuts, has_gap)}</div>'
-            f'<div class="ci-text">{block}</div>{_notice(spans, shown, len(text))}')
+            f'<div class="ci-text">{block}</div>{_notice(spans, window, len(text))}')
+
+
+def _checked_window(window: Span | None, n: int) -> Span:
+    if window is None:
+        return (0, n)
+    start, end = window
+    if not 0 <= start <= end:
+        raise ValueError(f"window {window} is not a range of offsets")
+    return (min(start, n), min(end, n))
 
 
 def _check_spans(n: int, spans: list[Span], sizes: Sequence[int] | None) -> None:
@@ -143,9 +149,10 @@ def _labels(spans: list[Span], sizes: Sequence[int] | None, word: str) -> list[s
 
 
 def _text_block(text: str, spans: list[Span], cuts: list[CutAtom], labels: list[str], lane: str,
-                shown: int) -> tuple[str, bool]:
-    """The first ``shown`` characters as bands, labels and cut atoms; and whether any text lies
-    in no chunk."""
+                window: Span) -> tuple[str, bool]:
+    """The text of ``window`` as bands, labels and cut atoms; and whether any of it lies in no
+    chunk. Chunks and cut atoms reaching in from before the window are open when it starts."""
+    first, shown = window
     starts_at: dict[int, list[int]] = {}
     ends_at: dict[int, list[int]] = {}
     for i, (a, b) in enumerate(spans):
@@ -157,22 +164,24 @@ def _text_block(text: str, spans: list[Span], cuts: list[CutAtom], labels: list[
         if cut.start < cut.end:
             cut_starts.setdefault(cut.start, []).append(k)
             cut_ends.setdefault(cut.end, []).append(k)
-    bounds = sorted({0, shown, *(p for p in (*starts_at, *ends_at, *cut_starts, *cut_ends) if p < shown)})
+    bounds = sorted({first, shown, *(p for p in (*starts_at, *ends_at, *cut_starts, *cut_ends) if first < p < shown)})
     # Sweep the boundaries left to right. Spans are closed and reopened at every boundary, so
     # overlapping chunks and nested cut atoms never produce crossed tags.
     cut_open = [f'<span class="ci-cut" data-cut="{k}" title="{escape(_cut_title(c), quote=True)}">'
                 for k, c in enumerate(cuts)]
     out: list[str] = []
     has_gap = False
-    active: set[int] = set()
-    active_cuts: list[int] = []
+    active = {i for i, (a, b) in enumerate(spans) if a < first < b}
+    active_cuts = sorted((k for k, c in enumerate(cuts) if c.start < first < c.end),
+                         key=lambda k: (cuts[k].start, -cuts[k].end, k))
     for p, q in zip(bounds, bounds[1:] + [None]):
         for i in ends_at.get(p, ()):
             active.discard(i)
         for k in cut_ends.get(p, ()):
-            active_cuts.remove(k)
+            if k in active_cuts:  # a cut ending where the window begins was never opened
+                active_cuts.remove(k)
         if q is None and shown < len(text):
-            break  # chunks starting at the cut-off belong to the part not shown
+            break  # chunks starting at the window's end belong to the part after it
         for i in starts_at.get(p, ()):
             out.append(labels[i])
             if spans[i][1] > p:
@@ -191,7 +200,7 @@ def _text_block(text: str, spans: list[Span], cuts: list[CutAtom], labels: list[
             (i,) = active
             band = f'<span class="ci-c{i % 2}" title="chunk #{i + 1}">'
         else:
-            band = f'<span class="ci-overlap" title="overlap of chunks {_numbers(sorted(active))}">'
+            band = f'<span class="ci-overlap" title="overlap of chunks {chunk_numbers(active)}">'
         opens = "".join(
             cut_open[k].replace("<span ", f'<span id="ci-{lane}-cut-{k}" ', 1) if cuts[k].start == p
             else cut_open[k] for k in active_cuts)
@@ -210,29 +219,35 @@ def _legend(spans: list[Span], cuts: list[CutAtom], has_gap: bool) -> str:
     return f"<b>{len(spans)} chunks · {len(cuts)} bisected atom{'s' if len(cuts) != 1 else ''}</b>{legend}"
 
 
-def _notice(spans: list[Span], shown: int, n: int) -> str:
-    if shown >= n:
+def _notice(spans: list[Span], window: Span, n: int) -> str:
+    first, shown = window
+    if first == 0 and shown >= n:
         return ""
-    hidden = sum(1 for a, _ in spans if a >= shown)
-    return (f'<div class="ci-notice" data-label="">Showing the first {shown:,} of {n:,} characters; '
-            f'{hidden} more chunk{"s" if hidden != 1 else ""} not shown.</div>')
+    after = sum(1 for a, _ in spans if a >= shown)
+    if first == 0:
+        return (f'<div class="ci-notice" data-label="">Showing the first {shown:,} of {n:,} characters; '
+                f'{after} more chunk{"s" if after != 1 else ""} not shown.</div>')
+    before = sum(1 for _, b in spans if b <= first)
+    return (f'<div class="ci-notice" data-label="">Showing characters {first + 1:,}–{shown:,} of {n:,}; '
+            f'{before:,} chunk{"s" if before != 1 else ""} before and {after:,} after are not shown.</div>')
 
 
 def overlay_html(document: Document | str, chunks: Sequence[Chunk], analysis: Analysis | None, *,
                  sizes: Sequence[int] | None = None, unit: str = "chars", lane: str = "a",
-                 max_chars: int | None = None, style: bool = True) -> str:
+                 window: Span | None = None, style: bool = True) -> str:
     """The document with chunk bands, overlaps, gaps, chunk labels and bisected atoms in red.
 
     ``sizes[i]`` (in ``unit``) labels chunk ``i``; without sizes, labels show span lengths in
     characters. Chunk numbers (``#1``...) are positions in ``chunks`` plus one. Each bisected
     atom's first piece has the id ``ci-{lane}-cut-{k}``, ``k`` its position in
-    ``overlay_cuts(analysis, chunks)``. ``max_chars`` renders only the text's beginning, with
-    a notice. A ``<div>`` with ``white-space: pre-wrap`` stands in for ``<pre>``, which would
-    swallow a leading newline of the text.
+    ``overlay_cuts(analysis, chunks)``. ``window`` (``(start, end)``, see ``views.window``)
+    renders only that stretch of the text, with a notice saying what is left out. A ``<div>``
+    with ``white-space: pre-wrap`` stands in for ``<pre>``, which would swallow a leading
+    newline of the text.
     """
     _check_lane(lane)
     cuts = overlay_cuts(analysis, chunks)
-    body = _overlay_body(_text_of(document), chunks, cuts, sizes, unit, lane, max_chars)
+    body = _overlay_body(_text_of(document), chunks, cuts, sizes, unit, lane, window)
     return (f'<div class="ci-overlay" data-lane="{lane}">{style_html() if style else ""}{body}</div>')
 
 
@@ -262,13 +277,17 @@ def cut_list(document: Document | str, cuts: Sequence[CutAtom], lane: str = "a")
 
 
 def cut_list_html(document: Document | str, cuts: Sequence[CutAtom], lane: str = "a", *,
-                  limit: int | None = None, style: bool = True) -> str:
-    """The cut list as an ordered list of links to the overlay's red marks (escaped)."""
+                  limit: int | None = None, only: Sequence[CutAtom] | None = None, style: bool = True) -> str:
+    """The cut list as an ordered list of links to the overlay's red marks (escaped); ``only``
+    keeps the rows of those cuts (the ones a window draws), numbered as in ``cuts``."""
     rows = cut_list(document, cuts, lane)
+    if only is not None:
+        wanted = {(c.kind, c.start, c.end) for c in only}
+        rows = [row for row in rows if (row["kind"], row["start"], row["end"]) in wanted]
     shown = rows if limit is None else rows[:limit]
     items = []
     for row in shown:
-        where = "chunks " + ", ".join(f"#{c}" for c in row["chunks"]) if row["chunks"] else "no chunk"
+        where = "chunks " + chunk_numbers(c - 1 for c in row["chunks"]) if row["chunks"] else "no chunk"
         items.append(f'<li><a href="{row["href"]}" title="{escape(row["title"], quote=True)}">'
                      f'{escape(row["label"])}</a><span class="ci-where">{where}</span>'
                      f'<span class="ci-excerpt">{escape(row["excerpt"], quote=True)}</span></li>')
@@ -282,7 +301,7 @@ def cut_list_html(document: Document | str, cuts: Sequence[CutAtom], lane: str =
 
 def lanes_html(document: Document | str, analysis: Analysis | None,
                lanes: Sequence[tuple[str, Sequence[Chunk], Sequence[int] | None]], unit: str = "chars", *,
-               max_chars: int | None = None, style: bool = True) -> str:
+               window: Span | None = None, style: bool = True) -> str:
     """Several overlays of one document side by side, one grid column per lane.
 
     Lanes get the ids ``a``, ``b``, ``c``... in order, so their anchors never collide.
@@ -292,7 +311,7 @@ def lanes_html(document: Document | str, analysis: Analysis | None,
     for position, (label, chunks, sizes) in enumerate(lanes):
         lane = chr(ord("a") + position) if position < 26 else f"l{position + 1}"
         cuts = overlay_cuts(analysis, chunks)
-        body = _overlay_body(text, chunks, cuts, sizes, unit, lane, max_chars)
+        body = _overlay_body(text, chunks, cuts, sizes, unit, lane, window)
         columns.append(f'<div class="ci-lane"><h4 class="ci-lane-title" data-label="">{escape(label)}</h4>'
                        f'<div class="ci-overlay" data-lane="{lane}">{body}</div></div>')
     grid = f"grid-template-columns:repeat({max(1, len(columns))},minmax(0,1fr))"

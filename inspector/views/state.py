@@ -25,6 +25,10 @@ UPLOAD_UNIT = re.compile(r"^upload:[0-9a-f]{16}$")
 
 MAX_CAP = 1_000_000
 MAX_COMPARE = 16
+#: The longest value a URL key may have (a folder path or a spec is far shorter).
+MAX_URL_VALUE = 4_096
+#: How many times one URL key may repeat (``cmp`` is the only key read more than once).
+MAX_URL_VALUES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +106,8 @@ class AppState:
                        heading_prefix=spec.heading_prefix, table_header=spec.table_header)
 
     #: The URL keys these settings own; pages may add keys of their own beside them.
-    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "budgets", "embed", "cap")
+    # ``embedder``, not ``embed``: Streamlit keeps ``embed`` for itself and never shows it to the app.
+    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "budgets", "embedder", "cap")
 
     def to_query_params(self) -> dict[str, str | list[str]]:
         """The URL form: ``spec`` and ``doc`` always, other settings when not at their default."""
@@ -123,7 +128,7 @@ class AppState:
         if self.sweep != default.sweep:
             out["budgets"] = ",".join(map(str, self.sweep))
         if self.embed != default.embed:
-            out["embed"] = self.embed
+            out["embedder"] = self.embed
         if self.cap != default.cap:
             out["cap"] = str(self.cap)
         return out
@@ -141,8 +146,9 @@ class AppState:
         problems: list[str] = []
         for key, read in _URL_READERS.items():
             if key in params:
-                state, found = read(state, _values(params[key]), uploaded_units)
-                problems += found
+                values, refused = _bounded(key, _values(params[key]))
+                state, found = read(state, values, uploaded_units)
+                problems += refused + found
         return state, problems
 
     def spec_label(self) -> str:
@@ -232,7 +238,7 @@ def _read_cap(state: AppState, text: str, units: Sequence[str]):
 
 #: Every URL key ``AppState`` owns and how it is read, in the order they are applied.
 _URL_READERS = {"spec": _read_spec, "mode": _read_mode, "corpus": _read_corpus, "doc": _read_doc,
-                "vs": _read_lane_b, "cmp": _read_compare, "budgets": _read_sweep, "embed": _read_embed,
+                "vs": _read_lane_b, "cmp": _read_compare, "budgets": _read_sweep, "embedder": _read_embed,
                 "cap": _read_cap}
 
 
@@ -258,7 +264,23 @@ def _whole(text: str) -> int | None:
 
 
 def _values(value: str | Sequence[str]) -> list[str]:
-    return [value] if isinstance(value, str) else [str(v) for v in value]
+    return [value] if isinstance(value, str) else [str(v) for v in value[:MAX_URL_VALUES + 1]]
+
+
+def _bounded(key: str, values: list[str]) -> tuple[list[str], list[str]]:
+    """The values of one URL key that are short enough to read, and why the others were not
+    (a link can carry a value of any length, or one key thousands of times)."""
+    problems = []
+    if len(values) > MAX_URL_VALUES:
+        problems.append(f"The link gives {key!r} more than {MAX_URL_VALUES} times; only the first "
+                        f"{MAX_URL_VALUES} are read.")
+        values = values[:MAX_URL_VALUES]
+    kept = [v for v in values if len(v) <= MAX_URL_VALUE]
+    if len(kept) < len(values):
+        longest = max(len(v) for v in values)
+        problems.append(f"The link's {key!r} value ignored: {longest:,} characters, more than the "
+                        f"{MAX_URL_VALUE:,} a setting may have.")
+    return kept, problems
 
 
 def unit_problem(unit: str, uploaded_units: Sequence[str]) -> str | None:

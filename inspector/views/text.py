@@ -1,8 +1,9 @@
-"""Untrusted text made safe and short for the page: markdown escaping and first words."""
+"""Text for the page, safe and short: markdown escaping, first words, chunk numbers as ranges."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=])")
 
@@ -17,3 +18,23 @@ def first_words(text: str, words: int = 12) -> str:
     """The first ``words`` words of a text on one line, for tables."""
     parts = text.split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def chunk_numbers(positions: Iterable[int], *, runs: int = 8) -> str:
+    """Chunk positions (from 0) as people read them, three or more in a row as a range:
+    ``#1–#3, #7, #8``.
+
+    Only the first ``runs`` ranges or numbers are written, then how many chunks are left, so
+    the text stays short however many chunks there are (one table cut by 15,000 chunks reads
+    ``#1–#15000``)."""
+    ordered = sorted(set(positions))
+    found: list[tuple[int, int]] = []
+    for p in ordered:
+        if found and p == found[-1][1] + 1:
+            found[-1] = (found[-1][0], p)
+        else:
+            found.append((p, p))
+    found = [part for a, b in found for part in ([(a, a), (b, b)] if b == a + 1 else [(a, b)])]
+    words = [f"#{a + 1}" if a == b else f"#{a + 1}–#{b + 1}" for a, b in found[:runs]]
+    left = sum(b - a + 1 for a, b in found[runs:])
+    return ", ".join(words) + (f" and {left:,} more" if left else "")

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
+import inspector.atoms.markdown as markdown_module
 from inspector.atoms.analysis import Analysis, Heading, Table
 from inspector.atoms.markdown import analyze_markdown
 from inspector.model import ATOM_KINDS
+from tests.support.strategies import markdown_document
 
 
 def texts(text: str, spans) -> list[str]:
@@ -497,3 +500,31 @@ def test_reading_markdown_tokens_pauses_the_collector(monkeypatch):
     assert analysis.sentences and seen[0] == ("parse", True)
     assert ("prose", False) in seen and ("prose", True) not in seen
     assert gc.isenabled()
+
+
+TABLE_CASES = [
+    "Intro line\n| a | b |\n|---|---|\n| 1 | 2 |\n",  # a table interrupting a paragraph
+    "- item\n\n  | a | b |\n  |---|:-:|\n  | 1 | 2 |\n",  # in a list item
+    "> | a | b |\n> |---|---|\n> | x \\| y | [l](https://x.example/1) |\n",  # in a blockquote
+    "| a |\n|---|\n|\n| only |\n\ntext after, with 12 words to make it a long enough sentence here.\n",
+    "[ref]: https://x.example\n| a | b |\n|---|---|\n| [ref] | 3 |\n",  # after a reference definition
+]
+
+
+@pytest.mark.parametrize("text", TABLE_CASES)
+def test_dropping_table_cell_tokens_changes_no_analysis(text, monkeypatch):
+    ours = analyze_markdown(text)
+    monkeypatch.setattr(markdown_module, "PARSER", MarkdownIt("commonmark", {"html": True}).enable("table"))
+    assert analyze_markdown(text) == ours
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=markdown_document())
+def test_the_parser_reads_what_markdown_it_reads(text):
+    plain = MarkdownIt("commonmark", {"html": True}).enable("table")
+    ours = analyze_markdown(text)
+    original, markdown_module.PARSER = markdown_module.PARSER, plain
+    try:
+        assert analyze_markdown(text) == ours
+    finally:
+        markdown_module.PARSER = original

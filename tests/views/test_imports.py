@@ -10,10 +10,9 @@ from hypothesis import strategies as st
 
 from inspector import Document, Workspace
 from inspector.chunks.export import export_text
+from inspector.limits import MAX_CHUNK_FILE_BYTES, MAX_GOLDEN_BYTES
 from inspector.retrieval.golden import golden_recall
 from inspector.views.imports import (
-    MAX_GOLDEN_BYTES,
-    MAX_IMPORT_BYTES,
     damage_export,
     folder_rows,
     gap_rows,
@@ -89,7 +88,7 @@ def test_damage_fits_files_of_few_records():
 
 
 def test_the_upload_handler_refuses_whole_files_with_a_reason(sample_markdown):
-    result, problem = import_upload("big.jsonl", b" " * (MAX_IMPORT_BYTES + 1), sample_markdown)
+    result, problem = import_upload("big.jsonl", b" " * (MAX_CHUNK_FILE_BYTES + 1), sample_markdown)
     assert result is None and problem.startswith("big.jsonl is 20.0 MB; chunk files over 20 MB are refused")
     result, problem = import_upload("x.jsonl", b'{"text": "caf\xe9"}\n', sample_markdown)
     assert result is None and "not UTF-8" in problem and "offset 13" in problem

@@ -24,6 +24,7 @@ from inspector.views.render import (
     overlay_cuts,
     overlay_html,
 )
+from inspector.views.text import chunk_numbers
 from tests.support.paths import GOLDEN as GOLDEN_DIR
 from tests.support.paths import ROOT
 
@@ -255,16 +256,19 @@ GOLDEN_CASES = {
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(with_atoms(), st.one_of(st.none(), st.integers(0, 60)))
-def test_overlay_text_bands_and_safety(case, max_chars):
+@given(with_atoms(), st.one_of(st.none(), st.tuples(st.integers(0, 60), st.integers(0, 60))))
+def test_overlay_text_bands_and_safety(case, window):
     text, spans, atoms = case
     chunks = chunks_from(spans)
-    markup = overlay_html(Document("t.md", text), chunks, bare_analysis(atoms), max_chars=max_chars)
+    if window is not None:
+        window = (min(window), max(window))
+    markup = overlay_html(Document("t.md", text), chunks, bare_analysis(atoms), window=window)
     parsed = assert_safe(markup)
-    shown = len(text) if max_chars is None else min(len(text), max_chars)
-    assert parsed.text == text[:shown]  # nothing lost, nothing added
-    assert ('class="ci-notice"' in markup) == (shown < len(text))
-    for pos, band in enumerate(parsed.bands):
+    first, shown = (0, len(text)) if window is None else (min(window[0], len(text)), min(window[1], len(text)))
+    assert parsed.text == text[first:shown]  # nothing lost, nothing added
+    assert ('class="ci-notice"' in markup) == ((first, shown) != (0, len(text)))
+    for offset, band in enumerate(parsed.bands):
+        pos = first + offset
         cover = sum(1 for a, b in spans if a <= pos < b)
         want = "ci-gap" if cover == 0 else "ci-overlap" if cover > 1 else None
         if want:
@@ -273,8 +277,8 @@ def test_overlay_text_bands_and_safety(case, max_chars):
             (i,) = [i for i, (a, b) in enumerate(spans) if a <= pos < b]
             assert band == f"ci-c{i % 2}", (pos, band)
     # One label per chunk that starts inside the shown text, sitting exactly at its start.
-    want_labels = sorted((a, f"#{i + 1} · {b - a} chars") for i, (a, b) in enumerate(spans)
-                         if a < shown or (a == shown == len(text)))
+    want_labels = sorted((a - first, f"#{i + 1} · {b - a} chars") for i, (a, b) in enumerate(spans)
+                         if first <= a < shown or (first <= a == shown == len(text)))
     assert sorted(parsed.labels) == want_labels
 
 
@@ -296,7 +300,7 @@ def test_red_pieces_are_exactly_the_cut_atoms(case):
         assert pieces[0][0] == cut.start and pieces[-1][1] == cut.end
         assert all(p[1] == q[0] for p, q in zip(pieces, pieces[1:])), "red pieces leave a hole"
         assert [p[3] for p in pieces] == [f"ci-b-cut-{k}"] + [None] * (len(pieces) - 1)
-        numbers = ", ".join(f"#{i + 1}" for i in cut.chunks)
+        numbers = chunk_numbers(cut.chunks)
         assert all(numbers in p[2] for p in pieces)
     red = {pos for _, a, b, _, _ in parsed.cut_pieces for pos in range(a, b)}
     assert red == {pos for c in cuts for pos in range(c.start, c.end)}
@@ -364,7 +368,7 @@ def test_bad_arguments_raise_clear_errors():
 def test_truncation_notice_counts_hidden_chunks():
     text = "x" * 50 + "y" * 50
     chunks = chunks_from([(0, 40), (40, 70), (70, 100)])
-    markup = overlay_html(text, chunks, None, max_chars=60)
+    markup = overlay_html(text, chunks, None, window=(0, 60))
     parsed = assert_safe(markup)
     assert parsed.text == text[:60]
     assert "Showing the first 60 of 100 characters; 1 more chunk not shown." in markup

@@ -64,8 +64,8 @@ def test_any_valid_state_round_trips(kind, budget, overlap_share, unit, prefix, 
     ({"budgets": "400,abc"}, "sweep budgets"),
     ({"budgets": "0"}, "sweep budgets"),
     ({"vs": "fixed:10/20"}, "second splitter"),
-    ({"embed": "hf:/etc/passwd"}, "embedder tokenizer"),
-    ({"embed": "upload:ffffffffffffffff"}, "not on this server"),
+    ({"embedder": "hf:/etc/passwd"}, "embedder tokenizer"),
+    ({"embedder": "upload:ffffffffffffffff"}, "not on this server"),
     ({"corpus": "  "}, "empty corpus"),
 ])
 def test_bad_values_fall_back_to_defaults_with_a_reason(params, words):
