@@ -48,7 +48,6 @@ from .analysis import Analysis, Heading, Table
 from .prose import TRIM_SET, prose_sentences
 
 
-
 def _paragraph_inlines(state) -> None:
     """markdown-it's core ``inline`` rule for paragraphs only. Only a paragraph's inline tokens
     are read (for its links); a heading's or a table cell's text is read from its ``content``,
