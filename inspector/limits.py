@@ -27,9 +27,12 @@ MAX_TOKENIZER_BYTES = 64_000_000
 _BLOCK = 1 << 20
 
 
-def megabytes(size: int) -> str:
-    """``20 MB``, ``1.5 MB``: a limit or a size as the messages print it."""
-    return f"{size / 1e6:.1f}".removesuffix(".0") + " MB"
+def human_size(size: int) -> str:
+    """``999 bytes``, ``1.5 kB``, ``20 MB``: a limit or a size as the messages print it."""
+    if size < 1000:
+        return f"{size} bytes"
+    value, unit = (size / 1e6, "MB") if size >= 1_000_000 else (size / 1e3, "kB")
+    return f"{value:.1f}".removesuffix(".0") + f" {unit}"
 
 
 def read_limited(path: str | os.PathLike, limit: int, what: str) -> bytes:
@@ -51,5 +54,5 @@ def read_limited(path: str | os.PathLike, limit: int, what: str) -> bytes:
             chunks.append(block)
             size += len(block)
     if size > limit:
-        raise InputTooLarge(f"{what} {path.name} is larger than the {megabytes(limit)} limit for a {what}")
+        raise InputTooLarge(f"{what} {path.name} is larger than the {human_size(limit)} limit for a {what}")
     return b"".join(chunks)

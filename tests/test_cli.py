@@ -87,6 +87,10 @@ def test_progress_bar_goes_to_stderr(small_corpus, capsys):
         (["report", ".", "--spec", "fixed:0"], "budget"),
         (["report", ".", "--spec", "fixed:100/200"], "overlap"),
         (["report", ".", "--budgets", "10,x"], "whole numbers"),
+        (["report", "sample_corpus", "--spec", "fixed:" + "9" * 5000], "at most 1000 characters"),
+        (["report", "sample_corpus", "--sweep", "fixed:" + "9" * 800], "(800 digits) is larger than the limit"),
+        (["export", "sample_corpus", "--spec", "recursive:400/" + "5" * 4400], "splitter spec"),
+        (["report", "sample\x01corpus"], "not found"),
         (["explode"], "invalid choice"),
     ],
 )
@@ -148,3 +152,20 @@ def test_check_of_chunks_for_some_documents_says_the_others_got_none(tmp_path, c
     assert "1 of 2 documents received no chunk; the measures cover the others" in shown.err
     measures = json.loads(shown.out)["measures"]
     assert (measures["chunks"], measures["oversized"], measures["unplaced"]) == (1, 1, 0)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["check", "sample_corpus", "--chunks", "/dev/zero"], "zero is larger than the 20 MB limit for a chunk file"),
+    (["check", "sample_corpus", "--spec", "fixed:800", "--golden", "/dev/zero"],
+     "zero is larger than the 5 MB limit for a golden set"),
+    (["check", "sample_corpus", "--spec", "fixed:800", "--baseline", "/dev/zero"],
+     "zero is larger than the 1 MB limit for a baseline"),
+    (["report", "sample_corpus", "--spec", "fixed:80t:hf:/dev/zero"],
+     "zero is larger than the 64 MB limit for a tokenizer file"),
+])
+def test_every_file_argument_is_refused_past_its_size_limit(args, message):
+    proc = subprocess.run([sys.executable, "-m", "inspector", *args, "--quiet" if args[0] == "report" else "--json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert message in proc.stderr.splitlines()[-1]

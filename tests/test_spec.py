@@ -90,6 +90,9 @@ def test_custom_separators_round_trip():
         ("fixed:10c:o200k", "cannot name a tokenizer"),
         ("fixed:100;color=red", "unknown option"),
         ("fixed:99999999", "larger than the limit"),
+        ("fixed:" + "9" * 5000, "at most 1000 characters"),  # int() itself refuses 4,300 digits
+        ("fixed:" + "9" * 990, "(990 digits) is larger than the limit"),
+        ("fixed:100/" + "7" * 900, "overlap 777777777777… (900 digits)"),
         ("recursive:100;seps=", "separators"),
     ],
 )

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import ImportChunksError, InputTooLarge
-from ..limits import megabytes, read_limited
+from ..limits import human_size, read_limited
 
 #: Field names tried in order, first on the record, then on its ``metadata``.
 TEXT_FIELDS = ("text", "page_content", "content", "chunk", "chunk_text")
@@ -323,7 +323,7 @@ def read_source(source: str | Path | bytes, name: str | None, what: str, limit: 
     if isinstance(source, (bytes, bytearray)):
         data = bytes(source)
         if len(data) > limit:
-            raise ImportChunksError(f"{name or what} is {megabytes(len(data))}, larger than the {megabytes(limit)} "
+            raise ImportChunksError(f"{name or what} is {human_size(len(data))}, larger than the {human_size(limit)} "
                                     f"limit for a {what}")
     else:
         path = Path(source)

@@ -9,5 +9,5 @@ from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "load": ["Corpus", "MARKDOWN_SUFFIXES", "SkippedFile", "load_corpus", "load_files", "load_uploads"],
-    "read": ["human_size", "read_text"],
+    "read": ["read_text"],
 })

@@ -143,7 +143,7 @@ def load_files(
     files = [os.path.abspath(os.fspath(p)) for p in paths]
     for file in files:
         if not os.path.isfile(file):
-            raise CorpusError(f"not a readable file: {file}")
+            raise CorpusError(f"not a readable file: {file!r}")
     if root is not None:
         base = os.path.abspath(os.fspath(root))
     else:

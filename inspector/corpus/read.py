@@ -16,6 +16,7 @@ import stat
 from pathlib import PurePosixPath
 
 from ..errors import SpecError, UnreadableFile
+from ..limits import human_size
 from ..model import MODES, Document
 
 Meta = tuple[tuple[str, str], ...]
@@ -169,14 +170,6 @@ def _unquote(value: str) -> str:
 def too_large(size: int, limit: int) -> str:
     """The reason given for a file of ``size`` bytes over the ``limit``."""
     return f"larger than the {human_size(limit)} limit ({human_size(size)})"
-
-
-def human_size(size: int) -> str:
-    """``999 bytes``, ``1.5 kB``, ``7.2 MB`` (decimal units, as the limits are stated)."""
-    if size < 1000:
-        return f"{size} bytes"
-    value, unit = (size / 1e6, "MB") if size >= 1_000_000 else (size / 1e3, "kB")
-    return f"{value:.1f}".removesuffix(".0") + f" {unit}"
 
 
 def os_reason(exc: OSError) -> str:

@@ -3,10 +3,11 @@ second lane, and untrusted names shown as plain text. (HTML itself: the browser 
 
 from __future__ import annotations
 
-from inspector import Workspace, get_length
+from inspector import Document, Workspace, get_length
 from inspector.views.frames import doc_view
 from inspector.views.launch import ENV_ROOTS
 from inspector.views.text import markdown_escape
+from inspector.views.window import windows
 from tests.support.app import (
     FIRST,
     SAMPLE,
@@ -16,8 +17,10 @@ from tests.support.app import (
     errors,
     expected_cuts,
     metrics,
+    warnings,
     write_corpus,
 )
+from tests.support.hostile import wide_table
 
 
 def test_document_page_opens_on_the_first_document():
@@ -84,3 +87,34 @@ def test_side_by_side_draws_two_lanes_and_checks_the_second_spec():
     at.switch_page("app_pages/document.py").run()
     assert at.toggle(key="side_by_side").value is True  # page widgets come back after a page switch
     assert at.text_input(key="lane_b").value == "paragraph:300"
+
+
+def test_a_huge_table_cut_thousands_of_times_is_drawn_one_part_at_a_time(tmp_path, monkeypatch):
+    text = wide_table()
+    folder = write_corpus(tmp_path / "corpus", {"wide.md": text.encode()})
+    monkeypatch.setenv(ENV_ROOTS, str(folder))
+    at = app({"corpus": str(folder), "doc": "wide.md", "spec": "fixed:30"})
+    assert_clean(at)
+    assert metrics(at)["Chunks"] == "15010"
+    parts = windows(len(text), [c.start for c in doc_view(Workspace([Document("wide.md", text)]),
+                                                          Document("wide.md", text), "fixed:30",
+                                                          get_length("chars")).result.chunks])
+    assert at.number_input(key="doc_part").max == len(parts) > 1
+    first = drawing(at)
+    assert len(first) < 2_000_000 and f"Showing the first {parts[0][1]:,} of {len(text):,} characters" in first
+    at.number_input(key="doc_part").set_value(3).run()
+    assert_clean(at)
+    assert f"Showing characters {parts[2][0] + 1:,}–{parts[2][1]:,}" in drawing(at)
+    at.number_input(key="doc_cut").set_value(1).run()  # the first cut atom: the table, in part 1
+    assert at.number_input(key="doc_part").value == 1
+
+
+def test_an_alert_names_a_few_oversized_chunks_and_counts_the_rest(tmp_path, monkeypatch):
+    lines = [("x" * 120 if i % 2 else "y") for i in range(400)]
+    folder = write_corpus(tmp_path / "corpus", {"log.md": ("```\n" + "\n".join(lines) + "\n```\n").encode()})
+    monkeypatch.setenv(ENV_ROOTS, str(folder))
+    at = app({"corpus": str(folder), "doc": "log.md", "spec": "structured:50"})
+    assert_clean(at)
+    (alert,) = [w for w in warnings(at) if "exceed the budget" in w]
+    assert alert.startswith("200 chunk(s) exceed the budget of 50 characters")
+    assert alert.endswith(" and 192 more.") and len(alert) < 300

@@ -240,3 +240,14 @@ def test_a_failed_save_says_so_and_keeps_the_ticks(data_folder):
     at.button(key="orphan_save").click().run()
     with ReviewStore(store_file) as store:
         assert [a.references for a in store.answers(ROUND.id, "Dana")] == [True]
+
+
+@pytest.mark.parametrize("change", [{"rsize": "9" * 5000}, {"rseed": "7" * 4400}, {"rk": "5" * 30},
+                                    {"rspec": "fixed:" + "8" * 4500}, {"rcorpus": "ab" * 3000}])
+def test_a_link_with_numbers_too_long_to_read_is_refused_not_raised(change):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.query_params.update({**ROUND.to_query_params(), **change})
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    assert at.warning, "the refused link says why"
+

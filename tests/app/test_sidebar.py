@@ -61,6 +61,12 @@ def test_url_parameters_set_every_widget_and_survive_a_run():
     ({"spec": "fixed:800t:hf:/etc/passwd"}, "not allowed"),
     ({"mode": "regex"}, "Atom mode 'regex'"),
     ({"doc": "no/such.md"}, "not in the bundled sample corpus"),
+    ({"spec": "fixed:" + "9" * 5000}, "'spec' value ignored: 5,006 characters"),
+    ({"spec": "fixed:" + "9" * 3000}, "a splitter spec is at most 1000 characters"),
+    ({"spec": "fixed:" + "9" * 900}, "(900 digits) is larger than the limit"),
+    ({"cmp": "sentence:" + "4" * 4400}, "'cmp' value ignored"),
+    ({"cmp": "sentence:" + "4" * 400}, "Compared splitter"),
+    ({"corpus": "sample", "vs": "x" * 5000}, "'vs' value ignored: 5,000 characters"),
 ])
 def test_bad_url_values_fall_back_with_a_visible_warning(params, warning):
     at = app(params)
@@ -174,3 +180,10 @@ def test_uploaded_files_become_the_corpus():
     assert at.selectbox(key="doc").value == "notes.md"
     assert [x.label for x in at.expander if "skipped" in x.label] == ["1 file skipped"]
     assert at.query_params["corpus"] == "upload"
+
+
+def test_a_folder_name_with_a_nul_character_is_an_error_not_a_traceback(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHUNK_INSPECTOR_ROOTS", str(tmp_path))
+    at = app({"corpus": str(tmp_path) + "\x00/../etc"})
+    assert_clean(at)
+    assert any("NUL character" in e for e in errors(at)), errors(at)

@@ -9,6 +9,7 @@ from tests.support.app import (
     app,
     assert_clean,
     metrics,
+    warnings,
 )
 
 
@@ -24,3 +25,20 @@ def test_sizes_page_lists_chunks_over_the_cap():
     at.number_input(key="cap").set_value(100_000).run()
     assert metrics(at)["Over the cap"] == "0"
     assert at.query_params["cap"] == "100000"
+
+
+def test_an_unknown_embedder_in_the_link_is_refused_with_a_warning_and_leaves_the_url():
+    at = app({"embedder": "bogus", "cap": "300"})
+    at.switch_page("app_pages/sizes.py").run()
+    assert_clean(at)
+    assert any("Embedder tokenizer in the link ignored" in w for w in warnings(at)), warnings(at)
+    assert at.selectbox(key="embed").value == "o200k"
+    assert "embedder" not in at.query_params and at.query_params["cap"] == "300"
+
+
+def test_the_embedder_in_the_link_is_the_one_used():
+    at = app({"embedder": "cl100k"})
+    at.switch_page("app_pages/sizes.py").run()
+    assert_clean(at)
+    assert at.selectbox(key="embed").value == "cl100k"
+    assert at.query_params["embedder"] == "cl100k"

@@ -314,3 +314,11 @@ def test_many_files_load(tmp_path):
         write(tmp_path, f"d{i % 20}/f{i}.md", f"# Doc {i}\n\ntext\n")
     corpus = load_corpus(tmp_path)
     assert len(corpus) == 2000 and corpus.skipped == ()
+
+
+def test_a_path_with_a_nul_character_is_refused_not_raised(tmp_path):
+    with pytest.raises(CorpusError, match="NUL character"):
+        load_corpus(str(tmp_path) + "\x00x")
+    write(tmp_path, "ok.md", "# Fine\n")
+    with pytest.raises(CorpusError, match="not a readable file"):
+        load_files([tmp_path / "ok.md", str(tmp_path / "bad") + "\x00.md"])

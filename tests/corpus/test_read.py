@@ -14,6 +14,7 @@ from inspector.corpus.load import (
     load_corpus,
 )
 from inspector.corpus.read import read_text
+from inspector.limits import human_size
 from tests.support.files import reasons, write
 
 
@@ -77,7 +78,7 @@ def test_title_ignores_headings_in_code_fences(tmp_path):
 
 def test_size_messages():
     assert corpus_file.too_large(7_200_000, 5_000_000) == "larger than the 5 MB limit (7.2 MB)"
-    assert corpus_file.human_size(999) == "999 bytes"
+    assert human_size(999) == "999 bytes"
 
 
 def test_oserror_while_reading_is_a_skip(tmp_path, monkeypatch):

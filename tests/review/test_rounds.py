@@ -93,7 +93,8 @@ def test_a_round_travels_as_a_link():
 
 
 @pytest.mark.parametrize("change", [{"rseed": "10"}, {"rsize": "many"}, {"rspec": "structured:-5"},
-                                    {"rcorpus": None}])
+                                    {"rcorpus": None}, {"rsize": "9" * 5000}, {"rseed": "9" * 4400},
+                                    {"rk": "5" * 20}, {"rspec": "fixed:" + "8" * 4500}])
 def test_an_edited_or_broken_link_is_refused(change):
     params = ReviewRound("ab" * 16, "structured:800", seed=9).to_query_params()
     for key, value in change.items():

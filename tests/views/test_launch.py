@@ -49,3 +49,7 @@ def test_symbolic_link_out_of_a_root_is_refused(tmp_path):
     outside.mkdir()
     (root / "escape").symlink_to(outside)
     assert "outside" in corpus_folder_problem(str(root / "escape"), [os.path.realpath(root)])
+
+
+def test_a_folder_with_a_nul_character_is_refused_with_the_reason():
+    assert corpus_folder_problem("docs\x00/../etc", []) == "a folder name cannot contain a NUL character"

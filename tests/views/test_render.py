@@ -13,9 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import Analysis, Chunk, Document, analyze, load_corpus, split_document
+from inspector import Analysis, Chunk, Document, Workspace, analyze, get_length, load_corpus, split_document
 from inspector.measure.survival import CutAtom, cut_atoms
 from inspector.model import ATOM_KINDS
+from inspector.views.frames import doc_view
 from inspector.views.render import (
     chunk_card_html,
     cut_list,
@@ -25,6 +26,8 @@ from inspector.views.render import (
     overlay_html,
 )
 from inspector.views.text import chunk_numbers
+from inspector.views.window import WINDOW_CHARS, WINDOW_CHUNKS, windows
+from tests.support.hostile import fenced_log, wide_table
 from tests.support.paths import GOLDEN as GOLDEN_DIR
 from tests.support.paths import ROOT
 
@@ -473,3 +476,23 @@ def test_golden_inputs_show_what_they_claim():
     assert 'class="ci-gap"' in _golden_seed_gaps()
     assert 'id="ci-a-cut-0"' in _golden_structured() and "ci-cuts" in _golden_structured()
     assert "ci-prefix" in _golden_card()
+
+
+@pytest.mark.parametrize(("make", "spec"), [(wide_table, "fixed:30"), (wide_table, "fixed:10"),
+                                           (fenced_log, "fixed:200")])
+def test_the_overlay_grows_linearly_with_the_text_and_the_chunks(make, spec):
+    document = Document("hostile.md", make())
+    workspace = Workspace([document])
+    view = doc_view(workspace, document, spec, get_length("chars"))
+    chunks = view.result.chunks
+    markup = overlay_html(document, chunks, view.analysis, sizes=list(view.sizes))
+    # Before, every piece of the table repeated a tooltip naming all 15,000 chunks: 935 MB.
+    assert len(markup) <= 3 * len(document.text) + 450 * len(chunks) + 10_000
+    titles = re.findall(r'title="([^"]*)"', markup)
+    assert titles and max(map(len, titles)) <= 200
+    parts = windows(len(document.text), [c.start for c in chunks])
+    assert len(parts) > 1
+    for part in parts[:2] + parts[-1:]:
+        shown = overlay_html(document, chunks, view.analysis, sizes=list(view.sizes), window=part)
+        assert len(shown) <= 3 * WINDOW_CHARS + 450 * WINDOW_CHUNKS + 10_000
+        assert assert_safe(shown).text == document.text[part[0]:part[1]]

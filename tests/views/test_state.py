@@ -12,7 +12,7 @@ from inspector import SplitterSpec
 from inspector.errors import SpecError
 from inspector.model import MODES
 from inspector.spec import KINDS, SWEEP_BUDGETS
-from inspector.views.state import AppState, checked_spec, parse_budgets, unit_problem
+from inspector.views.state import MAX_URL_VALUE, MAX_URL_VALUES, AppState, checked_spec, parse_budgets, unit_problem
 
 UPLOADED = "upload:0123456789abcdef"
 
@@ -149,3 +149,29 @@ def test_app_state_keeps_the_budget_while_imported_chunks_are_chosen():
     assert not problems and again.spec() == spec
     back = chosen.with_spec(SplitterSpec.parse("structured:900"))
     assert back.chunk_set == "" and back.spec() == SplitterSpec.parse("structured:900")
+
+
+@pytest.mark.parametrize("key", ["spec", "vs", "cmp"])
+def test_a_number_of_thousands_of_digits_in_a_link_is_refused_not_raised(key):
+    state, problems = AppState.from_query_params({key: "fixed:" + "9" * 5000})
+    assert state == AppState() and len(problems) == 1
+    state, problems = AppState.from_query_params({key: "fixed:" + "9" * 900})
+    assert state == AppState() and "digits" in problems[0]
+
+
+def test_link_values_are_bounded_in_length_and_in_number():
+    state, problems = AppState.from_query_params({"corpus": "x" * (MAX_URL_VALUE + 1), "mode": "seed"})
+    assert state.corpus == AppState().corpus and state.mode == "seed"
+    assert problems == [f"The link's 'corpus' value ignored: {MAX_URL_VALUE + 1:,} characters, more than the "
+                        f"{MAX_URL_VALUE:,} a setting may have."]
+    state, problems = AppState.from_query_params({"cmp": ["fixed:100"] * 10_000})
+    assert state.compare == ("fixed:100",)
+    assert any(f"more than {MAX_URL_VALUES} times" in p for p in problems)
+    long_doc = "docs/" + "a" * 4000 + ".md"
+    assert AppState.from_query_params({"doc": long_doc}) == (AppState(doc=long_doc), [])
+
+
+def test_the_embedder_travels_under_a_key_streamlit_leaves_alone():
+    state = AppState(embed="cl100k")
+    assert state.to_query_params()["embedder"] == "cl100k" and "embed" not in state.to_query_params()
+    assert AppState.from_query_params(state.to_query_params())[0] == state

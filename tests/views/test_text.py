@@ -1,4 +1,4 @@
-"""``inspector.views.text``: untrusted text shown exactly as written, first words."""
+"""``inspector.views.text``: untrusted text shown exactly as written, first words, chunk numbers."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
-from inspector.views.frames import (
-    first_words,
-)
-from inspector.views.text import markdown_escape
+from inspector.views.text import chunk_numbers, first_words, markdown_escape
 
 
 def test_first_words():
@@ -37,3 +34,13 @@ def test_markdown_escape_defuses_markup(text):
     assert MarkdownIt("commonmark").render(escaped) == f"<p>{escapeHtml(text)}</p>\n"
     for directive in ("$", ":", "www."):  # Streamlit-only syntax: maths, colours, bare links
         assert escaped.count(directive) == 0 or f"\\{directive[0]}" in escaped
+
+
+def test_chunk_numbers_read_as_ranges_and_stay_short():
+    assert chunk_numbers(range(14_955)) == "#1–#14955"
+    assert chunk_numbers([6, 0, 1, 2, 7]) == "#1–#3, #7, #8"
+    assert chunk_numbers([0, 1]) == "#1, #2"
+    assert chunk_numbers([]) == ""
+    many = chunk_numbers(range(0, 40_000, 2))
+    assert many == "#1, #3, #5, #7, #9, #11, #13, #15 and 19,992 more"
+    assert len(chunk_numbers(range(0, 10**6, 3))) < 80
