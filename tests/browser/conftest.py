@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.hostile import wide_table
 from tests.support.paths import ROOT
 
 ARTIFACTS = ROOT / "artifacts"
@@ -70,6 +71,14 @@ def hostile_corpus(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="session")
+def heavy_corpus(tmp_path_factory) -> Path:
+    """A document that once took the server down: a 450 kB table of 300 columns."""
+    folder = tmp_path_factory.mktemp("heavy")
+    (folder / "wide-table.md").write_text(wide_table(), encoding="utf-8")
+    return folder
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -83,12 +92,13 @@ def app_data(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def app_url(chromium_path, hostile_corpus, app_data) -> str:
+def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data) -> str:
     """A running app (its output in artifacts/streamlit-server.log); stopped by its pid afterwards."""
     ARTIFACTS.mkdir(exist_ok=True)
     SCREENSHOTS.mkdir(exist_ok=True)
     port = _free_port()
-    env = dict(os.environ, CHUNK_INSPECTOR_ROOTS=str(hostile_corpus), CHUNK_INSPECTOR_DATA=str(app_data))
+    roots = os.pathsep.join([str(hostile_corpus), str(heavy_corpus)])
+    env = dict(os.environ, CHUNK_INSPECTOR_ROOTS=roots, CHUNK_INSPECTOR_DATA=str(app_data))
     env.pop("CHUNK_INSPECTOR_CORPUS", None)
     log_path = ARTIFACTS / "streamlit-server.log"
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",

@@ -163,3 +163,23 @@ def test_a_folder_outside_the_allowed_roots_is_refused_in_the_browser(page, app_
     expect(page.get_by_role("combobox", name="Splitter")).to_be_visible()
     shoot(page, "refused-folder")
     assert_no_exception(page)
+
+
+def test_a_table_cut_fifteen_thousand_times_opens_as_a_document_not_an_error(page, app_url, heavy_corpus):
+    """Once, this link built 935 MB of HTML and the server ran out of memory."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{app_url}/?corpus={quote(str(heavy_corpus))}&doc=wide-table.md&spec=fixed:30")
+    settle(page)
+    overlay = page.locator(".ci-overlay .ci-text")
+    expect(overlay).to_be_visible(timeout=60_000)
+    expect(overlay).to_contain_text("A wide table")
+    expect(overlay).to_contain_text("c3 | c4 | c5")
+    expect(page.get_by_text("Part of the document", exact=False).first).to_be_visible()
+    assert all_metrics(page)["Chunks"].replace(",", "") == "15010"
+    size = page.evaluate("document.querySelector('.ci-overlay').outerHTML.length")
+    assert size < 2_000_000
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
+    shoot(page, "wide-table-fixed-30")
+    assert_no_exception(page)
+
