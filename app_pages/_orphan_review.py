@@ -11,7 +11,7 @@ import html
 import streamlit as st
 
 from app_pages import _shared
-from inspector.errors import ReviewInputError, ReviewStoreError
+from inspector.errors import AnswerChanged, ReviewInputError, ReviewStoreError
 from inspector.review import (
     HINT_CODES,
     QUESTIONS,
@@ -43,19 +43,40 @@ def _remember(here: tuple[str, str, int]) -> dict:
     return ticks
 
 
-def _save(store, review_round, chunks, round_id: str, chunk_id: str, position: int, reviewer: str) -> None:
-    """Callback of *Save answer*: store the ticks (and the round, with its first answer)."""
-    ticks = _remember((round_id, reviewer, position))
+_SHOWN = object()  # save over the answer this page showed
+
+
+def _save(store, review_round, chunks, round_id: str, chunk_id: str, position: int, reviewer: str,
+          replacing=_SHOWN) -> None:
+    """Callback of *Save answer* (and of *Replace it with mine*): store the ticks over the answer
+    this page showed (``replacing``: the stamp of the one to replace instead), and the round,
+    with its first answer."""
+    here = (round_id, reviewer, position)
+    ticks = _remember(here)
+    bases = st.session_state.setdefault("_orphan_base", {})
     try:
         # The round's chunks are recorded with its first answer, so progress and trends know its size.
         if store.get_round(round_id) is None:
             store.save_round(review_round, [c.chunk.id for c in chunks])
-        store.save_answer(round_id, chunk_id, position, reviewer, note=st.session_state.get("orphan_note", ""),
-                          **ticks)
+        stored = store.save_answer(round_id, chunk_id, position, reviewer,
+                                   note=st.session_state.get("orphan_note", ""), **ticks,
+                                   replacing=bases.get(here) if replacing is _SHOWN else replacing)
+    except AnswerChanged as exc:
+        st.session_state["_orphan_conflict"] = (here, exc.stored)
+        return
     except (ReviewStoreError, ReviewInputError) as exc:
         st.session_state["_orphan_save_error"] = f"Answer for chunk {position} NOT saved: {exc}"
         return
-    st.session_state["_orphan_saved"] = saved_message(position, ticks)
+    bases[here] = stored.updated
+    st.session_state.pop("_orphan_conflict", None)
+    st.session_state["_orphan_saved"] = saved_message(stored)
+
+
+def _keep_stored(here: tuple[str, str, int], stored) -> None:
+    """Callback of *Keep the stored answer*: show it, and save over it from now on."""
+    st.session_state.setdefault("_orphan_ticks", {}).pop(here, None)
+    _seed(here, stored)
+    st.session_state.pop("_orphan_conflict", None)
 
 
 def _reveal(ctx, item) -> None:
@@ -131,10 +152,16 @@ def _reviewer() -> str | None:
 
 
 def _seed(here: tuple[str, str, int], saved) -> None:
-    """Give the answer widgets the ticks last drawn here (saved or not), else the saved answer."""
+    """Give the answer widgets the ticks last drawn here (saved or not), else the saved answer;
+    a later save replaces the saved answer seen now, and only that one."""
     unsaved = st.session_state.setdefault("_orphan_ticks", {})
-    seed = unsaved.get(here) or {**{q.key: bool(saved and getattr(saved, q.key)) for q in QUESTIONS},
-                                 "note": saved.note if saved else ""}
+    bases = st.session_state.setdefault("_orphan_base", {})
+    seed = unsaved.get(here)
+    if seed is None or here not in bases:  # the ticks shown are the saved answer's
+        bases[here] = saved.updated if saved else None
+    if seed is None:
+        seed = {**{q.key: bool(saved and getattr(saved, q.key)) for q in QUESTIONS},
+                "note": saved.note if saved else ""}
     for q in QUESTIONS:
         st.session_state[QUESTION_KEYS[q.key]] = seed[q.key]
     st.session_state["orphan_note"] = seed["note"]
@@ -175,9 +202,28 @@ def _answer_form(here: tuple[str, str, int], saved, save_args: tuple) -> None:
     flash = st.session_state.pop("_orphan_saved", None)
     if flash:
         st.success(md(flash))
+    _conflict(here, save_args)
     if not answered:
         st.caption("Not answered yet: nothing is recorded until you save. The chunk's context and "
                    "automatic hints appear after your answer, so they cannot sway it.")
     elif any(st.session_state[QUESTION_KEYS[q.key]] != getattr(saved, q.key) for q in QUESTIONS):
         st.caption(md(f"Saved answer: {answer_marks(saved)} (Address · References · Completeness). "
                       "Your ticks differ: click Update answer to change it."))
+
+
+def _conflict(here: tuple[str, str, int], save_args: tuple) -> None:
+    """When this tab's save met an answer saved elsewhere: both answers, and a choice."""
+    found = st.session_state.get("_orphan_conflict")
+    if not found or found[0] != here:
+        return
+    stored = found[1]
+    mine = {q.key: bool(st.session_state.get(QUESTION_KEYS[q.key])) for q in QUESTIONS}
+    theirs = answer_marks(stored) if stored is not None else "nothing (it was removed)"
+    st.warning(md("Not saved: this answer was saved again in another tab or session since this page showed it. "
+                  f"Stored: {theirs}. Yours: {' · '.join('yes' if mine[q.key] else 'no' for q in QUESTIONS)} "
+                  "(Address · References · Completeness)."))
+    left, right = st.columns(2)
+    left.button("Replace it with mine", key="orphan_replace", on_click=_save,
+                args=(*save_args, stored.updated if stored is not None else None))
+    right.button("Keep the stored answer", key="orphan_keep", on_click=_keep_stored, args=(here, stored))
+

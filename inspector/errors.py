@@ -44,6 +44,15 @@ class ReviewStoreError(InspectorError, OSError):
     """The review store could not be opened or written."""
 
 
+class AnswerChanged(ReviewStoreError):
+    """A saved answer was changed elsewhere (another tab, another session) since the page that
+    saves over it loaded it; nothing was written. ``stored`` is the answer now in the store."""
+
+    def __init__(self, message: str, stored) -> None:
+        super().__init__(message)
+        self.stored = stored
+
+
 class ChunkSetError(InspectorError, OSError):
     """A stored chunk set is missing, damaged, made for another corpus or cannot be written."""
 

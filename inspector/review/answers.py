@@ -68,10 +68,12 @@ def is_orphan(ticks: Mapping[str, bool]) -> bool:
     return not all(ticks[q.key] for q in QUESTIONS)
 
 
-def saved_message(position: int, ticks: Mapping[str, bool]) -> str:
-    """What a reviewer reads after saving: each answer and the verdict it gives."""
+def saved_message(stored: Answer) -> str:
+    """What a reviewer reads after saving: the answer the store now holds, and its verdict."""
+    ticks = {q.key: bool(getattr(stored, q.key)) for q in QUESTIONS}
     words = ", ".join(f"{q.title} {'yes' if ticks[q.key] else 'no'}" for q in QUESTIONS)
-    return f"Saved chunk {position}: {words}, so {'an orphan' if is_orphan(ticks) else 'not an orphan'}."
+    verdict = "an orphan" if is_orphan(ticks) else "not an orphan"
+    return f"Saved chunk {stored.position}; the store now holds: {words}, so {verdict}."
 
 
 @dataclass(frozen=True, slots=True)

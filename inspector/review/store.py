@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
+from ..errors import AnswerChanged
 from .answers import Answer, StoredRound, answers_csv
 from .database import SCHEMA_VERSION, ReviewDatabase
 from .rounds import ReviewRound, clean_reviewer
@@ -53,11 +54,15 @@ class ReviewStore(ReviewDatabase):
     # -- answers -----------------------------------------------------------------------
 
     def save_answer(self, round_id: str, chunk_id: str, position: int, reviewer: str, *,
-                    address=_UNSET, references=_UNSET, completeness=_UNSET, note=_UNSET) -> Answer:
+                    address=_UNSET, references=_UNSET, completeness=_UNSET, note=_UNSET,
+                    replacing=_UNSET) -> Answer:
         """Upsert one reviewer's answer for one chunk; only the fields given change.
 
-        Call it on every click. Raises ``ReviewInputError`` for a bad name or value and
-        ``ReviewStoreError`` when the answer could not be stored (read-only, locked, damaged).
+        ``replacing`` is the ``updated`` stamp of the stored answer this save was made over
+        (None: there was none): when the stored answer is another by now, nothing is written
+        and ``AnswerChanged`` carries it, so two tabs never overwrite each other silently.
+        Raises ``ReviewInputError`` for a bad name or value and ``ReviewStoreError`` when the
+        answer could not be stored (read-only, locked, damaged).
         """
         reviewer = clean_reviewer(reviewer)
         if not isinstance(position, int) or isinstance(position, bool) or position < 1:
@@ -75,11 +80,25 @@ class ReviewStore(ReviewDatabase):
         values = [round_id, chunk_id, position, reviewer, *given.values(), stamp]
         updates = ", ".join(f"{c} = excluded.{c}" for c in ["position", *given, "updated"])
         with self._write() as connection:
+            if replacing is not _UNSET:
+                self._check_unchanged(connection, round_id, chunk_id, reviewer, replacing)
             connection.execute(f"INSERT INTO answers ({', '.join(columns)}) VALUES ({', '.join('?' * len(values))}) "
                                f"ON CONFLICT (round_id, chunk_id, reviewer) DO UPDATE SET {updates}", values)
             row = connection.execute(f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE round_id = ? AND chunk_id = ? "
                                      "AND reviewer = ?", (round_id, chunk_id, reviewer)).fetchone()
         return _answer(row)
+
+    @staticmethod
+    def _check_unchanged(connection, round_id: str, chunk_id: str, reviewer: str, replacing: str | None) -> None:
+        """``AnswerChanged`` when the stored answer is not the one ``replacing`` names (inside the
+        write's transaction, so no other save can come between the check and the write)."""
+        row = connection.execute(f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE round_id = ? AND chunk_id = ? "
+                                 "AND reviewer = ?", (round_id, chunk_id, reviewer)).fetchone()
+        current = _answer(row) if row else None
+        if (current.updated if current else None) != replacing:
+            when = f"at {current.updated[:19].replace('T', ' ')} UTC" if current else "(it was removed)"
+            raise AnswerChanged(f"this answer was saved again elsewhere {when} since this page showed it; "
+                                "nothing was written", current)
 
     def answers(self, round_id: str, reviewer: str | None = None) -> list[Answer]:
         """A round's answers ordered by position then reviewer, optionally one reviewer's."""

@@ -251,3 +251,34 @@ def test_a_link_with_numbers_too_long_to_read_is_refused_not_raised(change):
     assert_clean(at)
     assert at.warning, "the refused link says why"
 
+
+
+def ticks(at: AppTest) -> list[bool]:
+    return [at.checkbox(key=f"orphan_{k}").value for k in ("address", "references", "completeness")]
+
+
+def test_two_tabs_of_one_reviewer_never_overwrite_each_other_silently(data_folder):
+    first, second = as_reviewer("Dana"), as_reviewer("Dana")  # two tabs: two sessions, one reviewer
+    answer(first, True, True, True)
+    answer(second, False, True, True)  # made over the empty answer it was shown
+    assert not any("Saved chunk" in plain(s.value) for s in second.success)
+    (warning,) = [plain(w.value) for w in second.warning if "Not saved" in plain(w.value)]
+    assert "Stored: yes · yes · yes" in warning and "Yours: no · yes · yes" in warning
+    with ReviewStore(data_folder / STORE_NAME) as store:
+        assert [a.address for a in store.answers(ROUND.id, "Dana")] == [True], "the first tab's answer stands"
+
+    second.button(key="orphan_replace").click().run()
+    assert_clean(second)
+    assert any("the store now holds: Address no, References yes, Completeness yes" in plain(s.value)
+               for s in second.success)
+    with ReviewStore(data_folder / STORE_NAME) as store:
+        assert [a.address for a in store.answers(ROUND.id, "Dana")] == [False]
+
+    answer(first, True, False, True)  # the first tab still shows its own, older answer
+    assert any("Stored: no · yes · yes" in plain(w.value) for w in first.warning)
+    first.button(key="orphan_keep").click().run()
+    assert_clean(first)
+    assert ticks(first) == [False, True, True] and not any("Not saved" in plain(w.value) for w in first.warning)
+    answer(first, False, False, True)  # saved over what it now shows: no conflict
+    with ReviewStore(data_folder / STORE_NAME) as store:
+        assert [(a.address, a.references) for a in store.answers(ROUND.id, "Dana")] == [(False, False)]

@@ -35,9 +35,9 @@ def test_one_no_makes_an_orphan_and_the_saved_message_says_which():
     for key in ("address", "references", "completeness"):
         ticks = {"address": True, "references": True, "completeness": True, key: False}
         assert is_orphan(ticks)
-    assert saved_message(4, {"address": True, "references": False, "completeness": True}) == \
-        "Saved chunk 4: Address yes, References no, Completeness yes, so an orphan."
-    assert saved_message(1, dict.fromkeys(("address", "references", "completeness"), True)).endswith("not an orphan.")
+    assert saved_message(_answer(4, references=False)) == \
+        "Saved chunk 4; the store now holds: Address yes, References no, Completeness yes, so an orphan."
+    assert saved_message(_answer(1)).endswith("so not an orphan.")
 
 
 def test_progress_resumes_at_the_first_open_chunk_and_walks_the_open_ones():

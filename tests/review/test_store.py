@@ -7,7 +7,8 @@ import threading
 
 import pytest
 
-from inspector.review.rounds import ReviewInputError, ReviewRound
+from inspector.errors import AnswerChanged, ReviewInputError, ReviewStoreError
+from inspector.review.rounds import ReviewRound
 from inspector.review.store import ReviewStore
 from tests.support.review import CHUNKS, FINGERPRINT, ROUND, answer_all
 
@@ -148,3 +149,21 @@ def test_bad_values_are_refused(store):
         store.save_answer(ROUND.id, CHUNKS[0], 1, "Ann", address="yes")
     with pytest.raises(ValueError):
         store.save_answer(ROUND.id, CHUNKS[0], 0, "Ann", address=True)
+
+
+def test_a_save_over_an_answer_changed_elsewhere_is_refused_with_the_stored_one(store):
+    first = store.save_answer(ROUND.id, CHUNKS[0], 1, "Dana", address=True, references=True, completeness=True,
+                              replacing=None)
+    other_tab = store.save_answer(ROUND.id, CHUNKS[0], 1, "Dana", references=False, replacing=first.updated)
+    with pytest.raises(AnswerChanged) as refused:
+        store.save_answer(ROUND.id, CHUNKS[0], 1, "Dana", completeness=False, replacing=first.updated)
+    assert refused.value.stored == other_tab and isinstance(refused.value, ReviewStoreError)
+    assert "saved again elsewhere" in str(refused.value)
+    (kept,) = store.answers(ROUND.id, "Dana")
+    assert kept == other_tab, "nothing was written"
+    with pytest.raises(AnswerChanged):
+        store.save_answer(ROUND.id, CHUNKS[0], 1, "Dana", address=False, replacing=None)  # "there was none"
+    replaced = store.save_answer(ROUND.id, CHUNKS[0], 1, "Dana", completeness=False, replacing=other_tab.updated)
+    assert (replaced.references, replaced.completeness) == (False, False)
+    assert store.save_answer(ROUND.id, CHUNKS[0], 1, "Dana", note="no check") .note == "no check"
+
