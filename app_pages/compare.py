@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from app_pages import _shared
+from app_pages import _offload, _shared
 from inspector import ATOM_KINDS, SplitterSpec
 from inspector.errors import ChunkSetError, SpecError
 from inspector.model import ATOM_LABELS
@@ -15,7 +15,6 @@ from inspector.views import (
     checked_spec,
     chunk_set_of,
     chunk_set_title,
-    compare_frame,
     probe_figure,
     survival_figure,
 )
@@ -34,10 +33,10 @@ if not _shared.show_problems(ctx):
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, _workspace):
+def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, _ctx):
     # One row per call, so the progress bar moves between calls: a cached function may not
     # touch elements created outside it (Streamlit replays them on a cache hit).
-    return compare_frame(_workspace, [_shared.engine_spec(spec)], fits=fits)
+    return _offload.run(_ctx, "compare", (str(_shared.engine_spec(spec)),), fits)
 
 
 state = _shared.state()
@@ -81,7 +80,7 @@ bar = st.progress(0.0, text="Measuring the corpus…")
 rows = []
 for done, spec in enumerate(specs):
     bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
-    rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, ctx.workspace))
+    rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, ctx))
 bar.empty()
 frame = pd.concat(rows, ignore_index=True)
 frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)

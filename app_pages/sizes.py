@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from app_pages import _shared
+from app_pages import _offload, _shared
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
-from inspector.views import MAX_CAP, size_histogram, size_summary, sizes_frame
+from inspector.views import MAX_CAP, size_histogram, size_summary
 from inspector.views import markdown_escape as md
 
 st.title("Chunk sizes")
@@ -19,8 +19,8 @@ if not _shared.show_problems(ctx):
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _sizes(fingerprint: str, mode: str, spec: str, unit: str, _workspace, _length):
-    return sizes_frame(_workspace, spec, _length)
+def _sizes(fingerprint: str, mode: str, spec: str, unit: str, _ctx):
+    return _offload.run(_ctx, "sizes", spec, unit)
 
 
 state = _shared.state()
@@ -43,7 +43,7 @@ except LengthError as exc:
     st.error(md(f"The tokenizer cannot be used: {exc}"))
     st.stop()
 with st.spinner("Counting tokens over the corpus…"):
-    frame = _sizes(ctx.corpus.fingerprint, state.mode, str(ctx.spec), length.name, ctx.workspace, length)
+    frame = _sizes(ctx.corpus.fingerprint, state.mode, str(ctx.spec), _shared.engine_unit(embed), ctx)
 summary = size_summary(frame, int(cap), overhead=length.special_overhead)
 word = "characters" if embed == "chars" else "tokens"
 

@@ -3,11 +3,11 @@
 import pandas as pd
 import streamlit as st
 
-from app_pages import _shared
+from app_pages import _offload, _shared
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import markdown_escape as md
-from inspector.views import parse_budgets, sweep_context_figure, sweep_frame, sweep_survival_figure
+from inspector.views import parse_budgets, sweep_context_figure, sweep_survival_figure
 
 st.title("Budget sweep")
 st.caption("The sidebar's splitter at several budgets over the whole corpus. Bigger chunks cut fewer "
@@ -27,9 +27,9 @@ if ctx.spec.is_imported:
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _sweep_row(fingerprint: str, mode: str, spec: str, budget: int, _workspace):
+def _sweep_row(fingerprint: str, mode: str, spec: str, budget: int, _ctx):
     # One budget per call so the progress bar can move between calls (see compare.py).
-    return sweep_frame(_workspace, spec, [budget])
+    return _offload.run(_ctx, "sweep", spec, (budget,))
 
 
 state = _shared.state()
@@ -49,7 +49,7 @@ bar = st.progress(0.0, text="Sweeping budgets…")
 rows = []
 for done, budget in enumerate(budgets):
     bar.progress(done / len(budgets), text=f"Budget {budget} ({done + 1}/{len(budgets)})…")
-    rows.append(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, ctx.workspace))
+    rows.append(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, ctx))
 bar.empty()
 frame = pd.concat(rows, ignore_index=True)
 

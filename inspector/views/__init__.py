@@ -23,5 +23,6 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                 "golden_upload", "import_upload", "imported_spec", "miss_rows", "problem_rows", "recall_rows",
                 "sample_export", "side_by_side"],
     "text": ["chunk_numbers", "first_words", "markdown_escape"],
+    "offload": ["CorpusHandle", "Offload", "corpus_handle"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
 })

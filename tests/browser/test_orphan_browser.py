@@ -64,7 +64,7 @@ def answer(page, position: int, yes: tuple[bool, bool, bool]) -> None:
             expect(box.get_by_role("checkbox")).to_be_checked()
             settle(page)
     page.get_by_role("button", name="Save answer").click()
-    expect(page.get_by_text(f"Saved chunk {position}:")).to_be_visible()
+    expect(page.get_by_text(f"Saved chunk {position};")).to_be_visible()
     settle(page)
 
 

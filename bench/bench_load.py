@@ -1,0 +1,166 @@
+"""Ten sessions at once on uncached budgets: page times, and how fast the server still answers.
+
+Run: ``python bench/bench_load.py [sessions]``. Starts the app on 127.0.0.1 over a 3.5 MB
+corpus (copies of ``sample_corpus``), then opens that many Streamlit sessions at once, each on
+the Compare page at a budget no other session asks for, so no cache helps. A session is a
+websocket client speaking Streamlit's own protocol (the first message a browser sends), not a
+browser: ten Chromium tabs would take most of two cores themselves and measure the browser.
+Meanwhile the health endpoint is polled every 100 ms. Prints the median and worst page time
+(until the script run that draws the tables finished), the server's CPU time and the health
+endpoint's worst response.
+
+Targets on a 2-core machine: health endpoint under 1 s, worst page under 15 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+from common import ROOT, big_corpus, corpus_bytes
+
+HEALTH_TARGET, PAGE_TARGET = 1.0, 15.0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _health(url: str, timeout: float = 30.0) -> float:
+    start = time.perf_counter()
+    with urllib.request.urlopen(url + "/_stcore/health", timeout=timeout) as response:
+        response.read()
+    return time.perf_counter() - start
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU of a process and its children, from /proc (0 where there is none)."""
+    total = 0.0
+    pids = [pid] + [int(p) for p in _children(pid)]
+    for one in pids:
+        try:
+            fields = open(f"/proc/{one}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return open(f"/proc/{pid}/task/{pid}/children").read().split()
+    except OSError:
+        return []
+
+
+def start_server(corpus) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    env = dict(os.environ, CHUNK_INSPECTOR_CORPUS=str(corpus))
+    log = open(ROOT / "artifacts" / "bench-load-server.log", "wb")
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+                               f"--server.port={port}", "--server.address=127.0.0.1",
+                               "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
+                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            _health(url, 2)
+            return server, url
+        except OSError:
+            time.sleep(0.25)
+    server.kill()
+    raise SystemExit("the app did not start")
+
+
+async def one_session(url: str, budget: int) -> float:
+    """One new Streamlit session asking for the Compare page, as a browser's first message does;
+    seconds until the script run finished with the tables drawn."""
+    import websockets
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
+                                  max_size=None, open_timeout=60) as socket_:
+        ask = BackMsg()
+        ask.rerun_script.query_string = f"spec=structured:{budget}"
+        ask.rerun_script.page_name = "compare"
+        start = time.perf_counter()
+        await socket_.send(ask.SerializeToString())
+        tables = False
+        while True:
+            raw = await asyncio.wait_for(socket_.recv(), timeout=300)
+            tables = tables or b"Atoms kept whole" in raw
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            if message.WhichOneof("type") == "script_finished":
+                if not tables:
+                    raise SystemExit(f"the Compare page at budget {budget} finished without its tables")
+                return time.perf_counter() - start
+
+
+async def sessions(url: str, count: int) -> list[float]:
+    return list(await asyncio.gather(*(one_session(url, 700 + 10 * k) for k in range(count))))
+
+
+def main() -> None:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    folder = big_corpus()
+    server, url = start_server(folder)
+    try:
+        _health(url)
+        # One session first, so the corpus is read and its atoms found before the crowd comes:
+        # what is measured is ten sessions at once on budgets nothing has cached.
+        warm = asyncio.run(sessions(url, 1))[0]
+        health: list[float] = []
+        done = threading.Event()
+
+        def poll() -> None:
+            while not done.is_set():
+                try:
+                    health.append(_health(url))
+                except OSError:
+                    health.append(float("inf"))
+                time.sleep(0.1)
+
+        poller = threading.Thread(target=poll)
+        poller.start()
+        cpu = _cpu_seconds(server.pid)
+        try:
+            pages = asyncio.run(sessions(url, count))
+        finally:
+            done.set()
+            poller.join()
+        cpu = _cpu_seconds(server.pid) - cpu
+        print(f"corpus: {corpus_bytes(folder) / 1e6:.2f} MB; first session (reads the corpus, finds its atoms) "
+              f"{warm:.1f} s")
+        print(f"{count} sessions at once on uncached budgets: median page {statistics.median(pages):.1f} s, "
+              f"worst {max(pages):.1f} s (target < {PAGE_TARGET:.0f} s: "
+              f"{'met' if max(pages) < PAGE_TARGET else 'NOT met'})")
+        print(f"server CPU during the sessions (its processes): {cpu:.1f} s")
+        print(f"health endpoint: {len(health)} polls, median {statistics.median(health) * 1000:.0f} ms, "
+              f"worst {max(health):.2f} s (target < {HEALTH_TARGET:.0f} s: "
+              f"{'met' if max(health) < HEALTH_TARGET else 'NOT met'})")
+    finally:
+        os.kill(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

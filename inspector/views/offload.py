@@ -1,0 +1,153 @@
+"""Page computations in worker processes, so one session's work never stalls the server.
+
+The Streamlit server runs every session's script in a thread of one process; a corpus-wide
+computation there holds the interpreter for seconds, and the server (the health endpoint
+included) waits with everyone else. ``Offload`` runs the pages' heavy computations (tables a and
+b, the budget sweep, chunk sizes) in a pool of worker processes instead:
+
+- each worker keeps its own ``Workspace`` per corpus and mode, so atoms are found once per worker;
+- a corpus reaches the workers once, as a file written beside the others (``CorpusHandle``);
+- identical requests made at the same time, by several sessions, share one computation;
+- with no worker processes (``processes=0``) the same functions run in the calling thread, on
+  the caller's workspace; a worker that dies is replaced and the request answered in-thread.
+
+Workers are started with ``spawn``: forking a process that runs threads could copy a lock
+another thread holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import pickle
+import tempfile
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..chunks.sets import ChunkSetStore
+from ..corpus.load import Corpus
+from ..lengths import get_length
+from ..measure.workspace import Workspace
+from .frames import compare_frame, sizes_frame, sweep_frame
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusHandle:
+    """How a worker finds a corpus: its fingerprint and mode, the file holding its documents, and
+    the folder of the chunk sets that ``imported:ID`` specs name."""
+
+    fingerprint: str
+    mode: str
+    path: str
+    chunk_sets: str
+
+
+def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
+                  folder: str | os.PathLike) -> CorpusHandle:
+    """Write ``corpus`` once into ``folder`` (atomically; nothing when it is already there) and
+    name it for the workers."""
+    key = hashlib.blake2b(f"{corpus.fingerprint}\0{mode}".encode(), digest_size=8).hexdigest()
+    path = Path(folder) / f"corpus-{key}.pickle"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "wb") as stream:
+            pickle.dump(corpus, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets))
+
+
+_WORKSPACES: dict[tuple[str, str], Workspace] = {}
+
+
+def _workspace(handle: CorpusHandle) -> Workspace:
+    """This process's workspace for the corpus (read from its file on first use)."""
+    key = (handle.fingerprint, handle.mode)
+    found = _WORKSPACES.get(key)
+    if found is None:
+        with open(handle.path, "rb") as stream:
+            corpus = pickle.load(stream)
+        found = _WORKSPACES[key] = Workspace(corpus, handle.mode)
+    if found.chunk_set_store is None or str(found.chunk_set_store.folder) != handle.chunk_sets:
+        found.chunk_set_store = ChunkSetStore(handle.chunk_sets)  # sets are found where the server keeps them
+    return found
+
+
+def _compare(workspace: Workspace, specs: tuple[str, ...], fits: int | None):
+    return compare_frame(workspace, list(specs), fits=fits)
+
+
+def _sweep(workspace: Workspace, spec: str, budgets: tuple[int, ...]):
+    return sweep_frame(workspace, spec, list(budgets))
+
+
+def _sizes(workspace: Workspace, spec: str, unit: str):
+    return sizes_frame(workspace, spec, get_length(unit))
+
+
+#: What a worker can compute for a page, by name: ``(workspace, *args) -> DataFrame``.
+TASKS = {"compare": _compare, "sweep": _sweep, "sizes": _sizes}
+
+
+def _run(task: str, handle: CorpusHandle, args: tuple):
+    return TASKS[task](_workspace(handle), *args)
+
+
+class Offload:
+    """A pool of worker processes for the pages' corpus-wide computations."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = max(0, processes)
+        self._pool = self._start()
+        self._running: dict[tuple, Future] = {}
+        self._lock = threading.Lock()
+
+    def _start(self) -> ProcessPoolExecutor | None:
+        if not self.processes:
+            return None
+        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+
+    def run(self, task: str, workspace: Workspace, handle: CorpusHandle, *args):
+        """The result of ``task`` (``compare``, ``sweep`` or ``sizes``) with ``args`` over the
+        corpus: computed by a worker process (in this thread, on ``workspace``, when there are
+        none), or by the same request already running for another session."""
+        if task not in TASKS:
+            raise ValueError(f"unknown task {task!r}; tasks are {', '.join(TASKS)}")
+        key = (task, handle.fingerprint, handle.mode, args)
+        with self._lock:
+            running = self._running.get(key)
+            mine = running is None
+            if mine:
+                running = self._running[key] = Future() if self._pool is None else \
+                    self._pool.submit(_run, task, handle, args)
+        if mine:
+            running.add_done_callback(lambda _: self._forget(key))
+            if self._pool is None:
+                try:
+                    running.set_result(TASKS[task](workspace, *args))
+                except BaseException as exc:  # handed to every session waiting for it
+                    running.set_exception(exc)
+        try:
+            return running.result()
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, answer here
+            self._restart()
+            return TASKS[task](workspace, *args)
+
+    def _forget(self, key: tuple) -> None:
+        with self._lock:
+            self._running.pop(key, None)
+
+    def _restart(self) -> None:
+        with self._lock:
+            broken, self._pool = self._pool, self._start()
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers (waiting for running tasks)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)

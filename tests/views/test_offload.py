@@ -1,0 +1,85 @@
+"""``inspector.views.offload``: page computations in worker processes give what the page would
+compute itself, and identical requests made at once share one computation."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pandas as pd
+import pytest
+
+from inspector import Workspace, get_length, load_corpus
+from inspector.views import offload as offload_module
+from inspector.views.frames import compare_frame, sizes_frame, sweep_frame
+from inspector.views.offload import Offload, corpus_handle
+from tests.support.paths import SAMPLE
+
+CORPUS = load_corpus(SAMPLE)
+
+
+@pytest.fixture(scope="module")
+def workspace() -> Workspace:
+    return Workspace(CORPUS)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    pool = Offload(1)
+    yield pool
+    pool.close()
+
+
+def handle(tmp_path):
+    return corpus_handle(CORPUS, "markdown", tmp_path / "chunk-sets", tmp_path / "corpora")
+
+
+def test_a_worker_process_computes_what_the_page_would(pool, workspace, tmp_path):
+    where = handle(tmp_path)
+    pd.testing.assert_frame_equal(pool.run("compare", workspace, where, ("fixed:400", "structured:800"), 800),
+                                  compare_frame(workspace, ["fixed:400", "structured:800"], fits=800))
+    pd.testing.assert_frame_equal(pool.run("sweep", workspace, where, "structured:800", (400, 1200)),
+                                  sweep_frame(workspace, "structured:800", [400, 1200]))
+    pd.testing.assert_frame_equal(pool.run("sizes", workspace, where, "heading:256t", "o200k"),
+                                  sizes_frame(workspace, "heading:256t", get_length("o200k")))
+
+
+def test_the_corpus_is_written_once_for_the_workers(tmp_path):
+    first = handle(tmp_path)
+    stamp = (tmp_path / "corpora" / first.path.rsplit("/", 1)[1]).stat().st_mtime_ns
+    again = handle(tmp_path)
+    assert again == first and len(list((tmp_path / "corpora").iterdir())) == 1
+    assert (tmp_path / "corpora" / first.path.rsplit("/", 1)[1]).stat().st_mtime_ns == stamp
+    assert corpus_handle(CORPUS, "seed", tmp_path, tmp_path / "corpora").path != first.path
+
+
+def test_errors_reach_the_page_as_they_were_raised(pool, workspace, tmp_path):
+    from inspector.errors import ChunkSetError
+
+    with pytest.raises(ChunkSetError, match="no imported chunk set"):
+        pool.run("compare", workspace, handle(tmp_path), ("imported:0123456789abcdef",), 800)
+    with pytest.raises(ValueError, match="unknown task"):
+        pool.run("explode", workspace, handle(tmp_path))
+
+
+def test_identical_requests_at_the_same_time_share_one_computation(monkeypatch, workspace, tmp_path):
+    calls = []
+
+    def slow(work, specs, fits):
+        calls.append(specs)
+        time.sleep(0.3)
+        return compare_frame(work, list(specs), fits=fits)
+
+    monkeypatch.setitem(offload_module.TASKS, "compare", slow)  # seen in this process: in-thread mode only
+    here = Offload(0)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(here.run("compare", workspace, handle(tmp_path),
+                                                                        ("fixed:600",), 800))) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert calls == [("fixed:600",)] and len(results) == 4
+    assert all(r.equals(results[0]) for r in results)
+    here.run("compare", workspace, handle(tmp_path), ("fixed:600",), 800)
+    assert len(calls) == 2, "a finished request is not kept: the page's cache does that"
