@@ -8,6 +8,7 @@ import streamlit as st
 from app_pages._import_caches import content_digest, golden_set, recall
 from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
 from app_pages._import_report import percent_columns
+from app_pages._tables import table
 from inspector.limits import MAX_GOLDEN_BYTES
 from inspector.views import (
     folder_rows,
@@ -50,7 +51,7 @@ def show_golden(ctx, state, result) -> None:
         else:
             if golden.problems:
                 st.warning(md(f"{len(golden.problems)} line(s) of {gname} were left out or matched loosely:"))
-                st.dataframe(golden_problem_rows(golden), hide_index=True, width="stretch", key="golden_problems")
+                table(golden_problem_rows(golden), width="stretch", key="golden_problems", name="lines")
             if not golden.items:
                 st.error(md(f"No question of {gname} could be located in {ctx.corpus_label}."))
             else:
@@ -71,6 +72,6 @@ def show_golden(ctx, state, result) -> None:
                              column_config=percent_columns([c for c in folders[0] if c.startswith("recall@")]))
                 misses = miss_rows(results)
                 with st.expander(f"Questions missed by some chunking ({len(misses)})"):
-                    st.dataframe(misses, hide_index=True, width="stretch", key="golden_misses")
+                    table(misses, width="stretch", key="golden_misses", name="questions")
     else:
         st.caption("Upload a golden set, or use the bundled one, to see recall.")

@@ -9,6 +9,7 @@ import streamlit as st
 
 from app_pages import _chunk_sets, _shared
 from app_pages._import_caches import side_by_side_rows
+from app_pages._tables import table
 from app_pages._window import pick_window
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
@@ -72,29 +73,30 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
 
     st.subheader(f"Problems ({len(issues)})")
     if issues:
-        st.dataframe(problem_rows(issues), hide_index=True, width="stretch", key="import_problems",
-                     column_config=MESSAGE_COLUMNS)
+        table(problem_rows(issues), width="stretch", key="import_problems", name="problems",
+              column_config=MESSAGE_COLUMNS)
     else:
         st.caption("None: every record was read, named a known document and held its text.")
     st.subheader(f"Duplicates ({len(result.duplicates)})")
     if result.duplicates:
-        st.dataframe(problem_rows(result.duplicates), hide_index=True, width="stretch", key="import_duplicates",
-                     column_config=MESSAGE_COLUMNS)
+        table(problem_rows(result.duplicates), width="stretch", key="import_duplicates", name="duplicates",
+              column_config=MESSAGE_COLUMNS)
     else:
         st.caption("None: no two records place the same span.")
     st.subheader(f"Coverage gaps with text ({len(text_gaps)})")
     if text_gaps:
-        st.dataframe(text_gaps, hide_index=True, width="stretch", key="import_gaps")
+        table(text_gaps, width="stretch", key="import_gaps", name="stretches")
     else:
         st.caption("None: every character of text is in some chunk.")
     if blank_gaps:
         with st.expander(f"Whitespace-only gaps ({len(blank_gaps)}): harmless; splitters that strip chunks "
                          "leave them"):
-            st.dataframe(blank_gaps, hide_index=True, width="stretch", key="import_blank_gaps")
+            table(blank_gaps, width="stretch", key="import_blank_gaps", name="stretches")
     if result.missing_documents:
         with st.expander(f"Documents that received no chunk ({len(result.missing_documents)}); they are left "
                          "out of the measures below"):
-            st.dataframe([{"document": d} for d in result.missing_documents], hide_index=True, width="stretch")
+            table([{"document": d} for d in result.missing_documents], width="stretch", key="import_missing",
+                  name="documents")
     return text_gaps
 
 

@@ -14,6 +14,7 @@ import streamlit as st
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title
 from app_pages._sidebar import Context, sidebar
 from app_pages._state import STATE, keep, publish, state, update
+from app_pages._tables import table
 from app_pages._units import UNIT_LABELS, engine_spec, engine_unit, length_for, unit_label, uploaded_units
 from inspector.views import markdown_escape as md
 
@@ -36,7 +37,7 @@ def show_problems(ctx: Context) -> bool:
     if ctx.corpus is not None and ctx.corpus.skipped:
         skipped = ctx.corpus.skipped
         with st.expander(f"{len(skipped)} file{'s' * (len(skipped) != 1)} skipped"):
-            st.dataframe([{"file": s.path, "reason": s.reason} for s in skipped], hide_index=True)
+            table([{"file": s.path, "reason": s.reason} for s in skipped], key="skipped_files", name="files")
     if ctx.problem:
         st.error(md(ctx.problem))
         return False

@@ -14,7 +14,16 @@ import streamlit as st
 
 from app_pages._units import uploaded_units
 from inspector.spec import IMPORTED
-from inspector.views import SAMPLE, UPLOAD, UPLOAD_UNIT, AppState, LaunchConfig, menu_choice, menu_value
+from inspector.views import (
+    SAMPLE,
+    UPLOAD,
+    UPLOAD_UNIT,
+    AppState,
+    LaunchConfig,
+    bounded_link,
+    menu_choice,
+    menu_value,
+)
 
 STATE = "app_state"
 
@@ -35,8 +44,10 @@ def publish() -> None:
     """Write the settings into the URL (only when they differ, to keep history quiet)."""
     current = {key: (st.query_params.get_all(key) if key == "cmp" else st.query_params.get(key))
                for key in st.query_params}
-    # Keys a page owns (an Orphan Test round) stay; only the shared settings are rewritten.
-    wanted = {key: value for key, value in current.items() if key not in AppState.URL_KEYS}
+    # Keys a page owns (an Orphan Test round) stay, if short enough to read; only the shared
+    # settings are rewritten.
+    kept, _ = bounded_link({key: value for key, value in current.items() if key not in AppState.URL_KEYS})
+    wanted = {key: values if key == "cmp" else values[-1] for key, values in kept.items()}
     wanted.update(state().to_query_params())
     if current != wanted:
         st.query_params.from_dict(wanted)

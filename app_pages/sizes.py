@@ -5,7 +5,7 @@ import streamlit as st
 from app_pages import _offload, _shared
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
-from inspector.views import MAX_CAP, size_histogram, size_summary
+from inspector.views import MAX_CAP, MAX_TABLE_ROWS, size_histogram, size_summary
 from inspector.views import markdown_escape as md
 
 st.title("Chunk sizes")
@@ -59,8 +59,13 @@ cols[4].metric("Over the cap", len(summary.over_cap), help=f"Chunks over {int(ca
                "tokens are added: the embedder cuts their ends off.")
 st.plotly_chart(size_histogram(frame, int(cap), word), key="size_histogram")
 
-st.subheader(f"Chunks over the cap ({len(summary.over_cap)})")
+st.subheader(f"Chunks over the cap ({len(summary.over_cap):,})")
 if summary.over_cap.empty:
     st.success(f"Every chunk fits in {int(cap)} {word}.")
 else:
-    st.dataframe(summary.over_cap[["doc", "chunk", "tokens", "first words"]], hide_index=True, width="stretch")
+    over = summary.over_cap[["doc", "chunk", "tokens", "first words"]]
+    if len(over) > MAX_TABLE_ROWS:  # the page stays light however many chunks are over
+        st.caption(f"The {MAX_TABLE_ROWS:,} largest of {len(over):,}; the download holds them all.")
+    st.dataframe(over.head(MAX_TABLE_ROWS), hide_index=True, width="stretch")
+    st.download_button("Download the chunks over the cap (CSV)", over.to_csv(index=False), "over-cap.csv",
+                       "text/csv", key="download_over_cap", on_click="ignore")

@@ -13,6 +13,13 @@ from .corpus.load import load_corpus
 from .errors import InspectorError
 from .spec import ARTICLE_SPECS, SWEEP_BUDGETS, parse_spec
 
+#: The most worker processes ``report --jobs`` starts (each forks a copy of this one).
+MAX_JOBS = 64
+#: The longest refusal printed (the rest of a long value is left out).
+MAX_MESSAGE = 600
+#: The most budgets one sweep measures (as on the app's Budget sweep page).
+MAX_SWEEP_BUDGETS = 24
+
 # The engine (numpy, the splitters, the probe) is imported inside the commands: ``report``
 # first forks its analysis workers, so they parse the corpus while this process imports.
 
@@ -21,7 +28,8 @@ class _Parser(argparse.ArgumentParser):
     """Refuses bad arguments with one line and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        # argparse echoes the refused value, however long and whatever it holds.
+        self.exit(2, f"{self.prog}: error: {_one_line(message)}\n")
 
 
 class _ProgressBar:
@@ -84,8 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "export":
             return _export(args)
     except InspectorError as exc:
-        sys.stderr.write(f"python -m inspector: error: {exc}\n")
-        return 2
+        return _fail(str(exc))
     finally:
         if collecting:
             gc.enable()
@@ -95,27 +102,20 @@ def main(argv: list[str] | None = None) -> int:
 def _report(args: argparse.Namespace) -> int:
     specs = [parse_spec(s) for s in args.spec] if args.spec else list(ARTICLE_SPECS)
     sweep = parse_spec(args.sweep)
-    try:
-        budgets = tuple(int(b) for b in args.budgets.split(",") if b.strip())
-    except ValueError:
-        sys.stderr.write(f"python -m inspector: error: --budgets must be whole numbers, got {args.budgets!r}\n")
-        return 2
-    if not budgets or any(b <= 0 for b in budgets):
-        sys.stderr.write("python -m inspector: error: --budgets needs positive whole numbers\n")
-        return 2
+    budgets = _budgets(args.budgets)
+    if isinstance(budgets, str):
+        return _fail(budgets)
     for budget in budgets:
         sweep.with_budget(budget)
+    jobs = args.jobs or min(4, os.cpu_count() or 1)
+    if not 1 <= jobs <= MAX_JOBS:
+        return _fail(f"--jobs must be from 1 to {MAX_JOBS}")
     corpus = load_corpus(args.corpus, mode=args.atoms)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
-        sys.stderr.write(f"python -m inspector: error: no readable documents in {args.corpus}\n")
-        return 2
+        return _fail(f"no readable documents in {args.corpus}")
     progress = _ProgressBar(enabled=not args.quiet)
-    jobs = args.jobs or min(4, os.cpu_count() or 1)
-    if jobs < 1:
-        sys.stderr.write("python -m inspector: error: --jobs must be 1 or more\n")
-        return 2
     from .measure.workers import IMPORTS_AND_TABLE_SHARE, Workers
 
     workers = Workers.start(list(corpus.documents), args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
@@ -137,6 +137,19 @@ def _report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_report(report))
     return 0
+
+
+def _budgets(text: str) -> tuple[int, ...] | str:
+    """The sweep's budgets as given, or why they are refused."""
+    parts = [b.strip() for b in text.split(",") if b.strip()]
+    if len(parts) > MAX_SWEEP_BUDGETS:
+        return f"--budgets takes at most {MAX_SWEEP_BUDGETS} budgets, got {len(parts):,}"
+    if not all(p.isascii() and p.isdigit() and len(p) <= 7 for p in parts):
+        return f"--budgets must be whole numbers, got {text[:60]!r}{'…' if len(text) > 60 else ''}"
+    budgets = tuple(int(p) for p in parts)
+    if not budgets or any(b <= 0 for b in budgets):
+        return "--budgets needs positive whole numbers"
+    return budgets
 
 
 # -- check and export ----------------------------------------------------------------------
@@ -190,8 +203,16 @@ def _add_export(commands) -> None:
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"python -m inspector: error: {message}\n")
+    sys.stderr.write(f"python -m inspector: error: {_one_line(message)}\n")
     return 2
+
+
+def _one_line(message: str) -> str:
+    """A refusal as one printable line: control characters from the arguments shown escaped, a
+    long refused value cut short."""
+    if not message.isprintable():
+        message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
 
 
 def _load(args) -> tuple | int:

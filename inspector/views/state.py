@@ -24,6 +24,8 @@ SAMPLE, UPLOAD = "sample", "upload"
 UPLOAD_UNIT = re.compile(r"^upload:[0-9a-f]{16}$")
 
 MAX_CAP = 1_000_000
+#: The most rows a page's table draws (the rest are in its download).
+MAX_TABLE_ROWS = 1_000
 MAX_COMPARE = 16
 #: The longest value a URL key may have (a folder path or a spec is far shorter).
 MAX_URL_VALUE = 4_096
@@ -143,12 +145,11 @@ class AppState:
         another one (uploaded in an earlier run of the server) cannot be honoured.
         """
         state = default or cls()
-        problems: list[str] = []
+        link, problems = bounded_link(params)
         for key, read in _URL_READERS.items():
-            if key in params:
-                values, refused = _bounded(key, _values(params[key]))
-                state, found = read(state, values, uploaded_units)
-                problems += refused + found
+            if key in link:
+                state, found = read(state, link[key], uploaded_units)
+                problems += found
         return state, problems
 
     def spec_label(self) -> str:
@@ -265,6 +266,18 @@ def _whole(text: str) -> int | None:
 
 def _values(value: str | Sequence[str]) -> list[str]:
     return [value] if isinstance(value, str) else [str(v) for v in value[:MAX_URL_VALUES + 1]]
+
+
+def bounded_link(params: Mapping[str, str | Sequence[str]]) -> tuple[dict[str, list[str]], list[str]]:
+    """A link's parameters (every key, not only ``AppState``'s) without the values too long to
+    read, and why each was left out. Pages keep the keys they own from here."""
+    link, problems = {}, []
+    for key, value in params.items():
+        values, refused = _bounded(key, _values(value))
+        problems += refused
+        if values:
+            link[key] = values
+    return link, problems
 
 
 def _bounded(key: str, values: list[str]) -> tuple[list[str], list[str]]:

@@ -165,3 +165,16 @@ def test_a_golden_file_with_bad_lines_lists_them():
     problems = table(at, "kind")
     assert list(zip(problems["line"], problems["kind"])) == [(2, "malformed"), (3, "not-found")]
     assert list(table(at, "recall")["questions"]) == [1, 1]
+
+
+def test_thousands_of_problems_draw_a_thousand_rows_and_download_all():
+    good = export_text(SAMPLE, "structured:800").splitlines()[:2]
+    lines = good + ['{"text": "broken' for _ in range(2_500)]
+    at = clean(import_page())
+    at.file_uploader(key="import_upload").set_value(("many.jsonl", "\n".join(lines).encode(), "application/json"))
+    clean(at.run())
+    assert metrics(at)["Problems"] == "2500"
+    (problems,) = [d.value for d in at.dataframe if "message" in d.value.columns]
+    assert len(problems) == 1_000 and list(problems["line"][:2]) == [3, 4]
+    assert any("The first 1,000 of 2,500 problems" in c.value for c in at.caption)
+    assert any(b.label == "Download all 2,500 problems (CSV)" for b in at.get("download_button"))

@@ -62,3 +62,15 @@ PIECES = ["Alpha beta.", " Gamma 42 delta epsilon zeta eta theta iota kappa lamb
 @st.composite
 def seed_text(draw) -> str:
     return "".join(draw(st.lists(st.sampled_from(PIECES), max_size=40)))
+
+
+#: Values that broke or nearly broke the app or the command line once: long runs of digits, NUL
+#: and other control characters, path tricks, markup, very long text, and the empty string.
+HOSTILE_VALUES = ["", " ", "\x00", "a\x00b", "../../etc/passwd", "/etc", "~", "C:\\Windows", "%00", "9" * 5000,
+                  "-1", "0", "1e9", "nan", "<script>alert(1)</script>", "javascript:alert(1)", "x" * 10_000,
+                  "\u202e\u0000\ufeff", "🙂" * 50, "'; DROP TABLE answers; --", "${HOME}", "$(reboot)"]
+
+
+def hostile_text():
+    """One hostile value, or random text."""
+    return st.one_of(st.sampled_from(HOSTILE_VALUES), st.text(max_size=40))
