@@ -21,6 +21,7 @@ from inspector import Document, analyze, get_length, split_document
 from inspector.views.render import overlay_cuts, overlay_html  # noqa: E402
 
 TARGET_MS = 100.0
+HOSTILE_TARGET_S = 5.0
 SPECS = ("structured:800", "fixed:800/120", "recursive:500", "paragraph:1000", "sentence:400",
          "heading:1200", "fixed:600", "structured:256t")
 
@@ -86,6 +87,34 @@ def main() -> None:
         print(f"{spec:<18}{chunks:>7}{cuts:>6}{size / 1000:>9.0f}{overlay:>12.1f}{total:>10.1f}  {verdict}")
     print(f"worst split + overlay: {worst:.1f} ms (target < {TARGET_MS:.0f} ms): "
           f"{'meets' if worst < TARGET_MS else 'MISSES'} the target")
+    hostile()
+
+
+def hostile() -> None:
+    """Documents that once took the server down: what the Document page computes for one part."""
+    sys.path.insert(0, str(ROOT))
+    from inspector import Workspace
+    from inspector.views import doc_view, windows
+    from tests.support.hostile import fenced_log, wide_table
+
+    print(f"{'hostile document':<34}{'chunks':>8}{'analysis s':>11}{'view s':>8}{'part s':>8}{'part kB':>9}"
+          f"  target (view + part < {HOSTILE_TARGET_S:.0f} s)")
+    for name, text, spec in (("300-column table, 450 kB", wide_table(), "fixed:10"),
+                             ("40-column table, 3.1 MB", wide_table(40, 3_100_000), "fixed:30"),
+                             ("fenced log, 4 MB", fenced_log(), "fixed:200")):
+        doc = Document("hostile.md", text)
+        work = Workspace([doc])
+        t0 = time.perf_counter()
+        work.analysis(doc)
+        t1 = time.perf_counter()
+        view = doc_view(work, doc, spec, get_length("chars"))
+        t2 = time.perf_counter()
+        first = windows(len(text), [c.start for c in view.result.chunks])[0]
+        markup = overlay_html(doc, view.result.chunks, view.analysis, sizes=list(view.sizes), window=first)
+        t3 = time.perf_counter()
+        verdict = "ok" if t3 - t1 < HOSTILE_TARGET_S else "SLOW"
+        print(f"{name + ' ' + spec:<34}{len(view.result.chunks):>8}{t1 - t0:>11.2f}{t2 - t1:>8.2f}{t3 - t2:>8.2f}"
+              f"{len(markup) / 1000:>9.0f}  {verdict}")
 
 
 if __name__ == "__main__":

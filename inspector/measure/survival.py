@@ -87,13 +87,16 @@ def cut_atoms(atoms: dict[str, tuple[Span, ...]], chunks: list[Span]) -> list[Cu
     index = Containment(chunks)
     order = sorted(range(len(chunks)), key=lambda i: chunks[i])
     starts = [chunks[i][0] for i in order]
+    # A chunk starting more than the longest chunk's length before an atom ends before it: only
+    # the chunks from there on are looked at, not every chunk before the atom.
+    longest = max(b - a for a, b in chunks)
     out = []
     for kind in ATOM_KINDS:
         for a, b in atoms.get(kind, ()):
             if index.holds(a, b):
                 continue
-            stop = bisect_left(starts, b)
-            touching = tuple(sorted(i for i in order[:stop] if chunks[i][1] > a))
+            first, stop = bisect_left(starts, a - longest), bisect_left(starts, b)
+            touching = tuple(sorted(i for i in order[first:stop] if chunks[i][1] > a))
             out.append(CutAtom(kind, a, b, touching))
     out.sort(key=lambda c: (c.start, ATOM_KINDS.index(c.kind)))
     return out
