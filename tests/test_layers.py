@@ -43,23 +43,24 @@ def test_the_layers_and_acyclic_rooms_hold():
     assert shown.stdout.count("KEPT") == 2 and "BROKEN" not in shown.stdout
 
 
-def test_an_import_against_the_data_flow_breaks_the_contract(tmp_path):
+def with_import(tmp_path: Path, module: str, line: str) -> subprocess.CompletedProcess:
+    """The contracts checked on a copy of the library where ``module`` also imports ``line``."""
     shutil.copytree(ROOT / "inspector", tmp_path / "inspector", ignore=shutil.ignore_patterns("__pycache__", "data"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    detect = tmp_path / "inspector" / "atoms" / "detect.py"
-    detect.write_text(detect.read_text() + "\nfrom ..views import render  # noqa: E402,F401\n")
-    shown = lint_imports(tmp_path)
+    path = tmp_path / "inspector" / module
+    path.write_text(path.read_text() + f"\n{line}  # noqa: E402,F401\n")
+    return lint_imports(tmp_path)
+
+
+def test_an_import_against_the_data_flow_breaks_the_contract(tmp_path):
+    shown = with_import(tmp_path, "atoms/detect.py", "from ..views import render")
     assert shown.returncode == 1
     assert "rooms are layered along the data flow BROKEN" in shown.stdout
     assert "inspector.atoms.detect -> inspector.views.render" in shown.stdout
 
 
 def test_a_cycle_between_two_modules_of_a_room_breaks_the_contract(tmp_path):
-    shutil.copytree(ROOT / "inspector", tmp_path / "inspector", ignore=shutil.ignore_patterns("__pycache__", "data"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    records = tmp_path / "inspector" / "chunks" / "records.py"
-    records.write_text(records.read_text() + "\nfrom . import importer  # noqa: E402,F401\n")
-    shown = lint_imports(tmp_path)
+    shown = with_import(tmp_path, "chunks/records.py", "from . import importer")
     assert shown.returncode == 1
     assert "imports its siblings in a cycle BROKEN" in shown.stdout
 
