@@ -9,10 +9,9 @@ import hashlib
 
 import streamlit as st
 
-from app_pages import _shared
+from app_pages import _offload, _shared
 from inspector.chunks import export_text
-from inspector.retrieval import golden_recall
-from inspector.views import golden_upload, import_upload, sample_export, side_by_side
+from inspector.views import golden_upload, import_upload, sample_export
 
 SAMPLE_SPEC = "structured:800"
 
@@ -36,9 +35,9 @@ def import_file(digest: str, name: str, fingerprint: str, mode: str, default_doc
 
 @st.cache_data(max_entries=16, show_spinner="Measuring the imported chunks and the splitter's…")
 def side_by_side_rows(digest: str, fingerprint: str, mode: str, default_doc: str | None, spec: str, label: str,
-                      _result, _workspace) -> list[dict]:
+                      _result, _ctx) -> list[dict]:
     """The imported chunks and ``spec``'s measured alike, one row each."""
-    return side_by_side(_workspace, _result, _shared.engine_spec(spec), label=label)
+    return _offload.run(_ctx, "side_by_side", _result, str(_shared.engine_spec(spec)), label)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Locating the golden evidence in the corpus…")
@@ -48,9 +47,11 @@ def golden_set(digest: str, name: str, fingerprint: str, _data, _corpus):
 
 
 @st.cache_resource(max_entries=16, show_spinner="Ranking chunks for every golden question…")
-def recall(golden_digest: str, fingerprint: str, mode: str, spec: str, label: str, _golden_set, _workspace):
-    """Golden recall of one chunking (``imported:ID`` for an import), named ``label``."""
-    return golden_recall(_workspace, _golden_set, _shared.engine_spec(spec), label=label)
+def recall(golden_digest: str, fingerprint: str, mode: str, spec: str, label: str, _golden_set, _ctx,
+           _chunk_set=None):
+    """Golden recall of one chunking (``imported:ID`` for an import, its ``_chunk_set`` given),
+    named ``label``."""
+    return _offload.run(_ctx, "golden", _golden_set, str(_shared.engine_spec(spec)), label, _chunk_set)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

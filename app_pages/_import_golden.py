@@ -9,12 +9,12 @@ from app_pages._import_caches import content_digest, golden_set, recall
 from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
 from app_pages._import_report import percent_columns
 from app_pages._tables import table
+from inspector.chunks import chunk_set_from_import
 from inspector.limits import MAX_GOLDEN_BYTES
 from inspector.views import (
     folder_rows,
     golden_outcome_figure,
     golden_problem_rows,
-    imported_spec,
     miss_rows,
     recall_rows,
 )
@@ -57,10 +57,12 @@ def show_golden(ctx, state, result) -> None:
             else:
                 results = []
                 if result is not None and result.imported:
-                    results.append(recall(gdigest, fingerprint, state.mode, str(imported_spec(workspace, result)),
-                                          result.spec, golden, workspace))
+                    chunk_set = chunk_set_from_import(result, workspace)
+                    workspace.add_chunk_set(chunk_set)
+                    results.append(recall(gdigest, fingerprint, state.mode, str(chunk_set.spec), result.spec, golden,
+                                          ctx, chunk_set))
                 # Labelled as the user wrote it (no tokenizer path).
-                results.append(recall(gdigest, fingerprint, state.mode, spec_name, spec_name, golden, workspace))
+                results.append(recall(gdigest, fingerprint, state.mode, spec_name, spec_name, golden, ctx))
                 st.caption(md(f"{len(golden.items)} questions from {gname}; budgets in o200k tokens."))
                 outcomes = pd.DataFrame(recall_rows(results))
                 st.dataframe(outcomes, hide_index=True, width="stretch", column_config=percent_columns(["recall"]),

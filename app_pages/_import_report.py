@@ -103,13 +103,13 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
 def show_measures(ctx, state, result, digest: str, default_doc: str | None) -> None:
     """The imported chunks measured like a splitter, next to the sidebar's."""
     spec_name, unit = str(state.spec()), _shared.unit_label(state.unit)
-    workspace, fingerprint = ctx.workspace, ctx.corpus.fingerprint
+    fingerprint = ctx.corpus.fingerprint
     st.caption(md(f"The imported chunks and the sidebar's splitter ({spec_name}) over the same "
                   f"{len(result.chunks)} documents, measured alike.") +
                f" Sizes in {unit}, prefix included. Atom columns: share of each kind of atom one chunk holds "
                "whole (every atom counted). *answer@5* / *cut* / *rank miss*: the lexical probe, as on the "
                "Compare page.")
-    rows = side_by_side_rows(digest, fingerprint, state.mode, default_doc, spec_name, spec_name, result, workspace)
+    rows = side_by_side_rows(digest, fingerprint, state.mode, default_doc, spec_name, spec_name, result, ctx)
     frame = pd.DataFrame(rows)
     config = percent_columns([*ATOM_KINDS, "answer@5", "cut", "rank miss"])
     config |= {k: st.column_config.NumberColumn(ATOM_LABELS[k] + "s", format="percent") for k in ATOM_KINDS}

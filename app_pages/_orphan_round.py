@@ -9,9 +9,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from app_pages import _shared
+from app_pages import _offload, _shared
 from inspector.errors import ReviewInputError
-from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound, draw
+from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
 from inspector.views import markdown_escape as md
 
 ROUND_KEYS = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk")
@@ -19,8 +19,8 @@ SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the lexic
 
 
 @st.cache_resource(max_entries=16, show_spinner="Drawing the round's chunks…")
-def _round_chunks(round_id: str, _round: ReviewRound, _workspace):
-    return tuple(draw(_round, _workspace))
+def _round_chunks(round_id: str, _round: ReviewRound, _ctx):
+    return _offload.run(_ctx, "round", _round)
 
 
 def _opened_with() -> dict[str, str]:
@@ -75,7 +75,7 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
         review_round = ReviewRound.create(ctx.workspace, str(ctx.spec), size=int(size), seed=int(seed),
                                           source=source, k=int(k))
         try:
-            chunks = _round_chunks(review_round.id, review_round, ctx.workspace)
+            chunks = _round_chunks(review_round.id, review_round, ctx)
         except ReviewInputError as exc:
             st.error(md(f"This round cannot be drawn: {exc}"))
             st.stop()

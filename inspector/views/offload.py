@@ -3,7 +3,8 @@
 The Streamlit server runs every session's script in a thread of one process; a corpus-wide
 computation there holds the interpreter for seconds, and the server (the health endpoint
 included) waits with everyone else. ``Offload`` runs the pages' heavy computations (tables a and
-b, the budget sweep, chunk sizes) in a pool of worker processes instead:
+b, the budget sweep, chunk sizes, an Orphan Test round's chunks, the Import page's measures and
+golden recall) in a pool of worker processes instead:
 
 - each worker keeps its own ``Workspace`` per corpus and mode, so atoms are found once per worker;
 - a corpus reaches the workers once, as a file written beside the others (``CorpusHandle``);
@@ -28,11 +29,15 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..chunks.sets import ChunkSetStore
+from ..chunks.importer import ImportResult
+from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..corpus.load import Corpus
 from ..lengths import get_length
 from ..measure.workspace import Workspace
+from ..retrieval.golden import GoldenSet, golden_recall
+from ..review.rounds import ReviewRound, draw
 from .frames import compare_frame, sizes_frame, sweep_frame
+from .imports import side_by_side
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +94,37 @@ def _sizes(workspace: Workspace, spec: str, unit: str):
     return sizes_frame(workspace, spec, get_length(unit))
 
 
+def _round(workspace: Workspace, review_round: ReviewRound):
+    return tuple(draw(review_round, workspace))
+
+
+def _side_by_side(workspace: Workspace, result: ImportResult, spec: str, label: str):
+    return side_by_side(workspace, result, spec, label=label)
+
+
+def _golden(workspace: Workspace, golden: GoldenSet, spec: str, label: str, chunk_set: ChunkSet | None):
+    if chunk_set is not None:  # imported chunks this worker has not seen yet
+        workspace.add_chunk_set(chunk_set)
+    return golden_recall(workspace, golden, spec, label=label)
+
+
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> DataFrame``.
-TASKS = {"compare": _compare, "sweep": _sweep, "sizes": _sizes}
+TASKS = {"compare": _compare, "sweep": _sweep, "sizes": _sizes, "round": _round, "side_by_side": _side_by_side,
+         "golden": _golden}
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):
     return TASKS[task](_workspace(handle), *args)
+
+
+def _identity(arg):
+    """An argument as part of a request's key: itself when hashable, else the object (one import
+    or golden set, shared by every session through the page's cache)."""
+    try:
+        hash(arg)
+    except TypeError:
+        return ("object", id(arg))
+    return arg
 
 
 class Offload:
@@ -112,12 +142,12 @@ class Offload:
         return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
 
     def run(self, task: str, workspace: Workspace, handle: CorpusHandle, *args):
-        """The result of ``task`` (``compare``, ``sweep`` or ``sizes``) with ``args`` over the
+        """The result of ``task`` (a name in ``TASKS``) with ``args`` over the
         corpus: computed by a worker process (in this thread, on ``workspace``, when there are
         none), or by the same request already running for another session."""
         if task not in TASKS:
             raise ValueError(f"unknown task {task!r}; tasks are {', '.join(TASKS)}")
-        key = (task, handle.fingerprint, handle.mode, args)
+        key = (task, handle.fingerprint, handle.mode, tuple(map(_identity, args)))
         with self._lock:
             running = self._running.get(key)
             mine = running is None

@@ -83,3 +83,22 @@ def test_identical_requests_at_the_same_time_share_one_computation(monkeypatch, 
     assert all(r.equals(results[0]) for r in results)
     here.run("compare", workspace, handle(tmp_path), ("fixed:600",), 800)
     assert len(calls) == 2, "a finished request is not kept: the page's cache does that"
+
+
+def test_rounds_import_measures_and_golden_recall_come_back_the_same(pool, workspace, tmp_path):
+    from inspector.chunks import chunk_set_from_import
+    from inspector.retrieval import golden_recall, load_golden
+    from inspector.review import ReviewRound, draw
+    from inspector.views.imports import import_upload, sample_export, side_by_side
+
+    where = handle(tmp_path)
+    review_round = ReviewRound.create(workspace, "structured:800", size=5, seed=2, source="probe")
+    assert pool.run("round", workspace, where, review_round) == tuple(draw(review_round, workspace))
+    result, _ = import_upload("s.jsonl", sample_export(workspace, "paragraph:600"), workspace)
+    assert pool.run("side_by_side", workspace, where, result, "fixed:800", "mine") == \
+        side_by_side(workspace, result, "fixed:800", label="mine")
+    golden = load_golden(SAMPLE / "golden-questions.jsonl", CORPUS)
+    chunk_set = chunk_set_from_import(result, workspace)
+    workspace.add_chunk_set(chunk_set)
+    assert pool.run("golden", workspace, where, golden, str(chunk_set.spec), "imported", chunk_set) == \
+        golden_recall(workspace, golden, chunk_set.spec, label="imported")
