@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from ..errors import ImportChunksError, InputTooLarge
 from ..limits import human_size, read_limited
@@ -97,18 +97,11 @@ def read_records(text: str, fmt: str) -> tuple[list[ChunkRecord], list[RecordPro
     fields (a top-level object's ``doc_id``/``source`` applies to all of its chunks)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown chunk file format {fmt!r}; use one of {', '.join(FORMATS)}")
-    raw: list[tuple[int, Any]] = []
+    raw: Iterable[tuple[int, Any]] = []
     problems: list[RecordProblem] = []
     shared: dict = {}
     if fmt == "jsonl":
-        for number, line in enumerate(text.split("\n"), 1):
-            if line.strip():
-                try:
-                    raw.append((number, json.loads(line)))
-                except ValueError as exc:
-                    problems.append(RecordProblem(number, f"not valid JSON ({_reason(exc)})"))
-                except RecursionError:
-                    problems.append(RecordProblem(number, "the JSON is nested too deeply to read"))
+        raw = _jsonl_items(text, problems)  # read line by line as the records are made
     elif fmt == "json":
         raw, problems, shared = _json_items(text)
     else:
@@ -126,6 +119,23 @@ def read_records(text: str, fmt: str) -> tuple[list[ChunkRecord], list[RecordPro
 
 def _reason(exc: ValueError) -> str:
     return exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+
+
+def _jsonl_items(text: str, problems: list[RecordProblem]) -> Iterator[tuple[int, Any]]:
+    """Each JSON Lines value with its line number, one at a time; unreadable lines become
+    ``problems``."""
+    start, number = 0, 0
+    while start <= len(text):  # one line at a time, never a list of them all
+        end = text.find("\n", start)
+        end = len(text) if end == -1 else end
+        line, start, number = text[start:end], end + 1, number + 1
+        if line.strip():
+            try:
+                yield number, json.loads(line)
+            except ValueError as exc:
+                problems.append(RecordProblem(number, f"not valid JSON ({_reason(exc)})"))
+            except RecursionError:
+                problems.append(RecordProblem(number, "the JSON is nested too deeply to read"))
 
 
 class _Lines:
