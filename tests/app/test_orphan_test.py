@@ -17,6 +17,7 @@ from inspector.review.database import STORE_NAME
 from inspector.review.reveal import suspects
 from inspector.review.rounds import ReviewRound, draw
 from inspector.review.store import ReviewStore
+from tests.support.files import swap_in
 from tests.support.paths import ROOT
 
 WORKSPACE = Workspace(load_corpus(ROOT / "sample_corpus"))
@@ -213,7 +214,7 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
 
 def test_a_corrupt_store_is_an_error_with_a_retry_not_a_traceback(data_folder):
     data_folder.mkdir()
-    (data_folder / STORE_NAME).write_bytes(b"this is not an SQLite database, it only pretends " * 100)
+    swap_in(data_folder / STORE_NAME, b"this is not an SQLite database, it only pretends " * 100)
     at = open_round()
     assert_clean(at)
     assert any("not a review store" in plain(e.value) for e in at.error), [e.value for e in at.error]
@@ -229,7 +230,7 @@ def test_a_failed_save_says_so_and_keeps_the_ticks(data_folder):
     store_file = data_folder / STORE_NAME
     for leftover in data_folder.glob(STORE_NAME + "-*"):
         leftover.unlink()
-    store_file.write_bytes(b"garbage " * 1000)  # damaged between the click and the save
+    swap_in(store_file, b"garbage " * 1000)  # damaged between the click and the save
     at.button(key="orphan_save").click().run()
     assert_clean(at)
     assert any("NOT saved" in plain(e.value) for e in at.error), [e.value for e in at.error]

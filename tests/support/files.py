@@ -13,3 +13,15 @@ def write(root, rel, data):
 
 def reasons(corpus):
     return {s.path: s.reason for s in corpus.skipped}
+
+
+def swap_in(path, data: bytes):
+    """Put ``data`` at ``path`` as a new file (a new inode), not by overwriting the old one.
+
+    A SQLite connection still open on the old file checkpoints its write-ahead log into it when
+    it closes; overwriting in place would let that checkpoint undo the damage a test meant to do.
+    """
+    staged = path.with_name(path.name + ".staged")
+    staged.write_bytes(data)
+    staged.replace(path)
+    return path
