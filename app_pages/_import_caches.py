@@ -35,9 +35,9 @@ def import_file(digest: str, name: str, fingerprint: str, mode: str, default_doc
 
 @st.cache_data(max_entries=16, show_spinner="Measuring the imported chunks and the splitter's…")
 def side_by_side_rows(digest: str, fingerprint: str, mode: str, default_doc: str | None, spec: str, label: str,
-                      _result, _ctx) -> list[dict]:
-    """The imported chunks and ``spec``'s measured alike, one row each."""
-    return _offload.run(_ctx, "side_by_side", _result, str(_shared.engine_spec(spec)), label)
+                      retriever: str, _result, _ctx) -> list[dict]:
+    """The imported chunks and ``spec``'s measured alike, one row each, the probe ranked by ``retriever``."""
+    return _offload.run(_ctx, "side_by_side", _result, str(_shared.engine_spec(spec)), label, retriever)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Locating the golden evidence in the corpus…")
@@ -47,11 +47,11 @@ def golden_set(digest: str, name: str, fingerprint: str, _data, _corpus):
 
 
 @st.cache_resource(max_entries=16, show_spinner="Ranking chunks for every golden question…")
-def recall(golden_digest: str, fingerprint: str, mode: str, spec: str, label: str, _golden_set, _ctx,
+def recall(golden_digest: str, fingerprint: str, mode: str, spec: str, label: str, retriever: str, _golden_set, _ctx,
            _chunk_set=None):
     """Golden recall of one chunking (``imported:ID`` for an import, its ``_chunk_set`` given),
-    named ``label``."""
-    return _offload.run(_ctx, "golden", _golden_set, str(_shared.engine_spec(spec)), label, _chunk_set)
+    named ``label``, ranked by ``retriever``."""
+    return _offload.run(_ctx, "golden", _golden_set, str(_shared.engine_spec(spec)), label, _chunk_set, retriever)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

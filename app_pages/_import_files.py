@@ -64,7 +64,7 @@ def use_sample(damaged: bool) -> None:
     take_chunk_file(f"{SAMPLE_SPEC.replace(':', '-')}{'-damaged' if damaged else ''}.jsonl", data)
 
 
-def use_bundled_golden() -> None:
-    """Callback: the sample corpus's golden set."""
-    path = SAMPLE_CORPUS / "golden-questions.jsonl"
+def use_bundled_golden(name: str = "golden-questions.jsonl") -> None:
+    """Callback: one of the sample corpus's golden sets."""
+    path = SAMPLE_CORPUS / name
     take_golden_file(path.name, path.read_bytes())

@@ -17,28 +17,36 @@ from inspector.views import (
     golden_problem_rows,
     miss_rows,
     recall_rows,
+    span_rows,
 )
 from inspector.views import markdown_escape as md
 
 
-def show_golden(ctx, state, result) -> None:
+def show_golden(ctx, state, result, retriever: str = "bm25") -> None:
     """The golden set's widgets and, once one is located, recall by outcome, budget and folder,
-    for the sidebar's splitter and ``result``'s imported chunks (None without an import)."""
+    for the sidebar's splitter and ``result``'s imported chunks (None without an import), ranked
+    by ``retriever``."""
     spec_name = str(state.spec())
     workspace, fingerprint = ctx.workspace, ctx.corpus.fingerprint
-    st.caption("A golden set is JSON Lines, one `{\"question\": ..., \"evidence\": ...}` per line (optionally "
-               "`doc_id`, and `folder` for the breakdown); the evidence is a verbatim quote of the corpus. "
-               "*recall@B*: the question's BM25-ranked chunks, taken in order until B o200k tokens of context, "
-               "include one holding the whole quote. A miss is a **cut** when no chunk holds the quote whole, a "
-               "**rank-miss** when one does but ranks too low, **uncovered** when no chunk touches it.")
+    st.caption("A golden set is JSON Lines (one `{\"question\": ..., \"evidence\": ...}` per line, evidence a quote "
+               "or a list of quotes, optionally `doc_id` and `folder`), Chroma's `questions_df.csv` as published, "
+               "or a CSV with `question` and `evidence` columns. "
+               f"*recall@B*: the question's chunks as {md(retriever)} ranks them, taken in order until B o200k "
+               "tokens of context, hold every quote whole (*any*: at least one). A miss is a **cut** when no "
+               "chunk holds a quote whole, a **rank-miss** when one does but ranks too low, **uncovered** when "
+               "no chunk touches it. The span metrics are defined in docs/metrics.md.")
     left, right = st.columns([3, 2], gap="large")
-    left.file_uploader("Golden set (JSONL)", type=["jsonl", "ndjson", "json"], key="golden_upload",
+    left.file_uploader("Golden set (JSONL or CSV)", type=["jsonl", "ndjson", "json", "csv"], key="golden_upload",
                        on_change=golden_upload_changed, max_upload_size=MAX_GOLDEN_BYTES // 1_000_000,
                        help=f"Up to {MAX_GOLDEN_BYTES // 1_000_000} MB.")
     with right:
         st.markdown("**For the bundled sample corpus:**")
         st.button("Use the bundled golden set", key="golden_bundled", on_click=use_bundled_golden,
                   help="38 questions about the sample corpus (sample_corpus/golden-questions.jsonl).")
+        st.button("Use the paraphrase set", key="golden_paraphrase", on_click=use_bundled_golden,
+                  args=("golden-paraphrase.csv",),
+                  help="25 questions in Chroma's format that share no long word with their evidence "
+                       "(sample_corpus/golden-paraphrase.csv): where BM25 falls short of dense retrieval.")
     if st.session_state.get(GOLDEN_REFUSED):
         st.error(md(st.session_state[GOLDEN_REFUSED]))
     golden_source = st.session_state.get(GOLDEN_SOURCE)
@@ -59,15 +67,23 @@ def show_golden(ctx, state, result) -> None:
                 if result is not None and result.imported:
                     chunk_set = chunk_set_from_import(result, workspace)
                     workspace.add_chunk_set(chunk_set)
-                    results.append(recall(gdigest, fingerprint, state.mode, str(chunk_set.spec), result.spec, golden,
-                                          ctx, chunk_set))
+                    results.append(recall(gdigest, fingerprint, state.mode, str(chunk_set.spec), result.spec,
+                                          retriever, golden, ctx, chunk_set))
                 # Labelled as the user wrote it (no tokenizer path).
-                results.append(recall(gdigest, fingerprint, state.mode, spec_name, spec_name, golden, ctx))
-                st.caption(md(f"{len(golden.items)} questions from {gname}; budgets in o200k tokens."))
+                results.append(recall(gdigest, fingerprint, state.mode, spec_name, spec_name, retriever, golden, ctx))
+                st.caption(md(f"{len(golden.items)} questions ({golden.quotes} quotes) from {gname}, ranked by "
+                              f"{retriever}; budgets in o200k tokens."))
                 outcomes = pd.DataFrame(recall_rows(results))
                 st.dataframe(outcomes, hide_index=True, width="stretch", column_config=percent_columns(["recall"]),
                              key="golden_recall")
                 st.plotly_chart(golden_outcome_figure(outcomes), key="golden_chart")
+                st.subheader("Span recall, precision and IoU")
+                st.caption("Characters of the evidence the retrieved chunks hold, over the evidence (recall) and "
+                           "over what they bring into the prompt (precision); precision-Ω is the best precision "
+                           "any retriever could reach on this split.")
+                st.dataframe(pd.DataFrame(span_rows(results)), hide_index=True, width="stretch", key="golden_spans",
+                             column_config=percent_columns(["span recall", "span precision", "span IoU",
+                                                                            "precision-Ω"]))
                 st.subheader("Per folder")
                 folders = folder_rows(results)
                 st.dataframe(folders, hide_index=True, width="stretch", key="golden_folders",

@@ -100,7 +100,7 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
     return text_gaps
 
 
-def show_measures(ctx, state, result, digest: str, default_doc: str | None) -> None:
+def show_measures(ctx, state, result, digest: str, default_doc: str | None, retriever: str = "bm25") -> None:
     """The imported chunks measured like a splitter, next to the sidebar's."""
     spec_name, unit = str(state.spec()), _shared.unit_label(state.unit)
     fingerprint = ctx.corpus.fingerprint
@@ -108,8 +108,9 @@ def show_measures(ctx, state, result, digest: str, default_doc: str | None) -> N
                   f"{len(result.chunks)} documents, measured alike.") +
                f" Sizes in {unit}, prefix included. Atom columns: share of each kind of atom one chunk holds "
                "whole (every atom counted). *answer@5* / *cut* / *rank miss*: the lexical probe, as on the "
-               "Compare page.")
-    rows = side_by_side_rows(digest, fingerprint, state.mode, default_doc, spec_name, spec_name, result, ctx)
+               f"Compare page, ranked by {md(retriever)}.")
+    rows = side_by_side_rows(digest, fingerprint, state.mode, default_doc, spec_name, spec_name, retriever, result,
+                             ctx)
     frame = pd.DataFrame(rows)
     config = percent_columns([*ATOM_KINDS, "answer@5", "cut", "rank miss"])
     config |= {k: st.column_config.NumberColumn(ATOM_LABELS[k] + "s", format="percent") for k in ATOM_KINDS}

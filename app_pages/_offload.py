@@ -14,6 +14,7 @@ import tempfile
 import streamlit as st
 
 from app_pages._chunk_sets import chunk_set_store
+from inspector.data_folder import data_folder
 from inspector.views import Offload, corpus_handle
 
 ENV_PROCESSES = "CHUNK_INSPECTOR_PROCESSES"
@@ -37,5 +38,6 @@ def _corpus_folder() -> str:
 
 def run(ctx, task: str, *args):
     """``task`` over the sidebar's corpus, in a worker process (see ``Offload.run``)."""
-    handle = corpus_handle(ctx.corpus, ctx.workspace.mode, chunk_set_store().folder, _corpus_folder())
+    handle = corpus_handle(ctx.corpus, ctx.workspace.mode, chunk_set_store().folder, _corpus_folder(),
+                           vectors=data_folder())
     return offload().run(task, ctx.workspace, handle, *args)

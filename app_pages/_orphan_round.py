@@ -2,7 +2,7 @@
 link or the widgets, the round's chunks, and the link to share it. Not a page.
 
 A round is fixed by the sidebar's corpus and splitter plus these settings (size, seed, where
-chunks come from); its parameters go into the address (``ROUND_KEYS``) beside the sidebar's.
+chunks come from); its parameters go into the address (``ReviewRound.URL_KEYS``) beside the sidebar's.
 """
 
 from urllib.parse import urlencode
@@ -10,22 +10,23 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from app_pages import _offload, _shared
+from app_pages._retriever import ranking, retriever_picker
 from inspector.errors import ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
 from inspector.views import markdown_escape as md
 
-ROUND_KEYS = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk")
-SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the lexical probe retrieved"}
+SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the probe retrieved"}
 
 
 @st.cache_resource(max_entries=16, show_spinner="Drawing the round's chunks…")
 def _round_chunks(round_id: str, _round: ReviewRound, _ctx):
-    return _offload.run(_ctx, "round", _round)
+    with ranking(_round.retriever if _round.source == "probe" else "bm25"):
+        return _offload.run(_ctx, "round", _round)
 
 
 def _opened_with() -> dict[str, str]:
     """The round parameters in the address (the sidebar keeps keys it does not own)."""
-    return {key: st.query_params.get(key) for key in ROUND_KEYS if key in st.query_params}
+    return {key: st.query_params.get(key) for key in ReviewRound.URL_KEYS if key in st.query_params}
 
 
 def _apply_link() -> None:
@@ -42,11 +43,13 @@ def _apply_link() -> None:
     st.session_state["_orphan_link"] = linked
     for key, value in (("source", linked.source), ("size", linked.size), ("seed", linked.seed), ("k", linked.k)):
         st.session_state[f"orphan_{key}"] = value
+    if linked.source == "probe":
+        st.session_state["retriever"] = linked.retriever
 
 
 def _describe(ctx, r: ReviewRound, shown: int) -> str:
     where = ("every chunk" if r.source == "sample"
-             else f"the chunks the lexical probe ranked in its top {r.k} for some question")
+             else f"the chunks the probe ({md(r.retriever)}) ranked in its top {r.k} for some question")
     return (f"{shown} chunks drawn at random (seed {r.seed}) from {where} of {md(ctx.corpus_label)}, "
             f"split by `{r.spec}` ({md(_shared.spec_title(r.spec, _shared.chunk_sets(ctx)))}); round id `{r.id}`.")
 
@@ -72,8 +75,9 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
             k = cols[3].number_input("Probe top k", 1, 100, step=1, key="orphan_k", persist_state="session",
                                      disabled=source != "probe",
                                      help="Chunks per probe question that count as retrieved.")
+            retriever = retriever_picker() if source == "probe" else "bm25"
         review_round = ReviewRound.create(ctx.workspace, str(ctx.spec), size=int(size), seed=int(seed),
-                                          source=source, k=int(k))
+                                          source=source, k=int(k), retriever=retriever)
         try:
             chunks = _round_chunks(review_round.id, review_round, ctx)
         except ReviewInputError as exc:

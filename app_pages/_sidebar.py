@@ -20,6 +20,7 @@ from app_pages._state import STATE, kind_changed, publish, start_session, state,
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
 from inspector.chunks import ChunkSetInfo
+from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError, CorpusError, LengthError
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
 from inspector.limits import MAX_TOKENIZER_BYTES
@@ -134,6 +135,7 @@ def _corpus_widgets(ctx: Context) -> None:
     if ctx.corpus is not None:
         ctx.workspace = _workspace(ctx.corpus.fingerprint, mode, ctx.corpus)
         ctx.workspace.chunk_set_store = chunk_set_store()  # ``imported:ID`` specs are found there
+        ctx.workspace.vector_folder = data_folder()  # dense retrievers keep their vectors there
         count = len(ctx.corpus.documents)
         st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
         if not ctx.corpus.documents and not ctx.problem:

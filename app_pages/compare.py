@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import _offload, _shared
+from app_pages._retriever import ranking, retriever_picker
 from inspector import ATOM_KINDS, SplitterSpec
 from inspector.errors import ChunkSetError, SpecError
 from inspector.model import ATOM_LABELS
@@ -33,10 +34,10 @@ if not _shared.show_problems(ctx):
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, _ctx):
+def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, retriever: str, _ctx):
     # One row per call, so the progress bar moves between calls: a cached function may not
     # touch elements created outside it (Streamlit replays them on a cache hit).
-    return _offload.run(_ctx, "compare", (str(_shared.engine_spec(spec)),), fits)
+    return _offload.run(_ctx, "compare", (str(_shared.engine_spec(spec)),), fits, retriever)
 
 
 state = _shared.state()
@@ -71,6 +72,7 @@ for line in refused:
     st.error(md(f"Splitter left out: {line}"))
 specs = list(dict.fromkeys(specs))
 _shared.update(compare=() if specs == defaults else tuple(specs))
+retriever = retriever_picker()
 _shared.publish()
 if not specs:
     st.info("Choose at least one splitter.")
@@ -78,9 +80,10 @@ if not specs:
 
 bar = st.progress(0.0, text="Measuring the corpus…")
 rows = []
-for done, spec in enumerate(specs):
-    bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
-    rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, ctx))
+with ranking(retriever):
+    for done, spec in enumerate(specs):
+        bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
+        rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, ctx))
 bar.empty()
 frame = pd.concat(rows, ignore_index=True)
 frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)
@@ -104,8 +107,8 @@ st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table
 st.plotly_chart(survival_figure(frame), key="survival_chart")
 
 st.subheader("b. Lexical probe")
-st.caption("*ctx* columns: mean size of the top 5 chunks a query brings back (tokens: o200k, or characters / 4 "
-           "in seed mode).")
+st.caption(f"Ranked by {md(retriever)}. *ctx* columns: mean size of the top 5 chunks a query brings back "
+           "(tokens: o200k, or characters / 4 in seed mode).")
 table_b = frame[list(TABLE_B)]
 st.dataframe(table_b, hide_index=True, column_config=percent, width="stretch")
 st.download_button("Download table b (CSV)", table_b.to_csv(index=False), "table_b.csv", "text/csv",

@@ -25,6 +25,7 @@ from app_pages._import_caches import SAMPLE_SPEC, content_digest, export_file, i
 from app_pages._import_files import REFUSED, RESULT, RESULT_CORPUS, SOURCE, chunk_upload_changed, use_sample
 from app_pages._import_golden import show_golden
 from app_pages._import_report import show_alignment, show_document, show_measures
+from app_pages._retriever import ranking, retriever_picker
 from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.views import markdown_escape as md
 
@@ -64,6 +65,7 @@ ctx = _shared.context()
 if not _shared.show_problems(ctx):
     _shared.publish()
     st.stop()
+retriever = retriever_picker()
 _shared.publish()
 state = _shared.state()
 spec_name = str(state.spec())
@@ -120,13 +122,15 @@ if result is not None:
 
 if result is not None and result.imported:
     _section(f"Measured like a splitter, next to {md(spec_name)}")
-    show_measures(ctx, state, result, digest, default_doc)
+    with ranking(retriever):
+        show_measures(ctx, state, result, digest, default_doc, retriever)
 
     _section("One document with the imported chunks")
     show_document(ctx, state, result, text_gaps)
 
 _section("Golden questions: recall at a context budget")
-show_golden(ctx, state, result)
+with ranking(retriever):
+    show_golden(ctx, state, result, retriever)
 
 _section("Export the sidebar splitter's chunks")
 st.caption(md(f"Every chunk of {ctx.corpus_label} split by {spec_name}, one JSON object per line: document, "

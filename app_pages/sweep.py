@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import _offload, _shared
+from app_pages._retriever import ranking, retriever_picker
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import markdown_escape as md
@@ -27,9 +28,9 @@ if ctx.spec.is_imported:
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _sweep_row(fingerprint: str, mode: str, spec: str, budget: int, _ctx):
+def _sweep_row(fingerprint: str, mode: str, spec: str, budget: int, retriever: str, _ctx):
     # One budget per call so the progress bar can move between calls (see compare.py).
-    return _offload.run(_ctx, "sweep", spec, (budget,))
+    return _offload.run(_ctx, "sweep", spec, (budget,), retriever)
 
 
 state = _shared.state()
@@ -41,15 +42,17 @@ if problem:
     st.error(md(f"Budgets not understood: {problem}. Showing {', '.join(map(str, state.sweep))}."))
     budgets = state.sweep
 _shared.update(sweep=budgets)
+retriever = retriever_picker()
 _shared.publish()
 
 st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}) at {len(budgets)} budgets; "
            "change the splitter in the sidebar.")
 bar = st.progress(0.0, text="Sweeping budgets…")
 rows = []
-for done, budget in enumerate(budgets):
-    bar.progress(done / len(budgets), text=f"Budget {budget} ({done + 1}/{len(budgets)})…")
-    rows.append(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, ctx))
+with ranking(retriever):
+    for done, budget in enumerate(budgets):
+        bar.progress(done / len(budgets), text=f"Budget {budget} ({done + 1}/{len(budgets)})…")
+        rows.append(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, retriever, ctx))
 bar.empty()
 frame = pd.concat(rows, ignore_index=True)
 

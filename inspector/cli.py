@@ -70,6 +70,9 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     report.add_argument("--quiet", action="store_true", help="no progress bar")
     report.add_argument("--jobs", type=int, default=0, metavar="N",
                         help="worker processes (default: one per CPU core, up to 4)")
+    report.add_argument("--golden", metavar="FILE",
+                        help="golden set (JSONL, Chroma's questions_df.csv or CSV) scored for every splitter")
+    _add_retrieval(report)
     _add_check(commands, measure_help)
     _add_export(commands)
     return parser
@@ -99,6 +102,30 @@ def main(argv: list[str] | None = None) -> int:
     return 2  # pragma: no cover - argparse requires a command
 
 
+def _add_retrieval(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--retriever", metavar="SPEC", default="bm25",
+                         help="what ranks chunks for the probe and the golden set: bm25 (default), dense (the "
+                              "bundled model), hybrid, dense:model2vec:PATH or dense:openai:MODEL")
+    command.add_argument("--embeddings-url", metavar="URL",
+                         help="base URL of an OpenAI-compatible embeddings server (default $OPENAI_BASE_URL)")
+
+
+def _retriever(args: argparse.Namespace, workspace):
+    """The run's retriever, its vectors kept in the data folder; a cache it cannot use is said."""
+    from .data_folder import data_folder
+    from .retrieval.remote import base_url_of
+    from .retrieval.retriever_spec import parse_retriever
+
+    spec = parse_retriever(args.retriever)
+    if args.embeddings_url is not None or spec.embedder == "openai":
+        base_url_of(args.embeddings_url)
+    workspace.vector_folder, workspace.embeddings_url = data_folder(), args.embeddings_url
+    retriever = workspace.retriever(spec)
+    if retriever.warning:
+        sys.stderr.write(f"note: {retriever.warning}\n")
+    return retriever
+
+
 def _report(args: argparse.Namespace) -> int:
     specs = [parse_spec(s) for s in args.spec] if args.spec else list(ARTICLE_SPECS)
     sweep = parse_spec(args.sweep)
@@ -126,8 +153,12 @@ def _report(args: argparse.Namespace) -> int:
         work = Workspace(corpus, args.atoms)
         if any(s.is_imported for s in specs):
             _with_chunk_sets(work)
-        report = build_report(work, specs=specs, sweep_spec=sweep,
-                              budgets=budgets, progress=progress, jobs=jobs, workers=workers)
+        retriever = _retriever(args, work)
+        golden = _golden_set(args.golden, corpus) if args.golden else None
+        if isinstance(golden, int):
+            return golden
+        report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
+                              workers=workers, retriever=retriever, golden=golden)
     finally:
         if workers is not None:
             workers.close()
@@ -184,7 +215,9 @@ def _add_check(commands, measure_help: bool = True) -> None:
     check.add_argument("--default-doc", metavar="ID", help="with --chunks: document of records naming none")
     check.add_argument("--min", action="append", default=[], metavar="NAME=VALUE", help="a floor (repeatable)")
     check.add_argument("--max", action="append", default=[], metavar="NAME=VALUE", help="a ceiling (repeatable)")
-    check.add_argument("--golden", metavar="FILE", help="golden set (JSONL) adding recall@2000 and recall@4000")
+    check.add_argument("--golden", metavar="FILE", help="golden set (JSONL, Chroma's questions_df.csv or CSV) "
+                                                        "adding recall@2000 and recall@4000")
+    _add_retrieval(check)
     check.add_argument("--baseline", metavar="FILE", help="fail on regressions against this baseline")
     check.add_argument("--tolerance", type=float, default=0.0, metavar="T",
                        help="fractions may fall this much below the baseline (default 0)")
@@ -261,31 +294,49 @@ def _check(args: argparse.Namespace) -> int:
         golden = _golden_set(args.golden, corpus)
         if isinstance(golden, int):
             return golden
-    from .retrieval.golden import DEFAULT_BUDGETS
+    from .retrieval.golden import DEFAULT_BUDGETS, golden_recall
 
-    budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
-    values = measure(measured, spec, fits=args.budget, golden=golden, budgets=budgets, unplaced=unplaced)
+    retriever = _retriever(args, measured)
+    if not retriever.spec.is_default:
+        texts = [q.text for q in measured.queries()] + measured.pool(spec).texts()
+        bar = _ProgressBar(enabled=sys.stderr.isatty())
+        retriever.prepare(texts + [i.question for i in golden.items] if golden else texts,
+                          lambda done, total: bar("texts embedded", done, total))
+    scored = None
+    if golden is not None:
+        budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
+        scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=retriever)
+    values = measure(measured, spec, fits=args.budget, golden=scored, unplaced=unplaced, retriever=retriever)
     try:
         result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline,
                             tolerance=args.tolerance, count_tolerance=args.count_tolerance)
     except ValueError as exc:
         return _fail(str(exc))
     notes = list(result.notes)
+    if not retriever.spec.is_default:
+        notes.append(f"answer@5, cut and recall are ranked by {retriever.spec}")
+    if scored is not None:
+        notes.append(_golden_note(golden, scored))
     if baseline is not None and baseline.get("corpus", {}).get("fingerprint") not in (None, corpus.fingerprint):
         notes.append("the baseline was written for a different corpus")
     if baseline is not None and baseline.get("spec") not in (None, label):
         notes.append(f"the baseline was written for {baseline.get('spec')}, this run is {label}")
+    if baseline is not None and baseline.get("retriever", "bm25") != str(retriever.spec):
+        notes.append(f"the baseline was ranked by {baseline.get('retriever', 'bm25')}, this run by {retriever.spec}")
     if args.write_baseline:
         try:
             write_baseline(args.write_baseline, baseline_document(
-                values, spec=label, mode=args.atoms,
+                values, spec=label, mode=args.atoms, retriever=str(retriever.spec),
                 corpus={"documents": len(corpus.documents), "characters": corpus.characters,
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:
             return _fail(f"cannot write {args.write_baseline}: {exc.strerror or exc}")
     if args.json:
         out = result.as_dict()
-        out.update(spec=label, notes=notes)
+        out.update(spec=label, retriever=str(retriever.spec), notes=notes)
+        if scored is not None:
+            out["golden"] = {"name": golden.name, "questions": len(golden.items), "quotes": golden.quotes,
+                             "left_out": golden.left_out(), "outcomes": {str(b): scored.counts(b) for b in budgets}}
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
         title = f"check {label} on {args.corpus} ({len(corpus.documents)} documents, {args.atoms} atoms)"
@@ -346,9 +397,22 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
     return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced)
 
 
+def _golden_note(golden, scored) -> str:
+    """How many questions were located, and how the misses at each budget divide."""
+    located = f"golden set {golden.name}: {len(golden.items)} questions located ({golden.quotes} quotes)"
+    if golden.left_out():
+        located += f", {golden.left_out()} lines left out"
+    parts = []
+    for budget in scored.budgets:
+        counts = scored.counts(budget)
+        parts.append(f"at {budget}: {counts['hit']} hit, {counts['cut']} cut, {counts['rank-miss']} rank-miss, "
+                     f"{counts['uncovered']} uncovered")
+    return located + "; " + "; ".join(parts)
+
+
 def _golden_set(path: str, corpus):
     """The golden set located in the corpus (its problems on stderr), or exit status 2."""
-    from .retrieval.golden import load_golden
+    from .retrieval.golden_files import load_golden
 
     golden = load_golden(path, corpus)
     for problem in golden.problems:

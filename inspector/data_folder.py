@@ -1,7 +1,8 @@
-"""Where the server keeps what users leave behind: the review store and the chunk sets.
+"""Where the server keeps what users leave behind: the review store, the chunk sets and the
+embedding cache.
 
 One folder, named by ``$CHUNK_INSPECTOR_DATA`` (else ``data/`` in the working folder), so a
-team's answers and imported chunk sets sit side by side and move together.
+team's answers, imported chunk sets and embedded vectors sit side by side and move together.
 """
 
 from __future__ import annotations

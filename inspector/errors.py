@@ -60,3 +60,12 @@ class ChunkSetError(InspectorError, OSError):
 class InputTooLarge(InspectorError, ValueError):
     """A file or value from outside is over its size limit (``inspector.limits``), or is no
     path at all; refused before it is parsed."""
+
+
+class RetrieverError(InspectorError, ValueError):
+    """A retriever spec was refused, or its embedding model cannot be loaded; the message says why."""
+
+
+class EmbeddingServiceError(InspectorError, OSError):
+    """An embeddings server did not answer, refused the request or answered something else
+    than embeddings; nothing was ranked."""

@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 from inspector import Workspace, load_corpus
+from tests.support.network import switch_off
 from tests.support.paths import SAMPLE
+
+
+def pytest_configure(config):
+    switch_off()
 
 
 @pytest.fixture(scope="session")

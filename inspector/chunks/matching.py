@@ -91,10 +91,21 @@ class DocumentMatcher:
         heads = [d for i, d in self.by_id.items() if i.endswith("/" + clean)]
         if len(heads) == 1:
             return heads[0]
+        if not heads:
+            # A name without its extension (Chroma's corpus ids: ``finance`` for finance.md).
+            heads = [d for i, d in self.by_id.items()
+                     if (stem := _without_suffix(i)) != i and (stem == clean or stem.endswith("/" + clean))]
+            if len(heads) == 1:
+                return heads[0]
         if heads:
             names = ", ".join(sorted(d.id for d in heads)[:4])
             return f"document {ref!r} is ambiguous: it could be {names}"
         return f"no document {ref!r} in the corpus"
+
+
+def _without_suffix(doc_id: str) -> str:
+    path = PurePosixPath(doc_id)
+    return str(path.with_suffix("")) if path.suffix else doc_id
 
 
 def _clean_ref(ref: str) -> str:

@@ -19,7 +19,9 @@ from ..corpus.load import Corpus
 from ..errors import ChunkSetError
 from ..lengths import get_length
 from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, SplitResult
-from ..retrieval.probe import ProbeResult, Query, choose_queries, make_queries, probe_spans, query_candidates
+from ..retrieval.probe import ProbeResult, Query, choose_queries, make_queries, probe_pool, query_candidates
+from ..retrieval.ranking import Pool, Retriever, shared_retriever
+from ..retrieval.retriever_spec import RetrieverSpec
 from ..retrieval.terms import TermTable
 from ..spec import SplitterSpec, parse_spec
 from ..split.splitters import chunk_spans, split_document
@@ -80,6 +82,10 @@ class Workspace:
         self._atom_arrays_cache: AtomArrays | None = None
         self.chunk_set_store: ChunkSetStore | None = None
         """Where ``imported:ID`` specs not yet registered are looked up (None: nowhere)."""
+        self.vector_folder = None
+        """Where dense retrievers keep their vectors (``embeddings.sqlite3``; None: in memory)."""
+        self.embeddings_url: str | None = None
+        """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
 
     @property
     def fingerprint(self) -> str:
@@ -108,6 +114,7 @@ class Workspace:
         part._fingerprint = self.fingerprint
         part._chunk_sets = self._chunk_sets
         part.chunk_set_store = self.chunk_set_store
+        part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
         return part
 
     def analysis(self, document: Document) -> Analysis:
@@ -276,15 +283,27 @@ class Workspace:
             self._queries = make_queries(self.documents, figures)
         return self._queries
 
-    def probe(self, spec: SplitterSpec | str, *, k: int = 5) -> ProbeResult:
-        """answer@k, cut and context for one configuration (context tokens: characters / 4 in
-        seed mode, real o200k tokens otherwise)."""
+    def retriever(self, spec: RetrieverSpec | str | None = None) -> Retriever:
+        """The retriever ``spec`` names (default BM25), shared by every workspace of this
+        process with the same vector folder and server."""
+        return shared_retriever(spec, base_url=self.embeddings_url, cache_folder=self.vector_folder)
+
+    def pool(self, spec: SplitterSpec | str) -> Pool:
+        """``spec``'s chunks as retrievers rank them."""
+        chunks = self._chunk_arrays(parse_spec(spec))
+        return Pool(self.term_table(), list(chunks.doc_ids), chunks.doc_of, chunks.starts, chunks.ends,
+                    chunks.prefixes)
+
+    def probe(self, spec: SplitterSpec | str, *, k: int = 5,
+              retriever: Retriever | RetrieverSpec | str | None = None) -> ProbeResult:
+        """answer@k, cut and context for one configuration, ranked by ``retriever`` (default
+        BM25; context tokens: characters / 4 in seed mode, real o200k tokens otherwise)."""
         counter = None
         if self.mode != "seed":
             counter = get_length("o200k").count_many
-        chunks = self._chunk_arrays(parse_spec(spec))
-        return probe_spans(self.queries(), self.term_table(), list(chunks.doc_ids), chunks.doc_of,
-                           chunks.starts, chunks.ends, chunks.prefixes, k=k, token_count=counter)
+        if not isinstance(retriever, Retriever):
+            retriever = self.retriever(retriever)
+        return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever)
 
     # -- the measuring fast path: whole-corpus arrays instead of Chunk objects ---------------
 

@@ -1,5 +1,10 @@
 """The article's four tables (splitter comparison, probe, budget sweep, header carry) for any
-corpus, as one plain dictionary and as the text the article prints."""
+corpus, as one plain dictionary and as the text the article prints; with a golden set, a fifth
+(``golden_table``) scores every compared splitter on it.
+
+Table b and the sweep's context column are ranked by the run's retriever: BM25 unless told
+otherwise, so seed mode prints the article's tables; a dense or hybrid retriever embeds every
+chunk and query once, before the workers fork, so they inherit the vectors."""
 
 from __future__ import annotations
 
@@ -9,7 +14,9 @@ from typing import Callable
 from ..measure.sizes import percentile
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
+from ..retrieval.ranking import Retriever
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
+from .golden_table import format_golden, golden_section
 
 SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
 Progress = Callable[[str, int, int], None]
@@ -26,6 +33,9 @@ def build_report(
     progress: Progress | None = None,
     jobs: int = 1,
     workers=None,
+    retriever=None,
+    golden=None,
+    golden_budgets: tuple[int, ...] | None = None,
 ) -> dict:
     """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
 
@@ -34,17 +44,26 @@ def build_report(
     the configurations are measured in that many forked worker processes (Linux), which share
     the workspace's atoms and term index instead of recomputing them; ``workers`` are
     analysis workers already started on the workspace's documents (see ``Workspace.analyses``).
+    ``retriever`` (a retriever or its spec; default BM25) ranks table b; ``golden`` (a
+    ``GoldenSet``) adds the golden table, at ``golden_budgets``.
     """
     sweep_base, header_spec = parse_spec(sweep_spec), parse_spec(header_spec)
+    if not isinstance(retriever, Retriever):
+        retriever = workspace.retriever(retriever)
     tasks: list[Task] = [("compare", parse_spec(spec), fits) for spec in specs]
     tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
     tasks.append(("headers", header_spec, None))
-    steps = _Steps(progress, len(tasks) + 1)
+    steps = _Steps(progress, len(tasks) + 1 + (golden is not None))
     workspace.analyses(jobs=jobs, workers=workers)
     corpus = _corpus_facts(workspace)
     steps.done("atoms")
+    if not retriever.spec.is_default:
+        texts = [q.text for q in workspace.queries()] + ([item.question for item in golden.items] if golden else [])
+        for _, spec, _ in tasks[:-1]:
+            texts += workspace.pool(spec).texts()
+        retriever.prepare(texts, (lambda done, total: progress("texts embedded", done, total)) if progress else None)
     rows: list = [None] * len(tasks)
-    for position, row in _measure_all(workspace, tasks, jobs):
+    for position, row in _measure_all(workspace, tasks, jobs, retriever):
         rows[position] = row
         table, spec, _ = tasks[position]
         steps.done({"compare": spec.label, "sweep": f"budget {spec.budget}"}.get(table, "headers"))
@@ -52,9 +71,10 @@ def build_report(
               for table in ("compare", "sweep", "headers")}
     for row in tables["compare"]:
         del row["survival_all"], row["budget"]
-    return {
+    report = {
         "mode": workspace.mode,
         "corpus": corpus,
+        "retriever": str(retriever.spec),
         "queries": len(workspace.queries()),
         "compare": tables["compare"],
         "sweep": [_sweep_row(row) for row in tables["sweep"]],
@@ -63,6 +83,10 @@ def build_report(
         "header_spec": str(header_spec),
         "fits": fits,
     }
+    if golden is not None:
+        report["golden"] = golden_section(workspace, golden, [parse_spec(s) for s in specs], retriever, golden_budgets)
+        steps.done("golden set")
+    return report
 
 
 class _Steps:
@@ -94,11 +118,13 @@ def _sweep_row(row: dict) -> dict:
             "survival": {k: row["survival_all"][k] for k in SWEEP_KINDS}, "ctx_tokens": row["ctx_tokens"]}
 
 
-def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None) -> dict:
-    """One configuration's row of tables a and b: chunk counts, survival, duplication, the probe."""
+def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None,
+                retriever: Retriever | str | None = None) -> dict:
+    """One configuration's row of tables a and b: chunk counts, survival, duplication, the probe
+    (ranked by ``retriever``, default BM25)."""
     spec = parse_spec(spec)
     summary = workspace.summarize(spec, fits=fits)
-    probe = workspace.probe(spec)
+    probe = workspace.probe(spec, retriever=retriever)
     total = workspace.characters
     return {
         "splitter": spec.label,
@@ -119,7 +145,7 @@ def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None
     }
 
 
-_SHARED: Workspace | None = None  # the workspace a forked worker inherited
+_SHARED: tuple[Workspace, Retriever] | None = None  # what a forked worker inherited
 
 Task = tuple[str, SplitterSpec, "int | None"]
 Job = tuple[tuple[int, ...], str, SplitterSpec, "int | None"]
@@ -142,27 +168,28 @@ def _plan(tasks: list[Task]) -> list[Job]:
     return sorted(jobs, key=lambda job: (job[2].kind not in ("recursive", "structured"), job[2].budget))
 
 
-def _run_job(workspace: Workspace, job: Job) -> list[tuple[int, dict]]:
+def _run_job(workspace: Workspace, job: Job, retriever: Retriever) -> list[tuple[int, dict]]:
     positions, table, spec, fits = job
     if table == "headers":
         return [(positions[0], workspace.header_carry(spec).as_dict())]
-    rows = [(positions[0], compare_row(workspace, spec, fits))]
+    rows = [(positions[0], compare_row(workspace, spec, fits, retriever))]
     return rows + [(h, workspace.header_carry(spec).as_dict()) for h in positions[1:]]
 
 
 def _measure_job(job: Job) -> list[tuple[int, dict]]:
     assert _SHARED is not None
-    return _run_job(_SHARED, job)
+    workspace, retriever = _SHARED
+    return _run_job(workspace, job, retriever)
 
 
-def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int):
+def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: Retriever):
     """``(position, row)`` for every task, as they are measured; in forked workers when
     ``jobs`` > 1 and fork exists."""
     plan = _plan(tasks)
     if jobs > 1 and len(plan) > 1 and "fork" in multiprocessing.get_all_start_methods():
         global _SHARED
         workspace.prepare_probe()
-        _SHARED = workspace
+        _SHARED = workspace, retriever
         try:
             with multiprocessing.get_context("fork").Pool(min(jobs, len(plan))) as pool:
                 for rows in pool.imap_unordered(_measure_job, plan):
@@ -171,7 +198,7 @@ def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int):
             _SHARED = None
         return
     for job in sorted(plan, key=lambda job: job[0][0]):  # in the report's order, for the progress bar
-        yield from _run_job(workspace, job)
+        yield from _run_job(workspace, job, retriever)
 
 
 def _pct(value: float | None, width: int) -> str:
@@ -209,7 +236,8 @@ def format_report(report: dict) -> str:
         lines.append(f"{row['splitter']:16s}{row['chunks']:7d}{row['mean']:6.0f}"
                      + "".join(_pct(row["survival"][k], 7) for k in ATOM_KINDS)
                      + f"{row['duplication']:6.2f}")
-    lines += ["", f"b. {report['queries']} lexical queries, three longest words of a figure sentence",
+    ranked = "" if report.get("retriever", "bm25") == "bm25" else f", ranked by {report['retriever']}"
+    lines += ["", f"b. {report['queries']} lexical queries, three longest words of a figure sentence{ranked}",
               f"{'splitter':16s}{'answer@5':>9s}{'cut':>7s}{'ctx chars':>10s}{'ctx tokens':>11s}"]
     for row in report["compare"]:
         lines.append(f"{row['splitter']:16s}{_pct(row['answer_at_5'], 9)}{_pct(row['cut'], 7)}"
@@ -228,4 +256,6 @@ def format_report(report: dict) -> str:
               f"   rows in a chunk that begins mid-table: {h['rows_mid_table']}/{tot} = "
               f"{_pct(h['rows_mid_table'] / tot if tot else None, 0).strip()}"
               f" across {h['mid_table_chunks']} chunks, none carrying a header"]
+    if "golden" in report:
+        lines += ["", *format_golden(report["golden"])]
     return "\n".join(lines) + "\n"

@@ -250,10 +250,10 @@ def _compare(info: MeasureInfo, value, base, tolerance: float, count_tolerance: 
     return ok, "held" if ok else "changed"
 
 
-def baseline_document(values: dict, *, spec: str, mode: str, corpus: dict) -> dict:
+def baseline_document(values: dict, *, spec: str, mode: str, corpus: dict, retriever: str = "bm25") -> dict:
     """What ``--write-baseline`` stores."""
-    return {"format": BASELINE_FORMAT, "version": 1, "spec": spec, "mode": mode, "corpus": corpus,
-            "measures": values}
+    return {"format": BASELINE_FORMAT, "version": 1, "spec": spec, "mode": mode, "retriever": retriever,
+            "corpus": corpus, "measures": values}
 
 
 def write_baseline(path: str | Path, document: dict) -> None:
@@ -286,17 +286,11 @@ def help_text() -> str:
     return "\n".join(lines)
 
 
-def measure(workspace, spec, *, fits: int | None = None, golden=None, budgets: tuple[int, ...] | None = None,
-            unplaced: int | None = None) -> dict:
-    """Every gate measure for the chunks ``spec`` names in ``workspace``; ``fits`` is the
-    budget of imported chunks (for ``oversized`` and fit survival), ``golden`` adds
-    ``recall@B``."""
-    from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
-
-    summary, probe = workspace.summarize(spec, fits=fits), workspace.probe(spec)
-    recall = None
-    if golden is not None:
-        budgets = tuple(budgets or DEFAULT_BUDGETS)
-        result = golden_recall(workspace, golden, spec, budgets=budgets)
-        recall = {b: result.recall(b) for b in budgets}
+def measure(workspace, spec, *, fits: int | None = None, golden=None, unplaced: int | None = None,
+            retriever=None) -> dict:
+    """Every gate measure for the chunks ``spec`` names in ``workspace``, the probe ranked by
+    ``retriever`` (default BM25); ``fits`` is the budget of imported chunks (for ``oversized``
+    and fit survival), ``golden`` (a ``GoldenResult`` of the same chunks) adds ``recall@B``."""
+    summary, probe = workspace.summarize(spec, fits=fits), workspace.probe(spec, retriever=retriever)
+    recall = {b: golden.recall(b) for b in golden.budgets} if golden is not None else None
     return measure_values(summary, probe, recall=recall, unplaced=unplaced)

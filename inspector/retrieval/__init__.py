@@ -1,9 +1,12 @@
-"""Retrieval over chunks: the term index, BM25 ranking, the article's probe and golden sets.
+"""Retrieval over chunks: retrievers, the article's probe and golden sets.
 
-``terms`` finds every term of the corpus once; ``bm25`` ranks chunks for a batch of queries;
-``probe`` draws the article's 200 lexical queries and judges the top 5 by span (answered,
-cut, missed by ranking); ``golden`` locates a golden set's evidence and measures recall
-within a context budget.
+``retriever_spec`` names a retriever (``bm25``, ``dense``, ``hybrid``...); ``ranking`` ranks
+a pool of chunks with one: ``bm25`` over the term index of ``terms``, dense vectors from
+``embedders`` (or ``remote``, an OpenAI-compatible server) kept once by ``vectors``, or both
+fused. ``probe`` draws the article's 200 lexical queries and judges the top 5 by span
+(answered, cut, missed by ranking); ``golden_files`` reads golden sets (ours, Chroma's) and
+locates their quotes; ``golden`` measures recall within a context budget and, with
+``span_scores``, the field's span metrics.
 """
 
 from ..surface import lazy_surface
@@ -12,6 +15,10 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "terms": ["TermTable", "terms_of"],
     "bm25": ["BM25"],
     "probe": ["ProbeResult", "Query", "make_queries", "run_probe"],
-    "golden": ["DEFAULT_BUDGETS", "GoldenItem", "GoldenProblem", "GoldenResult", "GoldenSet", "evaluate_golden",
-               "golden_recall", "load_golden"],
+    "golden": ["DEFAULT_BUDGETS", "GoldenResult", "QuestionResult", "evaluate_golden", "golden_recall"],
+    "golden_files": ["GoldenItem", "GoldenProblem", "GoldenSet", "Quote", "load_golden"],
+    "span_scores": ["SpanScores"],
+    "retriever_spec": ["RetrieverSpec", "parse_retriever"],
+    "ranking": ["Pool", "Question", "Retriever", "open_retriever", "shared_retriever"],
+    "vectors": ["VectorStore", "Vectors"],
 })

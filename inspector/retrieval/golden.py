@@ -1,153 +1,33 @@
-"""Golden sets: recall of verbatim evidence at a fixed context-token budget.
+"""Golden sets: recall of located evidence at a context budget, and the field's span metrics.
 
-A golden set is JSONL, one ``{"question": ..., "evidence": ...}`` per line, optionally with
-``doc_id`` (where the quote is) and ``folder`` (its group in the breakdown; by default the
-top folder of the document the quote is in). Each quote is located in the corpus once, when
-the set is loaded: verbatim, else with whitespace normalised (reported), else the question is
-reported and left out. A quote found in several places is answered by any of them.
-
-recall@B ranks every chunk against the question's terms with BM25 (the probe's term table,
-k1 = 1.2, b = 0.75, ties by corpus order), takes chunks in rank order while their cumulative
-embedded size (prefix + span, o200k tokens by default) stays within B, and scores a hit when
-one of them holds an evidence span whole. A miss is a *cut* when no chunk holds the evidence
-whole (the split broke it), a *rank-miss* when one does but it never came within budget, and
-*uncovered* when no chunk touches it at all (imported chunks with gaps).
+The set is read and its quotes located by ``golden_files``. recall@B ranks the chunks for each
+question with a retriever (BM25 by default: the probe's term table, k1 = 1.2, b = 0.75, ties
+by corpus order), takes chunks in rank order while their cumulative embedded size (prefix +
+span, o200k tokens by default) stays within B, and scores a quote retrieved when one of them
+holds it whole. A question with several quotes is scored two ways: *every* quote retrieved
+(the default, and the gate's) and *any* quote retrieved. A miss is a *cut* when a quote still
+missing is held whole by no chunk but touched by one (the split broke it), a *rank-miss* when
+the chunks holding it never came within budget, and *uncovered* when no chunk touches it (an
+import with gaps). Beside recall@B, ``span_scores`` gives Chroma's recall, precision and IoU
+for the top 5 and for each budget, and precision-Ω.
 """
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass
-from pathlib import Path
 
-from ..chunks.matching import DocumentMatcher, NormalisedText
-from ..chunks.records import iter_lines, read_source
 from ..lengths import Length, get_length
-from ..limits import MAX_GOLDEN_BYTES
-from ..model import Chunk, Document
-from .bm25 import BM25
-from .terms import TermTable, terms_of
+from .golden_files import GoldenItem, GoldenSet
+from .ranking import BM25Retriever, Pool, Question, Retriever
+from .span_scores import SpanScores, best_copies, merged, precision_omega, question_scores
 
 DEFAULT_BUDGETS: tuple[int, ...] = (2000, 4000)
 OUTCOMES: tuple[str, ...] = ("hit", "cut", "rank-miss", "uncovered")
-
-Location = tuple[str, int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class GoldenItem:
-    """One question with its evidence located in the corpus."""
-
-    line: int
-    """Line of the golden file (from 1)."""
-
-    question: str
-    """The question, as a user would ask it."""
-
-    evidence: str
-    """The verbatim quote that answers it."""
-
-    folder: str
-    """Group for the per-folder breakdown."""
-
-    locations: tuple[Location, ...]
-    """Every ``(doc_id, start, end)`` where the quote is."""
-
-    match: str = "exact"
-    """``exact``, or ``normalised`` when the quote matched only with whitespace normalised."""
-
-
-@dataclass(frozen=True, slots=True)
-class GoldenProblem:
-    """A golden-set line that was left out or matched loosely."""
-
-    line: int
-    """Line of the golden file."""
-
-    kind: str
-    """``malformed``, ``unknown-document``, ``not-found`` or ``normalised`` (kept)."""
-
-    message: str
-    """What happened, in words."""
-
-
-@dataclass(frozen=True, slots=True)
-class GoldenSet:
-    """The questions that could be located, and the lines that could not."""
-
-    name: str
-    """File name, for labels."""
-
-    items: tuple[GoldenItem, ...]
-    """Located questions, in file order."""
-
-    problems: tuple[GoldenProblem, ...]
-    """Lines left out, and quotes found only with whitespace normalised."""
-
-
-def folder_of(doc_id: str) -> str:
-    """The top folder of a document id (``"."`` for a document at the root)."""
-    return doc_id.split("/", 1)[0] if "/" in doc_id else "."
-
-
-def locate(evidence: str, documents: list[Document], normalised: dict | None = None) -> tuple[list[Location], str]:
-    """Where a quote is: every verbatim occurrence, else every whitespace-normalised one
-    (``normalised`` caches each document's ``NormalisedText`` across calls)."""
-    normalised = {} if normalised is None else normalised
-    found: list[Location] = []
-    for document in documents:
-        at = document.text.find(evidence)
-        while at >= 0:
-            found.append((document.id, at, at + len(evidence)))
-            at = document.text.find(evidence, at + 1)
-    if found:
-        return found, "exact"
-    for document in documents:
-        twin = normalised.get(document.id)
-        if twin is None:
-            twin = normalised[document.id] = NormalisedText(document.text)
-        found += [(document.id, a, b) for a, b in twin.find_all(evidence)]
-    return found, "normalised" if found else "missing"
-
-
-def load_golden(source: str | Path | bytes, corpus, *, name: str | None = None) -> GoldenSet:
-    """Read a golden JSONL file (a path, or its content as ``bytes``) and locate every quote in
-    ``corpus`` (a ``Corpus``, ``Workspace`` or list of documents)."""
-    text, name = read_source(source, name, "golden set", MAX_GOLDEN_BYTES)
-    documents = list(corpus.documents) if hasattr(corpus, "documents") else list(corpus)
-    matcher = DocumentMatcher(documents)
-    twins: dict = {}
-    items, problems = [], []
-    for line, raw in iter_lines(text):
-        try:
-            record = json.loads(raw)
-        except ValueError as exc:
-            problems.append(GoldenProblem(line, "malformed", f"not valid JSON ({exc})"))
-            continue
-        if not isinstance(record, dict) or not all(
-                isinstance(record.get(k), str) and record[k].strip() for k in ("question", "evidence")):
-            problems.append(GoldenProblem(line, "malformed", "needs non-empty 'question' and 'evidence' strings"))
-            continue
-        scope = documents
-        if isinstance(record.get("doc_id"), str):
-            target = matcher.resolve(record["doc_id"])
-            if isinstance(target, str):
-                problems.append(GoldenProblem(line, "unknown-document", target))
-                continue
-            scope = [target]
-        evidence = record["evidence"]
-        found, how = locate(evidence, scope, twins)
-        if how == "missing":
-            where = scope[0].id if len(scope) == 1 else "the corpus"
-            problems.append(GoldenProblem(line, "not-found", f"evidence not in {where}, verbatim or with "
-                                                             "whitespace normalised; question left out"))
-            continue
-        if how == "normalised":
-            problems.append(GoldenProblem(line, "normalised", "evidence found only with whitespace normalised"))
-        folder = record.get("folder") if isinstance(record.get("folder"), str) else folder_of(found[0][0])
-        items.append(GoldenItem(line, record["question"], evidence, folder, tuple(found), how))
-    return GoldenSet(name, tuple(items), tuple(problems))
+#: How a question with several quotes counts as answered.
+MODES: tuple[str, ...] = ("every", "any")
+#: The ranking cut of the span metrics besides the budgets (table b's k).
+TOP_K = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,13 +38,22 @@ class QuestionResult:
     """The question."""
 
     outcomes: tuple[str, ...]
-    """Per budget: one of ``OUTCOMES``."""
+    """Per budget, with every quote needed: one of ``OUTCOMES``."""
 
     rank: int | None
-    """1-based rank of the best chunk holding the evidence (None: none scored or none holds it)."""
+    """1-based rank of the chunk that completes the evidence (None: some quote is in no chunk whole)."""
 
     tokens_needed: int | None
     """Context tokens needed to reach that chunk (cumulative, itself included)."""
+
+    outcomes_any: tuple[str, ...] = ()
+    """Per budget, with any one quote enough (the same as ``outcomes`` for a single quote)."""
+
+    tokens_needed_any: int | None = None
+    """Context tokens needed to reach the first chunk holding some quote."""
+
+    def outcome(self, column: int, mode: str = "every") -> str:
+        return (self.outcomes if mode == "every" else self.outcomes_any)[column]
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,36 +72,52 @@ class GoldenResult:
     questions: tuple[QuestionResult, ...]
     """Every located question."""
 
-    def _column(self, budget: int) -> int:
-        return self.budgets.index(budget)
+    retriever: str = "bm25"
+    """The retriever that ranked the chunks."""
 
-    def counts(self, budget: int) -> dict[str, int]:
+    span_scores: tuple[SpanScores, ...] = ()
+    """Span recall, precision and IoU for the top ``TOP_K`` and for each budget."""
+
+    precision_omega: float = 0.0
+    """Mean precision-Ω: the best precision any retriever could reach on this split."""
+
+    def counts(self, budget: int, mode: str = "every") -> dict[str, int]:
         """Questions per outcome at ``budget``."""
-        k = self._column(budget)
+        k = self.budgets.index(budget)
         out = dict.fromkeys(OUTCOMES, 0)
         for q in self.questions:
-            out[q.outcomes[k]] += 1
+            out[q.outcome(k, mode)] += 1
         return out
 
-    def recall(self, budget: int) -> float:
+    def recall(self, budget: int, mode: str = "every") -> float:
         """Fraction of questions answered within ``budget``."""
-        return self.counts(budget)["hit"] / len(self.questions) if self.questions else 0.0
+        return self.counts(budget, mode)["hit"] / len(self.questions) if self.questions else 0.0
 
-    def by_folder(self) -> dict[str, dict[int, tuple[int, int]]]:
+    @property
+    def quotes(self) -> int:
+        """Quotes over every question."""
+        return sum(len(q.item.quotes) for q in self.questions)
+
+    def by_folder(self, mode: str = "every") -> dict[str, dict[int, tuple[int, int]]]:
         """``folder -> budget -> (hits, questions)``, folders sorted."""
         groups: dict[str, list[QuestionResult]] = defaultdict(list)
         for q in self.questions:
             groups[q.item.folder].append(q)
-        return {folder: {b: (sum(q.outcomes[k] == "hit" for q in qs), len(qs)) for k, b in enumerate(self.budgets)}
+        return {folder: {b: (sum(q.outcome(k, mode) == "hit" for q in qs), len(qs)) for k, b in enumerate(self.budgets)}
                 for folder, qs in sorted(groups.items())}
 
     def as_dict(self) -> dict:
         """JSON-ready summary."""
         return {
-            "label": self.label, "unit": self.unit, "questions": len(self.questions),
+            "label": self.label, "retriever": self.retriever, "unit": self.unit, "questions": len(self.questions),
+            "quotes": self.quotes,
             "recall": {str(b): self.recall(b) for b in self.budgets},
+            "recall_any": {str(b): self.recall(b, "any") for b in self.budgets},
             "outcomes": {str(b): self.counts(b) for b in self.budgets},
             "by_folder": {f: {str(b): list(v) for b, v in row.items()} for f, row in self.by_folder().items()},
+            "span_scores": {s.cut: {"recall": s.recall, "precision": s.precision, "iou": s.iou}
+                            for s in self.span_scores},
+            "precision_omega": self.precision_omega,
             "misses": [{"line": q.item.line, "question": q.item.question,
                         "outcomes": dict(zip(map(str, self.budgets), q.outcomes)), "rank": q.rank,
                         "tokens_needed": q.tokens_needed}
@@ -220,63 +125,143 @@ class GoldenResult:
         }
 
 
-def rank_chunks(questions: list[str], chunks: list[Chunk], table: TermTable) -> list[list[int]]:
-    """Per question, every chunk sharing a term with it, best BM25 score first (the probe's
-    formula and tie-breaking; the query terms are the question's distinct terms)."""
-    n = len(chunks)
-    words = [list(dict.fromkeys(terms_of(q))) for q in questions]
-    wanted = frozenset(w for ws in words for w in ws)
-    if not n or not wanted:
-        return [[] for _ in questions]
-    ranker = BM25(*table.postings([(c.doc_id, c.start, c.end, c.prefix) for c in chunks], wanted))
-    return [ranker.top(query, n) for query in words]
+def rank_chunks(questions: list[str], chunks, table, retriever: Retriever | None = None) -> list[list[int]]:
+    """Per question, the chunks ``retriever`` ranks (BM25: every chunk sharing a term with it),
+    best first; the query terms are the question's distinct terms."""
+    pool = chunks if isinstance(chunks, Pool) else Pool.of_chunks(chunks, table)
+    return (retriever or BM25Retriever()).rank([Question.of(q) for q in questions], pool, None)
 
 
-def evaluate_golden(golden: GoldenSet, chunks: list[Chunk], table: TermTable, *,
-                    budgets: tuple[int, ...] = DEFAULT_BUDGETS, length: Length | str = "o200k",
-                    label: str = "") -> GoldenResult:
-    """recall@B for each budget over ``chunks`` (corpus order) with ``table``'s term statistics."""
+def evaluate_golden(golden: GoldenSet, chunks, table, *, budgets: tuple[int, ...] = DEFAULT_BUDGETS,
+                    length: Length | str = "o200k", label: str = "",
+                    retriever: Retriever | None = None) -> GoldenResult:
+    """recall@B for each budget over ``chunks`` (``Chunk`` objects in corpus order, or a
+    ``Pool``) with ``table``'s texts, ranked by ``retriever`` (default BM25)."""
     length = get_length(length)
     budgets = tuple(budgets)
-    texts = table.texts
-    sizes = length.count_many([c.prefix + texts[c.doc_id][c.start:c.end] for c in chunks])
-    by_doc: dict[str, list[int]] = defaultdict(list)
-    for j, c in enumerate(chunks):
-        by_doc[c.doc_id].append(j)
-    rankings = rank_chunks([item.question for item in golden.items], chunks, table)
-    results = []
+    pool = chunks if isinstance(chunks, Pool) else Pool.of_chunks(chunks, table)
+    retriever = retriever or BM25Retriever()
+    sizes = length.count_many(pool.texts())
+    spans = _Spans(pool)
+    rankings = retriever.rank([Question.of(item.question) for item in golden.items], pool, None)
+    results, cuts = [], _Cuts(budgets, getattr(length, "name", str(length)))
+    omega = 0.0
     for item, ranking in zip(golden.items, rankings):
-        holders, touching = set(), False
-        for doc_id, a, b in item.locations:
-            for j in by_doc.get(doc_id, ()):
-                c = chunks[j]
-                if c.start <= a and b <= c.end:
-                    holders.add(j)
-                elif c.start < b and a < c.end:
-                    touching = True
-        rank = tokens = None
-        used = 0
+        quotes = [spans.quote(q) for q in item.quotes]
+        reached = [None] * len(quotes)  # per quote: (rank, tokens) of its first holder
+        used, remaining = 0, len(quotes)
         for position, j in enumerate(ranking):
             used += sizes[j]
-            if j in holders:
-                rank, tokens = position + 1, used
+            for number, (holders, _) in enumerate(quotes):
+                if reached[number] is None and j in holders:
+                    reached[number] = (position + 1, used)
+                    remaining -= 1
+            if not remaining:
                 break
-        outcomes = []
-        for budget in budgets:
-            if tokens is not None and tokens <= budget:
-                outcomes.append("hit")
-            elif holders:
-                outcomes.append("rank-miss")
-            else:
-                outcomes.append("cut" if touching else "uncovered")
-        results.append(QuestionResult(item, tuple(outcomes), rank, tokens))
-    return GoldenResult(label, budgets, getattr(length, "name", str(length)), tuple(results))
+        every = None if None in reached else max(reached, key=lambda r: r[0])
+        found = [r for r in reached if r is not None]
+        first = min(found, key=lambda r: r[0]) if found else None
+        held = [bool(h) for h, _ in quotes]
+        touched = [t for _, t in quotes]
+        results.append(QuestionResult(
+            item, _outcomes(budgets, every, all(held), any(t and not h for h, t in zip(held, touched))),
+            every[0] if every else None, every[1] if every else None,
+            _outcomes(budgets, first, any(held), any(touched)), first[1] if first else None))
+        cuts.add(spans, item, ranking, sizes)
+        omega += precision_omega(spans.evidence(item), spans.near(item))
+    count = len(golden.items)
+    return GoldenResult(label, budgets, cuts.unit, tuple(results), str(retriever.spec), cuts.scores(count),
+                        omega / count if count else 0.0)
+
+
+def _outcomes(budgets, reached, holders_enough: bool, touched: bool) -> tuple[str, ...]:
+    out = []
+    for budget in budgets:
+        if reached is not None and reached[1] <= budget:
+            out.append("hit")
+        elif holders_enough:
+            out.append("rank-miss")
+        else:
+            out.append("cut" if touched else "uncovered")
+    return tuple(out)
+
+
+class _Spans:
+    """A pool's chunks by document, in corpus positions (document base + offset)."""
+
+    def __init__(self, pool: Pool) -> None:
+        self.base = pool.table.base
+        doc_ids = pool.doc_ids
+        self.doc_of = pool.doc_of.tolist()
+        self.starts, self.ends = pool.starts.tolist(), pool.ends.tolist()
+        self.by_doc: dict[str, list[int]] = defaultdict(list)
+        for j, d in enumerate(self.doc_of):
+            self.by_doc[doc_ids[d]].append(j)
+        self.doc_ids = doc_ids
+
+    def span(self, j: int) -> tuple[int, int]:
+        base = self.base[self.doc_ids[self.doc_of[j]]]
+        return base + self.starts[j], base + self.ends[j]
+
+    def quote(self, quote) -> tuple[set[int], bool]:
+        """The chunks holding a quote whole (at any of its places), and whether one only touches it."""
+        holders, touching = set(), False
+        for doc_id, a, b in quote.locations:
+            for j in self.by_doc.get(doc_id, ()):
+                if self.starts[j] <= a and b <= self.ends[j]:
+                    holders.add(j)
+                elif self.starts[j] < b and a < self.ends[j]:
+                    touching = True
+        return holders, touching
+
+    def places(self, item: GoldenItem) -> list[list[tuple[int, int]]]:
+        return [[(self.base[d] + a, self.base[d] + b) for d, a, b in q.locations] for q in item.quotes]
+
+    def evidence(self, item: GoldenItem) -> list[tuple[int, int]]:
+        """Each quote at its first place (pinned by offsets, or the first copy), merged."""
+        return merged(places[0] for places in self.places(item))
+
+    def near(self, item: GoldenItem) -> list[tuple[int, int]]:
+        """The chunks of the documents holding the first places."""
+        docs = dict.fromkeys(q.locations[0][0] for q in item.quotes)
+        return [self.span(j) for d in docs for j in self.by_doc.get(d, ())]
+
+
+class _Cuts:
+    """Sums span scores for the top ``TOP_K`` and for each budget."""
+
+    def __init__(self, budgets: tuple[int, ...], unit: str) -> None:
+        self.budgets, self.unit = budgets, unit
+        self.sums = [[0.0, 0.0, 0.0] for _ in range(1 + len(budgets))]
+
+    def add(self, spans: _Spans, item: GoldenItem, ranking: list[int], sizes: list[int]) -> None:
+        picks = [ranking[:TOP_K]]
+        for budget in self.budgets:
+            used, kept = 0, []
+            for j in ranking:
+                used += sizes[j]
+                if used > budget:
+                    break
+                kept.append(j)
+            picks.append(kept)
+        places = spans.places(item)
+        for total, chosen in zip(self.sums, picks):
+            retrieved = [spans.span(j) for j in chosen]
+            for k, value in enumerate(question_scores(best_copies(places, retrieved), retrieved)):
+                total[k] += value
+
+    def scores(self, count: int) -> tuple[SpanScores, ...]:
+        names = [f"top {TOP_K}"] + [f"{b} {self.unit}" for b in self.budgets]
+        return tuple(SpanScores(name, *(v / count if count else 0.0 for v in total))
+                     for name, total in zip(names, self.sums))
 
 
 def golden_recall(workspace, golden: GoldenSet, spec, *, budgets: tuple[int, ...] = DEFAULT_BUDGETS,
-                  length: Length | str = "o200k", label: str | None = None) -> GoldenResult:
+                  length: Length | str = "o200k", label: str | None = None, retriever=None) -> GoldenResult:
     """``evaluate_golden`` for the chunks ``spec`` names in ``workspace`` (a built-in or
-    library splitter, or imported chunks as ``imported:ID``); ``label`` names them (default
-    the spec)."""
-    return evaluate_golden(golden, workspace.chunks(spec), workspace.term_table(), budgets=budgets, length=length,
-                           label=label or str(spec))
+    library splitter, or imported chunks as ``imported:ID``), ranked by ``retriever`` (a
+    retriever or its spec; default BM25); ``label`` names them (default the spec)."""
+    if not isinstance(retriever, Retriever):
+        retriever = workspace.retriever(retriever)
+    return evaluate_golden(golden, workspace.pool(spec), workspace.term_table(), budgets=budgets, length=length,
+                           label=label or str(spec), retriever=retriever)

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from ..model import Chunk, Document, Span
 
 if TYPE_CHECKING:
-    import numpy as np
-
+    from .ranking import Pool, Retriever
     from .terms import TermTable
 
 # numpy and the term table load when a probe runs: choosing queries, which forked analysis
@@ -131,44 +130,33 @@ class ProbeResult:
 
 
 def run_probe(queries: list[Query], chunks: list[Chunk], table: TermTable,
-              *, k: int = 5, token_count=None) -> ProbeResult:
-    """BM25 (k1 = 1.2, b = 0.75) over ``chunks`` for every query; top ``k`` judged by span.
+              *, k: int = 5, token_count=None, retriever: Retriever | None = None) -> ProbeResult:
+    """Rank ``chunks`` for every query (BM25, k1 = 1.2, b = 0.75, unless ``retriever`` says
+    otherwise); the top ``k`` are judged by span.
 
     ``chunks`` must be in corpus order. ``token_count`` (a function of a list of strings)
     gives context tokens; without it they are characters / 4, as the article prints them.
     """
-    import numpy as np
+    from .ranking import Pool
 
-    positions: dict[str, int] = {}
-    doc_of = np.fromiter((positions.setdefault(c.doc_id, len(positions)) for c in chunks), np.int64, len(chunks))
-    starts = np.fromiter((c.start for c in chunks), np.int64, len(chunks))
-    ends = np.fromiter((c.end for c in chunks), np.int64, len(chunks))
-    prefixes = [c.prefix for c in chunks]
-    return probe_spans(queries, table, list(positions), doc_of, starts, ends,
-                       prefixes if any(prefixes) else None, k=k, token_count=token_count)
+    return probe_pool(queries, Pool.of_chunks(chunks, table), k=k, token_count=token_count, retriever=retriever)
 
 
-def probe_spans(queries: list[Query], table: TermTable, doc_ids: list[str], doc_of: np.ndarray,
-                starts: np.ndarray, ends: np.ndarray, prefixes: list[str] | tuple[str, ...] | None,
-                *, k: int = 5, token_count=None) -> ProbeResult:
-    """``run_probe`` for chunks given as arrays: chunk ``j`` is ``[starts[j], ends[j])`` of
-    document ``doc_ids[doc_of[j]]`` with ``prefixes[j]`` (None: no prefixes)."""
-    import numpy as np
+def probe_pool(queries: list[Query], pool: Pool, *, k: int = 5, token_count=None,
+               retriever: Retriever | None = None) -> ProbeResult:
+    """``run_probe`` for chunks given as a ``ranking.Pool``."""
+    from .ranking import BM25Retriever
 
-    from .bm25 import BM25
-
-    n = len(starts)
+    n = len(pool)
     if not queries or not n:
         return ProbeResult(len(queries), 0, 0, 0.0, 0.0)
-    bases = np.array([table.base[d] for d in doc_ids], dtype=np.int64)[doc_of]
-    wanted = frozenset(w for q in queries for w in q.words)
-    lens, postings = table.span_postings(bases + starts, bases + ends, prefixes, wanted)
-    picked = BM25(lens, postings).top_many([q.words for q in queries], k)
+    picked = (retriever or BM25Retriever()).rank(queries, pool, k)
+    doc_ids, table, prefixes = pool.doc_ids, pool.table, pool.prefixes
     position = {d: i for i, d in enumerate(doc_ids)}
     used = sorted({j for top in picked for j in top})
-    doc = dict(zip(used, doc_of[used].tolist()))
-    start = dict(zip(used, starts[used].tolist()))
-    end = dict(zip(used, ends[used].tolist()))
+    doc = dict(zip(used, pool.doc_of[used].tolist()))
+    start = dict(zip(used, pool.starts[used].tolist()))
+    end = dict(zip(used, pool.ends[used].tolist()))
     prefix = {j: prefixes[j] if prefixes is not None else "" for j in used}
     answered = cut = 0
     context = 0

@@ -1,7 +1,8 @@
 """The Orphan Test's rounds and the chunks a round shows.
 
 A *round* is fixed by its definition (corpus fingerprint and mode, splitter spec, size, seed,
-and where chunks come from: a plain sample or the chunks the lexical probe retrieved), so
+and where chunks come from: a plain sample or the chunks the probe retrieved, ranked by a
+retriever), so
 every reviewer gets the same chunks in the same order and the round's id is a hash of that
 definition. A chunk is reviewed *cold*: exactly what the embedder sees, nothing around it.
 After answering, ``inspector.review.reveal`` gives automatic hints and the neighbours
@@ -16,11 +17,13 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from typing import ClassVar
 
 from ..corpus.load import Corpus
-from ..errors import ReviewInputError, SpecError
+from ..errors import RetrieverError, ReviewInputError, SpecError
 from ..measure.workspace import Workspace
 from ..model import MODES, Chunk, Document
+from ..retrieval.retriever_spec import parse_retriever
 from ..spec import parse_spec
 
 
@@ -108,6 +111,9 @@ class ReviewRound:
     k: int = 5
     """How many chunks per probe query count as retrieved (used by ``probe`` rounds)."""
 
+    retriever: str = "bm25"
+    """What ranks the probe's chunks (a ``RetrieverSpec`` string; used by ``probe`` rounds)."""
+
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
@@ -115,6 +121,7 @@ class ReviewRound:
         spec = parse_spec(self.spec)
         # Imported chunks are the same in any unit: the round names the chunk set alone.
         object.__setattr__(self, "spec", f"imported:{spec.chunk_set}" if spec.is_imported else str(spec))
+        object.__setattr__(self, "retriever", str(parse_retriever(self.retriever)))
 
     def problem(self) -> str | None:
         """Why this definition cannot be a round, or None (``__post_init__`` raises it)."""
@@ -132,6 +139,10 @@ class ReviewRound:
                 return f"{name} must be a whole number from {low} to {high}, got {value!r}"
         if self.source not in SOURCES:
             return f"chunks come from one of {', '.join(SOURCES)}, got {self.source!r}"
+        try:
+            parse_retriever(self.retriever)
+        except RetrieverError as exc:
+            return f"bad retriever {str(self.retriever)[:80]!r}: {exc}"
         return None
 
     @classmethod
@@ -148,24 +159,39 @@ class ReviewRound:
     @property
     def label(self) -> str:
         """Short name for trends and lists: the spec string, marked when drawn from the probe."""
-        return self.spec if self.source == "sample" else f"{self.spec} (probe top-{self.k})"
+        if self.source == "sample":
+            return self.spec
+        ranked = "" if self.retriever == "bm25" else f", {self.retriever}"
+        return f"{self.spec} (probe top-{self.k}{ranked})"
 
     def to_dict(self) -> dict:
-        """The definition as JSON-ready values (what the id hashes and the store keeps)."""
-        return asdict(self)
+        """The definition as JSON-ready values (what the id hashes and the store keeps). A BM25
+        round leaves the retriever out, so rounds stored before retrievers keep their ids."""
+        values = asdict(self)
+        if values["retriever"] == "bm25":
+            del values["retriever"]
+        return values
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "ReviewRound":
         """Inverse of ``to_dict``; ``ReviewInputError`` for missing or bad fields."""
         try:
-            return cls(**{key: data[key] for key in ("corpus", "spec", "mode", "size", "seed", "source", "k")})
+            fields = {key: data[key] for key in ("corpus", "spec", "mode", "size", "seed", "source", "k")}
+            return cls(**fields, retriever=data.get("retriever", "bm25"))
         except (KeyError, TypeError) as exc:
             raise ReviewInputError(f"not a round definition: missing or unexpected field ({exc})") from None
 
+    #: The URL keys of a round (``rret`` only when the probe is not ranked by BM25).
+    URL_KEYS: ClassVar[tuple[str, ...]] = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk",
+                                           "rret")
+
     def to_query_params(self) -> dict[str, str]:
         """The URL form of the round, so a link gives a colleague the same chunks."""
-        return {"round": self.id, "rcorpus": self.corpus, "rmode": self.mode, "rspec": self.spec,
-                "rsize": str(self.size), "rseed": str(self.seed), "rfrom": self.source, "rk": str(self.k)}
+        params = {"round": self.id, "rcorpus": self.corpus, "rmode": self.mode, "rspec": self.spec,
+                  "rsize": str(self.size), "rseed": str(self.seed), "rfrom": self.source, "rk": str(self.k)}
+        if self.retriever != "bm25":
+            params["rret"] = self.retriever
+        return params
 
     @classmethod
     def from_query_params(cls, params: Mapping[str, str | Sequence[str]]) -> "ReviewRound | None":
@@ -180,7 +206,8 @@ class ReviewRound:
         if last("rspec") is None and last("rcorpus") is None:
             return None
         fields: dict[str, object] = {}
-        for key, name in (("rcorpus", "corpus"), ("rspec", "spec"), ("rmode", "mode"), ("rfrom", "source")):
+        for key, name in (("rcorpus", "corpus"), ("rspec", "spec"), ("rmode", "mode"), ("rfrom", "source"),
+                          ("rret", "retriever")):
             value = last(key)
             if value is not None:
                 fields[name] = value
@@ -225,7 +252,8 @@ def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
         raise ReviewInputError("this round was drawn from another corpus or mode; load the corpus it names")
     chunks = workspace.chunks(review_round.spec)
     if review_round.source == "probe":
-        pool = sorted({j for top in retrieved(workspace, review_round.spec, k=review_round.k) for j in top})
+        tops = retrieved(workspace, review_round.spec, k=review_round.k, retriever=review_round.retriever)
+        pool = sorted({j for top in tops for j in top})
     else:
         pool = list(range(len(chunks)))
     documents = {d.id: d for d in workspace.documents}
@@ -236,7 +264,7 @@ def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
             for n, j in enumerate(picks, 1)]
 
 
-def retrieved(workspace: Workspace, spec: str, *, k: int = 5) -> list[list[int]]:
-    """Per probe query, the top ``k`` chunk indexes (into ``workspace.chunks(spec)``): exactly
-    the chunks the probe judged."""
-    return [list(top) for top in workspace.probe(spec, k=k).picked]
+def retrieved(workspace: Workspace, spec: str, *, k: int = 5, retriever: str = "bm25") -> list[list[int]]:
+    """Per probe query, the top ``k`` chunk indexes (into ``workspace.chunks(spec)``) as
+    ``retriever`` ranks them: exactly the chunks the probe judged."""
+    return [list(top) for top in workspace.probe(spec, k=k, retriever=retriever).picked]

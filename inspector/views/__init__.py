@@ -4,7 +4,7 @@
 and may read, ``menu`` how the splitter menu names its choices; ``frames`` the tables,
 ``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
 ``imports`` what the Import page shows, ``text`` escaping for Streamlit's markdown, ``window``
-the parts a long document is drawn in.
+the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here.
 """
 
 from ..surface import lazy_surface
@@ -21,8 +21,9 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "render": ["chunk_card_html", "cut_list_html", "lanes_html", "overlay_cuts", "overlay_html", "style_html"],
     "imports": ["folder_rows", "gap_rows", "golden_problem_rows",
                 "golden_upload", "import_upload", "imported_spec", "miss_rows", "problem_rows", "recall_rows",
-                "sample_export", "side_by_side"],
+                "sample_export", "side_by_side", "span_rows"],
     "text": ["chunk_numbers", "first_words", "markdown_escape"],
     "offload": ["CorpusHandle", "Offload", "corpus_handle"],
+    "retrievers": ["ENV_MODELS", "checked_retriever", "retriever_choices", "retriever_problem"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
 })

@@ -40,11 +40,12 @@ def article_specs(budget: int = 800, unit: str = "chars") -> tuple[SplitterSpec,
 
 
 def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, fits: int | None = None,
-                  progress: Progress | None = None) -> pd.DataFrame:
+                  progress: Progress | None = None, retriever=None) -> pd.DataFrame:
     """Tables a and b, one row per splitter (fractions from 0 to 1). Table a counts atoms no
-    larger than ``fits`` (in each splitter's unit; None: its own budget), as the CLI does."""
+    larger than ``fits`` (in each splitter's unit; None: its own budget), as the CLI does;
+    table b is ranked by ``retriever`` (a spec string; default BM25)."""
     specs = [parse_spec(s) for s in specs]
-    report = build_report(workspace, specs=specs, fits=fits, budgets=(), progress=progress)
+    report = build_report(workspace, specs=specs, fits=fits, budgets=(), progress=progress, retriever=retriever)
     rows = []
     for row in report["compare"]:
         rows.append({
@@ -59,14 +60,15 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
 
 
 def sweep_frame(workspace: Workspace, spec: SplitterSpec | str, budgets: Sequence[int], *,
-                progress: Progress | None = None) -> pd.DataFrame:
-    """Survival of every atom kind (every atom counted) and probe context, per budget."""
+                progress: Progress | None = None, retriever=None) -> pd.DataFrame:
+    """Survival of every atom kind (every atom counted) and probe context, per budget, the
+    probe ranked by ``retriever`` (default BM25)."""
     base = parse_spec(spec)
     rows = []
     for done, budget in enumerate(budgets, 1):
         current = base.with_budget(budget)
         summary = workspace.summarize(current)
-        probe = workspace.probe(current)
+        probe = workspace.probe(current, retriever=retriever)
         rows.append({
             "budget": budget, "spec": str(current), "chunks": summary.chunks,
             "mean chars": round(summary.span_chars / summary.chunks, 1) if summary.chunks else 0.0,

@@ -15,7 +15,7 @@ from ..chunks.sets import chunk_set_from_import
 from ..errors import ImportChunksError
 from ..limits import MAX_CHUNK_FILE_BYTES, MAX_GOLDEN_BYTES
 from ..measure.sizes import SizeStats
-from ..retrieval.golden import GoldenSet, load_golden
+from ..retrieval.golden_files import GoldenSet, load_golden
 from ..spec import SplitterSpec, parse_spec
 
 
@@ -106,18 +106,18 @@ def imported_spec(workspace, result: ImportResult, unit: str = "chars") -> Split
 
 
 def side_by_side(workspace, result: ImportResult, spec: SplitterSpec | str, *, label: str | None = None,
-                 unit: str | None = None) -> list[dict]:
+                 unit: str | None = None, retriever=None) -> list[dict]:
     """The imported chunks next to ``spec``'s chunks of the same documents, measured the same
     way: chunk count, sizes in ``unit`` (default the spec's; prefix included), share of every
-    atom kept whole (None: no such atom), duplication and the lexical probe. Only the documents
-    the import covers take part, on both sides. ``label`` names the spec's row (default
-    ``str(spec)``)."""
+    atom kept whole (None: no such atom), duplication and the lexical probe (ranked by
+    ``retriever``, default BM25). Only the documents the import covers take part, on both
+    sides. ``label`` names the spec's row (default ``str(spec)``)."""
     spec = parse_spec(spec)
     unit = unit or spec.unit
     covered = workspace.subset(result.chunks)
     rows = []
     for name, chunking in ((result.spec, imported_spec(covered, result, unit)), (label or str(spec), spec)):
-        summary, probe = covered.summarize(chunking), covered.probe(chunking)
+        summary, probe = covered.summarize(chunking), covered.probe(chunking, retriever=retriever)
         sizes = SizeStats.of(covered.sizes(chunking, unit))
         characters = covered.characters
         rows.append({
@@ -156,14 +156,26 @@ def golden_problem_rows(golden: GoldenSet) -> list[dict]:
 
 
 def recall_rows(results) -> list[dict]:
-    """One row per chunking and budget: recall and every outcome's count."""
+    """One row per chunking and budget: recall (every quote needed; with several quotes per
+    question, also any quote enough) and every outcome's count."""
     rows = []
+    several = any(result.quotes > len(result.questions) for result in results)
     for result in results:
         for budget in result.budgets:
             counts = result.counts(budget)
-            rows.append({"chunks from": result.label, "context budget": budget,
-                         "questions": len(result.questions), "recall": result.recall(budget), **counts})
+            row = {"chunks from": result.label, "context budget": budget,
+                   "questions": len(result.questions), "recall": result.recall(budget)}
+            if several:
+                row["recall (any quote)"] = result.recall(budget, "any")
+            rows.append({**row, **counts})
     return rows
+
+
+def span_rows(results) -> list[dict]:
+    """One row per chunking and cut of the ranking (top 5, each budget): the span metrics."""
+    return [{"chunks from": result.label, "retrieved": scores.cut, "span recall": scores.recall,
+             "span precision": scores.precision, "span IoU": scores.iou, "precision-Ω": result.precision_omega}
+            for result in results for scores in result.span_scores]
 
 
 def folder_rows(results) -> list[dict]:

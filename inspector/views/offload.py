@@ -34,7 +34,8 @@ from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..corpus.load import Corpus
 from ..lengths import get_length
 from ..measure.workspace import Workspace
-from ..retrieval.golden import GoldenSet, golden_recall
+from ..retrieval.golden import golden_recall
+from ..retrieval.golden_files import GoldenSet
 from ..review.rounds import ReviewRound, draw
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
@@ -49,12 +50,14 @@ class CorpusHandle:
     mode: str
     path: str
     chunk_sets: str
+    vectors: str = ""
+    """The folder of the embedding cache (empty: vectors in memory only)."""
 
 
 def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
-                  folder: str | os.PathLike) -> CorpusHandle:
+                  folder: str | os.PathLike, vectors: str | os.PathLike = "") -> CorpusHandle:
     """Write ``corpus`` once into ``folder`` (atomically; nothing when it is already there) and
-    name it for the workers."""
+    name it for the workers; ``vectors`` is where dense retrievers keep their vectors."""
     key = hashlib.blake2b(f"{corpus.fingerprint}\0{mode}".encode(), digest_size=8).hexdigest()
     path = Path(folder) / f"corpus-{key}.pickle"
     if not path.exists():
@@ -63,7 +66,7 @@ def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
         with os.fdopen(handle, "wb") as stream:
             pickle.dump(corpus, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets))
+    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(vectors))
 
 
 _WORKSPACES: dict[tuple[str, str], Workspace] = {}
@@ -79,15 +82,16 @@ def _workspace(handle: CorpusHandle) -> Workspace:
         found = _WORKSPACES[key] = Workspace(corpus, handle.mode)
     if found.chunk_set_store is None or str(found.chunk_set_store.folder) != handle.chunk_sets:
         found.chunk_set_store = ChunkSetStore(handle.chunk_sets)  # sets are found where the server keeps them
+    found.vector_folder = handle.vectors or None
     return found
 
 
-def _compare(workspace: Workspace, specs: tuple[str, ...], fits: int | None):
-    return compare_frame(workspace, list(specs), fits=fits)
+def _compare(workspace: Workspace, specs: tuple[str, ...], fits: int | None, retriever: str = "bm25"):
+    return compare_frame(workspace, list(specs), fits=fits, retriever=retriever)
 
 
-def _sweep(workspace: Workspace, spec: str, budgets: tuple[int, ...]):
-    return sweep_frame(workspace, spec, list(budgets))
+def _sweep(workspace: Workspace, spec: str, budgets: tuple[int, ...], retriever: str = "bm25"):
+    return sweep_frame(workspace, spec, list(budgets), retriever=retriever)
 
 
 def _sizes(workspace: Workspace, spec: str, unit: str):
@@ -98,14 +102,15 @@ def _round(workspace: Workspace, review_round: ReviewRound):
     return tuple(draw(review_round, workspace))
 
 
-def _side_by_side(workspace: Workspace, result: ImportResult, spec: str, label: str):
-    return side_by_side(workspace, result, spec, label=label)
+def _side_by_side(workspace: Workspace, result: ImportResult, spec: str, label: str, retriever: str = "bm25"):
+    return side_by_side(workspace, result, spec, label=label, retriever=retriever)
 
 
-def _golden(workspace: Workspace, golden: GoldenSet, spec: str, label: str, chunk_set: ChunkSet | None):
+def _golden(workspace: Workspace, golden: GoldenSet, spec: str, label: str, chunk_set: ChunkSet | None,
+            retriever: str = "bm25"):
     if chunk_set is not None:  # imported chunks this worker has not seen yet
         workspace.add_chunk_set(chunk_set)
-    return golden_recall(workspace, golden, spec, label=label)
+    return golden_recall(workspace, golden, spec, label=label, retriever=retriever)
 
 
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> DataFrame``.

@@ -12,10 +12,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..errors import SpecError
+from ..errors import RetrieverError, SpecError
 from ..lengths import LENGTH_NAMES
 from ..model import MODES
 from ..spec import IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
+from .retrievers import checked_retriever
 
 #: Corpus values that are not folders.
 SAMPLE, UPLOAD = "sample", "upload"
@@ -83,6 +84,10 @@ class AppState:
     cap: int = 512
     """The embedder's input limit in tokens, on the Chunk sizes page."""
 
+    retriever: str = "bm25"
+    """What ranks chunks on the Compare, Budget sweep, Import and Orphan Test pages (a
+    ``RetrieverSpec`` string this server allows)."""
+
     def spec(self) -> SplitterSpec:
         """The splitter these settings describe; ``SpecError`` says why when they cannot run."""
         if self.unit == "chars" or self.unit in LENGTH_NAMES or UPLOAD_UNIT.match(self.unit):
@@ -109,7 +114,7 @@ class AppState:
 
     #: The URL keys these settings own; pages may add keys of their own beside them.
     # ``embedder``, not ``embed``: Streamlit keeps ``embed`` for itself and never shows it to the app.
-    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "budgets", "embedder", "cap")
+    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "budgets", "embedder", "cap", "retriever")
 
     def to_query_params(self) -> dict[str, str | list[str]]:
         """The URL form: ``spec`` and ``doc`` always, other settings when not at their default."""
@@ -133,6 +138,8 @@ class AppState:
             out["embedder"] = self.embed
         if self.cap != default.cap:
             out["cap"] = str(self.cap)
+        if self.retriever != default.retriever:
+            out["retriever"] = self.retriever
         return out
 
     @classmethod
@@ -237,10 +244,18 @@ def _read_cap(state: AppState, text: str, units: Sequence[str]):
     return replace(state, cap=number), []
 
 
+@_last
+def _read_retriever(state: AppState, text: str, units: Sequence[str]):
+    try:
+        return replace(state, retriever=str(checked_retriever(text))), []
+    except RetrieverError as exc:
+        return state, [f"Retriever in the link ignored ({exc}); using {state.retriever}."]
+
+
 #: Every URL key ``AppState`` owns and how it is read, in the order they are applied.
 _URL_READERS = {"spec": _read_spec, "mode": _read_mode, "corpus": _read_corpus, "doc": _read_doc,
                 "vs": _read_lane_b, "cmp": _read_compare, "budgets": _read_sweep, "embedder": _read_embed,
-                "cap": _read_cap}
+                "cap": _read_cap, "retriever": _read_retriever}
 
 
 def parse_budgets(text: str) -> tuple[tuple[int, ...], str | None]:

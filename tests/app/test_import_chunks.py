@@ -10,7 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 from inspector import Workspace, load_corpus
 from inspector.chunks.export import export_text
-from inspector.retrieval.golden import golden_recall, load_golden
+from inspector.retrieval.golden import golden_recall
+from inspector.retrieval.golden_files import load_golden
 from tests.support.paths import ROOT
 
 PAGE = "app_pages/import_chunks.py"

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from inspector import Chunk, Document
-from inspector.retrieval.golden import evaluate_golden, folder_of, golden_recall, load_golden, rank_chunks
+from inspector.retrieval.golden import evaluate_golden, golden_recall, rank_chunks
+from inspector.retrieval.golden_files import folder_of, load_golden
 from inspector.retrieval.terms import TermTable
 from tests.support.paths import SAMPLE
 

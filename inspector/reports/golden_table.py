@@ -1,0 +1,47 @@
+"""The golden table: every compared splitter scored on one golden set by the run's retriever.
+
+Per splitter: recall@B with every quote needed (and with any quote enough, when some question
+has several), the misses at the first budget told apart (cut, rank-miss, uncovered), and the
+field's span metrics for the top 5 (recall, precision, IoU) with precision-Ω.
+"""
+
+from __future__ import annotations
+
+from ..retrieval.golden import DEFAULT_BUDGETS, TOP_K, golden_recall
+
+
+def golden_section(workspace, golden, specs, retriever, budgets=None) -> dict:
+    """JSON-ready scores of ``golden`` for each of ``specs``."""
+    budgets = tuple(budgets or DEFAULT_BUDGETS)
+    rows = []
+    for spec in specs:
+        result = golden_recall(workspace, golden, spec, budgets=budgets, retriever=retriever)
+        row = result.as_dict()
+        del row["label"], row["retriever"], row["misses"]
+        rows.append({"splitter": spec.label, "spec": str(spec), **row})
+    return {"name": golden.name, "format": golden.format, "questions": len(golden.items), "quotes": golden.quotes,
+            "left_out": golden.left_out(), "retriever": str(retriever.spec), "budgets": list(budgets), "rows": rows}
+
+
+def format_golden(section: dict) -> list[str]:
+    """The golden table's lines."""
+    budgets = section["budgets"]
+    first = str(budgets[0])
+    several = section["quotes"] > section["questions"]
+    unit = section["rows"][0]["unit"] if section["rows"] else "o200k"
+    lines = [f"e. golden set {section['name']}: {section['questions']} questions, {section['quotes']} quotes"
+             + (f", {section['left_out']} lines left out" if section["left_out"] else "")
+             + f"; ranked by {section['retriever']}, budgets in {unit} tokens",
+             f"{'splitter':16s}" + "".join(f"{'r@' + str(b):>8s}" for b in budgets)
+             + (f"{'any@' + first:>9s}" if several else "")
+             + f"{'cut':>5s}{'miss':>5s}{'unc':>5s}{'rec@' + str(TOP_K):>7s}{'prec@' + str(TOP_K):>8s}"
+               f"{'IoU@' + str(TOP_K):>7s}{'prec-Ω':>8s}"]
+    for row in section["rows"]:
+        outcomes = row["outcomes"][first]
+        top = row["span_scores"][f"top {TOP_K}"]
+        lines.append(f"{row['splitter']:16s}" + "".join(f"{row['recall'][str(b)]:8.1%}" for b in budgets)
+                     + (f"{row['recall_any'][first]:9.1%}" if several else "")
+                     + f"{outcomes['cut']:5d}{outcomes['rank-miss']:5d}{outcomes['uncovered']:5d}"
+                     + f"{top['recall']:7.1%}{top['precision']:8.1%}{top['iou']:7.1%}{row['precision_omega']:8.1%}")
+    lines.append(f"   cut, miss (rank-miss) and unc (uncovered) count questions missed at {first} tokens")
+    return lines

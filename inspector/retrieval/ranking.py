@@ -1,0 +1,231 @@
+"""Retrievers: rank a pool of chunks for a batch of questions, by BM25, by dense vectors, or both.
+
+Every retriever answers ``rank(asks, pool, k)``: per question, the positions (into the pool)
+of its ``k`` best chunks, best first (``k=None``: every chunk it ranks). A question carries
+its text (what a dense retriever embeds) and its terms (what BM25 scores).
+
+- ``BM25Retriever``: the article's BM25 (``bm25.BM25``), bit-identical to it in seed mode;
+  it ranks only chunks sharing a term with the question.
+- ``DenseRetriever``: cosine similarity of unit vectors (``vectors.Vectors``), computed in
+  float64; every chunk is ranked; ties go to the earlier chunk.
+- ``HybridRetriever``: reciprocal rank fusion of the two full rankings,
+  ``score = 1/(RRF_K + rank_bm25) + 1/(RRF_K + rank_dense)`` with ranks from 1 and
+  ``RRF_K = 60`` (Cormack, Clarke and Büttcher, 2009); a chunk BM25 does not rank gets only
+  the dense term; ties go to the earlier chunk.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from .retriever_spec import RetrieverSpec, parse_retriever
+from .terms import terms_of
+
+if TYPE_CHECKING:
+    from .terms import TermTable
+    from .vectors import Vectors
+
+RRF_K = 60
+#: Scores computed at once by a dense ranking (questions × chunks), to bound its memory.
+_SCORE_CELLS = 1 << 22
+
+
+class Ask(Protocol):
+    """A question as retrievers see it (``probe.Query`` is one too)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def words(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question written by a person: its text and, for BM25, its distinct terms in order."""
+
+    text: str
+    words: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str) -> "Question":
+        return cls(text, tuple(dict.fromkeys(terms_of(text))))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Pool:
+    """The chunks to rank: chunk ``j`` is ``[starts[j], ends[j])`` of document
+    ``doc_ids[doc_of[j]]`` (text in ``table.texts``), embedded with ``prefixes[j]``."""
+
+    table: TermTable
+    doc_ids: Sequence[str]
+    doc_of: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    prefixes: Sequence[str] | None = None
+
+    @classmethod
+    def of_chunks(cls, chunks, table: TermTable) -> "Pool":
+        """A pool of ``Chunk`` objects (in corpus order)."""
+        positions: dict[str, int] = {}
+        doc_of = np.fromiter((positions.setdefault(c.doc_id, len(positions)) for c in chunks), np.int64, len(chunks))
+        starts = np.fromiter((c.start for c in chunks), np.int64, len(chunks))
+        ends = np.fromiter((c.end for c in chunks), np.int64, len(chunks))
+        prefixes = [c.prefix for c in chunks]
+        return cls(table, list(positions), doc_of, starts, ends, prefixes if any(prefixes) else None)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def texts(self) -> list[str]:
+        """What each chunk embeds: its prefix and its span's text."""
+        texts, ids = self.table.texts, self.doc_ids
+        spans = zip(self.doc_of.tolist(), self.starts.tolist(), self.ends.tolist())
+        plain = [texts[ids[d]][a:b] for d, a, b in spans]
+        return plain if self.prefixes is None else [p + t for p, t in zip(self.prefixes, plain)]
+
+    def postings(self, wanted: frozenset[str]):
+        """BM25's statistics over the pool for the ``wanted`` terms (``TermTable.span_postings``)."""
+        bases = np.array([self.table.base[d] for d in self.doc_ids], dtype=np.int64)[self.doc_of]
+        return self.table.span_postings(bases + self.starts, bases + self.ends, self.prefixes, wanted)
+
+
+class Retriever:
+    """Ranks a pool's chunks for questions; ``spec`` names it."""
+
+    spec: RetrieverSpec = RetrieverSpec()
+    warning: str = ""
+    """What the user should know about this run (an embedding cache that could not be used)."""
+
+    def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
+        raise NotImplementedError
+
+    def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
+        """Do now what ranking these texts (chunks, questions) will need: a dense retriever embeds
+        them, so that forked workers inherit the vectors and one progress bar shows the wait."""
+
+
+class BM25Retriever(Retriever):
+    """The article's BM25 (k1 = 1.2, b = 0.75) over the question's terms."""
+
+    def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
+        from .bm25 import BM25
+
+        n = len(pool)
+        if not asks or not n:
+            return [[] for _ in asks]
+        lens, postings = pool.postings(frozenset(w for a in asks for w in a.words))
+        return BM25(lens, postings).top_many([tuple(a.words) for a in asks], n if k is None else k)
+
+
+class DenseRetriever(Retriever):
+    """Cosine similarity between the question's vector and each chunk's."""
+
+    def __init__(self, spec: RetrieverSpec, vectors: Vectors) -> None:
+        self.spec, self.vectors = spec, vectors
+        self.progress: Callable[[int, int], None] | None = None
+        """Called as ``(done, total)`` while chunks are embedded (the CLI's progress bar)."""
+
+    @property
+    def warning(self) -> str:  # type: ignore[override]
+        return self.vectors.warning
+
+    def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
+        self.vectors.of(list(dict.fromkeys(texts)), progress)
+
+    def unit_vectors(self, asks: Sequence[Ask], pool: Pool) -> tuple[np.ndarray, np.ndarray]:
+        """The questions' and the chunks' unit vectors, in float64."""
+        chunks = self.vectors.of(pool.texts(), self.progress).astype(np.float64)
+        return self.vectors.of([a.text for a in asks]).astype(np.float64), chunks
+
+    def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
+        n = len(pool)
+        if not asks or not n:
+            return [[] for _ in asks]
+        questions, chunks = self.unit_vectors(asks, pool)
+        depth = n if k is None else min(k, n)
+        out: list[list[int]] = []
+        step = max(1, _SCORE_CELLS // n)
+        for first in range(0, len(asks), step):
+            scores = questions[first:first + step] @ chunks.T
+            out += np.argsort(-scores, axis=1, kind="stable")[:, :depth].tolist()
+        return out
+
+
+class HybridRetriever(Retriever):
+    """Reciprocal rank fusion of BM25 and a dense retriever."""
+
+    def __init__(self, spec: RetrieverSpec, dense: DenseRetriever) -> None:
+        self.spec, self.dense, self.bm25 = spec, dense, BM25Retriever()
+
+    @property
+    def warning(self) -> str:  # type: ignore[override]
+        return self.dense.warning
+
+    def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
+        self.dense.prepare(texts, progress)
+
+    def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
+        n = len(pool)
+        if not asks or not n:
+            return [[] for _ in asks]
+        lexical = self.bm25.rank(asks, pool, None)
+        dense = self.dense.rank(asks, pool, None)
+        depth = n if k is None else min(k, n)
+        weight = 1.0 / (RRF_K + np.arange(1, n + 1, dtype=np.float64))
+        out = []
+        for by_terms, by_vectors in zip(lexical, dense):
+            score = np.zeros(n)
+            score[np.asarray(by_vectors, dtype=np.int64)] += weight[:len(by_vectors)]
+            score[np.asarray(by_terms, dtype=np.int64)] += weight[:len(by_terms)]
+            out.append(np.argsort(-score, kind="stable")[:depth].tolist())
+        return out
+
+
+def open_retriever(spec: RetrieverSpec | str | None, *, base_url: str | None = None,
+                   cache_folder=None) -> Retriever:
+    """A new retriever as ``spec`` names it; its vectors are kept in ``cache_folder`` (None: in
+    memory only). ``base_url`` is the OpenAI-compatible server's (default ``$OPENAI_BASE_URL``)."""
+    spec = parse_retriever(spec)
+    if spec.kind == "bm25":
+        return BM25Retriever()
+    from .vectors import Vectors, open_store
+
+    store, warning = open_store(cache_folder)
+    dense = DenseRetriever(spec.dense, Vectors(embedder_of(spec, base_url), store, warning))
+    return dense if spec.kind == "dense" else HybridRetriever(spec, dense)
+
+
+_OPENED: dict[tuple[str, str, str], Retriever] = {}
+_OPENING = threading.Lock()
+
+
+def shared_retriever(spec: RetrieverSpec | str | None, *, base_url: str | None = None,
+                     cache_folder=None) -> Retriever:
+    """``open_retriever``, once per process for each spec, server and folder: a model loads
+    once, and vectors embedded for one workspace serve every other."""
+    spec = parse_retriever(spec)
+    key = (str(spec), base_url or "", str(cache_folder or ""))
+    with _OPENING:
+        found = _OPENED.get(key)
+        if found is None:
+            found = _OPENED[key] = open_retriever(spec, base_url=base_url, cache_folder=cache_folder)
+        return found
+
+
+def embedder_of(spec: RetrieverSpec, base_url: str | None = None):
+    """The embedder behind a dense or hybrid spec."""
+    from . import embedders
+
+    if spec.embedder == "wordllama":
+        return embedders.WordLlama()
+    if spec.embedder == "model2vec":
+        return embedders.Model2Vec(spec.model)
+    from .remote import OpenAIEmbeddings
+
+    return OpenAIEmbeddings(spec.model, base_url)

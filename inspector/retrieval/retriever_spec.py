@@ -1,0 +1,137 @@
+"""``RetrieverSpec``: which retriever ranks chunks, as a frozen value with a short string form.
+
+The string form is what URLs, the CLI and reports carry, like a splitter's spec::
+
+    bm25                        the article's BM25 (the default; seed mode's tables use it)
+    dense                       the embedded model shipped inside the wordllama wheel
+    dense:model2vec:PATH        a model2vec / potion model folder on disk
+    dense:openai:MODEL          an OpenAI-compatible embeddings server (``OPENAI_BASE_URL``)
+    hybrid                      reciprocal rank fusion of BM25 and ``dense``
+    hybrid:dense:model2vec:PATH (or any dense spec after ``hybrid:``)
+
+``dense:wordllama`` and ``hybrid:dense`` are read as ``dense`` and ``hybrid``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import RetrieverError
+
+KINDS: tuple[str, ...] = ("bm25", "dense", "hybrid")
+#: Where dense vectors come from: the bundled model, a model folder, a server.
+EMBEDDERS: tuple[str, ...] = ("wordllama", "model2vec", "openai")
+DEFAULT = "bm25"
+#: The longest retriever spec read (a URL or an argument could carry any length).
+MAX_RETRIEVER_SPEC = 1_000
+_EXAMPLES = "'bm25', 'dense', 'hybrid', 'dense:model2vec:PATH', 'dense:openai:MODEL'"
+
+
+@dataclass(frozen=True, slots=True)
+class RetrieverSpec:
+    """A retriever: its kind, and for dense and hybrid ones the embedder and its model."""
+
+    kind: str = DEFAULT
+    """``bm25``, ``dense`` or ``hybrid``."""
+
+    embedder: str = ""
+    """For ``dense`` and ``hybrid``: one of ``EMBEDDERS``; empty for ``bm25``."""
+
+    model: str = ""
+    """The model folder (``model2vec``) or model name (``openai``); empty otherwise."""
+
+    def __post_init__(self) -> None:
+        problem = self.problem()
+        if problem:
+            raise RetrieverError(problem)
+
+    def problem(self) -> str | None:
+        """Why this retriever cannot be named so, or None."""
+        if self.kind not in KINDS:
+            return f"unknown retriever {self.kind!r}; choose one of {', '.join(KINDS)}"
+        if self.kind == "bm25":
+            return None if not (self.embedder or self.model) else "bm25 takes no embedding model"
+        if self.embedder not in EMBEDDERS:
+            return f"unknown embedder {self.embedder!r}; choose one of {', '.join(EMBEDDERS)}"
+        if self.embedder == "wordllama":
+            return None if not self.model else "the bundled wordllama model takes no model name"
+        if not self.model.strip():
+            return f"{self.embedder} needs a model: dense:{self.embedder}:" + (
+                "PATH" if self.embedder == "model2vec" else "MODEL")
+        if any(ord(c) < 32 or c == "\x7f" for c in self.model):
+            return "a model name or folder cannot hold control characters"
+        if self.model != self.model.strip():
+            return "a model name or folder cannot begin or end with spaces"
+        return None
+
+    @property
+    def dense(self) -> "RetrieverSpec | None":
+        """The dense part (itself for ``dense``, the fused one for ``hybrid``; None for ``bm25``)."""
+        if self.kind == "bm25":
+            return None
+        return self if self.kind == "dense" else RetrieverSpec("dense", self.embedder, self.model)
+
+    @property
+    def is_default(self) -> bool:
+        """True for BM25, which the article's tables use."""
+        return self.kind == DEFAULT
+
+    @property
+    def label(self) -> str:
+        """A short human name: ``BM25``, ``dense (wordllama)``, ``hybrid (BM25 + model2vec)``."""
+        if self.kind == "bm25":
+            return "BM25"
+        model = self.embedder if not self.model else f"{self.embedder} {self.model.rstrip('/').rsplit('/', 1)[-1]}"
+        return f"dense ({model})" if self.kind == "dense" else f"hybrid (BM25 + {model})"
+
+    def __str__(self) -> str:
+        if self.kind == "bm25":
+            return "bm25"
+        dense = "dense" if self.embedder == "wordllama" else f"dense:{self.embedder}:{self.model}"
+        if self.kind == "dense":
+            return dense
+        return "hybrid" if self.embedder == "wordllama" else f"hybrid:{dense}"
+
+    @classmethod
+    def parse(cls, text: str) -> "RetrieverSpec":
+        """Read the short string form; refuse anything malformed with the reason."""
+        if not isinstance(text, str) or not text.strip():
+            raise RetrieverError(f"empty retriever; expected one of {_EXAMPLES}")
+        if len(text) > MAX_RETRIEVER_SPEC:
+            raise RetrieverError(f"a retriever spec is at most {MAX_RETRIEVER_SPEC} characters; "
+                                 f"this one has {len(text):,}")
+        text = text.strip()
+        kind, _, rest = text.partition(":")
+        if kind == "bm25":
+            if rest:
+                raise RetrieverError(f"cannot read {text!r}: bm25 takes no options")
+            return cls()
+        if kind == "hybrid":
+            if not rest:
+                return cls("hybrid", "wordllama")
+            inner, _, rest = rest.partition(":")
+            if inner != "dense":
+                raise RetrieverError(f"cannot read {text!r}: hybrid fuses BM25 with a dense retriever, "
+                                     "written hybrid:dense[:EMBEDDER:MODEL]")
+            dense = cls._dense(rest, text)
+            return cls("hybrid", dense.embedder, dense.model)
+        if kind == "dense":
+            return cls._dense(rest, text)
+        raise RetrieverError(f"cannot read retriever {text!r}; expected one of {_EXAMPLES}")
+
+    @classmethod
+    def _dense(cls, rest: str, text: str) -> "RetrieverSpec":
+        if not rest:
+            return cls("dense", "wordllama")
+        embedder, _, model = rest.partition(":")
+        if embedder not in EMBEDDERS:
+            raise RetrieverError(f"cannot read {text!r}: unknown embedder {embedder!r}; "
+                                 f"choose one of {', '.join(EMBEDDERS)}")
+        return cls("dense", embedder, model)
+
+
+def parse_retriever(text: str | RetrieverSpec | None) -> RetrieverSpec:
+    """Accept a retriever spec, its string form, or None for BM25."""
+    if text is None:
+        return RetrieverSpec()
+    return text if isinstance(text, RetrieverSpec) else RetrieverSpec.parse(text)

@@ -1,0 +1,177 @@
+"""Embedding once: vectors kept by model and by a digest of the embedded text.
+
+``Vectors.of(texts)`` answers from memory, then from the ``VectorStore`` (an SQLite file in
+the data folder, ``embeddings.sqlite3``), and embeds only what neither holds; a re-split
+therefore embeds only its new chunks, and a question is embedded once. The digest covers
+exactly what was embedded (a chunk's prefix included). The store runs in WAL mode with a
+busy timeout, so the app's sessions and worker processes share it; one that cannot be opened
+(a read-only folder, a damaged file) leaves the vectors in memory and says so in ``warning``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from .embedders import Embedder
+
+STORE_NAME = "embeddings.sqlite3"
+#: Texts embedded per call (progress moves between calls).
+EMBED_BATCH = 512
+#: Digests per SQL query (SQLite's default limit on parameters is 32,766).
+_LOOKUP = 900
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (
+    model TEXT NOT NULL,
+    digest BLOB NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (model, digest)
+) WITHOUT ROWID
+"""
+
+
+def digest_of(text: str) -> bytes:
+    """16 bytes naming a text exactly (surrogates kept, so every ``str`` has one)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class VectorStore:
+    """Vectors on disk, by model id and text digest; safe to share between processes."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._pid = -1
+        self._connection: sqlite3.Connection
+        self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        """This process's connection: a forked worker opens its own (SQLite connections must
+        not cross a fork)."""
+        if self._pid != os.getpid():
+            connection = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute(_SCHEMA)
+            except sqlite3.Error:
+                connection.close()
+                raise
+            self._connection, self._pid = connection, os.getpid()
+        return self._connection
+
+    def get(self, model: str, digests: list[bytes], width: int | None) -> dict[bytes, np.ndarray]:
+        """The stored vectors among ``digests`` (rows of another width than ``width`` are ignored)."""
+        found: dict[bytes, np.ndarray] = {}
+        with self._lock:
+            for first in range(0, len(digests), _LOOKUP):
+                part = digests[first:first + _LOOKUP]
+                marks = ",".join("?" * len(part))
+                rows = self._connect().execute(
+                    f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN ({marks})", (model, *part))
+                for digest, blob in rows:
+                    vector = np.frombuffer(blob, dtype=np.float32)
+                    if width is None or len(vector) == width:
+                        found[bytes(digest)] = vector
+        return found
+
+    def put(self, model: str, items: list[tuple[bytes, np.ndarray]]) -> None:
+        """Keep vectors (a digest already stored keeps its first vector)."""
+        rows = [(model, digest, np.ascontiguousarray(vector, dtype=np.float32).tobytes()) for digest, vector in items]
+        with self._lock:
+            connection = self._connect()
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                connection.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)", rows)
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+
+    def count(self, model: str | None = None) -> int:
+        """Vectors stored (for ``model``, or in all)."""
+        with self._lock:
+            if model is None:
+                return self._connect().execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+            return self._connect().execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pid == os.getpid():
+                self._connection.close()
+            self._pid = -1
+
+
+def open_store(folder: str | Path | None) -> tuple[VectorStore | None, str]:
+    """The store in ``folder`` (None: no store), or None and why it could not be opened."""
+    if folder is None:
+        return None, ""
+    path = Path(folder) / STORE_NAME
+    try:
+        return VectorStore(path), ""
+    except (OSError, sqlite3.Error) as exc:
+        return None, f"the embedding cache {path} could not be opened ({exc}); vectors are kept in memory only"
+
+
+class Vectors:
+    """An embedder's unit-length vectors for any texts, each text embedded once."""
+
+    def __init__(self, embedder: Embedder, store: VectorStore | None = None, warning: str = "") -> None:
+        self.embedder = embedder
+        self.store = store
+        self.warning = warning
+        """Why vectors are not kept on disk, when they are not."""
+        self.embedded = 0
+        """Texts this object sent to the embedder (what the caches could not answer)."""
+        self._memory: dict[bytes, np.ndarray] = {}
+        self._width: int | None = None
+        self._lock = threading.Lock()
+
+    def of(self, texts: list[str], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        """One unit vector per text (a zero vector stays zero), as float32 rows."""
+        digests = [digest_of(t) for t in texts]
+        with self._lock:
+            missing = list(dict.fromkeys(d for d in digests if d not in self._memory))
+            if missing and self.store is not None:
+                try:
+                    self._remember(self.store.get(self.embedder.model_id, missing, self._width))
+                except sqlite3.Error as exc:
+                    self.warning = f"the embedding cache {self.store.path} could not be read ({exc})"
+                    self.store = None
+                missing = [d for d in missing if d not in self._memory]
+            if missing:
+                self._embed(missing, dict(zip(digests, texts)), progress)
+            if not texts:
+                return np.zeros((0, self._width or 0), dtype=np.float32)
+            return np.stack([self._memory[d] for d in digests])
+
+    def _embed(self, missing: list[bytes], text_of: dict[bytes, str], progress) -> None:
+        for first in range(0, len(missing), EMBED_BATCH):
+            part = missing[first:first + EMBED_BATCH]
+            raw = np.asarray(self.embedder.embed([text_of[d] for d in part]), dtype=np.float32)
+            norms = np.linalg.norm(raw, axis=1, keepdims=True)
+            unit = np.divide(raw, norms, out=np.zeros_like(raw), where=norms > 0)
+            items = list(zip(part, unit))
+            self._remember(dict(items))
+            self.embedded += len(part)
+            if self.store is not None:
+                try:
+                    self.store.put(self.embedder.model_id, items)
+                except sqlite3.Error as exc:
+                    self.warning = f"the embedding cache {self.store.path} could not be written ({exc})"
+                    self.store = None
+            if progress is not None:
+                progress(min(first + EMBED_BATCH, len(missing)), len(missing))
+
+    def _remember(self, found: dict[bytes, np.ndarray]) -> None:
+        for digest, vector in found.items():
+            if self._width is None:
+                self._width = len(vector)
+            self._memory[digest] = vector

@@ -1,0 +1,79 @@
+"""Which retrievers a shared link may choose on this server.
+
+``bm25``, ``dense`` and ``hybrid`` need nothing but the bundled model. The others reach outside
+the app, so the server's environment must allow them, never the link:
+
+- ``dense:model2vec:PATH`` (and its hybrid) only for a model folder under one of the folders in
+  ``CHUNK_INSPECTOR_MODELS`` (``os.pathsep``-separated); each model folder found directly under
+  them is offered as a choice;
+- ``dense:openai:MODEL`` only when ``OPENAI_BASE_URL`` names the server to call: a link names a
+  model on it, never a URL, and the key stays in the server's environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..errors import RetrieverError
+from ..retrieval.embedders import MODEL2VEC_FILES
+from ..retrieval.remote import ENV_BASE_URL
+from ..retrieval.retriever_spec import RetrieverSpec, parse_retriever
+
+ENV_MODELS = "CHUNK_INSPECTOR_MODELS"
+#: Offered on every server.
+BUILT_IN: tuple[str, ...] = ("bm25", "dense", "hybrid")
+#: The most model folders offered from the model roots.
+MAX_MODEL_CHOICES = 32
+
+
+def model_roots(environ: Mapping[str, str] | None = None) -> tuple[Path, ...]:
+    """The folders model2vec models may be loaded from (resolved; missing ones left out)."""
+    environ = os.environ if environ is None else environ
+    found = []
+    for root in environ.get(ENV_MODELS, "").split(os.pathsep):
+        if root.strip() and os.path.isdir(root):
+            found.append(Path(os.path.realpath(root)))
+    return tuple(found)
+
+
+def retriever_problem(spec: RetrieverSpec, environ: Mapping[str, str] | None = None) -> str | None:
+    """Why this server will not run ``spec`` for a page, or None."""
+    environ = os.environ if environ is None else environ
+    if spec.embedder == "model2vec":
+        folder = os.path.realpath(spec.model)
+        if not any(folder == str(root) or folder.startswith(str(root) + os.sep) for root in model_roots(environ)):
+            return (f"model folders are read only under {ENV_MODELS}, which does not hold {spec.model}"
+                    if environ.get(ENV_MODELS) else f"this server reads no model folders (set {ENV_MODELS})")
+    if spec.embedder == "openai" and not environ.get(ENV_BASE_URL, "").strip():
+        return f"this server calls no embeddings server (set {ENV_BASE_URL})"
+    return None
+
+
+def checked_retriever(text: str | RetrieverSpec, environ: Mapping[str, str] | None = None) -> RetrieverSpec:
+    """The retriever ``text`` names, if this server allows it; ``RetrieverError`` says why not."""
+    spec = parse_retriever(text)
+    problem = retriever_problem(spec, environ)
+    if problem:
+        raise RetrieverError(problem)
+    return spec
+
+
+def retriever_choices(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The retrievers a page offers: the built-in three, then each model folder under the model
+    roots as dense and hybrid."""
+    choices = list(BUILT_IN)
+    models = []
+    for root in model_roots(environ):
+        try:
+            entries = sorted(root.iterdir())
+        except OSError:
+            continue
+        for folder in [root, *entries]:
+            if folder.is_dir() and all((folder / name).is_file() for name in MODEL2VEC_FILES) and \
+                    retriever_problem(RetrieverSpec("dense", "model2vec", str(folder)), environ) is None:
+                models.append(str(folder))  # a link out of the roots is not offered
+    for folder in models[:MAX_MODEL_CHOICES]:
+        choices += [f"dense:model2vec:{folder}", f"hybrid:dense:model2vec:{folder}"]
+    return choices

@@ -1,0 +1,134 @@
+"""``inspector.retrieval.vectors``: each text embedded once, on disk between runs and processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sqlite3
+
+import numpy as np
+import pytest
+
+from inspector.retrieval.ranking import DenseRetriever, Question
+from inspector.retrieval.retriever_spec import RetrieverSpec
+from inspector.retrieval.vectors import STORE_NAME, Vectors, VectorStore, digest_of, open_store
+from tests.support.embedding import CountingEmbedder
+
+
+def test_vectors_are_unit_length_and_each_text_is_embedded_once():
+    embedder = CountingEmbedder()
+    vectors = Vectors(embedder)
+    out = vectors.of(["alpha", "beta", "alpha"])
+    assert out.shape == (3, 8) and np.allclose(np.linalg.norm(out, axis=1), 1.0)
+    assert np.array_equal(out[0], out[2])
+    assert embedder.texts == ["alpha", "beta"]
+    vectors.of(["beta", "gamma"])
+    assert embedder.texts == ["alpha", "beta", "gamma"] and vectors.embedded == 3
+    assert vectors.of([]).shape == (0, 8)
+
+
+def test_a_zero_vector_stays_zero():
+    class Zero(CountingEmbedder):
+        def embed(self, texts):
+            return np.zeros((len(texts), 4), dtype=np.float32)
+
+    assert not Vectors(Zero()).of(["x"]).any()
+
+
+def test_a_second_run_embeds_nothing_it_has_seen(tmp_path, sample_markdown):
+    pool = sample_markdown.pool("structured:800")
+    first = CountingEmbedder()
+    store, warning = open_store(tmp_path)
+    assert warning == "" and (tmp_path / STORE_NAME).is_file()
+    DenseRetriever(RetrieverSpec.parse("dense"), Vectors(first, store)).rank([Question.of("ports")], pool, 5)
+    assert len(first.texts) == len(set(pool.texts())) + 1
+
+    again = CountingEmbedder()
+    retriever = DenseRetriever(RetrieverSpec.parse("dense"), Vectors(again, open_store(tmp_path)[0]))
+    retriever.rank([Question.of("ports")], pool, 5)
+    assert again.texts == [], "chunks and the question come from the store"
+
+    resplit = sample_markdown.pool("structured:600")
+    retriever.rank([Question.of("ports")], resplit, 5)
+    new = set(resplit.texts()) - set(pool.texts())
+    assert set(again.texts) == new and len(again.texts) == len(new), "a re-split embeds only its new chunks"
+
+
+def test_the_cache_keys_by_model_and_by_exactly_what_was_embedded(tmp_path):
+    store = VectorStore(tmp_path / STORE_NAME)
+    Vectors(CountingEmbedder("model/a"), store).of(["Ports > Admin\n\nport 7440", "port 7440"])
+    other_model = CountingEmbedder("model/b")
+    Vectors(other_model, store).of(["port 7440"])
+    assert other_model.texts == ["port 7440"]
+    assert store.count("model/a") == 2 and store.count("model/b") == 1 and store.count() == 3
+    assert digest_of("a\udc80") != digest_of("a"), "lone surrogates are texts too"
+
+
+def test_rows_of_another_width_are_not_mistaken_for_this_models(tmp_path):
+    store = VectorStore(tmp_path / STORE_NAME)
+    store.put("m", [(digest_of("x"), np.ones(4, dtype=np.float32))])
+    narrow = Vectors(CountingEmbedder("m", width=8), store)
+    narrow.of(["y"])  # learns the width 8 from its own embedding
+    assert narrow.of(["x"]).shape == (1, 8)
+
+
+def _embed_in_a_process(folder, texts, queue):
+    store, _ = open_store(folder)
+    embedder = CountingEmbedder()
+    for _ in range(3):
+        Vectors(embedder, store).of(texts)
+    queue.put(len(embedder.texts))
+
+
+def test_processes_share_the_store_at_the_same_time(tmp_path):
+    texts = [f"text {i}" for i in range(3000)]
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    workers = [context.Process(target=_embed_in_a_process, args=(tmp_path, texts[i * 1000:i * 1000 + 2000], queue))
+               for i in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(120)
+    assert [w.exitcode for w in workers] == [0, 0]
+    embedded = [queue.get(timeout=5) for _ in workers]
+    assert all(e <= 2000 for e in embedded), "each process embeds its texts once, however often it asks"
+    assert VectorStore(tmp_path / STORE_NAME).count() == 3000
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through read-only permissions")
+def test_a_folder_that_cannot_hold_the_store_leaves_vectors_in_memory(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        store, warning = open_store(locked)
+    finally:
+        locked.chmod(0o700)
+    assert store is None and "kept in memory only" in warning
+
+
+def test_a_damaged_store_is_reported_and_vectors_stay_in_memory(tmp_path):
+    (tmp_path / STORE_NAME).write_bytes(b"this is not a database" * 100)
+    store, warning = open_store(tmp_path)
+    assert store is None and STORE_NAME in warning and "kept in memory only" in warning
+    vectors = Vectors(CountingEmbedder(), store, warning)
+    assert vectors.of(["x"]).shape == (1, 8) and vectors.warning == warning
+
+
+def test_a_file_where_the_folder_should_be_is_reported(tmp_path):
+    (tmp_path / "data").write_text("a file")
+    store, warning = open_store(tmp_path / "data")
+    assert store is None and "could not be opened" in warning
+
+
+def test_a_store_that_fails_to_write_says_so_and_keeps_the_vectors(tmp_path):
+    store = VectorStore(tmp_path / STORE_NAME)
+
+    def refuse(model, items):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    store.put = refuse
+    vectors = Vectors(CountingEmbedder(), store)
+    assert vectors.of(["a", "b"]).shape == (2, 8)
+    assert "could not be written" in vectors.warning and vectors.store is None

@@ -1,0 +1,112 @@
+"""The command line's retrievers and golden sets: ``--retriever``, ``--embeddings-url``,
+``report --golden`` scoring every splitter, and what ``check`` says about the golden set."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inspector.cli import main
+from inspector.retrieval.vectors import STORE_NAME, VectorStore
+from tests.support.embedding import EmbeddingServer
+from tests.support.paths import SAMPLE
+
+PARAPHRASE = str(SAMPLE / "golden-paraphrase.csv")
+
+
+@pytest.fixture(autouse=True)
+def data(isolated_app):
+    return isolated_app
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    status = main([*args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_report_ranks_table_b_with_the_chosen_retriever_and_scores_the_golden_set(capsys, data):
+    status, out, _ = run(capsys, "report", str(SAMPLE), "--retriever", "hybrid", "--golden", PARAPHRASE,
+                         "--spec", "fixed:800", "--spec", "structured:800", "--json", "--quiet", "--jobs", "2")
+    assert status == 0
+    report = json.loads(out)
+    assert report["retriever"] == "hybrid" and report["golden"]["retriever"] == "hybrid"
+    golden = report["golden"]
+    assert (golden["format"], golden["questions"], golden["quotes"]) == ("chroma-csv", 25, 27)
+    assert [row["spec"] for row in golden["rows"]] == ["fixed:800", "structured:800"]
+    fixed, structured = golden["rows"]
+    assert fixed["outcomes"]["2000"]["cut"] > 0 == structured["outcomes"]["2000"]["cut"]
+    assert set(structured["span_scores"]) == {"top 5", "2000 o200k", "4000 o200k"}
+    assert (data / STORE_NAME).is_file(), "vectors are kept in the data folder"
+    bm25 = json.loads(run(capsys, "report", str(SAMPLE), "--spec", "structured:800", "--json", "--quiet")[1])
+    assert bm25["compare"][0]["answer_at_5"] != report["compare"][1]["answer_at_5"]
+
+
+def test_the_text_report_names_the_retriever_and_prints_the_golden_table(capsys):
+    status, out, _ = run(capsys, "report", str(SAMPLE), "--retriever", "dense", "--golden", PARAPHRASE,
+                         "--spec", "structured:800", "--quiet")
+    assert status == 0
+    assert "three longest words of a figure sentence, ranked by dense" in out
+    assert "e. golden set golden-paraphrase.csv: 25 questions, 27 quotes; ranked by dense" in out
+    assert "any@2000" in out and "prec-Ω" in out
+
+
+def test_a_second_dense_run_embeds_nothing(capsys, data):
+    args = ("report", str(SAMPLE), "--retriever", "dense", "--spec", "fixed:800", "--json", "--quiet", "--jobs", "1")
+    first = run(capsys, *args)[1]
+    stored = VectorStore(data / STORE_NAME).count()
+    assert stored > 500
+    assert run(capsys, *args)[1] == first
+    assert VectorStore(data / STORE_NAME).count() == stored
+
+
+def test_check_says_how_many_questions_were_located_and_how_the_misses_divide(capsys):
+    status, out, _ = run(capsys, "check", str(SAMPLE), "--spec", "fixed:800", "--golden", PARAPHRASE,
+                         "--retriever", "hybrid", "--min", "recall@2000=0.1")
+    assert status == 0
+    assert "note: answer@5, cut and recall are ranked by hybrid" in out
+    assert "golden set golden-paraphrase.csv: 25 questions located (27 quotes); at 2000: " in out
+    assert "cut, " in out and "rank-miss, " in out and "uncovered" in out
+    status, out, _ = run(capsys, "check", str(SAMPLE), "--spec", "fixed:800", "--golden", PARAPHRASE, "--json")
+    verdict = json.loads(out)
+    assert verdict["retriever"] == "bm25"
+    counts = verdict["golden"]["outcomes"]["2000"]
+    assert sum(counts.values()) == 25 and counts["cut"] == 4
+
+
+def test_a_baseline_ranked_by_another_retriever_is_noted(capsys, tmp_path):
+    baseline = tmp_path / "base.json"
+    assert run(capsys, "check", str(SAMPLE), "--spec", "structured:800", "--write-baseline", str(baseline))[0] == 0
+    assert json.loads(baseline.read_text())["retriever"] == "bm25"
+    _, out, _ = run(capsys, "check", str(SAMPLE), "--spec", "structured:800", "--baseline", str(baseline),
+                    "--retriever", "dense")
+    assert "the baseline was ranked by bm25, this run by dense" in out
+
+
+def test_an_openai_compatible_server_ranks_for_check(capsys):
+    with EmbeddingServer() as server:
+        status, out, _ = run(capsys, "check", str(SAMPLE), "--spec", "structured:800", "--retriever",
+                             "dense:openai:test-embed", "--embeddings-url", server.url, "--json")
+    assert status == 0 and json.loads(out)["retriever"] == "dense:openai:test-embed"
+    assert server.requests and all(len(r["input"]) <= 64 for r in server.requests)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--retriever", "colbert"], "cannot read retriever 'colbert'"),
+    (["--retriever", "dense:model2vec:/nowhere/model"], "no model2vec model folder at /nowhere/model"),
+    (["--retriever", "dense:openai:m", "--embeddings-url", "file:///etc/passwd"], "starts with http"),
+    (["--golden", "/nowhere/golden.csv"], "golden"),
+])
+def test_bad_retrieval_arguments_get_one_line_and_exit_2(capsys, args, message):
+    status, out, err = run(capsys, "report", str(SAMPLE), "--quiet", "--spec", "fixed:800", *args)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_an_unreachable_server_is_one_line_and_exit_2(capsys, monkeypatch):
+    monkeypatch.setattr("inspector.retrieval.remote.ATTEMPTS", 1)
+    monkeypatch.setattr("inspector.retrieval.remote.FIRST_PAUSE", 0.0)
+    status, _, err = run(capsys, "check", str(SAMPLE), "--spec", "fixed:800", "--retriever", "dense:openai:m",
+                         "--embeddings-url", "http://127.0.0.1:9/v1")
+    assert status == 2 and "did not answer" in err and "Traceback" not in err
