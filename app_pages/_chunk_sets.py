@@ -12,7 +12,9 @@ import streamlit as st
 
 from inspector import SplitterSpec
 from inspector.chunks import ChunkSetInfo, ChunkSetStore, chunk_set_from_import
+from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError
+from inspector.retrieval import QUESTION_SETS, QuestionSetStore
 from inspector.views import chunk_set_title
 from inspector.views import markdown_escape as md
 
@@ -27,6 +29,11 @@ def _chunk_set_store(folder: str) -> ChunkSetStore:
 def chunk_set_store() -> ChunkSetStore:
     """The server's stored chunk sets (imported chunks), beside the review store."""
     return _chunk_set_store(str(ChunkSetStore.in_data_folder().folder))
+
+
+def question_store() -> QuestionSetStore:
+    """The server's kept question sets (the Orphan Test's rounds drawn from users' questions)."""
+    return QuestionSetStore(data_folder() / QUESTION_SETS)
 
 
 def chunk_sets(ctx) -> dict[str, ChunkSetInfo]:
@@ -56,8 +63,8 @@ def _context():
     return st.session_state["_context"]  # set by app.py before every page
 
 
-def _use(result) -> None:
-    """Callback: keep the import as a chunk set and make it the sidebar's splitter."""
+def keep_and_use(result) -> None:
+    """Callback: keep an import as a chunk set and make it the sidebar's splitter."""
     ctx = _context()
     try:
         chunk_set = chunk_set_from_import(result, ctx.workspace)
@@ -88,7 +95,7 @@ def _delete(set_id: str) -> None:
 
 def use_everywhere(result) -> None:
     """The button that makes the current import the sidebar's splitter."""
-    st.button("Use these chunks on every page", key="import_use", on_click=_use, args=(result,), type="primary",
+    st.button("Use these chunks on every page", key="import_use", on_click=keep_and_use, args=(result,), type="primary",
               help="Keeps the placed chunks on this server as a chunk set and makes it the sidebar's splitter: "
                    "the Document, Compare, Chunk sizes and Orphan Test pages then show these chunks, and links "
                    "to them work for colleagues.")

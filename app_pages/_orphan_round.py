@@ -10,17 +10,19 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from app_pages import _offload, _shared
+from app_pages._orphan_questions import CHOSEN, question_set_picker, show_message
 from app_pages._retriever import ranking, retriever_picker
 from inspector.errors import ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
 from inspector.views import markdown_escape as md
 
-SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the probe retrieved"}
+SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the probe retrieved",
+           "questions": "Chunks retrieved for your questions"}
 
 
 @st.cache_resource(max_entries=16, show_spinner="Drawing the round's chunks…")
 def _round_chunks(round_id: str, _round: ReviewRound, _ctx):
-    with ranking(_round.retriever if _round.source == "probe" else "bm25"):
+    with ranking(_round.retriever if _round.source != "sample" else "bm25"):
         return _offload.run(_ctx, "round", _round)
 
 
@@ -43,13 +45,17 @@ def _apply_link() -> None:
     st.session_state["_orphan_link"] = linked
     for key, value in (("source", linked.source), ("size", linked.size), ("seed", linked.seed), ("k", linked.k)):
         st.session_state[f"orphan_{key}"] = value
-    if linked.source == "probe":
+    if linked.source != "sample":
         st.session_state["retriever"] = linked.retriever
+    if linked.questions:
+        st.session_state[CHOSEN] = linked.questions
 
 
 def _describe(ctx, r: ReviewRound, shown: int) -> str:
-    where = ("every chunk" if r.source == "sample"
-             else f"the chunks the probe ({md(r.retriever)}) ranked in its top {r.k} for some question")
+    where = {"sample": "every chunk",
+             "probe": f"the chunks the probe ({md(r.retriever)}) ranked in its top {r.k} for some question",
+             "questions": f"the chunks {md(r.retriever)} ranks in its top {r.k} for one of your questions "
+                          f"(set {r.questions})"}[r.source]
     return (f"{shown} chunks drawn at random (seed {r.seed}) from {where} of {md(ctx.corpus_label)}, "
             f"split by `{r.spec}` ({md(_shared.spec_title(r.spec, _shared.chunk_sets(ctx)))}); round id `{r.id}`.")
 
@@ -60,6 +66,7 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
     _apply_link()
     for key, value in (("orphan_source", "sample"), ("orphan_size", DEFAULT_SIZE), ("orphan_seed", 0), ("orphan_k", 5)):
         _shared.keep(key, value)
+    show_message()
     with st.container(border=True):
         described = st.empty()  # filled once the settings below are read
         with st.expander("Change the round: how many chunks, which seed, where they come from"):
@@ -73,11 +80,16 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
             seed = cols[2].number_input("Seed", 0, 2**31 - 1, step=1, key="orphan_seed", persist_state="session",
                                         help="Another seed draws other chunks.")
             k = cols[3].number_input("Probe top k", 1, 100, step=1, key="orphan_k", persist_state="session",
-                                     disabled=source != "probe",
+                                     disabled=source == "sample",
                                      help="Chunks per probe question that count as retrieved.")
-            retriever = retriever_picker() if source == "probe" else "bm25"
+            retriever = retriever_picker() if source != "sample" else "bm25"
+            questions = question_set_picker() if source == "questions" else ""
+        if source == "questions" and not questions:
+            described.info("Upload a question file (under *Change the round*) to draw the round from what the "
+                           "retriever returns for your questions.")
+            st.stop()
         review_round = ReviewRound.create(ctx.workspace, str(ctx.spec), size=int(size), seed=int(seed),
-                                          source=source, k=int(k), retriever=retriever)
+                                          source=source, k=int(k), retriever=retriever, questions=questions)
         try:
             chunks = _round_chunks(review_round.id, review_round, ctx)
         except ReviewInputError as exc:
@@ -96,7 +108,11 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
         query = urlencode({**settings, **review_round.to_query_params()}, doseq=True)
         st.caption("Share this round: send this link to every reviewer.")
         st.code(f"{st.context.url or ''}?{query}", language=None, wrap_lines=True)
-    st.query_params.update(review_round.to_query_params())  # the sidebar publishes only its own settings
+    params = review_round.to_query_params()
+    for key in ReviewRound.URL_KEYS:
+        if key not in params and key in st.query_params:
+            del st.query_params[key]  # an optional key of the previous round
+    st.query_params.update(params)  # the sidebar publishes only its own settings
     st.session_state["_orphan_published"] = review_round.id
     if not chunks:
         st.warning("This round holds no chunks: the corpus has none to review under these settings.")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title
+from app_pages._chunk_sets import chunk_set_store, chunk_sets, question_store, spec_title
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
@@ -136,6 +136,7 @@ def _corpus_widgets(ctx: Context) -> None:
         ctx.workspace = _workspace(ctx.corpus.fingerprint, mode, ctx.corpus)
         ctx.workspace.chunk_set_store = chunk_set_store()  # ``imported:ID`` specs are found there
         ctx.workspace.vector_folder = data_folder()  # dense retrievers keep their vectors there
+        ctx.workspace.question_store = question_store()
         count = len(ctx.corpus.documents)
         st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
         if not ctx.corpus.documents and not ctx.problem:

@@ -72,6 +72,9 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
                         help="worker processes (default: one per CPU core, up to 4)")
     report.add_argument("--golden", metavar="FILE",
                         help="golden set (JSONL, Chroma's questions_df.csv or CSV) scored for every splitter")
+    report.add_argument("--questions", metavar="FILE",
+                        help="your own questions (JSONL, CSV or one per line, optionally with what your system "
+                             "retrieved): the context and atom fragments each splitter hands back for them")
     _add_retrieval(report)
     _add_check(commands, measure_help)
     _add_export(commands)
@@ -157,8 +160,11 @@ def _report(args: argparse.Namespace) -> int:
         golden = _golden_set(args.golden, corpus) if args.golden else None
         if isinstance(golden, int):
             return golden
+        questions = _question_set(args.questions) if args.questions else None
+        if isinstance(questions, int):
+            return questions
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
-                              workers=workers, retriever=retriever, golden=golden)
+                              workers=workers, retriever=retriever, golden=golden, questions=questions)
     finally:
         if workers is not None:
             workers.close()
@@ -420,6 +426,18 @@ def _golden_set(path: str, corpus):
     if not golden.items:
         return _fail(f"no question of {golden.name} could be located in the corpus")
     return golden
+
+
+def _question_set(path: str):
+    """The user's questions (lines left out on stderr), or exit status 2."""
+    from .retrieval.questions import load_questions
+
+    questions = load_questions(path)
+    for problem in questions.problems:
+        sys.stderr.write(f"{questions.name}:{problem.line}: {problem.message}\n")
+    if not questions.items:
+        return _fail(f"no question could be read from {questions.name}")
+    return questions
 
 
 def _export(args: argparse.Namespace) -> int:

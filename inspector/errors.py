@@ -40,6 +40,10 @@ class ImportChunksError(InspectorError, ValueError):
     """Chunks brought from elsewhere could not be read."""
 
 
+class QuestionsError(InspectorError, ValueError):
+    """A question file or a kept question set could not be read."""
+
+
 class ReviewStoreError(InspectorError, OSError):
     """The review store could not be opened or written."""
 

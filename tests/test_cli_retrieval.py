@@ -110,3 +110,22 @@ def test_an_unreachable_server_is_one_line_and_exit_2(capsys, monkeypatch):
     status, _, err = run(capsys, "check", str(SAMPLE), "--spec", "fixed:800", "--retriever", "dense:openai:m",
                          "--embeddings-url", "http://127.0.0.1:9/v1")
     assert status == 2 and "did not answer" in err and "Traceback" not in err
+
+
+def test_report_asks_the_users_questions_of_every_splitter_and_of_their_system(capsys, tmp_path):
+    sentence = "Every eligible parent receives **18 weeks of fully paid parental leave**, at 100% of base salary"
+    lines = [json.dumps({"question": "How long is parental leave?",
+                         "retrieved": [{"doc_id": "handbook/parental-leave.md", "text": sentence},
+                                       {"doc_id": "handbook/parental-leave.md", "text": "not in the corpus"}]}),
+             json.dumps("Which port does the admin listener use?"), "{broken"]
+    (tmp_path / "q.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, out, err = run(capsys, "report", str(SAMPLE), "--questions", str(tmp_path / "q.jsonl"), "--spec",
+                           "fixed:800", "--spec", "structured:800", "--json", "--quiet")
+    assert status == 0 and "q.jsonl:3: not valid JSON" in err
+    section = json.loads(out)["questions"]
+    assert (section["questions"], section["left_out"], section["retriever"]) == (2, 1, "bm25")
+    fixed, structured = section["rows"]
+    assert fixed["fragments"] > structured["fragments"]
+    assert section["yours"]["unplaced"] == 1 and section["yours"]["questions"] == 2
+    text = run(capsys, "report", str(SAMPLE), "--questions", str(tmp_path / "q.jsonl"), "--quiet")[1]
+    assert "f. your questions q.jsonl: 2 questions, 1 lines left out" in text and "your system" in text

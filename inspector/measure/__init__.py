@@ -3,8 +3,9 @@
 ``workspace`` caches every document's analysis and every chunking's split, and answers
 survival, header carry, sizes and the probe for any spec; ``survival`` (atoms kept whole and
 cut), ``headers`` (rows that keep their header) and ``sizes`` (percentiles, the embedder's
-cap) are the measures; ``arrays`` holds a chunking as whole-corpus arrays for speed and
-``workers`` analyses documents in forked processes.
+cap) are the measures; ``asking`` asks the user's own questions of a chunking (what comes
+back, its context, the atom fragments it holds); ``arrays`` holds a chunking as whole-corpus
+arrays for speed and ``workers`` analyses documents in forked processes.
 """
 
 from ..surface import lazy_surface
@@ -14,4 +15,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "survival": ["CutAtom", "contained", "cut_atoms"],
     "headers": ["HeaderCarry", "header_carry"],
     "sizes": ["CapReport", "SizeStats", "cap_report", "percentile"],
+    "asking": ["AskResult", "ask", "ask_theirs"],
 })

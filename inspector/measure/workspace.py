@@ -86,6 +86,8 @@ class Workspace:
         """Where dense retrievers keep their vectors (``embeddings.sqlite3``; None: in memory)."""
         self.embeddings_url: str | None = None
         """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
+        self.question_store = None
+        """Where the user's question sets are kept (a ``QuestionSetStore``; None: none are)."""
 
     @property
     def fingerprint(self) -> str:
@@ -115,6 +117,7 @@ class Workspace:
         part._chunk_sets = self._chunk_sets
         part.chunk_set_store = self.chunk_set_store
         part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
+        part.question_store = self.question_store
         return part
 
     def analysis(self, document: Document) -> Analysis:

@@ -16,7 +16,7 @@ from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
-from .golden_table import format_golden, golden_section
+from .golden_table import format_golden, format_questions, golden_section, questions_section
 
 SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
 Progress = Callable[[str, int, int], None]
@@ -36,6 +36,7 @@ def build_report(
     retriever=None,
     golden=None,
     golden_budgets: tuple[int, ...] | None = None,
+    questions=None,
 ) -> dict:
     """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
 
@@ -45,7 +46,8 @@ def build_report(
     the workspace's atoms and term index instead of recomputing them; ``workers`` are
     analysis workers already started on the workspace's documents (see ``Workspace.analyses``).
     ``retriever`` (a retriever or its spec; default BM25) ranks table b; ``golden`` (a
-    ``GoldenSet``) adds the golden table, at ``golden_budgets``.
+    ``GoldenSet``) adds the golden table, at ``golden_budgets``; ``questions`` (a
+    ``QuestionSet``) the table of the user's own questions.
     """
     sweep_base, header_spec = parse_spec(sweep_spec), parse_spec(header_spec)
     if not isinstance(retriever, Retriever):
@@ -53,12 +55,13 @@ def build_report(
     tasks: list[Task] = [("compare", parse_spec(spec), fits) for spec in specs]
     tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
     tasks.append(("headers", header_spec, None))
-    steps = _Steps(progress, len(tasks) + 1 + (golden is not None))
+    steps = _Steps(progress, len(tasks) + 1 + (golden is not None) + (questions is not None))
     workspace.analyses(jobs=jobs, workers=workers)
     corpus = _corpus_facts(workspace)
     steps.done("atoms")
     if not retriever.spec.is_default:
         texts = [q.text for q in workspace.queries()] + ([item.question for item in golden.items] if golden else [])
+        texts += questions.texts if questions else []
         for _, spec, _ in tasks[:-1]:
             texts += workspace.pool(spec).texts()
         retriever.prepare(texts, (lambda done, total: progress("texts embedded", done, total)) if progress else None)
@@ -86,6 +89,9 @@ def build_report(
     if golden is not None:
         report["golden"] = golden_section(workspace, golden, [parse_spec(s) for s in specs], retriever, golden_budgets)
         steps.done("golden set")
+    if questions is not None:
+        report["questions"] = questions_section(workspace, questions, [parse_spec(s) for s in specs], retriever)
+        steps.done("your questions")
     return report
 
 
@@ -258,4 +264,6 @@ def format_report(report: dict) -> str:
               f" across {h['mid_table_chunks']} chunks, none carrying a header"]
     if "golden" in report:
         lines += ["", *format_golden(report["golden"])]
+    if "questions" in report:
+        lines += ["", *format_questions(report["questions"])]
     return "\n".join(lines) + "\n"

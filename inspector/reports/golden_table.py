@@ -1,12 +1,15 @@
-"""The golden table: every compared splitter scored on one golden set by the run's retriever.
+"""The tables of the user's own sets: a golden set, and a file of questions without evidence.
 
-Per splitter: recall@B with every quote needed (and with any quote enough, when some question
-has several), the misses at the first budget told apart (cut, rank-miss, uncovered), and the
-field's span metrics for the top 5 (recall, precision, IoU) with precision-Ω.
+Golden (table e), per splitter: recall@B with every quote needed (and with any quote enough,
+when some question has several), the misses at the first budget told apart (cut, rank-miss,
+uncovered), and the field's span metrics for the top 5 (recall, precision, IoU) with
+precision-Ω. Questions (table f), per splitter and for the user's own system when the file says
+what it retrieved: the context the top 5 cost and the atom fragments they hand the model.
 """
 
 from __future__ import annotations
 
+from ..measure.asking import ask, ask_theirs, unplaced
 from ..retrieval.golden import DEFAULT_BUDGETS, TOP_K, golden_recall
 
 
@@ -44,4 +47,36 @@ def format_golden(section: dict) -> list[str]:
                      + f"{outcomes['cut']:5d}{outcomes['rank-miss']:5d}{outcomes['uncovered']:5d}"
                      + f"{top['recall']:7.1%}{top['precision']:8.1%}{top['iou']:7.1%}{row['precision_omega']:8.1%}")
     lines.append(f"   cut, miss (rank-miss) and unc (uncovered) count questions missed at {first} tokens")
+    return lines
+
+
+def questions_section(workspace, questions, specs, retriever) -> dict:
+    """JSON-ready: the user's questions asked of each of ``specs`` (and of their own system)."""
+    rows = [{"splitter": spec.label, "spec": str(spec), **ask(workspace, spec, questions, retriever=retriever,
+                                                             k=TOP_K).as_dict()} for spec in specs]
+    section = {"name": questions.name, "questions": len(questions.items), "left_out": len(questions.problems),
+               "retriever": str(retriever.spec), "rows": rows}
+    if questions.has_retrieved:
+        theirs, placed = ask_theirs(workspace, questions, k=TOP_K)
+        section["yours"] = {**theirs.as_dict(), "placement": placed.summary(),
+                            "unplaced": len(unplaced(questions, placed))}
+    return section
+
+
+def format_questions(section: dict) -> list[str]:
+    """Table f's lines."""
+    lines = [f"f. your questions {section['name']}: {section['questions']} questions"
+             + (f", {section['left_out']} lines left out" if section["left_out"] else "")
+             + f"; top {TOP_K} ranked by {section['retriever']}",
+             f"{'splitter':16s}{'ctx tokens':>11s}{'fragments':>10s}{'served one':>11s}"]
+    rows = list(section["rows"])
+    if "yours" in section:
+        rows.append({"splitter": "your system", **section["yours"]})
+    for row in rows:
+        lines.append(f"{row['splitter']:16s}{round(row['ctx_tokens']):11d}{row['fragments']:10.1%}"
+                     f"{row['served_fragment']:11.1%}")
+    lines.append("   fragments: retrieved chunks holding part, not all, of an atom; served one: questions "
+                 "given at least one")
+    if "yours" in section:
+        lines.append(f"   your system's chunks: {section['yours']['placement']}")
     return lines

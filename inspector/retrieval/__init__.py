@@ -6,7 +6,7 @@ a pool of chunks with one: ``bm25`` over the term index of ``terms``, dense vect
 fused. ``probe`` draws the article's 200 lexical queries and judges the top 5 by span
 (answered, cut, missed by ranking); ``golden_files`` reads golden sets (ours, Chroma's) and
 locates their quotes; ``golden`` measures recall within a context budget and, with
-``span_scores``, the field's span metrics.
+``span_scores``, the field's span metrics; ``questions`` reads the user's own questions.
 """
 
 from ..surface import lazy_surface
@@ -21,4 +21,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "retriever_spec": ["RetrieverSpec", "parse_retriever"],
     "ranking": ["Pool", "Question", "Retriever", "open_retriever", "shared_retriever"],
     "vectors": ["VectorStore", "Vectors"],
+    "questions": ["QUESTION_SETS", "QuestionSet", "QuestionSetStore", "UserQuestion", "load_questions"],
 })

@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass
 from typing import ClassVar
 
 from ..corpus.load import Corpus
-from ..errors import RetrieverError, ReviewInputError, SpecError
+from ..errors import QuestionsError, RetrieverError, ReviewInputError, SpecError
+from ..measure.asking import ask
 from ..measure.workspace import Workspace
 from ..model import MODES, Chunk, Document
 from ..retrieval.retriever_spec import parse_retriever
@@ -47,7 +48,7 @@ COMPLETENESS = Question("completeness", "Completeness",
                         "Does every rule, number or table row carry its condition, subject and headers?")
 QUESTIONS: tuple[Question, ...] = (ADDRESS, REFERENCES, COMPLETENESS)
 
-SOURCES: tuple[str, ...] = ("sample", "probe")
+SOURCES: tuple[str, ...] = ("sample", "probe", "questions")
 DEFAULT_SIZE, MAX_SIZE = 20, 500
 MAX_REVIEWER = 80
 #: The most digits a link's size, seed or k may have (a seed below 2**63 has at most 19).
@@ -112,7 +113,10 @@ class ReviewRound:
     """How many chunks per probe query count as retrieved (used by ``probe`` rounds)."""
 
     retriever: str = "bm25"
-    """What ranks the probe's chunks (a ``RetrieverSpec`` string; used by ``probe`` rounds)."""
+    """What ranks the chunks of ``probe`` and ``questions`` rounds (a ``RetrieverSpec`` string)."""
+
+    questions: str = ""
+    """With ``source="questions"``: the id of the user's question set (kept by the server)."""
 
     def __post_init__(self) -> None:
         problem = self.problem()
@@ -143,6 +147,10 @@ class ReviewRound:
             parse_retriever(self.retriever)
         except RetrieverError as exc:
             return f"bad retriever {str(self.retriever)[:80]!r}: {exc}"
+        if (self.source == "questions") != bool(self.questions):
+            return "a round drawn from questions names its question set, and only such a round does"
+        if self.questions and not (isinstance(self.questions, str) and re.fullmatch(r"[0-9a-f]{16}", self.questions)):
+            return "a question set id is 16 lowercase hex digits"
         return None
 
     @classmethod
@@ -162,14 +170,17 @@ class ReviewRound:
         if self.source == "sample":
             return self.spec
         ranked = "" if self.retriever == "bm25" else f", {self.retriever}"
+        if self.source == "questions":
+            return f"{self.spec} (questions {self.questions[:8]} top-{self.k}{ranked})"
         return f"{self.spec} (probe top-{self.k}{ranked})"
 
     def to_dict(self) -> dict:
         """The definition as JSON-ready values (what the id hashes and the store keeps). A BM25
         round leaves the retriever out, so rounds stored before retrievers keep their ids."""
         values = asdict(self)
-        if values["retriever"] == "bm25":
-            del values["retriever"]
+        for key, default in (("retriever", "bm25"), ("questions", "")):
+            if values[key] == default:
+                del values[key]
         return values
 
     @classmethod
@@ -177,13 +188,13 @@ class ReviewRound:
         """Inverse of ``to_dict``; ``ReviewInputError`` for missing or bad fields."""
         try:
             fields = {key: data[key] for key in ("corpus", "spec", "mode", "size", "seed", "source", "k")}
-            return cls(**fields, retriever=data.get("retriever", "bm25"))
+            return cls(**fields, retriever=data.get("retriever", "bm25"), questions=data.get("questions", ""))
         except (KeyError, TypeError) as exc:
             raise ReviewInputError(f"not a round definition: missing or unexpected field ({exc})") from None
 
-    #: The URL keys of a round (``rret`` only when the probe is not ranked by BM25).
+    #: The URL keys of a round (``rret`` only when not ranked by BM25, ``rq`` only for questions).
     URL_KEYS: ClassVar[tuple[str, ...]] = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk",
-                                           "rret")
+                                           "rret", "rq")
 
     def to_query_params(self) -> dict[str, str]:
         """The URL form of the round, so a link gives a colleague the same chunks."""
@@ -191,6 +202,8 @@ class ReviewRound:
                   "rsize": str(self.size), "rseed": str(self.seed), "rfrom": self.source, "rk": str(self.k)}
         if self.retriever != "bm25":
             params["rret"] = self.retriever
+        if self.questions:
+            params["rq"] = self.questions
         return params
 
     @classmethod
@@ -207,7 +220,7 @@ class ReviewRound:
             return None
         fields: dict[str, object] = {}
         for key, name in (("rcorpus", "corpus"), ("rspec", "spec"), ("rmode", "mode"), ("rfrom", "source"),
-                          ("rret", "retriever")):
+                          ("rret", "retriever"), ("rq", "questions")):
             value = last(key)
             if value is not None:
                 fields[name] = value
@@ -245,8 +258,10 @@ class RoundChunk:
 def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
     """The round's chunks in its order: ``random.Random(seed).sample`` over the pool in corpus order.
 
-    The pool is every chunk (``sample``) or every chunk some probe query ranked in its top
-    ``k`` (``probe``), less whitespace-only chunks. ``ReviewInputError`` when the workspace is another corpus or mode.
+    The pool is every chunk (``sample``), every chunk some probe query ranked in its top ``k``
+    (``probe``), or every chunk the retriever ranks in the top ``k`` for one of the user's
+    questions (``questions``), less whitespace-only chunks. ``ReviewInputError`` when the
+    workspace is another corpus or mode.
     """
     if workspace.mode != review_round.mode or corpus_fingerprint(workspace) != review_round.corpus:
         raise ReviewInputError("this round was drawn from another corpus or mode; load the corpus it names")
@@ -254,6 +269,15 @@ def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
     if review_round.source == "probe":
         tops = retrieved(workspace, review_round.spec, k=review_round.k, retriever=review_round.retriever)
         pool = sorted({j for top in tops for j in top})
+    elif review_round.source == "questions":
+        if workspace.question_store is None:
+            raise ReviewInputError("this server keeps no question sets; upload the question file again")
+        try:
+            questions = workspace.question_store.get(review_round.questions)
+        except QuestionsError as exc:
+            raise ReviewInputError(str(exc)) from None
+        asked = ask(workspace, review_round.spec, questions, retriever=review_round.retriever, k=review_round.k)
+        pool = sorted({j for top in asked.picked for j in top})
     else:
         pool = list(range(len(chunks)))
     documents = {d.id: d for d in workspace.documents}

@@ -36,6 +36,7 @@ from ..lengths import get_length
 from ..measure.workspace import Workspace
 from ..retrieval.golden import golden_recall
 from ..retrieval.golden_files import GoldenSet
+from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
 from ..review.rounds import ReviewRound, draw
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
@@ -50,14 +51,14 @@ class CorpusHandle:
     mode: str
     path: str
     chunk_sets: str
-    vectors: str = ""
-    """The folder of the embedding cache (empty: vectors in memory only)."""
+    data: str = ""
+    """The data folder: the embedding cache and the question sets (empty: neither is kept)."""
 
 
 def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
-                  folder: str | os.PathLike, vectors: str | os.PathLike = "") -> CorpusHandle:
+                  folder: str | os.PathLike, data: str | os.PathLike = "") -> CorpusHandle:
     """Write ``corpus`` once into ``folder`` (atomically; nothing when it is already there) and
-    name it for the workers; ``vectors`` is where dense retrievers keep their vectors."""
+    name it for the workers; ``data`` is the data folder (vectors, question sets)."""
     key = hashlib.blake2b(f"{corpus.fingerprint}\0{mode}".encode(), digest_size=8).hexdigest()
     path = Path(folder) / f"corpus-{key}.pickle"
     if not path.exists():
@@ -66,7 +67,7 @@ def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
         with os.fdopen(handle, "wb") as stream:
             pickle.dump(corpus, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(vectors))
+    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(data))
 
 
 _WORKSPACES: dict[tuple[str, str], Workspace] = {}
@@ -82,7 +83,8 @@ def _workspace(handle: CorpusHandle) -> Workspace:
         found = _WORKSPACES[key] = Workspace(corpus, handle.mode)
     if found.chunk_set_store is None or str(found.chunk_set_store.folder) != handle.chunk_sets:
         found.chunk_set_store = ChunkSetStore(handle.chunk_sets)  # sets are found where the server keeps them
-    found.vector_folder = handle.vectors or None
+    found.vector_folder = handle.data or None
+    found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
     return found
 
 

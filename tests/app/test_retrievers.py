@@ -108,3 +108,42 @@ def test_an_orphan_round_drawn_from_a_dense_probe_keeps_its_retriever_in_the_lin
     assert_clean(colleague)
     assert colleague.selectbox(key="retriever").value == "hybrid"
     assert colleague.query_params["round"] == expected.id
+
+
+QUESTIONS = ("\n".join([
+    '{"question": "How long is parental leave?", "retrieved": [{"doc_id": "handbook/parental-leave.md", '
+    '"text": "Every eligible parent receives **18 weeks of fully paid parental leave**"}]}',
+    '"Which port does the admin listener use?"']) + "\n").encode()
+
+
+def test_an_orphan_round_drawn_from_the_users_questions_travels_by_link(data_folder):
+    from inspector.retrieval.questions import load_questions
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["spec"] = "structured:800"
+    at.run()
+    at.switch_page("app_pages/orphan_test.py").run()
+    at.radio(key="orphan_source").set_value("questions").run()
+    assert_clean(at)
+    assert any("Upload a question file" in i.value for i in at.info)
+    at.file_uploader(key="orphan_questions_upload").set_value(("mine.jsonl", QUESTIONS, "application/json")).run()
+    assert_clean(at)
+    asked = load_questions(QUESTIONS, name="mine.jsonl")
+    assert (data_folder / "question-sets" / f"{asked.id}.json").is_file()
+    assert at.query_params["rfrom"] == "questions" and at.query_params["rq"] == asked.id
+    expected = ReviewRound.create(WORKSPACE, "structured:800", source="questions", questions=asked.id)
+    assert at.query_params["round"] == expected.id
+    assert any("2 questions read from mine.jsonl" in plain(s.value) for s in at.success)
+
+    colleague = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    colleague.query_params.update({"spec": "structured:800", **expected.to_query_params()})
+    colleague.run()
+    colleague.switch_page("app_pages/orphan_test.py").run()
+    assert_clean(colleague)
+    assert colleague.query_params["round"] == expected.id
+
+    at.button(key="orphan_theirs").click().run()
+    assert_clean(at)
+    assert at.query_params["spec"].startswith("imported:")
+    assert at.radio(key="orphan_source").value == "sample" and "rq" not in at.query_params
+    assert any("Reviewing the chunks your system retrieved" in plain(s.value) for s in at.success)
