@@ -70,8 +70,9 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     report.add_argument("--quiet", action="store_true", help="no progress bar")
     report.add_argument("--jobs", type=int, default=0, metavar="N",
                         help="worker processes (default: one per CPU core, up to 4)")
-    report.add_argument("--golden", metavar="FILE",
-                        help="golden set (JSONL, Chroma's questions_df.csv or CSV) scored for every splitter")
+    report.add_argument("--golden", metavar="FILE", action="append",
+                        help="golden set (JSONL, Chroma's questions_df.csv or CSV) scored for every splitter "
+                             "(repeatable)")
     report.add_argument("--questions", metavar="FILE",
                         help="your own questions (JSONL, CSV or one per line, optionally with what your system "
                              "retrieved): the context and atom fragments each splitter hands back for them")
@@ -157,9 +158,9 @@ def _report(args: argparse.Namespace) -> int:
         if any(s.is_imported for s in specs):
             _with_chunk_sets(work)
         retriever = _retriever(args, work)
-        golden = _golden_set(args.golden, corpus) if args.golden else None
-        if isinstance(golden, int):
-            return golden
+        golden = [_golden_set(path, corpus) for path in args.golden or ()]
+        if any(isinstance(g, int) for g in golden):
+            return 2
         questions = _question_set(args.questions) if args.questions else None
         if isinstance(questions, int):
             return questions

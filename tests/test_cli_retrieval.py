@@ -31,8 +31,8 @@ def test_report_ranks_table_b_with_the_chosen_retriever_and_scores_the_golden_se
                          "--spec", "fixed:800", "--spec", "structured:800", "--json", "--quiet", "--jobs", "2")
     assert status == 0
     report = json.loads(out)
-    assert report["retriever"] == "hybrid" and report["golden"]["retriever"] == "hybrid"
-    golden = report["golden"]
+    (golden,) = report["golden"]
+    assert report["retriever"] == "hybrid" and golden["retriever"] == "hybrid"
     assert (golden["format"], golden["questions"], golden["quotes"]) == ("chroma-csv", 25, 27)
     assert [row["spec"] for row in golden["rows"]] == ["fixed:800", "structured:800"]
     fixed, structured = golden["rows"]
@@ -43,12 +43,13 @@ def test_report_ranks_table_b_with_the_chosen_retriever_and_scores_the_golden_se
     assert bm25["compare"][0]["answer_at_5"] != report["compare"][1]["answer_at_5"]
 
 
-def test_the_text_report_names_the_retriever_and_prints_the_golden_table(capsys):
+def test_the_text_report_names_the_retriever_and_prints_a_golden_table_per_set(capsys):
     status, out, _ = run(capsys, "report", str(SAMPLE), "--retriever", "dense", "--golden", PARAPHRASE,
-                         "--spec", "structured:800", "--quiet")
+                         "--golden", str(SAMPLE / "golden-questions.jsonl"), "--spec", "structured:800", "--quiet")
     assert status == 0
     assert "three longest words of a figure sentence, ranked by dense" in out
     assert "e. golden set golden-paraphrase.csv: 25 questions, 27 quotes; ranked by dense" in out
+    assert "e. golden set golden-questions.jsonl: 38 questions, 38 quotes; ranked by dense" in out
     assert "any@2000" in out and "prec-Ω" in out
 
 

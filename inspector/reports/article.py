@@ -1,6 +1,6 @@
 """The article's four tables (splitter comparison, probe, budget sweep, header carry) for any
-corpus, as one plain dictionary and as the text the article prints; with a golden set, a fifth
-(``golden_table``) scores every compared splitter on it.
+corpus, as one plain dictionary and as the text the article prints; with golden sets, a fifth
+table per set (``golden_table``) scores every compared splitter on it.
 
 Table b and the sweep's context column are ranked by the run's retriever: BM25 unless told
 otherwise, so seed mode prints the article's tables; a dense or hybrid retriever embeds every
@@ -46,21 +46,22 @@ def build_report(
     the workspace's atoms and term index instead of recomputing them; ``workers`` are
     analysis workers already started on the workspace's documents (see ``Workspace.analyses``).
     ``retriever`` (a retriever or its spec; default BM25) ranks table b; ``golden`` (a
-    ``GoldenSet``) adds the golden table, at ``golden_budgets``; ``questions`` (a
+    ``GoldenSet`` or a list of them) adds a golden table each, at ``golden_budgets``; ``questions`` (a
     ``QuestionSet``) the table of the user's own questions.
     """
     sweep_base, header_spec = parse_spec(sweep_spec), parse_spec(header_spec)
+    goldens = [] if golden is None else [golden] if not isinstance(golden, (list, tuple)) else list(golden)
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
     tasks: list[Task] = [("compare", parse_spec(spec), fits) for spec in specs]
     tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
     tasks.append(("headers", header_spec, None))
-    steps = _Steps(progress, len(tasks) + 1 + (golden is not None) + (questions is not None))
+    steps = _Steps(progress, len(tasks) + 1 + len(goldens) + (questions is not None))
     workspace.analyses(jobs=jobs, workers=workers)
     corpus = _corpus_facts(workspace)
     steps.done("atoms")
     if not retriever.spec.is_default:
-        texts = [q.text for q in workspace.queries()] + ([item.question for item in golden.items] if golden else [])
+        texts = [q.text for q in workspace.queries()] + [item.question for g in goldens for item in g.items]
         texts += questions.texts if questions else []
         for _, spec, _ in tasks[:-1]:
             texts += workspace.pool(spec).texts()
@@ -86,9 +87,12 @@ def build_report(
         "header_spec": str(header_spec),
         "fits": fits,
     }
-    if golden is not None:
-        report["golden"] = golden_section(workspace, golden, [parse_spec(s) for s in specs], retriever, golden_budgets)
-        steps.done("golden set")
+    if goldens:
+        report["golden"] = []
+        for one in goldens:
+            report["golden"].append(golden_section(workspace, one, [parse_spec(s) for s in specs], retriever,
+                                                   golden_budgets))
+            steps.done(f"golden set {one.name}")
     if questions is not None:
         report["questions"] = questions_section(workspace, questions, [parse_spec(s) for s in specs], retriever)
         steps.done("your questions")
@@ -262,8 +266,8 @@ def format_report(report: dict) -> str:
               f"   rows in a chunk that begins mid-table: {h['rows_mid_table']}/{tot} = "
               f"{_pct(h['rows_mid_table'] / tot if tot else None, 0).strip()}"
               f" across {h['mid_table_chunks']} chunks, none carrying a header"]
-    if "golden" in report:
-        lines += ["", *format_golden(report["golden"])]
+    for section in report.get("golden", ()):
+        lines += ["", *format_golden(section)]
     if "questions" in report:
         lines += ["", *format_questions(report["questions"])]
     return "\n".join(lines) + "\n"
