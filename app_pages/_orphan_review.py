@@ -87,7 +87,10 @@ def _reveal(ctx, item) -> None:
     hints = suspects(chunk, document, ctx.workspace.analysis(document))
     with st.expander("Reveal context and automatic hints", expanded=True):
         path = " › ".join(around.heading_path) or "(no heading above it)"
-        st.markdown(md(f"From {around.title} · {document.id} · section: {path}"))
+        pages = "" if around.pages is None else (
+            f" · page {around.pages[0]}" if around.pages[0] == around.pages[1] else
+            f" · pages {around.pages[0]}–{around.pages[1]}")
+        st.markdown(md(f"From {around.title} · {document.id}{pages} · section: {path}"))
         if hints:
             items = "".join(f"<li><b>{html.escape(HINT_CODES[h.code])}</b>: {html.escape(h.message)}</li>"
                             for h in hints)

@@ -20,6 +20,7 @@ from app_pages._state import STATE, kind_changed, publish, start_session, state,
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
 from inspector.chunks import ChunkSetInfo
+from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
 from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError, CorpusError, LengthError
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
@@ -62,9 +63,10 @@ class Context:
     """Why nothing can be shown (already displayed as an error), or None."""
 
 
-@st.cache_resource(ttl=300, max_entries=8, show_spinner="Reading the corpus…")
+@st.cache_resource(ttl=300, max_entries=8, show_spinner="Reading the corpus (PDF, DOCX, PPTX and HTML files are "
+                                                        "converted once, then kept)…")
 def _folder_corpus(real_path: str, mode: str) -> Corpus:
-    return load_corpus(real_path, mode=mode)
+    return load_corpus(real_path, mode=mode, conversions=data_folder() / CONVERSIONS)
 
 
 @st.cache_resource(max_entries=6, show_spinner=False)
@@ -122,14 +124,18 @@ def _corpus_widgets(ctx: Context) -> None:
                 ctx.problem = f"Cannot read the corpus folder: {exc}"
     else:
         corpus_value, ctx.corpus_label = UPLOAD, "the uploaded files"
-        files = st.file_uploader("Markdown or text files", type=["md", "markdown", "txt"],
+        files = st.file_uploader("Documents: markdown, text, PDF, DOCX, PPTX, XLSX, HTML or EPUB",
+                                 type=["md", "markdown", "txt", *(s.lstrip(".") for s in CONVERTED_SUFFIXES)],
                                  accept_multiple_files=True, key="corpus_uploads",
-                                 help="Up to 5 MB per file; uploads stay in this browser session.")
+                                 help="Up to 5 MB per text file and 50 MB per converted file; converted files "
+                                      "become markdown as a pipeline would split it. Uploads stay in this browser "
+                                      "session.")
         if not files:
-            ctx.problem = ("Upload one or more .md or .txt files to inspect them "
+            ctx.problem = ("Upload one or more documents to inspect them "
                            "(uploaded files stay in this browser session; links cannot carry them).")
         else:
-            corpus, problem = uploads_corpus([(f.name, f.getvalue()) for f in files], mode=mode)
+            corpus, problem = uploads_corpus([(f.name, f.getvalue()) for f in files], mode=mode,
+                                             conversions=data_folder() / CONVERSIONS)
             ctx.corpus, ctx.problem = corpus, problem and f"Uploads refused: {problem}"
     ctx.state = update(corpus=corpus_value if corpus_value else ctx.state.corpus)
     if ctx.corpus is not None:

@@ -76,6 +76,8 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     report.add_argument("--questions", metavar="FILE",
                         help="your own questions (JSONL, CSV or one per line, optionally with what your system "
                              "retrieved): the context and atom fragments each splitter hands back for them")
+    report.add_argument("--by-format", action="store_true",
+                        help="also break survival down by source format (markdown, PDF, DOCX, HTML, ...)")
     _add_retrieval(report)
     _add_check(commands, measure_help)
     _add_export(commands)
@@ -141,12 +143,12 @@ def _report(args: argparse.Namespace) -> int:
     jobs = args.jobs or min(4, os.cpu_count() or 1)
     if not 1 <= jobs <= MAX_JOBS:
         return _fail(f"--jobs must be from 1 to {MAX_JOBS}")
-    corpus = load_corpus(args.corpus, mode=args.atoms)
+    progress = _ProgressBar(enabled=not args.quiet)
+    corpus = _read_corpus(args, progress)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
         return _fail(f"no readable documents in {args.corpus}")
-    progress = _ProgressBar(enabled=not args.quiet)
     from .measure.workers import IMPORTS_AND_TABLE_SHARE, Workers
 
     workers = Workers.start(list(corpus.documents), args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
@@ -165,7 +167,8 @@ def _report(args: argparse.Namespace) -> int:
         if isinstance(questions, int):
             return questions
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
-                              workers=workers, retriever=retriever, golden=golden, questions=questions)
+                              workers=workers, retriever=retriever, golden=golden, questions=questions,
+                              by_format=args.by_format)
     finally:
         if workers is not None:
             workers.close()
@@ -255,8 +258,18 @@ def _one_line(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
 
 
+def _read_corpus(args, progress=None):
+    """The corpus, its converted files kept in the data folder (a bar while files convert)."""
+    from .corpus.conversions import FOLDER_NAME
+    from .data_folder import data_folder
+
+    bar = progress or _ProgressBar(enabled=sys.stderr.isatty())
+    return load_corpus(args.corpus, mode=args.atoms, conversions=data_folder() / FOLDER_NAME,
+                       progress=lambda done, total: bar("files converted", done, total))
+
+
 def _load(args) -> tuple | int:
-    corpus = load_corpus(args.corpus, mode=args.atoms)
+    corpus = _read_corpus(args)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:

@@ -13,6 +13,8 @@ from .errors import InputTooLarge
 
 #: One document of a corpus (a file found, chosen or uploaded).
 MAX_DOCUMENT_BYTES = 5_000_000
+#: One PDF, DOCX, PPTX, XLSX, HTML or EPUB file to convert (images make these larger than text).
+MAX_CONVERTED_BYTES = 50_000_000
 #: All the files of one upload together.
 MAX_UPLOAD_BYTES = 50_000_000
 #: A chunk file to import (``check --chunks``, the Import page).

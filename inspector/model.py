@@ -7,6 +7,7 @@ from offsets, never searched for.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import count, repeat
 from typing import TYPE_CHECKING, Iterable
@@ -52,10 +53,24 @@ class Document:
     meta: tuple[tuple[str, str], ...] = ()
     """Scalar front-matter fields (key, value), kept for address stamps."""
 
+    pages: tuple[int, ...] = ()
+    """Where each page (or slide) starts in ``text``, for converted PDF and PPTX files; empty
+    for formats without pages."""
+
+    source_format: str = ""
+    """The format the text was converted from (``pdf``, ``docx``, ...); empty for text files."""
+
     @property
     def size(self) -> int:
         """Length of the text in characters."""
         return len(self.text)
+
+    def page_span(self, start: int, end: int) -> tuple[int, int] | None:
+        """The pages (from 1) that ``[start, end)`` runs over, or None without pages."""
+        if not self.pages:
+            return None
+        first = bisect_right(self.pages, start)
+        return max(1, first), max(1, bisect_right(self.pages, max(start, end - 1)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,8 @@ from ..spec import SplitterSpec, parse_spec
 #: Field order of every exported record.
 FIELDS: tuple[str, ...] = ("chunk_id", "doc_id", "index", "start", "end", "prefix", "text", "tokens",
                            "token_unit", "heading_path", "spec")
+#: Added for chunks of documents with pages (converted PDF and PPTX files): first and last page, from 1.
+PAGE_FIELDS: tuple[str, ...] = ("page_start", "page_end")
 
 
 def export_length(spec: SplitterSpec | str | None) -> Length:
@@ -35,25 +37,29 @@ def export_length(spec: SplitterSpec | str | None) -> Length:
 
 def chunk_records(documents: Iterable[Document], chunks: Iterable[Chunk], length: Length) -> Iterator[dict]:
     """One export record per chunk (chunks of documents not given are refused)."""
-    texts = {d.id: d.text for d in documents}
+    by_id = {d.id: d for d in documents}
     batch: list[Chunk] = []
     for chunk in chunks:
-        if chunk.doc_id not in texts:
+        if chunk.doc_id not in by_id:
             raise KeyError(f"chunk of unknown document {chunk.doc_id!r}")
         batch.append(chunk)
         if len(batch) >= 512:
-            yield from _records(batch, texts, length)
+            yield from _records(batch, by_id, length)
             batch = []
-    yield from _records(batch, texts, length)
+    yield from _records(batch, by_id, length)
 
 
-def _records(batch: list[Chunk], texts: dict[str, str], length: Length) -> Iterator[dict]:
-    spans = [texts[c.doc_id][c.start:c.end] for c in batch]
+def _records(batch: list[Chunk], documents: dict[str, Document], length: Length) -> Iterator[dict]:
+    spans = [documents[c.doc_id].text[c.start:c.end] for c in batch]
     counts = length.count_many([c.prefix + s for c, s in zip(batch, spans)])
     for chunk, span, tokens in zip(batch, spans, counts):
-        yield {"chunk_id": chunk.id, "doc_id": chunk.doc_id, "index": chunk.index, "start": chunk.start,
-               "end": chunk.end, "prefix": chunk.prefix, "text": span, "tokens": tokens,
-               "token_unit": length.name, "heading_path": list(chunk.heading_path), "spec": chunk.spec}
+        record = {"chunk_id": chunk.id, "doc_id": chunk.doc_id, "index": chunk.index, "start": chunk.start,
+                  "end": chunk.end, "prefix": chunk.prefix, "text": span, "tokens": tokens,
+                  "token_unit": length.name, "heading_path": list(chunk.heading_path), "spec": chunk.spec}
+        pages = documents[chunk.doc_id].page_span(chunk.start, chunk.end)
+        if pages is not None:
+            record["page_start"], record["page_end"] = pages
+        yield record
 
 
 def write_jsonl(records: Iterable[dict], stream: IO[str]) -> int:

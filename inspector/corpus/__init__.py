@@ -2,7 +2,9 @@
 
 ``load`` walks folders and builds the ``Corpus`` (a bad file is skipped with its reason, the
 rest loads); ``read`` turns one file's bytes into a document: decoding, newlines, front
-matter and title, in the article's ``seed`` way or the careful ``markdown`` way.
+matter and title, in the article's ``seed`` way or the careful ``markdown`` way; ``convert``
+makes markdown of PDF, DOCX, PPTX, XLSX, HTML and EPUB files (pages kept) and
+``conversions`` keeps what it made between runs.
 """
 
 from ..surface import lazy_surface
@@ -10,4 +12,6 @@ from ..surface import lazy_surface
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "load": ["Corpus", "MARKDOWN_SUFFIXES", "SkippedFile", "load_corpus", "load_files", "load_uploads"],
     "read": ["read_text"],
+    "convert": ["CONVERTED_SUFFIXES", "Converted", "converter_version", "to_markdown"],
+    "conversions": ["CONVERSIONS", "ConversionCache"],
 })

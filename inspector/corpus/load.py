@@ -12,7 +12,9 @@ checks one file, this one finds the files and builds the ``Corpus``):
 ``markdown``
     What a careful reader does: ``.md``, ``.markdown`` and ``.txt`` files, a leading BOM
     dropped, all newlines made ``"\\n"``, YAML (``---``) or TOML (``+++``) front matter removed
-    from the very start, its scalar fields kept in ``Document.meta``.
+    from the very start, its scalar fields kept in ``Document.meta``; and PDF, DOCX, PPTX,
+    XLSX, HTML and EPUB files converted to markdown (``convert``), pages kept, each conversion
+    kept in ``conversions`` (a folder or a ``ConversionCache``) when one is given.
 
 A bad file never stops a load; it is listed in ``Corpus.skipped`` with a reason in words.
 Deliberate differences from the reference script, all of which only affect files the
@@ -29,8 +31,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import CorpusError, SpecError, UnreadableFile
-from ..limits import MAX_DOCUMENT_BYTES
+from ..limits import MAX_CONVERTED_BYTES, MAX_DOCUMENT_BYTES
 from ..model import Document
+from .conversions import ConversionCache
+from .convert import kind_of
 from .read import check_mode, os_reason, read_document, read_file, too_large
 
 #: Extensions the markdown mode reads, compared lower-cased.
@@ -106,9 +110,14 @@ class Corpus:
         return self._fingerprint
 
 
-def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_DOCUMENT_BYTES) -> Corpus:
-    """Load a folder (recursively) or a single file (root: its folder, id: its name)."""
+def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_DOCUMENT_BYTES,
+                conversions=None, progress=None) -> Corpus:
+    """Load a folder (recursively) or a single file (root: its folder, id: its name).
+
+    ``conversions`` (a folder or a ``ConversionCache``) keeps converted files between runs;
+    ``progress(done, total)`` is called as files that need converting are read."""
     check_mode(mode)
+    conversions = _cache(conversions)
     _check_max_bytes(max_bytes)
     path = os.fspath(path)
     if "\x00" in str(path):
@@ -117,12 +126,12 @@ def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_byt
         raise CorpusError(f"corpus path not found: {path}")
     if os.path.isfile(path):
         root = os.path.dirname(os.path.abspath(path))
-        return _load(root, [(os.path.basename(path), path)], [], mode, max_bytes)
+        return _load(root, [(os.path.basename(path), path)], [], mode, max_bytes, conversions, progress)
     if not os.path.isdir(path):
         raise CorpusError(f"corpus path is neither a folder nor a file: {path}")
     root = os.path.abspath(path)
     skipped: list[SkippedFile] = []
-    return _load(root, _walk(root, mode, skipped), skipped, mode, max_bytes)
+    return _load(root, _walk(root, mode, skipped), skipped, mode, max_bytes, conversions, progress)
 
 
 def load_files(
@@ -131,6 +140,7 @@ def load_files(
     root: str | os.PathLike[str] | None = None,
     mode: str = "markdown",
     max_bytes: int = MAX_DOCUMENT_BYTES,
+    conversions=None,
 ) -> Corpus:
     """Load chosen files; ids are relative to ``root`` (default: their deepest common folder).
 
@@ -154,13 +164,14 @@ def load_files(
         if rel == os.pardir or rel.startswith(os.pardir + os.sep):
             raise CorpusError(f"{file} is not inside the corpus folder {base}")
         entries.setdefault(rel.replace(os.sep, "/"), file)
-    return _load(base, list(entries.items()), [], mode, max_bytes)
+    return _load(base, list(entries.items()), [], mode, max_bytes, _cache(conversions))
 
 
 def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown",
-                 max_bytes: int = MAX_DOCUMENT_BYTES) -> Corpus:
+                 max_bytes: int = MAX_DOCUMENT_BYTES, conversions=None) -> Corpus:
     """Load (name, bytes) pairs, e.g. Streamlit uploads; clashing names get `` (2)``, `` (3)``."""
     check_mode(mode)
+    conversions = _cache(conversions)
     _check_max_bytes(max_bytes)
     items = [(name, bytes(data)) for name, data in items]
     # Unique names keep their name even when a generated one would have taken it.
@@ -178,23 +189,42 @@ def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown",
             taken.add(doc_id)
         seen.add(name)
         try:
-            if len(data) > max_bytes:
-                raise UnreadableFile(too_large(len(data), max_bytes))
-            documents.append(read_document(doc_id, data, mode, source=name))
+            limit = _limit(doc_id, mode, max_bytes)
+            if len(data) > limit:
+                raise UnreadableFile(too_large(len(data), limit))
+            documents.append(read_document(doc_id, data, mode, source=name, conversions=conversions))
         except UnreadableFile as exc:
             skipped.append(SkippedFile(doc_id, exc.reason))
     return _corpus("", documents, skipped, mode)
 
 
-def _load(root: str, entries: list[tuple[str, str]], skipped: list[SkippedFile], mode: str, max_bytes: int) -> Corpus:
+def _load(root: str, entries: list[tuple[str, str]], skipped: list[SkippedFile], mode: str, max_bytes: int,
+          conversions: ConversionCache | None = None, progress=None) -> Corpus:
     """Read (id, path) entries in id order into a corpus; failures join ``skipped``."""
     documents = []
+    converting = sum(1 for doc_id, _ in entries if mode == "markdown" and kind_of(doc_id))
+    done = 0
     for doc_id, path in sorted(entries):
         try:
-            documents.append(read_document(doc_id, read_file(path, max_bytes), mode, source=path))
+            raw = read_file(path, _limit(doc_id, mode, max_bytes))
+            documents.append(read_document(doc_id, raw, mode, source=path, conversions=conversions))
         except UnreadableFile as exc:
             skipped.append(SkippedFile(doc_id, exc.reason))
+        if progress is not None and mode == "markdown" and kind_of(doc_id):
+            done += 1
+            progress(done, converting)
     return _corpus(root, documents, skipped, mode)
+
+
+def _limit(doc_id: str, mode: str, max_bytes: int) -> int:
+    """The size a file may have: converted formats carry images and packaging, text does not."""
+    return max(max_bytes, MAX_CONVERTED_BYTES) if mode == "markdown" and kind_of(doc_id) else max_bytes
+
+
+def _cache(conversions) -> ConversionCache | None:
+    if conversions is None or isinstance(conversions, ConversionCache):
+        return conversions
+    return ConversionCache(conversions)
 
 
 def _corpus(root: str, documents: list[Document], skipped: list[SkippedFile], mode: str) -> Corpus:
@@ -258,7 +288,7 @@ def _walk(root: str, mode: str, skipped: list[SkippedFile]) -> list[tuple[str, s
 def _wanted(name: str, mode: str) -> bool:
     if mode == "seed":
         return fnmatch.fnmatch(name, "*.md")  # glob's own test, case rules included
-    return name.lower().endswith(MARKDOWN_SUFFIXES)
+    return name.lower().endswith(MARKDOWN_SUFFIXES) or kind_of(name) is not None
 
 
 def _inside(real: str, real_root: str) -> bool:

@@ -2,7 +2,8 @@
 
 Everything here is about a single file, whichever way it arrived (folder walk, chosen file,
 upload): the size cap and the one read, refusing binary and non-UTF-8 content, newline
-normalisation, front matter and its fields, and the title. Folder walks and building the
+normalisation, front matter and its fields, the title, and handing PDF, DOCX, PPTX, XLSX,
+HTML and EPUB files to ``convert``. Folder walks and building the
 ``Corpus`` live in ``corpus``, whose docstring describes the two reading modes. A problem
 raises ``UnreadableFile`` with its reason in words, which the caller turns into a skip.
 """
@@ -16,8 +17,9 @@ import stat
 from pathlib import PurePosixPath
 
 from ..errors import SpecError, UnreadableFile
-from ..limits import human_size
+from ..limits import MAX_DOCUMENT_BYTES, human_size
 from ..model import MODES, Document
+from .convert import kind_of, to_markdown
 
 Meta = tuple[tuple[str, str], ...]
 
@@ -98,10 +100,20 @@ def read_file(path: str, max_bytes: int) -> bytes:
     return raw
 
 
-def read_document(doc_id: str, raw: bytes, mode: str, source: str) -> Document:
-    """One file's bytes as a ``Document`` (``UnreadableFile`` when they cannot be one)."""
-    text, meta = read_text(raw, mode)
-    return Document(id=doc_id, text=text, title=_title(text, meta, doc_id), source=source, meta=meta)
+def read_document(doc_id: str, raw: bytes, mode: str, source: str, conversions=None) -> Document:
+    """One file's bytes as a ``Document`` (``UnreadableFile`` when they cannot be one). In the
+    markdown mode a PDF, DOCX, PPTX, XLSX, HTML or EPUB file is converted to markdown first
+    (through ``conversions``, a ``ConversionCache``, when given)."""
+    kind = kind_of(doc_id) if mode == "markdown" else None
+    if kind is None:
+        text, meta = read_text(raw, mode)
+        return Document(id=doc_id, text=text, title=_title(text, meta, doc_id), source=source, meta=meta)
+    converted = (conversions.convert if conversions is not None else to_markdown)(raw, kind)
+    size = len(converted.text.encode("utf-8", "surrogatepass"))
+    if size > MAX_DOCUMENT_BYTES:
+        raise UnreadableFile(f"its converted text is {too_large(size, MAX_DOCUMENT_BYTES)}")
+    return Document(id=doc_id, text=converted.text, title=_title(converted.text, (), doc_id), source=source,
+                    pages=converted.pages, source_format=converted.kind)
 
 
 def _title(text: str, meta: Meta, doc_id: str) -> str:

@@ -16,6 +16,7 @@ from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
+from .formats_table import format_formats, formats_section
 from .golden_table import format_golden, format_questions, golden_section, questions_section
 
 SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
@@ -37,6 +38,7 @@ def build_report(
     golden=None,
     golden_budgets: tuple[int, ...] | None = None,
     questions=None,
+    by_format: bool = False,
 ) -> dict:
     """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
 
@@ -47,7 +49,7 @@ def build_report(
     analysis workers already started on the workspace's documents (see ``Workspace.analyses``).
     ``retriever`` (a retriever or its spec; default BM25) ranks table b; ``golden`` (a
     ``GoldenSet`` or a list of them) adds a golden table each, at ``golden_budgets``; ``questions`` (a
-    ``QuestionSet``) the table of the user's own questions.
+    ``QuestionSet``) the table of the user's own questions; ``by_format`` survival per source format.
     """
     sweep_base, header_spec = parse_spec(sweep_spec), parse_spec(header_spec)
     goldens = [] if golden is None else [golden] if not isinstance(golden, (list, tuple)) else list(golden)
@@ -96,6 +98,8 @@ def build_report(
     if questions is not None:
         report["questions"] = questions_section(workspace, questions, [parse_spec(s) for s in specs], retriever)
         steps.done("your questions")
+    if by_format:
+        report["by_format"] = formats_section(workspace, [parse_spec(s) for s in specs])
     return report
 
 
@@ -270,4 +274,6 @@ def format_report(report: dict) -> str:
         lines += ["", *format_golden(section)]
     if "questions" in report:
         lines += ["", *format_questions(report["questions"])]
+    if "by_format" in report:
+        lines += ["", *format_formats(report["by_format"])]
     return "\n".join(lines) + "\n"

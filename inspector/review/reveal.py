@@ -184,8 +184,12 @@ class ChunkContext:
     previous: str | None
     """The previous chunk's span text, or None for the document's first chunk."""
 
+
     next: str | None
     """The next chunk's span text, or None for the document's last chunk."""
+
+    pages: tuple[int, int] | None = None
+    """The chunk's first and last page (from 1), for documents with pages (PDF, PPTX)."""
 
 
 def context(chunk: Chunk, workspace: Workspace) -> ChunkContext:
@@ -199,4 +203,4 @@ def context(chunk: Chunk, workspace: Workspace) -> ChunkContext:
     previous = siblings[chunk.index - 1].text(document) if chunk.index > 0 else None
     following = siblings[chunk.index + 1].text(document) if chunk.index + 1 < len(siblings) else None
     path = workspace.analysis(document).heading_path(chunk.start)
-    return ChunkContext(document.title, path, previous, following)
+    return ChunkContext(document.title, path, previous, following, document.page_span(chunk.start, chunk.end))

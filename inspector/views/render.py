@@ -114,12 +114,13 @@ def _cut_title(cut: CutAtom) -> str:
 
 
 def _overlay_body(text: str, chunks: Sequence[Chunk], cuts: list[CutAtom], sizes: Sequence[int] | None,
-                  unit: str, lane: str, window: Span | None) -> str:
+                  unit: str, lane: str, window: Span | None, document: Document | None = None) -> str:
     """Legend, text block and notice of one overlay, without the style block."""
     spans = [(c.start, c.end) for c in chunks]
     _check_spans(len(text), spans, sizes)
     window = _checked_window(window, len(text))
-    labels = _labels(spans, sizes, _unit_word(unit) if sizes is not None else "chars")
+    pages = [document.page_span(a, b) for a, b in spans] if document is not None and document.pages else None
+    labels = _labels(spans, sizes, _unit_word(unit) if sizes is not None else "chars", pages)
     block, has_gap = _text_block(text, spans, cuts, labels, lane, window)
     return (f'<div class="ci-legend" data-label="">{_legend(spans, cuts, has_gap)}</div>'
             f'<div class="ci-text">{block}</div>{_notice(spans, window, len(text))}')
@@ -142,10 +143,16 @@ def _check_spans(n: int, spans: list[Span], sizes: Sequence[int] | None) -> None
         raise ValueError(f"{len(sizes)} sizes given for {len(spans)} chunks")
 
 
-def _labels(spans: list[Span], sizes: Sequence[int] | None, word: str) -> list[str]:
-    """Each chunk's label: its number and size."""
+def _labels(spans: list[Span], sizes: Sequence[int] | None, word: str, pages=None) -> list[str]:
+    """Each chunk's label: its number and size, and its pages when the document has them."""
+    def where(i: int) -> str:
+        if pages is None:
+            return ""
+        first, last = pages[i]
+        return f" · p. {first}" if first == last else f" · pp. {first}–{last}"
+
     return [f'<span class="ci-label" data-label="">#{i + 1} · '
-            f'{sizes[i] if sizes is not None else b - a} {word}</span>' for i, (a, b) in enumerate(spans)]
+            f'{sizes[i] if sizes is not None else b - a} {word}{where(i)}</span>' for i, (a, b) in enumerate(spans)]
 
 
 def _text_block(text: str, spans: list[Span], cuts: list[CutAtom], labels: list[str], lane: str,
@@ -247,7 +254,8 @@ def overlay_html(document: Document | str, chunks: Sequence[Chunk], analysis: An
     """
     _check_lane(lane)
     cuts = overlay_cuts(analysis, chunks)
-    body = _overlay_body(_text_of(document), chunks, cuts, sizes, unit, lane, window)
+    body = _overlay_body(_text_of(document), chunks, cuts, sizes, unit, lane, window,
+                         document if isinstance(document, Document) else None)
     return (f'<div class="ci-overlay" data-lane="{lane}">{style_html() if style else ""}{body}</div>')
 
 
@@ -311,7 +319,8 @@ def lanes_html(document: Document | str, analysis: Analysis | None,
     for position, (label, chunks, sizes) in enumerate(lanes):
         lane = chr(ord("a") + position) if position < 26 else f"l{position + 1}"
         cuts = overlay_cuts(analysis, chunks)
-        body = _overlay_body(text, chunks, cuts, sizes, unit, lane, window)
+        body = _overlay_body(text, chunks, cuts, sizes, unit, lane, window,
+                             document if isinstance(document, Document) else None)
         columns.append(f'<div class="ci-lane"><h4 class="ci-lane-title" data-label="">{escape(label)}</h4>'
                        f'<div class="ci-overlay" data-lane="{lane}">{body}</div></div>')
     grid = f"grid-template-columns:repeat({max(1, len(columns))},minmax(0,1fr))"

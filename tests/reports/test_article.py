@@ -3,7 +3,7 @@
 In seed mode they match what the article's own script printed for ``sample_corpus/``
 (``golden/article_script_sample_corpus.txt``: its output only, not the script); ``report --json``
 is byte-identical to the golden files written before the library became subpackages (since
-then, one key was added: the retriever, ``bm25``)."""
+then, one key was added, the retriever ``bm25``, and the sample corpus gained its converted files)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,181 @@
+"""PDF, DOCX, PPTX, XLSX, HTML and EPUB files as the markdown a user's pipeline would split.
+
+``to_markdown(raw, kind)`` is the one entry: MarkItDown (MIT, no model download) converts every
+type. Pages are kept where the format has them:
+
+- a PDF is converted whole, as MarkItDown does it; its pages are found with pypdfium2's text
+  layer: exactly at pdfminer's form feeds when MarkItDown's text has them (they become
+  newlines), else where each page's first words appear, in page order;
+- a PPTX's slides start at MarkItDown's ``<!-- Slide number: N -->`` lines.
+
+A file that cannot become text raises ``UnreadableFile`` with the reason in words: a PDF that
+needs a password, a PDF with no text layer ("needs OCR"), a damaged archive, a converter that
+crashed. Results are memoised per process by the file's SHA-256 and ``CONVERTER_VERSION``;
+``conversions.ConversionCache`` keeps them on disk between runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import threading
+from dataclasses import dataclass
+
+from ..errors import UnreadableFile
+
+#: Extensions converted to markdown, compared lower-cased, and the kind each one is.
+CONVERTED_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx",
+                                      ".html": "html", ".htm": "html", ".epub": "epub"}
+#: Bumped when what this module makes of a file changes (cached conversions are then redone).
+FORMAT_REVISION = 1
+_SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->$", re.M)
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+#: The compound-file signature: what a password-protected DOCX, PPTX or XLSX really is.
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_MEMO: dict[tuple[str, str], Converted] = {}
+_MEMO_LOCK = threading.Lock()
+#: Conversions remembered per process (each holds a document's text).
+_MEMO_SIZE = 512
+
+
+@dataclass(frozen=True, slots=True)
+class Converted:
+    """A file's text as markdown, and where its pages (or slides) start."""
+
+    text: str
+    pages: tuple[int, ...] = ()
+    """Start offset of each page or slide in ``text`` (empty: the format has no pages)."""
+
+    kind: str = ""
+    """The source format: ``pdf``, ``docx``, ``pptx``, ``xlsx``, ``html`` or ``epub``."""
+
+
+def converter_version() -> str:
+    """Names what converts files: MarkItDown's version and this module's revision."""
+    try:
+        from markitdown import __version__
+    except ImportError:
+        __version__ = "missing"
+    return f"markitdown-{__version__}/r{FORMAT_REVISION}"
+
+
+def kind_of(name: str) -> str | None:
+    """The kind a file name converts as, or None for files read as text."""
+    dot = name.rfind(".")
+    return CONVERTED_SUFFIXES.get(name[dot:].lower()) if dot >= 0 else None
+
+
+def to_markdown(raw: bytes, kind: str) -> Converted:
+    """``raw`` (a file of ``kind``) as markdown; ``UnreadableFile`` says why it cannot be."""
+    key = (hashlib.sha256(raw).hexdigest(), f"{kind}/{converter_version()}")
+    with _MEMO_LOCK:
+        found = _MEMO.get(key)
+    if found is not None:
+        return found
+    converted = _convert_pdf(raw) if kind == "pdf" else _convert_whole(raw, kind)
+    with _MEMO_LOCK:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.pop(next(iter(_MEMO)))
+        _MEMO[key] = converted
+    return converted
+
+
+#: MarkItDown's converter class for each kind: called directly, so a damaged file fails with
+#: its reason instead of falling through to MarkItDown's plain-text reading of the bytes.
+_CONVERTERS = {"pdf": "PdfConverter", "docx": "DocxConverter", "pptx": "PptxConverter", "xlsx": "XlsxConverter",
+               "html": "HtmlConverter", "epub": "EpubConverter"}
+
+
+def _run(raw: bytes, kind: str) -> str:
+    try:
+        from markitdown import StreamInfo, converters
+    except ImportError as exc:
+        raise UnreadableFile(f"converting this file needs MarkItDown (pip install 'markitdown[all]'): {exc}") from None
+    converter = getattr(converters, _CONVERTERS[kind])()
+    info = StreamInfo(extension="." + kind, charset="utf-8" if kind == "html" else None)
+    try:
+        result = converter.convert(io.BytesIO(raw), info)
+    except Exception as exc:  # each converter raises its own (zipfile, KeyError, NotImplementedError...)
+        raise UnreadableFile(_reason(kind, exc)) from None
+    return _normalised(result.markdown or "")
+
+
+def _convert_whole(raw: bytes, kind: str) -> Converted:
+    if kind == "html" and b"\0" in raw:
+        raise UnreadableFile("binary file (contains NUL bytes), not HTML")
+    if kind != "html" and raw.startswith(_OLE):
+        raise UnreadableFile(f"an encrypted (password-protected) or legacy Office file, not a {kind.upper()} "
+                             "archive: save it unprotected as ." + kind)
+    text = _run(raw, kind)
+    if not _has_text(text):
+        raise UnreadableFile(f"no text in this {kind.upper()} file after conversion" +
+                             (" (only images: it needs OCR)" if _IMAGE.search(text) else ""))
+    pages = tuple(m.start() for m in _SLIDE.finditer(text)) if kind == "pptx" else ()
+    return Converted(text, pages, kind)
+
+
+def _convert_pdf(raw: bytes) -> Converted:
+    try:
+        import pypdfium2 as pdfium
+    except ImportError as exc:
+        raise UnreadableFile(f"converting a PDF needs pypdfium2 (installed with markitdown[pdf]): {exc}") from None
+    try:
+        document = pdfium.PdfDocument(raw)
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise UnreadableFile("encrypted PDF (it needs a password)") from None
+        raise UnreadableFile(f"not a readable PDF ({exc})") from None
+    try:
+        layers = [document[n].get_textpage().get_text_bounded() for n in range(len(document))]
+    except pdfium.PdfiumError as exc:
+        raise UnreadableFile(f"not a readable PDF ({exc})") from None
+    finally:
+        document.close()
+    if not layers:
+        raise UnreadableFile("a PDF with no pages")
+    if not any(_has_text(layer) for layer in layers):
+        raise UnreadableFile("no text layer (a scanned PDF needs OCR)")
+    text = _run(raw, "pdf")  # the whole file at once, exactly as MarkItDown converts it
+    if "\f" in text:  # pdfminer ends every page with a form feed: the page starts are exact
+        pages = (0, *(m.end() for m in re.finditer("\f", text)))[:len(layers)]
+        return Converted(text.replace("\f", "\n").rstrip("\n") + "\n", pages, "pdf")
+    return Converted(text, _page_starts(text, layers), "pdf")
+
+
+def _page_starts(text: str, layers: list[str]) -> tuple[int, ...]:
+    """Where each page's text begins in the converted text (pages 2 on are found by their first
+    words, in order; a page whose words cannot be found starts where the previous one did)."""
+    starts, at = [0], 0
+    for layer in layers[1:]:
+        words = re.findall(r"\w+", layer)
+        found = None
+        for count in (8, 4, 2, 1):
+            if len(words) < count:
+                continue
+            pattern = r"\W+".join(re.escape(w) for w in words[:count])
+            found = re.compile(pattern).search(text, at)
+            if found:
+                break
+        at = found.start() if found else at
+        starts.append(at)
+    return tuple(starts)
+
+
+def _has_text(text: str) -> bool:
+    """True when something is left to read once images and slide markers are taken out."""
+    return bool(re.search(r"\w", _SLIDE.sub("", _IMAGE.sub("", text))))
+
+
+def _normalised(text: str) -> str:
+    """Newlines as ``\\n``, no NUL, and the document ending with one newline."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    return text.rstrip(" \t\n") + "\n" if text.strip() else ""
+
+
+def _reason(kind: str, exc: Exception) -> str:
+    detail = " ".join(str(exc).split())[:200] or "no message"
+    name = type(exc).__name__
+    if name in ("BadZipFile", "PackageNotFoundError") or "zip file" in detail.lower():
+        return f"not a readable {kind.upper()} file: damaged, or another kind of file ({detail})"
+    return f"the {kind.upper()} converter failed ({name}: {detail})"

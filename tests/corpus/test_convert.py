@@ -1,0 +1,159 @@
+"""``inspector.corpus.convert``: the sample corpus's PDF, DOCX, HTML and PPTX files become
+markdown with their headings, tables and code intact, pages kept; files that cannot become
+text are listed with their reason and the rest loads."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from inspector import Workspace, load_corpus
+from inspector.corpus import ConversionCache, to_markdown
+from inspector.corpus import convert as convert_module
+from tests.support.documents import unreadable_files
+from tests.support.files import reasons, write
+from tests.support.paths import ROOT, SAMPLE
+
+FORMATS = SAMPLE / "formats"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("make_sample_formats", ROOT / "scripts" / "make_sample_formats.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SCRIPT = _script()
+
+
+@pytest.fixture(scope="module")
+def converted():
+    corpus = load_corpus(FORMATS)
+    assert corpus.skipped == ()
+    work = Workspace(corpus)
+    return {d.id.rsplit(".", 1)[1]: (d, work.analysis(d)) for d in corpus.documents}
+
+
+def atom_texts(document, analysis, kind):
+    return [document.text[a:b] for a, b in analysis.atoms[kind]]
+
+
+def test_every_format_of_the_sample_corpus_loads_offline(sample_markdown):
+    kinds = {d.source_format for d in sample_markdown.documents if d.id.startswith("formats/")}
+    assert kinds == {"pdf", "docx", "html", "pptx"}
+    assert all(not d.source_format for d in sample_markdown.documents if not d.id.startswith("formats/"))
+
+
+def test_the_docx_keeps_its_headings_and_its_table(converted):
+    document, analysis = converted["docx"]
+    titles = [SCRIPT.DOCX_TITLE, *(h for h, _ in SCRIPT.DOCX_SECTIONS), "Approval limits"]
+    assert [(h.level, h.title) for h in analysis.headings] == [(1, titles[0])] + [(2, t) for t in titles[1:]]
+    (table,) = atom_texts(document, analysis, "table")
+    assert all(cell in table for row in SCRIPT.DOCX_TABLE for cell in row)
+    assert len(analysis.atoms["row"]) >= len(SCRIPT.DOCX_TABLE) - 1
+    assert document.title == SCRIPT.DOCX_TITLE
+
+
+def test_the_html_keeps_its_code_block(converted):
+    document, analysis = converted["html"]
+    (code,) = atom_texts(document, analysis, "code")
+    assert SCRIPT.HTML_CODE.splitlines()[0] in code and SCRIPT.HTML_CODE.splitlines()[1] in code
+    assert document.text.startswith(f"# {SCRIPT.HTML_TITLE}\n") and "## Commands" in document.text
+    assert any("14 days" in s for s in atom_texts(document, analysis, "num"))
+
+
+def test_the_pdf_keeps_its_table_and_figures(converted):
+    document, analysis = converted["pdf"]
+    (table,) = atom_texts(document, analysis, "table")
+    assert all(cell in table for row in SCRIPT.PDF_TABLE for cell in row)
+    figures = atom_texts(document, analysis, "num")
+    assert any("180 MB per second" in s for s in figures) and any("0.01 USD" in s for s in figures)
+
+
+def test_the_pptx_keeps_one_heading_and_one_page_per_slide(converted):
+    document, analysis = converted["pptx"]
+    assert [h.title for h in analysis.headings] == [title for title, _ in SCRIPT.PPTX_SLIDES]
+    assert len(document.pages) == len(SCRIPT.PPTX_SLIDES)
+    for start, (title, _) in zip(document.pages, SCRIPT.PPTX_SLIDES):
+        assert document.text[start:].split("\n", 2)[1] == f"# {title}"
+    assert document.page_span(document.pages[1], document.pages[2]) == (2, 2)
+
+
+def expected_pages(document, start: int, end: int) -> tuple[int, int]:
+    """The pages the generating script wrote that ``[start, end)`` touches, by their headings."""
+    starts = [document.text.index(heading) for heading, _ in SCRIPT.PDF_PAGES]
+    touched = [n + 1 for n, first in enumerate(starts)
+               if start < (starts[n + 1] if n + 1 < len(starts) else len(document.text)) and first < end]
+    return touched[0], touched[-1]
+
+
+@pytest.mark.parametrize("spec", ["fixed:120", "fixed:400/50", "structured:300", "sentence:200"])
+def test_every_chunk_of_the_pdf_knows_its_pages(converted, spec):
+    document, analysis = converted["pdf"]
+    assert len(document.pages) == len(SCRIPT.PDF_PAGES)
+    for start, (heading, _) in zip(document.pages, SCRIPT.PDF_PAGES):
+        assert document.text[start:].startswith(heading), "each page starts with the heading written on it"
+    from inspector import split_document
+
+    for chunk in split_document(document, spec, analysis).chunks:
+        assert document.page_span(chunk.start, chunk.end) == expected_pages(document, chunk.start, chunk.end)
+
+
+def test_files_that_cannot_become_text_are_listed_and_the_rest_loads(tmp_path):
+    bad = unreadable_files()
+    for name, (data, _) in bad.items():
+        write(tmp_path, f"docs/{name}", data)
+    write(tmp_path, "docs/fine.md", "# Fine\n\nThis one loads.\n")
+    write(tmp_path, "docs/fine.html", "<h1>Fine too</h1><p>So does this.</p>")
+    corpus = load_corpus(tmp_path)
+    assert [d.id for d in corpus.documents] == ["docs/fine.html", "docs/fine.md"]
+    found = reasons(corpus)
+    assert set(found) == {f"docs/{name}" for name in bad}
+    for name, (_, says) in bad.items():
+        assert says in found[f"docs/{name}"], (name, found[f"docs/{name}"])
+
+
+def test_the_seed_mode_reads_markdown_only(tmp_path):
+    write(tmp_path, "a.md", "# A\n")
+    write(tmp_path, "b.html", "<h1>B</h1>")
+    assert [d.id for d in load_corpus(tmp_path, mode="seed").documents] == ["a.md"]
+
+
+def test_conversions_are_kept_by_content_and_converter_version(tmp_path, monkeypatch):
+    pdf = (FORMATS / "sizing-notes.pdf").read_bytes()
+    cache = ConversionCache(tmp_path / "conversions")
+    first = cache.convert(pdf, "pdf")
+    assert cache.converted == 1 and len(list((tmp_path / "conversions").rglob("*.json"))) == 1
+    monkeypatch.setattr(convert_module, "_MEMO", {})
+    monkeypatch.setattr("inspector.corpus.conversions.to_markdown", None)  # a second run must not convert
+    again = ConversionCache(tmp_path / "conversions")
+    assert again.convert(pdf, "pdf") == first and again.converted == 0
+    monkeypatch.undo()
+    monkeypatch.setattr(convert_module, "FORMAT_REVISION", convert_module.FORMAT_REVISION + 1)
+    newer = ConversionCache(tmp_path / "conversions")
+    assert newer.convert(pdf, "pdf") == first and newer.converted == 1, "a new converter converts again"
+
+
+def test_a_damaged_cache_entry_is_converted_again(tmp_path):
+    html = b"<h1>Title</h1><p>Body text.</p>"
+    cache = ConversionCache(tmp_path)
+    cache.convert(html, "html")
+    (entry,) = tmp_path.rglob("*.json")
+    entry.write_text("{not json")
+    again = ConversionCache(tmp_path)
+    assert again.convert(html, "html").text.startswith("# Title") and again.converted == 1
+
+
+def test_a_load_with_a_cache_and_progress(tmp_path):
+    seen = []
+    corpus = load_corpus(FORMATS, conversions=tmp_path, progress=lambda done, total: seen.append((done, total)))
+    assert len(corpus.documents) == 4 and seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert len(list(tmp_path.rglob("*.json"))) == 4
+
+
+def test_converted_text_is_what_convert_returns(converted):
+    document, _ = converted["html"]
+    raw = (FORMATS / "rotating-the-admin-certificate.html").read_bytes()
+    assert to_markdown(raw, "html").text == document.text
