@@ -28,9 +28,10 @@ def sample_file(fingerprint: str, mode: str, damaged: bool, _workspace) -> bytes
 
 
 @st.cache_resource(max_entries=8, show_spinner="Placing the chunks on the corpus…")
-def import_file(digest: str, name: str, fingerprint: str, mode: str, default_doc: str | None, _data, _workspace):
+def import_file(digest: str, name: str, fingerprint: str, mode: str, default_doc: str | None, raw_offsets: bool,
+                _data, _workspace):
     """The chunk file placed on the corpus: ``(ImportResult, None)`` or ``(None, refusal)``."""
-    return import_upload(name, _data, _workspace, default_doc=default_doc)
+    return import_upload(name, _data, _workspace, default_doc=default_doc, raw_offsets=raw_offsets)
 
 
 @st.cache_data(max_entries=16, show_spinner="Measuring the imported chunks and the splitter's…")

@@ -14,6 +14,7 @@ from app_pages._window import pick_window
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import (
+    coverage_rows,
     gap_rows,
     lanes_html,
     overlay_cuts,
@@ -84,6 +85,12 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
     else:
         st.caption("None: no two records place the same span.")
     st.subheader(f"Coverage gaps with text ({len(text_gaps)})")
+    lost = coverage_rows(result, workspace.documents)
+    if lost:
+        st.caption(md(f"{sum(r['text in no chunk'] for r in lost):,} characters of text (whitespace not counted) "
+                      f"lie in no chunk, in {len(lost)} documents: what the pipeline lost."))
+        st.dataframe(lost, hide_index=True, width="stretch", key="import_coverage",
+                     column_config={"share": st.column_config.NumberColumn("share", format="percent")})
     if text_gaps:
         table(text_gaps, width="stretch", key="import_gaps", name="stretches")
     else:

@@ -93,6 +93,12 @@ with st.expander("Which formats work, and chunks that name no document"):
                                format_func=lambda d: d or "none: report such records as problems",
                                help="Chonkie and other tools that chunk one text at a time write no document "
                                     "name; pick the document those chunks came from.") or None
+    _shared.keep("import_raw_offsets", False)
+    raw_offsets = st.checkbox("Offsets count in the raw files (front matter included)", key="import_raw_offsets",
+                              persist_state="session",
+                              help="Tools that split the file as it is on disk (LangChain, semantic-text-splitter) "
+                                   "count offsets from the file's first character; this corpus is read without "
+                                   "front matter, so such offsets are moved by its length before they are checked.")
 
 _chunk_sets.manage(ctx)
 if st.session_state.get(REFUSED):
@@ -103,7 +109,7 @@ source = st.session_state.get(SOURCE)
 if source is not None:
     name, data = source
     digest = content_digest(data)
-    result, refusal = import_file(digest, name, fingerprint, state.mode, default_doc, data, workspace)
+    result, refusal = import_file(digest, name, fingerprint, state.mode, default_doc, raw_offsets, data, workspace)
     if refusal:
         st.error(md(f"{name} cannot be imported: {refusal}"))
         st.session_state.pop(RESULT, None)

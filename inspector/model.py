@@ -60,6 +60,10 @@ class Document:
     source_format: str = ""
     """The format the text was converted from (``pdf``, ``docx``, ...); empty for text files."""
 
+    start_in_file: int = 0
+    """Where ``text`` starts in the file's own text, newlines normalised (a byte-order mark and
+    front matter removed before it): an offset another tool counted in the file is this much larger."""
+
     @property
     def size(self) -> int:
         """Length of the text in characters."""
@@ -150,8 +154,11 @@ class ImportProblem:
 
     kind: str
     """``malformed``, ``no-document``, ``unknown-document``, ``ambiguous-document``,
-    ``bad-offsets``, ``offset-mismatch``, ``not-found``, ``empty``, ``duplicate``,
-    ``duplicate-id``, ``out-of-order``, ``ambiguous`` or ``front-matter``."""
+    ``bad-offsets``, ``offset-mismatch`` (placed by its text, a harmless shift),
+    ``other-occurrence`` (repeated text: placed on the copy its offset points to, not where a
+    search would have), ``not-found``, ``front-matter-only`` (the chunk is front matter the
+    corpus removed), ``empty``, ``duplicate``, ``duplicate-id``, ``out-of-order``,
+    ``ambiguous`` or ``front-matter``."""
 
     message: str
     """What happened, in words, naming what was done about it."""

@@ -137,15 +137,16 @@ class ImportResult:
 
 
 def import_chunks(source: str | Path | bytes, corpus, *, name: str | None = None, fmt: str | None = None,
-                  default_doc: str | None = None, workspace=None) -> ImportResult:
+                  default_doc: str | None = None, workspace=None, raw_offsets: bool = False) -> ImportResult:
     """Read a chunk file (a path, or its content as ``bytes`` with ``name``) and place its
     chunks on ``corpus`` (a ``Corpus``, a ``Workspace`` or a list of documents).
 
     ``fmt`` (``jsonl``, ``json``, ``csv``) defaults to the name's suffix, else the content.
     ``default_doc`` names the document of records that name none (Chonkie dumps); a corpus
     of one document is its own default. A ``workspace`` supplies heading paths (and the
-    documents, when ``corpus`` is None). Raises ``ImportChunksError`` only when the file
-    itself cannot be read; bad records become ``ImportResult.problems``.
+    documents, when ``corpus`` is None). ``raw_offsets``: the file's offsets count in the raw
+    files, front matter included. Raises ``ImportChunksError`` only when the file itself cannot
+    be read; bad records become ``ImportResult.problems``.
     """
     text, name = read_source(source, name, "chunk file", MAX_CHUNK_FILE_BYTES)
     fmt = fmt or detect_format(name, text)
@@ -156,7 +157,8 @@ def import_chunks(source: str | Path | bytes, corpus, *, name: str | None = None
     problems = [ImportProblem(p.line, "", "malformed", p.message) for p in bad]
     documents = _documents_of(workspace if corpus is None else corpus)
     headings = workspace.headings if workspace is not None else None
-    result = place_records(records, documents, name=name, default_doc=default_doc, headings=headings)
+    result = place_records(records, documents, name=name, default_doc=default_doc, headings=headings,
+                           raw_offsets=raw_offsets)
     return ImportResult(name, result.chunks, tuple(sorted(problems + list(result.problems), key=_order)),
                         result.gaps, result.origins, len(records) + len(bad), result.missing_documents)
 
@@ -172,7 +174,7 @@ def _order(problem: ImportProblem) -> tuple[int, str]:
 
 def place_records(records: list[ChunkRecord], documents: list[Document], *, name: str = "chunks",
                   label: str | None = None, default_doc: str | None = None,
-                  headings: Headings | None = None) -> ImportResult:
+                  headings: Headings | None = None, raw_offsets: bool = False) -> ImportResult:
     """Place already-read records on ``documents`` (in the order ``placement`` describes);
     the chunks' ``spec`` is ``label`` (default ``imported:<name>``), their heading paths come
     from ``headings`` unless a record gives its own."""
@@ -190,12 +192,14 @@ def place_records(records: list[ChunkRecord], documents: list[Document], *, name
         report = _reporter(problems, record)
         target = matcher.resolve(record.doc_ref) if record.doc_ref is not None else fallback
         if target is None:
-            report("no-document", "the record names no document; pass a default document")
+            report("no-document", f"the record names no document and the corpus has {len(documents)}: add a "
+                                  "'doc_id' field (or source, path, file_path in its metadata), or pass a default "
+                                  "document (--default-doc)")
             continue
         if isinstance(target, str):
             report("ambiguous-document" if "ambiguous" in target else "unknown-document", target)
             continue
-        state = states.setdefault(target.id, DocumentPlacement(target))
+        state = states.setdefault(target.id, DocumentPlacement(target, raw_offsets=raw_offsets))
         placed = place_record(record, state, report)
         if placed is None:
             continue

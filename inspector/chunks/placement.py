@@ -30,7 +30,7 @@ from .records import ChunkRecord, as_offset
 #: Where heading paths come from: a document's heading index (``Workspace.headings``).
 Headings = Callable[[Document], HeadingIndex]
 
-_FRONT_MATTER = re.compile(r"\A(?:---|\+\+\+)[ \t]*\n.*?\n(?:---|\.\.\.|\+\+\+)[ \t]*\n", re.S)
+_FRONT_MATTER = re.compile(r"\A(?:---|\+\+\+)[ \t]*\n.*?\n(?:---|\.\.\.|\+\+\+)[ \t]*(?:\n|\Z)", re.S)
 
 
 @dataclass(slots=True)
@@ -52,15 +52,24 @@ class DocumentPlacement:
     normalised: NormalisedText | None = None
     """The whitespace-insensitive twin of the text, built on first need."""
 
+    raw_offsets: bool = False
+    """Given offsets count in the file's own text (front matter included): they are moved by
+    ``Document.start_in_file`` before they are checked."""
+
+    shift: int = 0
+    """How far the last chunk placed by its text sat from its given offset: the next chunk of
+    repeated text is looked for as far from its own."""
+
     def norm(self) -> NormalisedText:
         if self.normalised is None:
             self.normalised = NormalisedText(self.document.text)
         return self.normalised
 
 
-def _check_offsets(record: ChunkRecord, text: str) -> tuple[int, int] | tuple[str, str]:
-    """The given span when it checks out, else ``(kind, reason)``."""
+def _check_offsets(record: ChunkRecord, text: str, moved: int = 0) -> tuple[int, int] | tuple[str, str]:
+    """The given span (less ``moved``) when it checks out, else ``(kind, reason)``."""
     start, end = as_offset(record.start), as_offset(record.end)
+    start, end = (None if start is None else start - moved), (None if end is None else end - moved)
     if (record.start is not None and start is None) or (record.end is not None and end is None):
         return "bad-offsets", f"offsets {record.start!r}:{record.end!r} are not whole numbers"
     if start is None:
@@ -79,8 +88,9 @@ def _check_offsets(record: ChunkRecord, text: str) -> tuple[int, int] | tuple[st
 def place_record(record: ChunkRecord, state: DocumentPlacement, report) -> tuple[int, int, str] | None:
     """``(start, end, how)`` for one record, or None after reporting why not."""
     kind = reason = ""
+    moved = state.document.start_in_file if state.raw_offsets else 0
     if record.start is not None or record.end is not None:
-        checked = _check_offsets(record, state.document.text)
+        checked = _check_offsets(record, state.document.text, moved)
         if isinstance(checked[0], int):
             start, end = checked
             if start == end:
@@ -94,19 +104,63 @@ def place_record(record: ChunkRecord, state: DocumentPlacement, report) -> tuple
     if not record.text.strip():
         report(kind or "empty", (reason + "; " if reason else "") + "the chunk text is empty or blank; skipped")
         return None
+    given = as_offset(record.start)
+    given = None if given is None else given - moved
+    found = _near_given(record.text, state, given) if kind and given is not None else None
+    if found is not None:
+        start, end, copies, searched = found
+        state.shift = start - given
+        if searched is not None and searched != start:
+            report("other-occurrence", f"{reason}; its text occurs {copies} times: placed at {start}:{end}, the "
+                                       f"copy its offset points to ({_shift_words(start - given)}, as the chunks "
+                                       f"before it), not at {searched} where a search would have put it")
+            return start, end, "realigned"
+        # Whole-number offsets past the text are shifted offsets too (the file had front matter).
+        report("offset-mismatch", f"{reason}; placed at {start}:{end} by its text ({_shift_words(start - given)})")
+        return start, end, "realigned"
     found = _find_text(record, state, report)
     if found is None:
+        if _only_front_matter(record.text):
+            report("front-matter-only", "the chunk holds only the file's front matter, which the corpus removed; "
+                                        "read the corpus with front matter kept (--keep-front-matter) to place it")
+            return None
         lead = f"{reason}, and its text" if reason else "its text"
         report(kind or "not-found", f"{lead} is not in {state.document.id}, verbatim or with whitespace "
                                     "normalised; not imported")
         return None
     start, end, how = found
     if kind:
-        given = as_offset(record.start)
         shift = f" ({_shift_words(start - given)})" if given is not None and given != start else ""
         report(kind, f"{reason}; placed at {start}:{end} by its text{shift}")
         how = "realigned"
     return start, end, how
+
+
+def _only_front_matter(text: str) -> bool:
+    stripped = _FRONT_MATTER.sub("", text, count=1)
+    return stripped != text and not stripped.strip()
+
+
+#: Copies of a chunk's text looked at when choosing the one its offset points to.
+_MAX_COPIES = 1_000
+
+
+def _near_given(needle: str, state: DocumentPlacement, given: int) -> tuple[int, int, int, int | None] | None:
+    """For a chunk whose offset does not hold its text: the verbatim copy nearest to where the
+    offset points once the shift of the chunks before it is allowed for, with how many copies
+    there are and where a forward search would have placed it. None when the text is not there
+    verbatim (the search by normalised whitespace takes over)."""
+    text = state.document.text
+    copies, at = [], text.find(needle)
+    while at >= 0 and len(copies) < _MAX_COPIES:
+        copies.append(at)
+        at = text.find(needle, at + 1)
+    if not copies:
+        return None
+    wanted = given + state.shift
+    start = min(copies, key=lambda c: (abs(c - wanted), c))
+    searched = next((c for c in copies if c > state.cursor), copies[0])
+    return start, start + len(needle), len(copies), (searched if len(copies) > 1 else None)
 
 
 def _shift_words(delta: int) -> str:

@@ -111,13 +111,15 @@ class Corpus:
 
 
 def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_DOCUMENT_BYTES,
-                conversions=None, progress=None) -> Corpus:
+                conversions=None, progress=None, keep_front_matter: bool = False) -> Corpus:
     """Load a folder (recursively) or a single file (root: its folder, id: its name).
 
     ``conversions`` (a folder or a ``ConversionCache``) keeps converted files between runs;
-    ``progress(done, total)`` is called as files that need converting are read."""
+    ``progress(done, total)`` is called as files that need converting are read;
+    ``keep_front_matter`` leaves front matter in the text (as a pipeline reading raw files sees it)."""
     check_mode(mode)
     conversions = _cache(conversions)
+    reading = _Reading(mode, max_bytes, conversions, progress, keep_front_matter)
     _check_max_bytes(max_bytes)
     path = os.fspath(path)
     if "\x00" in str(path):
@@ -126,12 +128,12 @@ def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_byt
         raise CorpusError(f"corpus path not found: {path}")
     if os.path.isfile(path):
         root = os.path.dirname(os.path.abspath(path))
-        return _load(root, [(os.path.basename(path), path)], [], mode, max_bytes, conversions, progress)
+        return _load(root, [(os.path.basename(path), path)], [], reading)
     if not os.path.isdir(path):
         raise CorpusError(f"corpus path is neither a folder nor a file: {path}")
     root = os.path.abspath(path)
     skipped: list[SkippedFile] = []
-    return _load(root, _walk(root, mode, skipped), skipped, mode, max_bytes, conversions, progress)
+    return _load(root, _walk(root, mode, skipped), skipped, reading)
 
 
 def load_files(
@@ -141,6 +143,7 @@ def load_files(
     mode: str = "markdown",
     max_bytes: int = MAX_DOCUMENT_BYTES,
     conversions=None,
+    keep_front_matter: bool = False,
 ) -> Corpus:
     """Load chosen files; ids are relative to ``root`` (default: their deepest common folder).
 
@@ -164,11 +167,12 @@ def load_files(
         if rel == os.pardir or rel.startswith(os.pardir + os.sep):
             raise CorpusError(f"{file} is not inside the corpus folder {base}")
         entries.setdefault(rel.replace(os.sep, "/"), file)
-    return _load(base, list(entries.items()), [], mode, max_bytes, _cache(conversions))
+    return _load(base, list(entries.items()), [], _Reading(mode, max_bytes, _cache(conversions), None,
+                                                           keep_front_matter))
 
 
 def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown",
-                 max_bytes: int = MAX_DOCUMENT_BYTES, conversions=None) -> Corpus:
+                 max_bytes: int = MAX_DOCUMENT_BYTES, conversions=None, keep_front_matter: bool = False) -> Corpus:
     """Load (name, bytes) pairs, e.g. Streamlit uploads; clashing names get `` (2)``, `` (3)``."""
     check_mode(mode)
     conversions = _cache(conversions)
@@ -192,27 +196,40 @@ def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown",
             limit = _limit(doc_id, mode, max_bytes)
             if len(data) > limit:
                 raise UnreadableFile(too_large(len(data), limit))
-            documents.append(read_document(doc_id, data, mode, source=name, conversions=conversions))
+            documents.append(read_document(doc_id, data, mode, source=name, conversions=conversions,
+                                           keep_front_matter=keep_front_matter))
         except UnreadableFile as exc:
             skipped.append(SkippedFile(doc_id, exc.reason))
     return _corpus("", documents, skipped, mode)
 
 
-def _load(root: str, entries: list[tuple[str, str]], skipped: list[SkippedFile], mode: str, max_bytes: int,
-          conversions: ConversionCache | None = None, progress=None) -> Corpus:
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How one load reads its files."""
+
+    mode: str
+    max_bytes: int
+    conversions: ConversionCache | None = None
+    progress: object = None
+    keep_front_matter: bool = False
+
+
+def _load(root: str, entries: list[tuple[str, str]], skipped: list[SkippedFile], reading: _Reading) -> Corpus:
     """Read (id, path) entries in id order into a corpus; failures join ``skipped``."""
+    mode = reading.mode
     documents = []
     converting = sum(1 for doc_id, _ in entries if mode == "markdown" and kind_of(doc_id))
     done = 0
     for doc_id, path in sorted(entries):
         try:
-            raw = read_file(path, _limit(doc_id, mode, max_bytes))
-            documents.append(read_document(doc_id, raw, mode, source=path, conversions=conversions))
+            raw = read_file(path, _limit(doc_id, mode, reading.max_bytes))
+            documents.append(read_document(doc_id, raw, mode, source=path, conversions=reading.conversions,
+                                           keep_front_matter=reading.keep_front_matter))
         except UnreadableFile as exc:
             skipped.append(SkippedFile(doc_id, exc.reason))
-        if progress is not None and mode == "markdown" and kind_of(doc_id):
+        if reading.progress is not None and mode == "markdown" and kind_of(doc_id):
             done += 1
-            progress(done, converting)
+            reading.progress(done, converting)
     return _corpus(root, documents, skipped, mode)
 
 

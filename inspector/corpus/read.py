@@ -41,6 +41,14 @@ def read_text(raw: bytes, mode: str = "markdown") -> tuple[str, Meta]:
 
     Raises ``UnreadableFile`` for binary or non-UTF-8 content.
     """
+    text, meta, _ = read_file_text(raw, mode)
+    return text, meta
+
+
+def read_file_text(raw: bytes, mode: str = "markdown", keep_front_matter: bool = False) -> tuple[str, Meta, int]:
+    """``read_text``, and where the text starts in the file's own text (after a byte-order
+    mark and front matter were removed): an offset counted in the file is this much larger.
+    With ``keep_front_matter`` the front matter stays in the text (its fields are still read)."""
     check_mode(mode)
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise UnreadableFile("not UTF-8 text (UTF-16 byte-order mark)")
@@ -52,22 +60,22 @@ def read_text(raw: bytes, mode: str = "markdown") -> tuple[str, Meta]:
         raise UnreadableFile(
             f"not UTF-8 text (invalid byte 0x{raw[exc.start]:02x} at offset {exc.start})"
         ) from None
-    if mode == "markdown":
-        text = text.removeprefix("\ufeff")
+    skipped = 0
+    if mode == "markdown" and text.startswith("\ufeff"):
+        text, skipped = text[1:], 1
     # open()'s universal newlines, as the seed mode needs, and the markdown mode's rule too.
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if mode == "seed":
         match = _SEED_FRONT_MATTER.match(text)
         if not match:
-            return text, ()
-        return text[match.end():], _yaml_meta(match.group()[4:-4])
-    match = _YAML_FRONT_MATTER.match(text)
-    if match:
-        return text[match.end():], _yaml_meta(match.group("body") or "")
-    match = _TOML_FRONT_MATTER.match(text)
-    if match:
-        return text[match.end():], _toml_meta(match.group("body") or "")
-    return text, ()
+            return text, (), skipped
+        return text[match.end():], _yaml_meta(match.group()[4:-4]), skipped + match.end()
+    for pattern, fields in ((_YAML_FRONT_MATTER, _yaml_meta), (_TOML_FRONT_MATTER, _toml_meta)):
+        match = pattern.match(text)
+        if match:
+            meta = fields(match.group("body") or "")
+            return (text, meta, skipped) if keep_front_matter else (text[match.end():], meta, skipped + match.end())
+    return text, (), skipped
 
 
 def read_bytes(path: str, limit: int) -> bytes:
@@ -100,14 +108,16 @@ def read_file(path: str, max_bytes: int) -> bytes:
     return raw
 
 
-def read_document(doc_id: str, raw: bytes, mode: str, source: str, conversions=None) -> Document:
+def read_document(doc_id: str, raw: bytes, mode: str, source: str, conversions=None,
+                  keep_front_matter: bool = False) -> Document:
     """One file's bytes as a ``Document`` (``UnreadableFile`` when they cannot be one). In the
     markdown mode a PDF, DOCX, PPTX, XLSX, HTML or EPUB file is converted to markdown first
     (through ``conversions``, a ``ConversionCache``, when given)."""
     kind = kind_of(doc_id) if mode == "markdown" else None
     if kind is None:
-        text, meta = read_text(raw, mode)
-        return Document(id=doc_id, text=text, title=_title(text, meta, doc_id), source=source, meta=meta)
+        text, meta, start = read_file_text(raw, mode, keep_front_matter)
+        return Document(id=doc_id, text=text, title=_title(text, meta, doc_id), source=source, meta=meta,
+                        start_in_file=start)
     converted = (conversions.convert if conversions is not None else to_markdown)(raw, kind)
     size = len(converted.text.encode("utf-8", "surrogatepass"))
     if size > MAX_DOCUMENT_BYTES:

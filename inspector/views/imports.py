@@ -20,15 +20,17 @@ from ..spec import SplitterSpec, parse_spec
 
 
 def import_upload(name: str, data: bytes, workspace, *, default_doc: str | None = None,
-                  max_bytes: int = MAX_CHUNK_FILE_BYTES) -> tuple[ImportResult | None, str | None]:
+                  max_bytes: int = MAX_CHUNK_FILE_BYTES,
+                  raw_offsets: bool = False) -> tuple[ImportResult | None, str | None]:
     """An uploaded chunk file placed on ``workspace``'s documents, or ``(None, reason)`` when the
     file as a whole is unusable (too big, not UTF-8, no record at all). Bad records never refuse
-    the file: they are the result's problems."""
+    the file: they are the result's problems. ``raw_offsets``: offsets count in the raw files."""
     if len(data) > max_bytes:
         return None, (f"{name} is {len(data) / 1e6:.1f} MB; chunk files over {max_bytes / 1e6:.0f} MB are "
                       "refused here (import one folder's chunks at a time)")
     try:
-        result = import_chunks(bytes(data), workspace, name=name, default_doc=default_doc, workspace=workspace)
+        result = import_chunks(bytes(data), workspace, name=name, default_doc=default_doc, workspace=workspace,
+                               raw_offsets=raw_offsets)
     except ImportChunksError as exc:
         return None, str(exc)
     if result.records == 0:
@@ -96,6 +98,20 @@ def gap_rows(result: ImportResult, documents, *, blank: bool) -> list[dict]:
                          "characters": gap.end - gap.start,
                          "text": " ".join(words[:14]) + (" …" if len(words) > 14 else "")})
     return rows
+
+
+def coverage_rows(result: ImportResult, documents) -> list[dict]:
+    """Per document that received chunks: the characters of text (not whitespace) no chunk holds,
+    what a pipeline lost, largest loss first."""
+    texts = {d.id: d.text for d in documents}
+    lost: dict[str, int] = {}
+    for gap in result.gaps:
+        if not gap.blank:
+            lost[gap.doc_id] = lost.get(gap.doc_id, 0) + len("".join(texts[gap.doc_id][gap.start:gap.end].split()))
+    rows = [{"document": doc_id, "characters": len(texts[doc_id]), "text in no chunk": count,
+             "share": count / len(texts[doc_id]) if texts[doc_id] else 0.0}
+            for doc_id, count in lost.items()]
+    return sorted(rows, key=lambda r: (-r["text in no chunk"], r["document"]))
 
 
 def imported_spec(workspace, result: ImportResult, unit: str = "chars") -> SplitterSpec:

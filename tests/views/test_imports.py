@@ -185,3 +185,16 @@ def test_recall_folder_and_miss_rows_agree_with_the_results(sample_markdown, exp
     assert {m["line"] for m in misses} == missed
     assert all(set(m) >= {"fixed:800 @2000", "imported:s.jsonl @4000"} for m in misses)
     assert miss_rows([]) == []
+
+
+def test_coverage_rows_total_the_text_no_chunk_holds_per_document():
+    from inspector.chunks.importer import import_chunks
+    from inspector.views.imports import coverage_rows
+
+    document = Document("a.md", "# Title\n\nKept part.\n\nLost words here.\n")
+    kept = document.text.index("Lost")
+    result = import_chunks(json.dumps({"doc_id": "a.md", "text": document.text[:kept]}).encode(), [document],
+                           name="c.jsonl")
+    (row,) = coverage_rows(result, [document])
+    assert row["document"] == "a.md" and row["text in no chunk"] == len("Lostwordshere.")
+    assert row["share"] == row["text in no chunk"] / len(document.text)

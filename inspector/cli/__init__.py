@@ -1,0 +1,147 @@
+"""``python -m inspector``: the engine's reports from the command line.
+
+The parser and the dispatch live here; each command in its module (``report``, ``check`` for
+``check`` and ``export``), what they share in ``common``. The engine (numpy, the splitters, the
+probe) is imported inside the commands: ``report`` first forks its analysis workers, so they
+parse the corpus while this process imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+
+from ..errors import InspectorError
+from ..spec import SWEEP_BUDGETS
+from .check import run_check, run_export
+from .common import fail, one_line
+from .report import run_report
+
+
+class _Parser(argparse.ArgumentParser):
+    """Refuses bad arguments with one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse echoes the refused value, however long and whatever it holds.
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m inspector",
+                     description="Chunk Inspector: what your splitter does to your documents.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    report = commands.add_parser("report", help="the article's four tables for a corpus")
+    report.add_argument("corpus", help="a folder (read recursively) or one file")
+    report.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
+                        help="atom detector: markdown-it-py (default) or the article's exact rules")
+    report.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    report.add_argument("--spec", action="append", metavar="SPEC",
+                        help="splitters to compare (repeatable); default: the article's seven")
+    report.add_argument("--sweep", metavar="SPEC", default="structured:800",
+                        help="splitter whose budget is swept (default structured:800)")
+    report.add_argument("--budgets", metavar="N,N,...", default=",".join(map(str, SWEEP_BUDGETS)),
+                        help="budgets of the sweep")
+    report.add_argument("--quiet", action="store_true", help="no progress bar")
+    report.add_argument("--jobs", type=int, default=0, metavar="N",
+                        help="worker processes (default: one per CPU core, up to 4)")
+    report.add_argument("--golden", metavar="FILE", action="append",
+                        help="golden set (JSONL, Chroma's questions_df.csv or CSV) scored for every splitter "
+                             "(repeatable)")
+    report.add_argument("--questions", metavar="FILE",
+                        help="your own questions (JSONL, CSV or one per line, optionally with what your system "
+                             "retrieved): the context and atom fragments each splitter hands back for them")
+    report.add_argument("--keep-front-matter", action="store_true",
+                        help="read files with their front matter in the text, as a pipeline reading raw files does")
+    report.add_argument("--by-format", action="store_true",
+                        help="also break survival down by source format (markdown, PDF, DOCX, HTML, ...)")
+    _add_retrieval(report)
+    _add_check(commands, measure_help)
+    _add_export(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    # Only ``check --help`` shows the measure list, and building it loads the gate module.
+    parser = _parser(measure_help="check" in (sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(argv)
+    # A one-shot run allocates millions of small, acyclic tuples; the cyclic garbage collector
+    # would rescan them over and over (a third of the run time) while finding nothing to free.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        if args.command == "report":
+            return run_report(args)
+        if args.command == "check":
+            return run_check(args)
+        if args.command == "export":
+            return run_export(args)
+    except InspectorError as exc:
+        return fail(str(exc))
+    finally:
+        if collecting:
+            gc.enable()
+    return 2  # pragma: no cover - argparse requires a command
+
+
+def _add_retrieval(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--retriever", metavar="SPEC", default="bm25",
+                         help="what ranks chunks for the probe and the golden set: bm25 (default), dense (the "
+                              "bundled model), hybrid, dense:model2vec:PATH or dense:openai:MODEL")
+    command.add_argument("--embeddings-url", metavar="URL",
+                         help="base URL of an OpenAI-compatible embeddings server (default $OPENAI_BASE_URL)")
+
+
+def _add_chunking(command: argparse.ArgumentParser) -> None:
+    command.add_argument("corpus", help="a folder (read recursively) or one file")
+    command.add_argument("--spec", metavar="SPEC",
+                         help="splitter, e.g. structured:800, heading:256t, an adapter such as "
+                              "ext-langchain:800/100, or imported:ID for a chunk set kept by the app")
+    command.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
+                         help="atom detector: markdown-it-py (default) or the article's exact rules")
+    command.add_argument("--keep-front-matter", action="store_true",
+                         help="read files with their front matter in the text, as a pipeline reading raw files does")
+
+
+def _add_check(commands, measure_help: bool = True) -> None:
+    epilog = None
+    if measure_help:
+        from ..reports.gate import help_text
+
+        epilog = help_text()
+    check = commands.add_parser(
+        "check", help="CI gate: exit 1 when a measure falls below its floor or regresses",
+        description="Measure one chunking of a corpus and hold each measure to a floor (--min), a ceiling "
+                    "(--max) or a baseline. Exit status: 0 all hold, 1 some do not, 2 bad arguments.",
+        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_chunking(check)
+    check.add_argument("--chunks", metavar="FILE",
+                       help="check chunks made elsewhere (JSONL, JSON or CSV) instead of a --spec")
+    check.add_argument("--budget", metavar="N", type=int,
+                       help="with --chunks: the size the chunks aimed at (for oversized and fit survival)")
+    check.add_argument("--unit", metavar="UNIT", default="chars",
+                       help="with --chunks: unit of --budget (chars, o200k, cl100k or a tokenizer.json)")
+    check.add_argument("--default-doc", metavar="ID", help="with --chunks: document of records naming none")
+    check.add_argument("--raw-offsets", action="store_true",
+                       help="with --chunks: offsets count in the raw files, front matter included")
+    check.add_argument("--min", action="append", default=[], metavar="NAME=VALUE", help="a floor (repeatable)")
+    check.add_argument("--max", action="append", default=[], metavar="NAME=VALUE", help="a ceiling (repeatable)")
+    check.add_argument("--golden", metavar="FILE", help="golden set (JSONL, Chroma's questions_df.csv or CSV) "
+                                                        "adding recall@2000 and recall@4000")
+    _add_retrieval(check)
+    check.add_argument("--baseline", metavar="FILE", help="fail on regressions against this baseline")
+    check.add_argument("--tolerance", type=float, default=0.0, metavar="T",
+                       help="fractions may fall this much below the baseline (default 0)")
+    check.add_argument("--count-tolerance", type=float, default=0.0, metavar="T",
+                       help="counts may move this fraction of the baseline (default 0)")
+    check.add_argument("--write-baseline", metavar="FILE", help="write the measures as a baseline file")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _add_export(commands) -> None:
+    export = commands.add_parser("export", help="write a configuration's chunks as JSONL for a pipeline",
+                                 description="One JSON object per chunk: chunk_id, doc_id, index, start, end, "
+                                             "prefix, text, tokens, token_unit, heading_path, spec.")
+    _add_chunking(export)
+    export.add_argument("-o", "--output", metavar="FILE", default="-", help="output file (default: stdout)")

@@ -1,0 +1,178 @@
+"""``check`` (the CI gate) and ``export`` (chunks for a pipeline)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..spec import parse_spec
+from .common import ProgressBar, fail, golden_set, load, retriever_for, say_problems
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from ..reports.gate import baseline_document, check_gate, format_check, measure, write_baseline
+
+    limits = _check_limits(args)
+    if isinstance(limits, str):
+        return fail(limits)
+    floors, ceilings, baseline, recall_budgets = limits
+    loaded = load(args)
+    if isinstance(loaded, int):
+        return loaded
+    corpus, workspace = loaded
+    chunking = _checked_chunking(args, workspace)
+    if isinstance(chunking, int):
+        return chunking
+    measured, spec, label, unplaced = chunking
+    golden = None
+    if args.golden:
+        golden = golden_set(args.golden, corpus)
+        if isinstance(golden, int):
+            return golden
+    from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
+
+    retriever = retriever_for(args, measured)
+    if not retriever.spec.is_default:
+        texts = [q.text for q in measured.queries()] + measured.pool(spec).texts()
+        bar = ProgressBar(enabled=sys.stderr.isatty())
+        retriever.prepare(texts + [i.question for i in golden.items] if golden else texts,
+                          lambda done, total: bar("texts embedded", done, total))
+    scored = None
+    if golden is not None:
+        budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
+        scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=retriever)
+    values = measure(measured, spec, fits=args.budget, golden=scored, unplaced=unplaced, retriever=retriever)
+    try:
+        result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline,
+                            tolerance=args.tolerance, count_tolerance=args.count_tolerance)
+    except ValueError as exc:
+        return fail(str(exc))
+    notes = list(result.notes)
+    if not retriever.spec.is_default:
+        notes.append(f"answer@5, cut and recall are ranked by {retriever.spec}")
+    if scored is not None:
+        notes.append(_golden_note(golden, scored))
+    if baseline is not None and baseline.get("corpus", {}).get("fingerprint") not in (None, corpus.fingerprint):
+        notes.append("the baseline was written for a different corpus")
+    if baseline is not None and baseline.get("spec") not in (None, label):
+        notes.append(f"the baseline was written for {baseline.get('spec')}, this run is {label}")
+    if baseline is not None and baseline.get("retriever", "bm25") != str(retriever.spec):
+        notes.append(f"the baseline was ranked by {baseline.get('retriever', 'bm25')}, this run by {retriever.spec}")
+    if args.write_baseline:
+        try:
+            write_baseline(args.write_baseline, baseline_document(
+                values, spec=label, mode=args.atoms, retriever=str(retriever.spec),
+                corpus={"documents": len(corpus.documents), "characters": corpus.characters,
+                        "fingerprint": corpus.fingerprint}))
+        except OSError as exc:
+            return fail(f"cannot write {args.write_baseline}: {exc.strerror or exc}")
+    if args.json:
+        out = result.as_dict()
+        out.update(spec=label, retriever=str(retriever.spec), notes=notes)
+        if scored is not None:
+            out["golden"] = {"name": golden.name, "questions": len(golden.items), "quotes": golden.quotes,
+                             "left_out": golden.left_out(), "outcomes": {str(b): scored.counts(b) for b in budgets}}
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    else:
+        title = f"check {label} on {args.corpus} ({len(corpus.documents)} documents, {args.atoms} atoms)"
+        sys.stdout.write(format_check(title, result, notes))
+    return 0 if result.passed else 1
+
+
+def _check_limits(args: argparse.Namespace) -> tuple | str:
+    """``check``'s floors, ceilings, baseline and recall budgets, or why the arguments are refused."""
+    from ..reports.gate import parse_limit, read_baseline
+
+    if bool(args.spec) == bool(args.chunks):
+        return "give either --spec SPEC or --chunks FILE"
+    if args.tolerance < 0 or args.count_tolerance < 0:
+        return "tolerances must be zero or more"
+    if args.budget is not None and args.budget <= 0:
+        return "--budget must be a positive whole number"
+    try:
+        floors = dict(parse_limit(t) for t in args.min)
+        ceilings = dict(parse_limit(t) for t in args.max)
+        baseline = read_baseline(args.baseline) if args.baseline else None
+    except ValueError as exc:
+        return str(exc)
+    named = set(floors) | set(ceilings)
+    recall_budgets = sorted({int(n[7:]) for n in named if n.startswith("recall@")})
+    if recall_budgets and not args.golden:
+        return "recall@B needs a golden set (--golden FILE)"
+    if "unplaced" in named and not args.chunks:
+        return "unplaced is measured only for imported chunks (--chunks FILE)"
+    if args.spec:
+        parse_spec(args.spec)
+    return floors, ceilings, baseline, recall_budgets
+
+
+def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
+    """What ``check`` measures: ``(workspace, spec, label, unplaced)``. Chunks from a file are
+    imported as a chunk set and measured on the documents they cover; a library splitter's
+    misplaced chunks are reported."""
+    if not args.chunks:
+        spec = parse_spec(args.spec)
+        say_problems(workspace.problems(spec) if spec.is_adapter else ())
+        return workspace, spec, str(spec), None
+    from ..chunks.importer import import_chunks
+    from ..chunks.sets import chunk_set_from_import
+    from ..spec import SplitterSpec
+
+    result = import_chunks(args.chunks, workspace, default_doc=args.default_doc, workspace=workspace,
+                           raw_offsets=args.raw_offsets)
+    say_problems(result.problems, result.name)
+    sys.stderr.write(result.summary() + "\n")
+    if not result.imported:
+        return fail(f"no chunk of {result.name} could be placed on the corpus")
+    if result.missing_documents:
+        sys.stderr.write(f"{len(result.missing_documents)} of {len(workspace.documents)} documents received no "
+                         "chunk; the measures cover the others\n")
+    chunk_set = chunk_set_from_import(result, workspace)
+    workspace.add_chunk_set(chunk_set)
+    spec = SplitterSpec.imported(chunk_set.id, args.unit)
+    return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced)
+
+
+def _golden_note(golden, scored) -> str:
+    """How many questions were located, and how the misses at each budget divide."""
+    located = f"golden set {golden.name}: {len(golden.items)} questions located ({golden.quotes} quotes)"
+    if golden.left_out():
+        located += f", {golden.left_out()} lines left out"
+    parts = []
+    for budget in scored.budgets:
+        counts = scored.counts(budget)
+        parts.append(f"at {budget}: {counts['hit']} hit, {counts['cut']} cut, {counts['rank-miss']} rank-miss, "
+                     f"{counts['uncovered']} uncovered")
+    return located + "; " + "; ".join(parts)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from ..chunks.export import export_chunks
+
+    if not args.spec:
+        return fail("export needs --spec SPEC")
+    spec = parse_spec(args.spec)
+    loaded = load(args)
+    if isinstance(loaded, int):
+        return loaded
+    _, workspace = loaded
+    if spec.is_adapter:
+        say_problems(workspace.problems(spec))
+    if args.output == "-":
+        try:
+            export_chunks(workspace, spec, sys.stdout)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader (e.g. ``head``) stopped early; silence the interpreter's final flush.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8") as stream:
+                count = export_chunks(workspace, spec, stream)
+        except OSError as exc:
+            return fail(f"cannot write {args.output}: {exc.strerror or exc}")
+        sys.stderr.write(f"wrote {count} chunks to {args.output}\n")
+    return 0

@@ -1,0 +1,134 @@
+"""What every command shares: one-line refusals, the progress bar, reading the corpus (its
+converted files kept in the data folder), the retriever, golden sets and question files, and the
+report of chunks that were not taken as given."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from ..corpus.load import load_corpus
+
+#: The longest refusal printed (the rest of a long value is left out).
+MAX_MESSAGE = 600
+#: Chunks placed by their text a fixed shift from their offsets are harmless: the first few are
+#: shown, the rest counted, so the lines that matter are not lost among them.
+SHIFTS_SHOWN = 3
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr (redrawn in place on a terminal)."""
+
+    def __init__(self, stream=None, enabled: bool = True) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.started = time.perf_counter()
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        width = 24
+        filled = int(width * done / total) if total else width
+        elapsed = time.perf_counter() - self.started
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what} ({elapsed:.1f}s)"
+        end = "\n" if done >= total or not self.stream.isatty() else ""
+        self.stream.write(("\r" if self.stream.isatty() else "") + line.ljust(72) + end)
+        self.stream.flush()
+
+
+def fail(message: str) -> int:
+    sys.stderr.write(f"python -m inspector: error: {one_line(message)}\n")
+    return 2
+
+
+def one_line(message: str) -> str:
+    """A refusal as one printable line: control characters from the arguments shown escaped, a
+    long refused value cut short."""
+    if not message.isprintable():
+        message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
+
+
+def read_corpus(args, progress=None):
+    """The corpus, its converted files kept in the data folder (a bar while files convert)."""
+    from ..corpus.conversions import FOLDER_NAME
+    from ..data_folder import data_folder
+
+    bar = progress or ProgressBar(enabled=sys.stderr.isatty())
+    return load_corpus(args.corpus, mode=args.atoms, conversions=data_folder() / FOLDER_NAME,
+                       progress=lambda done, total: bar("files converted", done, total),
+                       keep_front_matter=args.keep_front_matter)
+
+
+def load(args) -> tuple | int:
+    corpus = read_corpus(args)
+    for skipped in corpus.skipped:
+        sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
+    if not corpus.documents:
+        return fail(f"no readable documents in {args.corpus}")
+    from ..measure.workspace import Workspace
+
+    return corpus, with_chunk_sets(Workspace(corpus, args.atoms))
+
+
+def with_chunk_sets(workspace):
+    """``imported:ID`` specs name chunk sets kept by the app (``CHUNK_INSPECTOR_DATA``)."""
+    from ..chunks.sets import ChunkSetStore
+
+    workspace.chunk_set_store = ChunkSetStore.in_data_folder()
+    return workspace
+
+
+def say_problems(problems, source: str = "") -> None:
+    """Every chunk made elsewhere that was not taken as given, one line each on stderr (harmless
+    shifts summarised)."""
+    shifted = [p for p in problems if p.kind == "offset-mismatch"]
+    for problem in problems:
+        if problem.kind == "offset-mismatch" and shifted.index(problem) >= SHIFTS_SHOWN:
+            continue
+        where = f"{source}:{problem.line}" if source else problem.chunk_id
+        sys.stderr.write(f"{where}: {problem.kind}: {problem.message}\n")
+    if len(shifted) > SHIFTS_SHOWN:
+        sys.stderr.write(f"... and {len(shifted) - SHIFTS_SHOWN:,} more chunks placed by their text, their offsets "
+                         f"shifted ({len(shifted):,} offset-mismatch in all)\n")
+
+
+def retriever_for(args: argparse.Namespace, workspace):
+    """The run's retriever, its vectors kept in the data folder; a cache it cannot use is said."""
+    from ..data_folder import data_folder
+    from ..retrieval.remote import base_url_of
+    from ..retrieval.retriever_spec import parse_retriever
+
+    spec = parse_retriever(args.retriever)
+    if args.embeddings_url is not None or spec.embedder == "openai":
+        base_url_of(args.embeddings_url)
+    workspace.vector_folder, workspace.embeddings_url = data_folder(), args.embeddings_url
+    retriever = workspace.retriever(spec)
+    if retriever.warning:
+        sys.stderr.write(f"note: {retriever.warning}\n")
+    return retriever
+
+
+def golden_set(path: str, corpus):
+    """The golden set located in the corpus (its problems on stderr), or exit status 2."""
+    from ..retrieval.golden_files import load_golden
+
+    golden = load_golden(path, corpus)
+    for problem in golden.problems:
+        sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
+    if not golden.items:
+        return fail(f"no question of {golden.name} could be located in the corpus")
+    return golden
+
+
+def question_set(path: str):
+    """The user's questions (lines left out on stderr), or exit status 2."""
+    from ..retrieval.questions import load_questions
+
+    questions = load_questions(path)
+    for problem in questions.problems:
+        sys.stderr.write(f"{questions.name}:{problem.line}: {problem.message}\n")
+    if not questions.items:
+        return fail(f"no question could be read from {questions.name}")
+    return questions

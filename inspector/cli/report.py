@@ -1,0 +1,77 @@
+"""``report``: the article's tables, and the user's golden sets and questions, for a corpus."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..spec import ARTICLE_SPECS, parse_spec
+from .common import ProgressBar, fail, golden_set, question_set, read_corpus, retriever_for, with_chunk_sets
+
+#: The most worker processes ``report --jobs`` starts (each forks a copy of this one).
+MAX_JOBS = 64
+#: The most budgets one sweep measures (as on the app's Budget sweep page).
+MAX_SWEEP_BUDGETS = 24
+
+
+def run_report(args: argparse.Namespace) -> int:
+    specs = [parse_spec(s) for s in args.spec] if args.spec else list(ARTICLE_SPECS)
+    sweep = parse_spec(args.sweep)
+    budgets = _budgets(args.budgets)
+    if isinstance(budgets, str):
+        return fail(budgets)
+    for budget in budgets:
+        sweep.with_budget(budget)
+    jobs = args.jobs or min(4, os.cpu_count() or 1)
+    if not 1 <= jobs <= MAX_JOBS:
+        return fail(f"--jobs must be from 1 to {MAX_JOBS}")
+    progress = ProgressBar(enabled=not args.quiet)
+    corpus = read_corpus(args, progress)
+    for skipped in corpus.skipped:
+        sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
+    if not corpus.documents:
+        return fail(f"no readable documents in {args.corpus}")
+    from ..measure.workers import IMPORTS_AND_TABLE_SHARE, Workers
+
+    workers = Workers.start(list(corpus.documents), args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
+    try:
+        from ..measure.workspace import Workspace
+        from ..reports.article import build_report, format_report
+
+        work = Workspace(corpus, args.atoms)
+        if any(s.is_imported for s in specs):
+            with_chunk_sets(work)
+        retriever = retriever_for(args, work)
+        golden = [golden_set(path, corpus) for path in args.golden or ()]
+        if any(isinstance(g, int) for g in golden):
+            return 2
+        questions = question_set(args.questions) if args.questions else None
+        if isinstance(questions, int):
+            return questions
+        report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
+                              workers=workers, retriever=retriever, golden=golden, questions=questions,
+                              by_format=args.by_format)
+    finally:
+        if workers is not None:
+            workers.close()
+    report["skipped"] = [{"path": s.path, "reason": s.reason} for s in corpus.skipped]
+    if args.json:
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    else:
+        sys.stdout.write(format_report(report))
+    return 0
+
+
+def _budgets(text: str) -> tuple[int, ...] | str:
+    """The sweep's budgets as given, or why they are refused."""
+    parts = [b.strip() for b in text.split(",") if b.strip()]
+    if len(parts) > MAX_SWEEP_BUDGETS:
+        return f"--budgets takes at most {MAX_SWEEP_BUDGETS} budgets, got {len(parts):,}"
+    if not all(p.isascii() and p.isdigit() and len(p) <= 7 for p in parts):
+        return f"--budgets must be whole numbers, got {text[:60]!r}{'…' if len(text) > 60 else ''}"
+    budgets = tuple(int(p) for p in parts)
+    if not budgets or any(b <= 0 for b in budgets):
+        return "--budgets needs positive whole numbers"
+    return budgets
