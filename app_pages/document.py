@@ -75,6 +75,9 @@ for col, kind in zip(cols, ATOM_KINDS):
     value = f"{intact}/{counted}" if counted else "none"
     col.metric(f"{ATOM_LABELS[kind].capitalize()}s whole", value,
                help=f"{ATOM_LABELS[kind].capitalize()}s kept whole by one chunk, of those in this document.")
+if view.uncovered:
+    st.warning(f"{view.uncovered:,} characters of text lie in no chunk (the grey stretches below): what this "
+               "chunking lost of the document.")
 if view.result.oversized:
     st.warning(f"{len(view.result.oversized):,} chunk(s) exceed the budget of {spec.budget} {unit} "
                f"because a single piece cannot be split further: {chunk_numbers(view.result.oversized)}.")

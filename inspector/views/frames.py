@@ -139,6 +139,9 @@ class DocView:
     duplication: float
     """Characters inside chunk spans over the document's length (1.0: nothing repeated)."""
 
+    uncovered: int = 0
+    """Characters of text (whitespace not counted) that no chunk holds: what a pipeline lost."""
+
 
 def doc_view(workspace: Workspace, document: Document, spec: SplitterSpec | str, length: Length) -> DocView:
     """Split one document (sharing the workspace's atoms) and measure it. Imported chunks
@@ -154,7 +157,18 @@ def doc_view(workspace: Workspace, document: Document, spec: SplitterSpec | str,
     sizes = tuple(length.count_many([c.embedded_text(document) for c in result.chunks]))
     covered = sum(b - a for a, b in spans)
     return DocView(result, analysis, sizes, tuple(cut_atoms(analysis.atoms, spans)),
-                   survival(analysis.atoms, spans), covered / len(document.text) if document.text else 0.0)
+                   survival(analysis.atoms, spans), covered / len(document.text) if document.text else 0.0,
+                   uncovered(document.text, spans))
+
+
+def uncovered(text: str, spans) -> int:
+    """Non-whitespace characters outside every span."""
+    lost, reached = 0, 0
+    for a, b in sorted(spans):
+        if a > reached:
+            lost += len("".join(text[reached:a].split()))
+        reached = max(reached, b)
+    return lost + len("".join(text[reached:].split()))
 
 
 def uploads_corpus(items: Sequence[tuple[str, bytes]], *, mode: str, max_file_bytes: int = MAX_DOCUMENT_BYTES,
