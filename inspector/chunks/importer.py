@@ -69,6 +69,10 @@ class ChunkOrigin:
     how: str
     """One of ``PLACEMENTS``."""
 
+    text: str | None = None
+    """The text the producer emitted for the chunk, when it gave one (it may differ from the
+    span's text by whitespace the producer dropped)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:
@@ -121,6 +125,20 @@ class ImportResult:
         """Records that did not become a chunk (duplicates aside)."""
         placed = {o.line for o in self.origins}
         return tuple(p for p in self.problems if p.line and p.line not in placed and p.kind != "duplicate")
+
+    def emitted_sizes(self, length, documents) -> list[tuple[int, int]]:
+        """Per placed chunk, ``(size of what the producer emitted, size of the span)`` in
+        ``length``'s unit, prefix included; the span stands in where no text was given."""
+        texts = {d.id: d.text for d in documents}
+        prefixes = {(c.doc_id, c.start, c.end): c.prefix for c in self.all_chunks()}
+        spans, emitted = [], []
+        for origin in self.origins:
+            prefix = prefixes.get((origin.doc_id, origin.start, origin.end), "")
+            span = prefix + texts[origin.doc_id][origin.start:origin.end]
+            spans.append(span)
+            emitted.append(span if origin.text is None else
+                           origin.text if prefix and origin.text.startswith(prefix) else prefix + origin.text)
+        return list(zip(length.count_many(emitted), length.count_many(spans)))
 
     def all_chunks(self) -> list[Chunk]:
         """Every placed chunk in corpus order."""
@@ -215,7 +233,7 @@ def place_records(records: list[ChunkRecord], documents: list[Document], *, name
         state.spans[(start, end)] = (record.line, record.chunk_id)
         state.placed.append((record, start, end))
         state.cursor = start
-        origins.append(ChunkOrigin(record.line, record.chunk_id, target.id, start, end, how))
+        origins.append(ChunkOrigin(record.line, record.chunk_id, target.id, start, end, how, record.text))
     label = label or f"imported:{name}"
     chunks: dict[str, tuple[Chunk, ...]] = {}
     gaps: list[Gap] = []

@@ -25,7 +25,7 @@ def run_check(args: argparse.Namespace) -> int:
     chunking = _checked_chunking(args, workspace)
     if isinstance(chunking, int):
         return chunking
-    measured, spec, label, unplaced = chunking
+    measured, spec, label, unplaced, imported = chunking
     golden = None
     if args.golden:
         golden = golden_set(args.golden, corpus)
@@ -43,7 +43,19 @@ def run_check(args: argparse.Namespace) -> int:
     if golden is not None:
         budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
         scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=retriever)
-    values = measure(measured, spec, fits=args.budget, golden=scored, unplaced=unplaced, retriever=retriever)
+    oversized = emitted_note = None
+    if imported is not None and args.budget is not None:
+        from ..lengths import get_length
+
+        sizes = imported.emitted_sizes(get_length(args.unit), measured.documents)
+        oversized = sum(emitted > args.budget for emitted, _ in sizes)
+        by_span = sum(span > args.budget for _, span in sizes)
+        if by_span != oversized:
+            emitted_note = (f"oversized is judged on the text {imported.name} emitted: {oversized} chunks over "
+                            f"{args.budget} {args.unit} ({by_span} by their span in the document, which holds "
+                            "whitespace the tool dropped)")
+    values = measure(measured, spec, fits=args.budget, golden=scored, unplaced=unplaced, retriever=retriever,
+                     oversized=oversized)
     try:
         result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline,
                             tolerance=args.tolerance, count_tolerance=args.count_tolerance)
@@ -54,6 +66,8 @@ def run_check(args: argparse.Namespace) -> int:
         notes.append(f"answer@5, cut and recall are ranked by {retriever.spec}")
     if scored is not None:
         notes.append(_golden_note(golden, scored))
+    if emitted_note:
+        notes.append(emitted_note)
     if baseline is not None and baseline.get("corpus", {}).get("fingerprint") not in (None, corpus.fingerprint):
         notes.append("the baseline was written for a different corpus")
     if baseline is not None and baseline.get("spec") not in (None, label):
@@ -109,13 +123,13 @@ def _check_limits(args: argparse.Namespace) -> tuple | str:
 
 
 def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
-    """What ``check`` measures: ``(workspace, spec, label, unplaced)``. Chunks from a file are
+    """What ``check`` measures: ``(workspace, spec, label, unplaced, import)``. Chunks from a file are
     imported as a chunk set and measured on the documents they cover; a library splitter's
     misplaced chunks are reported."""
     if not args.chunks:
         spec = parse_spec(args.spec)
         say_problems(workspace.problems(spec) if spec.is_adapter else ())
-        return workspace, spec, str(spec), None
+        return workspace, spec, str(spec), None, None
     from ..chunks.importer import import_chunks
     from ..chunks.sets import chunk_set_from_import
     from ..spec import SplitterSpec
@@ -132,7 +146,7 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
     chunk_set = chunk_set_from_import(result, workspace)
     workspace.add_chunk_set(chunk_set)
     spec = SplitterSpec.imported(chunk_set.id, args.unit)
-    return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced)
+    return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced), result
 
 
 def _golden_note(golden, scored) -> str:

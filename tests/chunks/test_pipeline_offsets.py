@@ -128,3 +128,17 @@ def test_a_langchain_dump_of_raw_files_places_every_chunk_when_front_matter_is_k
     stripped = import_chunks(data, load_corpus(corpus_folder), name="langchain.jsonl")
     assert "not-found" not in kinds(stripped)
     assert stripped.imported + kinds(stripped).count("front-matter-only") + len(stripped.duplicates) == len(dump)
+
+
+def test_oversized_is_judged_on_the_text_the_tool_emitted(corpus_folder, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CHUNK_INSPECTOR_DATA", str(tmp_path / "data"))
+    wide = "Replication   uses\n\n\n   port 7430."  # the document holds it with whitespace the tool dropped
+    write(corpus_folder, "wide.md", f"# Wide\n\n{wide}\n")
+    emitted = "Replication uses port 7430."
+    (tmp_path / "c.jsonl").write_bytes(records({"doc_id": "wide.md", "text": emitted}))
+    status = main(["check", str(corpus_folder), "--chunks", str(tmp_path / "c.jsonl"), "--budget",
+                   str(len(emitted)), "--max", "oversized=0", "--json"])
+    verdict = json.loads(capsys.readouterr().out)
+    assert status == 0 and verdict["measures"]["oversized"] == 0
+    assert any("judged on the text c.jsonl emitted: 0 chunks over 27 chars (1 by their span" in n
+               for n in verdict["notes"])
