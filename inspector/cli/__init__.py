@@ -53,6 +53,8 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
                              "retrieved): the context and atom fragments each splitter hands back for them")
     report.add_argument("--keep-front-matter", action="store_true",
                         help="read files with their front matter in the text, as a pipeline reading raw files does")
+    report.add_argument("--converter", choices=("markitdown", "docling"), default="markitdown",
+                        help="what turns PDF, DOCX, PPTX, XLSX and HTML files into markdown (docling: when installed)")
     report.add_argument("--by-format", action="store_true",
                         help="also break survival down by source format (markdown, PDF, DOCX, HTML, ...)")
     _add_retrieval(report)
@@ -102,6 +104,8 @@ def _add_chunking(command: argparse.ArgumentParser) -> None:
                          help="atom detector: markdown-it-py (default) or the article's exact rules")
     command.add_argument("--keep-front-matter", action="store_true",
                          help="read files with their front matter in the text, as a pipeline reading raw files does")
+    command.add_argument("--converter", choices=("markitdown", "docling"), default="markitdown",
+                         help="what turns PDF, DOCX, PPTX, XLSX and HTML files into markdown (docling: when installed)")
 
 
 def _add_check(commands, measure_help: bool = True) -> None:

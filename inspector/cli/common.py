@@ -58,7 +58,7 @@ def read_corpus(args, progress=None):
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
     return load_corpus(args.corpus, mode=args.atoms, conversions=data_folder() / FOLDER_NAME,
                        progress=lambda done, total: bar("files converted", done, total),
-                       keep_front_matter=args.keep_front_matter)
+                       keep_front_matter=args.keep_front_matter, converter=args.converter)
 
 
 def load(args) -> tuple | int:

@@ -12,6 +12,6 @@ from ..surface import lazy_surface
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "load": ["Corpus", "MARKDOWN_SUFFIXES", "SkippedFile", "load_corpus", "load_files", "load_uploads"],
     "read": ["read_text"],
-    "convert": ["CONVERTED_SUFFIXES", "Converted", "converter_version", "to_markdown"],
+    "convert": ["CONVERTED_SUFFIXES", "CONVERTERS", "Converted", "converter_version", "to_markdown"],
     "conversions": ["CONVERSIONS", "ConversionCache"],
 })

@@ -23,13 +23,14 @@ CONVERSIONS = FOLDER_NAME = "conversions"
 class ConversionCache:
     """Conversions on disk, by content and converter version."""
 
-    def __init__(self, folder: str | os.PathLike) -> None:
+    def __init__(self, folder: str | os.PathLike, converter: str = "markitdown") -> None:
         self.folder = Path(folder)
+        self.converter = converter
         self.converted = 0
         """Files this cache had to convert (the others came from disk)."""
 
     def _path(self, digest: str, kind: str) -> Path:
-        version = hashlib.blake2b(f"{kind}/{converter_version()}".encode(), digest_size=6).hexdigest()
+        version = hashlib.blake2b(f"{kind}/{converter_version(self.converter)}".encode(), digest_size=6).hexdigest()
         return self.folder / digest[:2] / f"{digest}-{version}.json"
 
     def convert(self, raw: bytes, kind: str) -> Converted:
@@ -40,7 +41,7 @@ class ConversionCache:
             return Converted(data["text"], tuple(data["pages"]), data["kind"])
         except (OSError, ValueError, KeyError, TypeError):
             pass  # not converted yet, or an entry damaged: convert again
-        converted = to_markdown(raw, kind)
+        converted = to_markdown(raw, kind, self.converter)
         self.converted += 1
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,8 @@
 """PDF, DOCX, PPTX, XLSX, HTML and EPUB files as the markdown a user's pipeline would split.
 
 ``to_markdown(raw, kind)`` is the one entry: MarkItDown (MIT, no model download) converts every
-type. Pages are kept where the format has them:
+type by default; Docling does when chosen and installed (``docling_converter``). Pages are kept
+where the format has them:
 
 - a PDF is converted whole, as MarkItDown does it; its pages are found with pypdfium2's text
   layer: exactly at pdfminer's form feeds when MarkItDown's text has them (they become
@@ -22,7 +23,8 @@ import re
 import threading
 from dataclasses import dataclass
 
-from ..errors import UnreadableFile
+from ..errors import CorpusError, UnreadableFile
+from .docling_converter import DOCLING_KINDS, docling_markdown
 
 #: Extensions converted to markdown, compared lower-cased, and the kind each one is.
 CONVERTED_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx",
@@ -51,13 +53,33 @@ class Converted:
     """The source format: ``pdf``, ``docx``, ``pptx``, ``xlsx``, ``html`` or ``epub``."""
 
 
-def converter_version() -> str:
-    """Names what converts files: MarkItDown's version and this module's revision."""
+#: The converters a load may use: MarkItDown (the default, always installed) or Docling (optional).
+CONVERTERS: tuple[str, ...] = ("markitdown", "docling")
+
+
+def converter_version(converter: str = "markitdown") -> str:
+    """Names what converts files: the converter's version and this module's revision."""
+    if converter == "docling":
+        from .docling_converter import docling_version
+
+        return f"docling-{docling_version()}/r{FORMAT_REVISION}"
     try:
         from markitdown import __version__
     except ImportError:
         __version__ = "missing"
     return f"markitdown-{__version__}/r{FORMAT_REVISION}"
+
+
+def check_converter(converter: str) -> None:
+    """Refuse a converter that is unknown or not installed, with the reason (``CorpusError``)."""
+    if converter not in CONVERTERS:
+        raise CorpusError(f"unknown converter {converter!r}; choose one of {', '.join(CONVERTERS)}")
+    if converter == "docling":
+        from .docling_converter import docling_available
+
+        if not docling_available():
+            raise CorpusError("the docling converter needs the docling package (pip install docling); "
+                              "MarkItDown, the default, is installed")
 
 
 def kind_of(name: str) -> str | None:
@@ -66,14 +88,21 @@ def kind_of(name: str) -> str | None:
     return CONVERTED_SUFFIXES.get(name[dot:].lower()) if dot >= 0 else None
 
 
-def to_markdown(raw: bytes, kind: str) -> Converted:
-    """``raw`` (a file of ``kind``) as markdown; ``UnreadableFile`` says why it cannot be."""
-    key = (hashlib.sha256(raw).hexdigest(), f"{kind}/{converter_version()}")
+def to_markdown(raw: bytes, kind: str, converter: str = "markitdown") -> Converted:
+    """``raw`` (a file of ``kind``) as markdown by ``converter`` (one of ``CONVERTERS``);
+    ``UnreadableFile`` says why it cannot be."""
+    key = (hashlib.sha256(raw).hexdigest(), f"{kind}/{converter_version(converter)}")
     with _MEMO_LOCK:
         found = _MEMO.get(key)
     if found is not None:
         return found
-    converted = _convert_pdf(raw) if kind == "pdf" else _convert_whole(raw, kind)
+    if converter == "docling" and kind in DOCLING_KINDS:
+        text = _normalised(docling_markdown(raw, kind))
+        if not _has_text(text):
+            raise UnreadableFile(f"no text in this {kind.upper()} file after conversion")
+        converted = Converted(text, (), kind)
+    else:
+        converted = _convert_pdf(raw) if kind == "pdf" else _convert_whole(raw, kind)
     with _MEMO_LOCK:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.pop(next(iter(_MEMO)))

@@ -34,7 +34,7 @@ from ..errors import CorpusError, SpecError, UnreadableFile
 from ..limits import MAX_CONVERTED_BYTES, MAX_DOCUMENT_BYTES
 from ..model import Document
 from .conversions import ConversionCache
-from .convert import kind_of
+from .convert import check_converter, kind_of
 from .read import check_mode, os_reason, read_document, read_file, too_large
 
 #: Extensions the markdown mode reads, compared lower-cased.
@@ -111,15 +111,18 @@ class Corpus:
 
 
 def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_DOCUMENT_BYTES,
-                conversions=None, progress=None, keep_front_matter: bool = False) -> Corpus:
+                conversions=None, progress=None, keep_front_matter: bool = False,
+                converter: str = "markitdown") -> Corpus:
     """Load a folder (recursively) or a single file (root: its folder, id: its name).
 
     ``conversions`` (a folder or a ``ConversionCache``) keeps converted files between runs;
     ``progress(done, total)`` is called as files that need converting are read;
-    ``keep_front_matter`` leaves front matter in the text (as a pipeline reading raw files sees it)."""
+    ``keep_front_matter`` leaves front matter in the text (as a pipeline reading raw files sees it);
+    ``converter`` is ``markitdown`` (the default) or ``docling`` (when installed)."""
     check_mode(mode)
-    conversions = _cache(conversions)
-    reading = _Reading(mode, max_bytes, conversions, progress, keep_front_matter)
+    check_converter(converter)
+    conversions = _cache(conversions, converter)
+    reading = _Reading(mode, max_bytes, conversions, progress, keep_front_matter, converter)
     _check_max_bytes(max_bytes)
     path = os.fspath(path)
     if "\x00" in str(path):
@@ -212,6 +215,7 @@ class _Reading:
     conversions: ConversionCache | None = None
     progress: object = None
     keep_front_matter: bool = False
+    converter: str = "markitdown"
 
 
 def _load(root: str, entries: list[tuple[str, str]], skipped: list[SkippedFile], reading: _Reading) -> Corpus:
@@ -224,7 +228,8 @@ def _load(root: str, entries: list[tuple[str, str]], skipped: list[SkippedFile],
         try:
             raw = read_file(path, _limit(doc_id, mode, reading.max_bytes))
             documents.append(read_document(doc_id, raw, mode, source=path, conversions=reading.conversions,
-                                           keep_front_matter=reading.keep_front_matter))
+                                           keep_front_matter=reading.keep_front_matter,
+                                           converter=reading.converter))
         except UnreadableFile as exc:
             skipped.append(SkippedFile(doc_id, exc.reason))
         if reading.progress is not None and mode == "markdown" and kind_of(doc_id):
@@ -238,10 +243,10 @@ def _limit(doc_id: str, mode: str, max_bytes: int) -> int:
     return max(max_bytes, MAX_CONVERTED_BYTES) if mode == "markdown" and kind_of(doc_id) else max_bytes
 
 
-def _cache(conversions) -> ConversionCache | None:
+def _cache(conversions, converter: str = "markitdown") -> ConversionCache | None:
     if conversions is None or isinstance(conversions, ConversionCache):
         return conversions
-    return ConversionCache(conversions)
+    return ConversionCache(conversions, converter)
 
 
 def _corpus(root: str, documents: list[Document], skipped: list[SkippedFile], mode: str) -> Corpus:

@@ -109,7 +109,7 @@ def read_file(path: str, max_bytes: int) -> bytes:
 
 
 def read_document(doc_id: str, raw: bytes, mode: str, source: str, conversions=None,
-                  keep_front_matter: bool = False) -> Document:
+                  keep_front_matter: bool = False, converter: str = "markitdown") -> Document:
     """One file's bytes as a ``Document`` (``UnreadableFile`` when they cannot be one). In the
     markdown mode a PDF, DOCX, PPTX, XLSX, HTML or EPUB file is converted to markdown first
     (through ``conversions``, a ``ConversionCache``, when given)."""
@@ -118,7 +118,10 @@ def read_document(doc_id: str, raw: bytes, mode: str, source: str, conversions=N
         text, meta, start = read_file_text(raw, mode, keep_front_matter)
         return Document(id=doc_id, text=text, title=_title(text, meta, doc_id), source=source, meta=meta,
                         start_in_file=start)
-    converted = (conversions.convert if conversions is not None else to_markdown)(raw, kind)
+    if conversions is not None:
+        converted = conversions.convert(raw, kind)
+    else:
+        converted = to_markdown(raw, kind, converter)
     size = len(converted.text.encode("utf-8", "surrogatepass"))
     if size > MAX_DOCUMENT_BYTES:
         raise UnreadableFile(f"its converted text is {too_large(size, MAX_DOCUMENT_BYTES)}")
