@@ -108,7 +108,7 @@ def coverage_rows(result: ImportResult, documents) -> list[dict]:
     for gap in result.gaps:
         if not gap.blank:
             lost[gap.doc_id] = lost.get(gap.doc_id, 0) + len("".join(texts[gap.doc_id][gap.start:gap.end].split()))
-    rows = [{"document": doc_id, "characters": len(texts[doc_id]), "text in no chunk": count,
+    rows = [{"document": doc_id, "length": len(texts[doc_id]), "text in no chunk": count,
              "share": count / len(texts[doc_id]) if texts[doc_id] else 0.0}
             for doc_id, count in lost.items()]
     return sorted(rows, key=lambda r: (-r["text in no chunk"], r["document"]))
