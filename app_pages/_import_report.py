@@ -54,10 +54,15 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
     cols[4].metric("Whitespace-normalised", placed["normalised"])
     cols[5].metric("Realigned", placed["realigned"], help="Wrong offsets; placed by the text instead.")
     issues = [p for p in result.problems if p.kind != "duplicate"]
+    # Chunks a steady shift away from their offsets (front matter, dropped whitespace) are
+    # harmless; listed apart so the problems that matter are not lost among them.
+    shifted = [p for p in issues if p.kind == "offset-mismatch"]
+    issues = [p for p in issues if p.kind != "offset-mismatch"]
     text_gaps = gap_rows(result, workspace.documents, blank=False)
     blank_gaps = gap_rows(result, workspace.documents, blank=True)
     cols = st.columns(4)
-    cols[0].metric("Problems", len(issues), help="Records not taken as given (table below).")
+    cols[0].metric("Problems", len(issues), help=f"Records not taken as given (table below); {len(shifted):,} more "
+                                                 "were placed by their text, their offsets shifted.")
     cols[1].metric("Duplicates", len(result.duplicates), help="Records repeating an earlier chunk's span.")
     cols[2].metric("Uncovered text", len(text_gaps), help="Stretches of text no chunk holds.")
     cols[3].metric("Documents without chunks", len(result.missing_documents),
@@ -78,6 +83,11 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
               column_config=MESSAGE_COLUMNS)
     else:
         st.caption("None: every record was read, named a known document and held its text.")
+    if shifted:
+        with st.expander(f"Placed by their text, their offsets shifted ({len(shifted):,}): harmless when the "
+                         "tool counted in the raw file (tick *Offsets count in the raw files* above)"):
+            table(problem_rows(shifted), width="stretch", key="import_shifted", name="chunks",
+                  column_config=MESSAGE_COLUMNS)
     st.subheader(f"Duplicates ({len(result.duplicates)})")
     if result.duplicates:
         table(problem_rows(result.duplicates), width="stretch", key="import_duplicates", name="duplicates",

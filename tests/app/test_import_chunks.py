@@ -179,3 +179,25 @@ def test_thousands_of_problems_draw_a_thousand_rows_and_download_all():
     assert len(problems) == 1_000 and list(problems["line"][:2]) == [3, 4]
     assert any("The first 1,000 of 2,500 problems" in c.value for c in at.caption)
     assert any(b.label == "Download all 2,500 problems (CSV)" for b in at.get("download_button"))
+
+
+def test_shifted_offsets_are_listed_apart_and_the_raw_offsets_box_places_them(isolated_app, tmp_path, monkeypatch):
+    front = "---\ntitle: Ports\n---\n"
+    body = "# Ports\n\nThe admin port is 7440.\n\nThe replication port is 7430.\n"
+    (tmp_path / "ports.md").write_text(front + body, encoding="utf-8")
+    monkeypatch.setenv("CHUNK_INSPECTOR_ROOTS", str(tmp_path))
+    raw = front + body
+    lines = [json.dumps({"doc_id": "ports.md", "text": t, "start": raw.index(t), "end": raw.index(t) + len(t)})
+             for t in ("# Ports", "The admin port is 7440.", "The replication port is 7430.")]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["corpus"] = str(tmp_path)
+    at.run()
+    at.switch_page(PAGE).run()
+    at.file_uploader(key="import_upload").set_value(("raw.jsonl", "\n".join(lines).encode(), "application/json"))
+    at.run()
+    clean(at)
+    assert metrics(at)["Problems"] == "0" and metrics(at)["Realigned"] == "3"
+    assert any("offsets shifted (3)" in e.label for e in at.expander)
+    at.checkbox(key="import_raw_offsets").check().run()
+    clean(at)
+    assert metrics(at)["By offsets"] == "3" and not any("offsets shifted" in e.label for e in at.expander)
