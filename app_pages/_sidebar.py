@@ -65,8 +65,9 @@ class Context:
 
 @st.cache_resource(ttl=300, max_entries=8, show_spinner="Reading the corpus (PDF, DOCX, PPTX and HTML files are "
                                                         "converted once, then kept)…")
-def _folder_corpus(real_path: str, mode: str) -> Corpus:
-    return load_corpus(real_path, mode=mode, conversions=data_folder() / CONVERSIONS)
+def _folder_corpus(real_path: str, mode: str, keep_front_matter: bool = False) -> Corpus:
+    return load_corpus(real_path, mode=mode, conversions=data_folder() / CONVERSIONS,
+                       keep_front_matter=keep_front_matter)
 
 
 @st.cache_resource(max_entries=6, show_spinner=False)
@@ -105,7 +106,7 @@ def _corpus_widgets(ctx: Context) -> None:
     if source == SAMPLE:
         corpus_value, ctx.corpus_label = SAMPLE, "the bundled sample corpus"
         try:
-            ctx.corpus = _folder_corpus(os.path.realpath(SAMPLE_CORPUS), mode)
+            ctx.corpus = _folder_corpus(os.path.realpath(SAMPLE_CORPUS), mode, ctx.state.keep_front_matter)
         except CorpusError as exc:
             ctx.problem = f"The sample corpus cannot be read: {exc}"
     elif source == "folder":
@@ -119,7 +120,7 @@ def _corpus_widgets(ctx: Context) -> None:
             ctx.problem = f"Cannot open this folder: {problem}"
         else:
             try:
-                ctx.corpus = _folder_corpus(os.path.realpath(path.strip()), mode)
+                ctx.corpus = _folder_corpus(os.path.realpath(path.strip()), mode, ctx.state.keep_front_matter)
             except (CorpusError, OSError) as exc:
                 ctx.problem = f"Cannot read the corpus folder: {exc}"
     else:
@@ -135,7 +136,8 @@ def _corpus_widgets(ctx: Context) -> None:
                            "(uploaded files stay in this browser session; links cannot carry them).")
         else:
             corpus, problem = uploads_corpus([(f.name, f.getvalue()) for f in files], mode=mode,
-                                             conversions=data_folder() / CONVERSIONS)
+                                             conversions=data_folder() / CONVERSIONS,
+                                             keep_front_matter=ctx.state.keep_front_matter)
             ctx.corpus, ctx.problem = corpus, problem and f"Uploads refused: {problem}"
     ctx.state = update(corpus=corpus_value if corpus_value else ctx.state.corpus)
     if ctx.corpus is not None:

@@ -93,6 +93,15 @@ with st.expander("Which formats work, and chunks that name no document"):
                                format_func=lambda d: d or "none: report such records as problems",
                                help="Chonkie and other tools that chunk one text at a time write no document "
                                     "name; pick the document those chunks came from.") or None
+    keep_front_matter = st.checkbox("Read the corpus with its front matter kept", value=state.keep_front_matter,
+                                    key="import_front_matter",
+                                    help="As a pipeline reading the raw files sees them: a chunk that holds the "
+                                         "front matter then has it to land on. Applies to every page (kept in "
+                                         "the link).")
+    if keep_front_matter != state.keep_front_matter:
+        _shared.update(keep_front_matter=keep_front_matter)
+        _shared.publish()
+        st.rerun()  # the sidebar reads the corpus again
     _shared.keep("import_raw_offsets", False)
     raw_offsets = st.checkbox("Offsets count in the raw files (front matter included)", key="import_raw_offsets",
                               persist_state="session",

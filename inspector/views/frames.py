@@ -172,11 +172,13 @@ def uncovered(text: str, spans) -> int:
 
 
 def uploads_corpus(items: Sequence[tuple[str, bytes]], *, mode: str, max_file_bytes: int = MAX_DOCUMENT_BYTES,
-                   max_total_bytes: int = MAX_UPLOAD_BYTES, conversions=None) -> tuple[Corpus | None, str | None]:
+                   max_total_bytes: int = MAX_UPLOAD_BYTES, conversions=None,
+                   keep_front_matter: bool = False) -> tuple[Corpus | None, str | None]:
     """Uploaded (name, bytes) as a corpus, or ``(None, reason)`` when together they are too big.
     Each file is checked here too: the browser's size limit can be bypassed."""
     total = sum(len(data) for _, data in items)
     if total > max_total_bytes:
         return None, (f"the uploads add up to {total / 1e6:.1f} MB, over the "
                       f"{max_total_bytes / 1e6:.0f} MB limit; upload fewer files")
-    return load_uploads(items, mode=mode, max_bytes=max_file_bytes, conversions=conversions), None
+    return load_uploads(items, mode=mode, max_bytes=max_file_bytes, conversions=conversions,
+                        keep_front_matter=keep_front_matter), None

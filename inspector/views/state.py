@@ -88,6 +88,9 @@ class AppState:
     """What ranks chunks on the Compare, Budget sweep, Import and Orphan Test pages (a
     ``RetrieverSpec`` string this server allows)."""
 
+    keep_front_matter: bool = False
+    """Read the corpus with its front matter in the text, as pipelines reading raw files do."""
+
     def spec(self) -> SplitterSpec:
         """The splitter these settings describe; ``SpecError`` says why when they cannot run."""
         if self.unit == "chars" or self.unit in LENGTH_NAMES or UPLOAD_UNIT.match(self.unit):
@@ -114,7 +117,8 @@ class AppState:
 
     #: The URL keys these settings own; pages may add keys of their own beside them.
     # ``embedder``, not ``embed``: Streamlit keeps ``embed`` for itself and never shows it to the app.
-    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "budgets", "embedder", "cap", "retriever")
+    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "budgets", "embedder", "cap", "retriever",
+                "frontmatter")
 
     def to_query_params(self) -> dict[str, str | list[str]]:
         """The URL form: ``spec`` and ``doc`` always, other settings when not at their default."""
@@ -140,6 +144,8 @@ class AppState:
             out["cap"] = str(self.cap)
         if self.retriever != default.retriever:
             out["retriever"] = self.retriever
+        if self.keep_front_matter:
+            out["frontmatter"] = "keep"
         return out
 
     @classmethod
@@ -252,10 +258,17 @@ def _read_retriever(state: AppState, text: str, units: Sequence[str]):
         return state, [f"Retriever in the link ignored ({exc}); using {state.retriever}."]
 
 
+@_last
+def _read_front_matter(state: AppState, text: str, units: Sequence[str]):
+    if text in ("keep", "strip"):
+        return replace(state, keep_front_matter=text == "keep"), []
+    return state, [f"Front matter {text[:40]!r} in the link is not 'keep' or 'strip'; it is removed."]
+
+
 #: Every URL key ``AppState`` owns and how it is read, in the order they are applied.
 _URL_READERS = {"spec": _read_spec, "mode": _read_mode, "corpus": _read_corpus, "doc": _read_doc,
                 "vs": _read_lane_b, "cmp": _read_compare, "budgets": _read_sweep, "embedder": _read_embed,
-                "cap": _read_cap, "retriever": _read_retriever}
+                "cap": _read_cap, "retriever": _read_retriever, "frontmatter": _read_front_matter}
 
 
 def parse_budgets(text: str) -> tuple[tuple[int, ...], str | None]:

@@ -201,3 +201,24 @@ def test_shifted_offsets_are_listed_apart_and_the_raw_offsets_box_places_them(is
     at.checkbox(key="import_raw_offsets").check().run()
     clean(at)
     assert metrics(at)["By offsets"] == "3" and not any("offsets shifted" in e.label for e in at.expander)
+
+
+def test_the_front_matter_box_reads_the_corpus_as_the_pipeline_did(isolated_app, tmp_path, monkeypatch):
+    front = "---\ntitle: Ports\n---\n"
+    (tmp_path / "ports.md").write_text(front + "# Ports\n\nThe admin port is 7440.\n", encoding="utf-8")
+    monkeypatch.setenv("CHUNK_INSPECTOR_ROOTS", str(tmp_path))
+    lines = [json.dumps({"doc_id": "ports.md", "text": front.rstrip()}),
+             json.dumps({"doc_id": "ports.md", "text": "The admin port is 7440."})]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["corpus"] = str(tmp_path)
+    at.run()
+    at.switch_page(PAGE).run()
+    at.file_uploader(key="import_upload").set_value(("fm.jsonl", "\n".join(lines).encode(), "application/json"))
+    at.run()
+    clean(at)
+    assert metrics(at)["Placed"] == "1"
+    assert "front-matter-only" in set(table(at, "kind")["kind"])
+    at.checkbox(key="import_front_matter").check().run()
+    clean(at)
+    assert at.query_params["frontmatter"] == "keep"
+    assert metrics(at)["Placed"] == "2" and metrics(at)["Problems"] == "0"
