@@ -56,11 +56,3 @@ def test_the_retriever_travels_in_the_link_and_bm25_leaves_it_out():
     assert "retriever" not in AppState().to_query_params()
     kept, problems = AppState.from_query_params({"retriever": "dense:wordllama"})
     assert kept.retriever == "dense" and problems == []
-
-
-def test_front_matter_kept_travels_in_the_link():
-    state = AppState(keep_front_matter=True)
-    assert state.to_query_params()["frontmatter"] == "keep"
-    assert AppState.from_query_params(state.to_query_params())[0] == state
-    kept, problems = AppState.from_query_params({"frontmatter": "sometimes"})
-    assert not kept.keep_front_matter and "not 'keep' or 'strip'" in problems[0]

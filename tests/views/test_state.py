@@ -175,3 +175,11 @@ def test_the_embedder_travels_under_a_key_streamlit_leaves_alone():
     state = AppState(embed="cl100k")
     assert state.to_query_params()["embedder"] == "cl100k" and "embed" not in state.to_query_params()
     assert AppState.from_query_params(state.to_query_params())[0] == state
+
+
+def test_front_matter_kept_travels_in_the_link():
+    state = AppState(keep_front_matter=True)
+    assert state.to_query_params()["frontmatter"] == "keep"
+    assert AppState.from_query_params(state.to_query_params())[0] == state
+    kept, problems = AppState.from_query_params({"frontmatter": "sometimes"})
+    assert not kept.keep_front_matter and "not 'keep' or 'strip'" in problems[0]
