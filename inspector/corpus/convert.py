@@ -32,7 +32,8 @@ CONVERTED_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx", ".pptx": "
 #: Bumped when what this module makes of a file changes (cached conversions are then redone).
 FORMAT_REVISION = 1
 _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->$", re.M)
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+#: An image in converted markdown: MarkItDown's ``![alt](src)``, Docling's ``<!-- image -->``.
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)|<!-- image -->")
 #: The compound-file signature: what a password-protected DOCX, PPTX or XLSX really is.
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _MEMO: dict[tuple[str, str], Converted] = {}
@@ -96,10 +97,12 @@ def to_markdown(raw: bytes, kind: str, converter: str = "markitdown") -> Convert
         found = _MEMO.get(key)
     if found is not None:
         return found
+    _refuse_early(raw, kind)
     if converter == "docling" and kind in DOCLING_KINDS:
         text = _normalised(docling_markdown(raw, kind))
         if not _has_text(text):
-            raise UnreadableFile(f"no text in this {kind.upper()} file after conversion")
+            raise UnreadableFile(f"no text in this {kind.upper()} file after conversion" +
+                                 (" (only images: it needs OCR)" if _IMAGE.search(text) else ""))
         converted = Converted(text, (), kind)
     else:
         converted = _convert_pdf(raw) if kind == "pdf" else _convert_whole(raw, kind)
@@ -130,12 +133,16 @@ def _run(raw: bytes, kind: str) -> str:
     return _normalised(result.markdown or "")
 
 
-def _convert_whole(raw: bytes, kind: str) -> Converted:
+def _refuse_early(raw: bytes, kind: str) -> None:
+    """What no converter should be handed: binary bytes as HTML, a protected Office file."""
     if kind == "html" and b"\0" in raw:
         raise UnreadableFile("binary file (contains NUL bytes), not HTML")
-    if kind != "html" and raw.startswith(_OLE):
+    if kind in ("docx", "pptx", "xlsx") and raw.startswith(_OLE):
         raise UnreadableFile(f"an encrypted (password-protected) or legacy Office file, not a {kind.upper()} "
                              "archive: save it unprotected as ." + kind)
+
+
+def _convert_whole(raw: bytes, kind: str) -> Converted:
     text = _run(raw, kind)
     if not _has_text(text):
         raise UnreadableFile(f"no text in this {kind.upper()} file after conversion" +

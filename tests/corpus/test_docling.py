@@ -1,100 +1,71 @@
-"""``--converter docling``: how Chunk Inspector drives Docling and reports what it cannot do.
-
-Docling pulls in torch and model weights, too heavy for this suite, so these tests put a
-stand-in ``docling`` package on the path that behaves as Docling does offline: DOCX and HTML
-convert, a PDF fails reaching for its layout models. They check our side of the contract
-(what is called, what is cached, what a failure says), not Docling's conversions.
-"""
+"""``--converter docling``: Docling's rule-based DOCX, HTML and PPTX backends (``docling-slim``
+with its format extras, installed by the dev requirements: no torch, no model), and its PDF
+pipeline reported per file when its models are not on the machine."""
 
 from __future__ import annotations
 
-import sys
-import textwrap
-
 import pytest
 
-from inspector import load_corpus
-from inspector.corpus import convert as convert_module
+from inspector import Workspace, load_corpus
+from inspector.corpus import docling_converter
 from inspector.errors import CorpusError
+from tests.support.documents import unreadable_files
 from tests.support.files import reasons, write
 from tests.support.paths import SAMPLE
 
-STAND_IN = {
-    "docling/__init__.py": "__version__ = '9.9.9-stand-in'\n",
-    "docling/datamodel/__init__.py": "",
-    "docling/datamodel/base_models.py": textwrap.dedent('''
-        class DocumentStream:
-            def __init__(self, name, stream):
-                self.name, self.stream = name, stream
-    '''),
-    "docling/document_converter.py": textwrap.dedent('''
-        CALLS = []
 
-        class _Document:
-            def __init__(self, text):
-                self.text = text
-
-            def export_to_markdown(self):
-                return self.text
-
-        class _Result:
-            def __init__(self, text):
-                self.document = _Document(text)
-
-        class DocumentConverter:
-            def convert(self, source):
-                CALLS.append(source.name)
-                if source.name.endswith(".pdf"):
-                    raise OSError("Cannot find an appropriate cached snapshot folder for the specified revision "
-                                  "on the local disk and outgoing traffic has been disabled (HF_HUB_OFFLINE)")
-                if source.name.endswith(".pptx"):
-                    raise NotImplementedError("shape type 14 is not supported")
-                data = source.stream.read()
-                return _Result("# Converted by Docling\\n\\n" + str(len(data)) + " bytes read.\\n")
-    '''),
-}
+@pytest.fixture(scope="module")
+def converted():
+    corpus = load_corpus(SAMPLE / "formats", converter="docling")
+    return corpus, Workspace(corpus)
 
 
-@pytest.fixture
-def docling(tmp_path, monkeypatch):
-    for name, text in STAND_IN.items():
-        write(tmp_path / "site", name, text)
-    monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    monkeypatch.setattr(convert_module, "_MEMO", {})
-    yield
-    for name in [m for m in sys.modules if m == "docling" or m.startswith("docling.")]:
-        del sys.modules[name]
+def test_docling_converts_docx_html_and_pptx_with_their_structure(converted):
+    corpus, work = converted
+    by_kind = {d.source_format: d for d in corpus.documents}
+    assert set(by_kind) == {"docx", "html", "pptx"}
+    docx = work.analysis(by_kind["docx"])
+    assert "Expense approval at Quillfeather Labs" in [h.title for h in docx.headings]
+    assert len(docx.atoms["table"]) == 1 and len(docx.atoms["row"]) >= 3
+    html = work.analysis(by_kind["html"])
+    (code,) = [by_kind["html"].text[a:b] for a, b in html.atoms["code"]]
+    assert "hbl certs rotate --listener admin --days 90" in code
+    pptx = work.analysis(by_kind["pptx"])
+    assert [h.title for h in pptx.headings] == ["Harborline 4.2 in five minutes", "Upgrade path",
+                                                 "Numbers to remember"]
+    assert all(not d.pages for d in corpus.documents), "Docling's markdown carries no page offsets"
 
 
-def test_without_docling_the_converter_is_refused_with_the_way_to_get_it():
+def test_a_pdf_without_doclings_models_is_listed_and_the_rest_loads(converted):
+    corpus, _ = converted
+    assert reasons(corpus)["sizing-notes.pdf"].startswith("needs Docling's models")
+
+
+def test_files_docling_cannot_read_are_listed_with_a_reason(tmp_path):
+    for name, (data, _) in unreadable_files().items():
+        if not name.endswith(".pdf"):
+            write(tmp_path, name, data)
+    write(tmp_path, "fine.html", "<h1>Fine</h1><p>This one loads.</p>")
+    corpus = load_corpus(tmp_path, converter="docling")
+    assert [d.id for d in corpus.documents] == ["fine.html"]
+    found = reasons(corpus)
+    assert len(found) == 12 and all(found.values())
+    assert "encrypted" in found["encrypted.docx"] and "needs OCR" in found["picture.pptx"]
+    assert "Docling cannot read this DOCX file" in found["damaged.docx"]
+
+
+def test_docling_and_markitdown_conversions_are_kept_apart(tmp_path):
+    write(tmp_path / "docs", "page.html", "<h1>Title</h1><ul><li>one</li></ul>")
+    markitdown = load_corpus(tmp_path / "docs", conversions=tmp_path / "conversions")
+    docling = load_corpus(tmp_path / "docs", converter="docling", conversions=tmp_path / "conversions")
+    assert markitdown.documents[0].text == "# Title\n\n* one\n"
+    assert docling.documents[0].text == "# Title\n\n- one\n"
+    assert len(list((tmp_path / "conversions").rglob("*.json"))) == 2
+
+
+def test_without_docling_the_converter_is_refused_with_the_way_to_get_it(monkeypatch):
+    monkeypatch.setattr(docling_converter, "docling_available", lambda: False)
     with pytest.raises(CorpusError, match=r"needs the docling package \(pip install docling\)"):
         load_corpus(SAMPLE / "formats", converter="docling")
     with pytest.raises(CorpusError, match="unknown converter 'pandoc'"):
         load_corpus(SAMPLE / "formats", converter="pandoc")
-
-
-def test_docling_converts_what_it_can_and_a_pdf_without_models_is_named(docling, tmp_path):
-    corpus = load_corpus(SAMPLE / "formats", converter="docling", conversions=tmp_path / "conversions")
-    by_id = {d.id: d for d in corpus.documents}
-    assert set(by_id) == {"expense-approval.docx", "rotating-the-admin-certificate.html"}
-    assert by_id["expense-approval.docx"].text.startswith("# Converted by Docling")
-    assert by_id["expense-approval.docx"].source_format == "docx" and by_id["expense-approval.docx"].pages == ()
-    found = reasons(corpus)
-    assert found["sizing-notes.pdf"].startswith("needs Docling's models")
-    deck = found["harborline-4-2-overview.pptx"]
-    assert "the Docling converter failed on this PPTX file (NotImplementedError" in deck
-    from docling.document_converter import CALLS
-
-    assert sorted(CALLS) == ["document.docx", "document.html", "document.pdf", "document.pptx"]
-    CALLS.clear()
-    again = load_corpus(SAMPLE / "formats", converter="docling", conversions=tmp_path / "conversions")
-    assert [d.text for d in again.documents] == [d.text for d in corpus.documents]
-    assert sorted(CALLS) == ["document.pdf", "document.pptx"], "kept conversions are not redone"
-
-
-def test_docling_and_markitdown_conversions_are_kept_apart(docling, tmp_path):
-    write(tmp_path / "docs", "page.html", "<h1>Title</h1><p>Body.</p>")
-    markitdown = load_corpus(tmp_path / "docs", conversions=tmp_path / "conversions")
-    converted = load_corpus(tmp_path / "docs", converter="docling", conversions=tmp_path / "conversions")
-    assert markitdown.documents[0].text.startswith("# Title")
-    assert converted.documents[0].text.startswith("# Converted by Docling")
