@@ -53,11 +53,7 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
     cols[3].metric("By exact text", placed["exact"])
     cols[4].metric("Whitespace-normalised", placed["normalised"])
     cols[5].metric("Realigned", placed["realigned"], help="Wrong offsets; placed by the text instead.")
-    issues = [p for p in result.problems if p.kind != "duplicate"]
-    # Chunks a steady shift away from their offsets (front matter, dropped whitespace) are
-    # harmless; listed apart so the problems that matter are not lost among them.
-    shifted = [p for p in issues if p.kind == "offset-mismatch"]
-    issues = [p for p in issues if p.kind != "offset-mismatch"]
+    issues, shifted = result.reviewable, result.shifted  # shifts apart, so the problems that matter show
     text_gaps = gap_rows(result, workspace.documents, blank=False)
     blank_gaps = gap_rows(result, workspace.documents, blank=True)
     cols = st.columns(4)

@@ -22,7 +22,7 @@ from inspector.review import (
     saved_message,
     suspects,
 )
-from inspector.views import chunk_card_html
+from inspector.views import chunk_card_html, page_label
 from inspector.views import markdown_escape as md
 
 QUESTION_KEYS = {q.key: f"orphan_{q.key}" for q in QUESTIONS}
@@ -87,9 +87,7 @@ def _reveal(ctx, item) -> None:
     hints = suspects(chunk, document, ctx.workspace.analysis(document))
     with st.expander("Reveal context and automatic hints", expanded=True):
         path = " › ".join(around.heading_path) or "(no heading above it)"
-        pages = "" if around.pages is None else (
-            f" · page {around.pages[0]}" if around.pages[0] == around.pages[1] else
-            f" · pages {around.pages[0]}–{around.pages[1]}")
+        pages = f" · {page_label(around.pages)}" if around.pages else ""
         st.markdown(md(f"From {around.title} · {document.id}{pages} · section: {path}"))
         if hints:
             items = "".join(f"<li><b>{html.escape(HINT_CODES[h.code])}</b>: {html.escape(h.message)}</li>"

@@ -111,7 +111,9 @@ def _corpus_widgets(ctx: Context) -> None:
             ctx.problem = f"The sample corpus cannot be read: {exc}"
     elif source == "folder":
         path = st.text_input("Folder", key="corpus_path", on_change=touched,
-                             placeholder="path/to/markdown", help="Read recursively (.md, .markdown, .txt).")
+                             placeholder="path/to/documents",
+                             help="Read recursively: .md, .markdown and .txt as text; PDF, DOCX, PPTX, XLSX, HTML "
+                                  "and EPUB converted to markdown.")
         corpus_value, ctx.corpus_label = path.strip() or ctx.state.corpus, path.strip()
         if ctx.launch.roots:
             st.caption("Allowed folders: " + ", ".join(f"`{r}`" for r in ctx.launch.roots))

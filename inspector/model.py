@@ -163,6 +163,12 @@ class ImportProblem:
     message: str
     """What happened, in words, naming what was done about it."""
 
+    @property
+    def is_shift(self) -> bool:
+        """Placed by its text a distance from its offsets: harmless when the producer counted in
+        the raw file (front matter) or in a text with other whitespace."""
+        return self.kind == "offset-mismatch"
+
 
 @dataclass(frozen=True, slots=True)
 class SplitResult:

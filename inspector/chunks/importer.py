@@ -126,6 +126,22 @@ class ImportResult:
         placed = {o.line for o in self.origins}
         return tuple(p for p in self.problems if p.line and p.line not in placed and p.kind != "duplicate")
 
+    @property
+    def shifted(self) -> tuple[ImportProblem, ...]:
+        """Records placed by their text at a shift from their offsets (``ImportProblem.is_shift``)."""
+        return tuple(p for p in self.problems if p.is_shift)
+
+    @property
+    def reviewable(self) -> tuple[ImportProblem, ...]:
+        """The problems a person should read: every one but duplicates and harmless shifts."""
+        return tuple(p for p in self.problems if p.kind != "duplicate" and not p.is_shift)
+
+    def over_budget(self, length, documents, budget: int) -> tuple[int, int]:
+        """Chunks over ``budget`` in ``length``'s unit, judged on what the producer emitted and,
+        beside it, on the span in the document (which holds whitespace the producer dropped)."""
+        sizes = self.emitted_sizes(length, documents)
+        return sum(e > budget for e, _ in sizes), sum(s > budget for _, s in sizes)
+
     def emitted_sizes(self, length, documents) -> list[tuple[int, int]]:
         """Per placed chunk, ``(size of what the producer emitted, size of the span)`` in
         ``length``'s unit, prefix included; the span stands in where no text was given."""

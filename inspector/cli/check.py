@@ -47,9 +47,7 @@ def run_check(args: argparse.Namespace) -> int:
     if imported is not None and args.budget is not None:
         from ..lengths import get_length
 
-        sizes = imported.emitted_sizes(get_length(args.unit), measured.documents)
-        oversized = sum(emitted > args.budget for emitted, _ in sizes)
-        by_span = sum(span > args.budget for _, span in sizes)
+        oversized, by_span = imported.over_budget(get_length(args.unit), measured.documents, args.budget)
         if by_span != oversized:
             emitted_note = (f"oversized is judged on the text {imported.name} emitted: {oversized} chunks over "
                             f"{args.budget} {args.unit} ({by_span} by their span in the document, which holds "

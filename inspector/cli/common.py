@@ -83,9 +83,9 @@ def with_chunk_sets(workspace):
 def say_problems(problems, source: str = "") -> None:
     """Every chunk made elsewhere that was not taken as given, one line each on stderr (harmless
     shifts summarised)."""
-    shifted = [p for p in problems if p.kind == "offset-mismatch"]
+    shifted = [p for p in problems if p.is_shift]
     for problem in problems:
-        if problem.kind == "offset-mismatch" and shifted.index(problem) >= SHIFTS_SHOWN:
+        if problem.is_shift and shifted.index(problem) >= SHIFTS_SHOWN:
             continue
         where = f"{source}:{problem.line}" if source else problem.chunk_id
         sys.stderr.write(f"{where}: {problem.kind}: {problem.message}\n")

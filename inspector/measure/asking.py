@@ -12,29 +12,13 @@ them, or as the user's own system returned them), and:
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from dataclasses import dataclass
-from itertools import accumulate
 
 from ..chunks.importer import ImportResult, place_records
 from ..lengths import get_length
 from ..retrieval.questions import QuestionSet
 from ..retrieval.ranking import Question, Retriever
-
-
-class Interior:
-    """Answers "is this offset strictly inside some atom?" in O(log n) for one document."""
-
-    __slots__ = ("starts", "reach")
-
-    def __init__(self, atoms) -> None:
-        ordered = sorted(atoms)
-        self.starts = [a for a, _ in ordered]
-        self.reach = list(accumulate((b for _, b in ordered), max))
-
-    def inside(self, offset: int) -> bool:
-        k = bisect_left(self.starts, offset)  # atoms starting before the offset
-        return k > 0 and self.reach[k - 1] > offset
+from .survival import Interior
 
 
 @dataclass(frozen=True, slots=True)

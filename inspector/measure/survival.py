@@ -29,6 +29,31 @@ class Containment:
         return k > 0 and self.reach[k - 1] >= b
 
 
+class Interior:
+    """Answers "is this offset strictly inside some atom?" in O(log n) for one document."""
+
+    __slots__ = ("starts", "reach")
+
+    def __init__(self, atoms) -> None:
+        ordered = sorted(atoms)
+        self.starts = [a for a, _ in ordered]
+        self.reach = list(accumulate((b for _, b in ordered), max))
+
+    def inside(self, offset: int) -> bool:
+        k = bisect_left(self.starts, offset)  # atoms starting before the offset
+        return k > 0 and self.reach[k - 1] > offset
+
+
+def uncovered(text: str, spans) -> int:
+    """Characters of ``text`` (whitespace not counted) outside every span: what a chunking lost."""
+    lost, reached = 0, 0
+    for a, b in sorted(spans):
+        if a > reached:
+            lost += len("".join(text[reached:a].split()))
+        reached = max(reached, b)
+    return lost + len("".join(text[reached:].split()))
+
+
 def contained(atoms: tuple[Span, ...] | list[Span], chunks: list[Span]) -> list[bool]:
     """For each atom, whether some chunk span holds it whole (chunks in any order)."""
     if not chunks:

@@ -22,7 +22,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "imports": ["coverage_rows", "folder_rows", "gap_rows", "golden_problem_rows",
                 "golden_upload", "import_upload", "imported_spec", "miss_rows", "problem_rows", "recall_rows",
                 "sample_export", "side_by_side", "span_rows"],
-    "text": ["chunk_numbers", "first_words", "markdown_escape"],
+    "text": ["chunk_numbers", "first_words", "markdown_escape", "page_label"],
     "offload": ["CorpusHandle", "Offload", "corpus_handle"],
     "retrievers": ["ENV_MODELS", "checked_retriever", "retriever_choices", "retriever_problem"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],

@@ -15,7 +15,7 @@ from ..corpus.load import Corpus, load_uploads
 from ..lengths import Length
 from ..limits import MAX_DOCUMENT_BYTES, MAX_UPLOAD_BYTES
 from ..measure.sizes import CapReport, SizeStats, cap_report
-from ..measure.survival import CutAtom, cut_atoms, survival
+from ..measure.survival import CutAtom, cut_atoms, survival, uncovered
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS, Document, SplitResult
 from ..reports.article import build_report
@@ -160,15 +160,6 @@ def doc_view(workspace: Workspace, document: Document, spec: SplitterSpec | str,
                    survival(analysis.atoms, spans), covered / len(document.text) if document.text else 0.0,
                    uncovered(document.text, spans))
 
-
-def uncovered(text: str, spans) -> int:
-    """Non-whitespace characters outside every span."""
-    lost, reached = 0, 0
-    for a, b in sorted(spans):
-        if a > reached:
-            lost += len("".join(text[reached:a].split()))
-        reached = max(reached, b)
-    return lost + len("".join(text[reached:].split()))
 
 
 def uploads_corpus(items: Sequence[tuple[str, bytes]], *, mode: str, max_file_bytes: int = MAX_DOCUMENT_BYTES,

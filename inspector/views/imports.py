@@ -15,6 +15,7 @@ from ..chunks.sets import chunk_set_from_import
 from ..errors import ImportChunksError
 from ..limits import MAX_CHUNK_FILE_BYTES, MAX_GOLDEN_BYTES
 from ..measure.sizes import SizeStats
+from ..measure.survival import uncovered
 from ..retrieval.golden_files import GoldenSet, load_golden
 from ..spec import SplitterSpec, parse_spec
 
@@ -104,13 +105,12 @@ def coverage_rows(result: ImportResult, documents) -> list[dict]:
     """Per document that received chunks: the characters of text (not whitespace) no chunk holds,
     what a pipeline lost, largest loss first."""
     texts = {d.id: d.text for d in documents}
-    lost: dict[str, int] = {}
-    for gap in result.gaps:
-        if not gap.blank:
-            lost[gap.doc_id] = lost.get(gap.doc_id, 0) + len("".join(texts[gap.doc_id][gap.start:gap.end].split()))
-    rows = [{"document": doc_id, "length": len(texts[doc_id]), "text in no chunk": count,
-             "share": count / len(texts[doc_id]) if texts[doc_id] else 0.0}
-            for doc_id, count in lost.items()]
+    rows = []
+    for doc_id, chunks in result.chunks.items():
+        lost = uncovered(texts[doc_id], [(c.start, c.end) for c in chunks])
+        if lost:
+            rows.append({"document": doc_id, "length": len(texts[doc_id]), "text in no chunk": lost,
+                         "share": lost / len(texts[doc_id])})
     return sorted(rows, key=lambda r: (-r["text in no chunk"], r["document"]))
 
 

@@ -19,7 +19,7 @@ from html import escape
 from ..atoms.analysis import Analysis
 from ..measure.survival import CutAtom, cut_atoms
 from ..model import ATOM_LABELS, Chunk, Document, Span
-from .text import chunk_numbers
+from .text import chunk_numbers, page_label
 
 __all__ = ["CSS", "chunk_card_html", "cut_list", "cut_list_html", "lanes_html", "overlay_cuts",
            "overlay_html", "style_html"]
@@ -145,14 +145,9 @@ def _check_spans(n: int, spans: list[Span], sizes: Sequence[int] | None) -> None
 
 def _labels(spans: list[Span], sizes: Sequence[int] | None, word: str, pages=None) -> list[str]:
     """Each chunk's label: its number and size, and its pages when the document has them."""
-    def where(i: int) -> str:
-        if pages is None:
-            return ""
-        first, last = pages[i]
-        return f" · p. {first}" if first == last else f" · pp. {first}–{last}"
-
+    where = [""] * len(spans) if pages is None else [f" · {page_label(p)}" for p in pages]
     return [f'<span class="ci-label" data-label="">#{i + 1} · '
-            f'{sizes[i] if sizes is not None else b - a} {word}{where(i)}</span>' for i, (a, b) in enumerate(spans)]
+            f'{sizes[i] if sizes is not None else b - a} {word}{where[i]}</span>' for i, (a, b) in enumerate(spans)]
 
 
 def _text_block(text: str, spans: list[Span], cuts: list[CutAtom], labels: list[str], lane: str,

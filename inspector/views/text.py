@@ -1,4 +1,5 @@
-"""Text for the page, safe and short: markdown escaping, first words, chunk numbers as ranges."""
+"""Text for the page, safe and short: markdown escaping, first words, chunk numbers as ranges,
+page ranges."""
 
 from __future__ import annotations
 
@@ -38,3 +39,11 @@ def chunk_numbers(positions: Iterable[int], *, runs: int = 8) -> str:
     words = [f"#{a + 1}" if a == b else f"#{a + 1}–#{b + 1}" for a, b in found[:runs]]
     left = sum(b - a + 1 for a, b in found[runs:])
     return ", ".join(words) + (f" and {left:,} more" if left else "")
+
+
+def page_label(pages: tuple[int, int] | None) -> str:
+    """A chunk's pages as people read them: ``p. 2``, ``pp. 1–2``, or ``""`` without pages."""
+    if pages is None:
+        return ""
+    first, last = pages
+    return f"p. {first}" if first == last else f"pp. {first}–{last}"

@@ -181,21 +181,27 @@ def test_thousands_of_problems_draw_a_thousand_rows_and_download_all():
     assert any(b.label == "Download all 2,500 problems (CSV)" for b in at.get("download_button"))
 
 
-def test_shifted_offsets_are_listed_apart_and_the_raw_offsets_box_places_them(isolated_app, tmp_path, monkeypatch):
-    front = "---\ntitle: Ports\n---\n"
-    body = "# Ports\n\nThe admin port is 7440.\n\nThe replication port is 7430.\n"
-    (tmp_path / "ports.md").write_text(front + body, encoding="utf-8")
+FRONT = "---\ntitle: Ports\n---\n"
+
+
+def imported_into_a_folder(tmp_path, monkeypatch, text: str, records: list[dict]) -> AppTest:
+    """The Import page over a folder holding ``ports.md`` (``text``), with ``records`` uploaded."""
+    (tmp_path / "ports.md").write_text(text, encoding="utf-8")
     monkeypatch.setenv("CHUNK_INSPECTOR_ROOTS", str(tmp_path))
-    raw = front + body
-    lines = [json.dumps({"doc_id": "ports.md", "text": t, "start": raw.index(t), "end": raw.index(t) + len(t)})
-             for t in ("# Ports", "The admin port is 7440.", "The replication port is 7430.")]
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params["corpus"] = str(tmp_path)
     at.run()
     at.switch_page(PAGE).run()
-    at.file_uploader(key="import_upload").set_value(("raw.jsonl", "\n".join(lines).encode(), "application/json"))
-    at.run()
-    clean(at)
+    data = "\n".join(json.dumps(r) for r in records).encode()
+    at.file_uploader(key="import_upload").set_value(("chunks.jsonl", data, "application/json"))
+    return clean(at.run())
+
+
+def test_shifted_offsets_are_listed_apart_and_the_raw_offsets_box_places_them(isolated_app, tmp_path, monkeypatch):
+    raw = FRONT + "# Ports\n\nThe admin port is 7440.\n\nThe replication port is 7430.\n"
+    records = [{"doc_id": "ports.md", "text": t, "start": raw.index(t), "end": raw.index(t) + len(t)}
+               for t in ("# Ports", "The admin port is 7440.", "The replication port is 7430.")]
+    at = imported_into_a_folder(tmp_path, monkeypatch, raw, records)
     assert metrics(at)["Problems"] == "0" and metrics(at)["Realigned"] == "3"
     assert any("offsets shifted (3)" in e.label for e in at.expander)
     at.checkbox(key="import_raw_offsets").check().run()
@@ -204,18 +210,9 @@ def test_shifted_offsets_are_listed_apart_and_the_raw_offsets_box_places_them(is
 
 
 def test_the_front_matter_box_reads_the_corpus_as_the_pipeline_did(isolated_app, tmp_path, monkeypatch):
-    front = "---\ntitle: Ports\n---\n"
-    (tmp_path / "ports.md").write_text(front + "# Ports\n\nThe admin port is 7440.\n", encoding="utf-8")
-    monkeypatch.setenv("CHUNK_INSPECTOR_ROOTS", str(tmp_path))
-    lines = [json.dumps({"doc_id": "ports.md", "text": front.rstrip()}),
-             json.dumps({"doc_id": "ports.md", "text": "The admin port is 7440."})]
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.query_params["corpus"] = str(tmp_path)
-    at.run()
-    at.switch_page(PAGE).run()
-    at.file_uploader(key="import_upload").set_value(("fm.jsonl", "\n".join(lines).encode(), "application/json"))
-    at.run()
-    clean(at)
+    records = [{"doc_id": "ports.md", "text": FRONT.rstrip()},
+               {"doc_id": "ports.md", "text": "The admin port is 7440."}]
+    at = imported_into_a_folder(tmp_path, monkeypatch, FRONT + "# Ports\n\nThe admin port is 7440.\n", records)
     assert metrics(at)["Placed"] == "1"
     assert "front-matter-only" in set(table(at, "kind")["kind"])
     at.checkbox(key="import_front_matter").check().run()

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from inspector import Document, Workspace
-from inspector.measure.asking import Interior, ask, ask_theirs, fragments, unplaced
+from inspector.measure.asking import ask, ask_theirs, fragments, unplaced
+from inspector.measure.survival import Interior
 from inspector.retrieval.questions import QuestionSetStore, load_questions
 from inspector.retrieval.ranking import Question
 from inspector.review.rounds import ReviewRound, draw

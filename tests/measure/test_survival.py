@@ -33,3 +33,12 @@ def test_survival_counts_fit_atoms_only_when_asked():
     assert survival(atoms, chunks, fits=30)["code"] == (1, 1)
     assert survival(atoms, chunks, fits=30)["row"] == (1, 1)
     assert survival(atoms, chunks)["num"] == (0, 0)
+
+
+def test_uncovered_counts_the_text_no_chunk_holds():
+    from inspector.measure.survival import uncovered
+
+    text = "ab  cd\n\nef gh"
+    assert uncovered(text, [(0, 2)]) == len("cdefgh")
+    assert uncovered(text, [(0, 6), (5, 13)]) == 0
+    assert uncovered(text, []) == len("abcdefgh")

@@ -141,12 +141,3 @@ def test_uploads_corpus_checks_sizes_on_the_server():
     corpus, problem = uploads_corpus([("a.md", b"x" * 60), ("b.md", b"x" * 60)], mode="markdown",
                                      max_total_bytes=100)
     assert corpus is None and "limit" in problem
-
-
-def test_a_doc_view_counts_the_text_no_chunk_holds():
-    from inspector.views.frames import uncovered
-
-    text = "ab  cd\n\nef gh"
-    assert uncovered(text, [(0, 2)]) == len("cdefgh")
-    assert uncovered(text, [(0, 6), (5, 13)]) == 0
-    assert uncovered(text, []) == len("abcdefgh")

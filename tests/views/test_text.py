@@ -44,3 +44,9 @@ def test_chunk_numbers_read_as_ranges_and_stay_short():
     many = chunk_numbers(range(0, 40_000, 2))
     assert many == "#1, #3, #5, #7, #9, #11, #13, #15 and 19,992 more"
     assert len(chunk_numbers(range(0, 10**6, 3))) < 80
+
+
+def test_page_label_reads_as_people_cite_pages():
+    from inspector.views.text import page_label
+
+    assert (page_label((2, 2)), page_label((1, 3)), page_label(None)) == ("p. 2", "pp. 1–3", "")
