@@ -26,7 +26,7 @@ from inspector.errors import ChunkSetError, CorpusError, LengthError
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
 from inspector.limits import MAX_TOKENIZER_BYTES
 from inspector.model import MODES
-from inspector.spec import IMPORTED, KINDS
+from inspector.spec import DEFAULT_STAMP, IMPORTED, KINDS, MAX_SPEC_LENGTH
 from inspector.split import available_adapters
 from inspector.views import (
     SAMPLE,
@@ -185,12 +185,22 @@ def _splitter_widgets(ctx: Context) -> None:
                          help="Each chunk starts with its section's headings (counts against the budget)." + fixed)
     header = st.checkbox("Repeat the table header", key="table_header", on_change=touched, disabled=imported,
                          help="Chunks that start inside a table get its header row first." + fixed)
+    address = st.checkbox("Stamp the address", key="address", on_change=touched, disabled=imported,
+                          help="Each chunk starts with its document's title, heading path, version and date "
+                               "(from the front matter); it replaces the heading path and counts against the "
+                               "budget." + fixed)
+    stamp = DEFAULT_STAMP
+    if address and not imported:
+        stamp = st.text_input("Stamp template", key="stamp", on_change=touched, max_chars=MAX_SPEC_LENGTH // 2,
+                              help="Fields {title}, {path}, {version}, {updated}; text in [...] is left out "
+                                   "when a field inside it has no value.") or DEFAULT_STAMP
     unit = unit_choice
     if unit_choice == "upload":
         unit = _tokenizer_upload(ctx)
     flags = {"budget": int(budget), "overlap": int(overlap),
              "heading_prefix": None if prefix == (kind == "heading") else prefix,
-             "table_header": None if header == (kind == "structured") else header}
+             "table_header": None if header == (kind == "structured") else header,
+             "address": address, "stamp": stamp}
     if imported:
         flags = {}  # kept as they were, for the next built-in splitter
     s = update(kind=kind, chunk_set=chunk_set, unit=unit or ctx.state.unit, **flags)

@@ -66,6 +66,7 @@ def start_session(launch: LaunchConfig) -> None:
         "mode": initial.mode, "kind": menu_value(initial), "budget": initial.budget, "overlap": initial.overlap,
         "unit": "upload" if UPLOAD_UNIT.match(initial.unit) else initial.unit,
         "heading_prefix": _prefix_default(initial), "table_header": _header_default(initial),
+        "address": initial.address, "stamp": initial.stamp,
     }
     for key, value in defaults.items():
         st.session_state[key] = value

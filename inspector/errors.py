@@ -73,3 +73,16 @@ class RetrieverError(InspectorError, ValueError):
 class EmbeddingServiceError(InspectorError, OSError):
     """An embeddings server did not answer, refused the request or answered something else
     than embeddings; nothing was ranked."""
+
+
+class ContextLineError(InspectorError, ValueError):
+    """Context lines cannot be written or used: no endpoint or model is set, lines are missing,
+    or a file of lines could not be read; the message says what to set or run."""
+
+
+class ContextServiceError(InspectorError, OSError):
+    """A chat endpoint did not answer, refused the request or answered no context line."""
+
+
+class TrackingError(InspectorError, OSError):
+    """MLflow is not installed, or its tracking store refused the runs."""

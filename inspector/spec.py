@@ -9,7 +9,11 @@ For example ``structured:800``, ``fixed:800/120``, ``heading:256t:o200k``,
 counts tokens (o200k unless a unit is named); a named unit other than ``chars`` implies tokens.
 Flags: ``path`` prefixes each chunk with its heading path (on by default for ``heading``),
 ``header`` repeats a table's header row on chunks that start inside the table (on by default
-for ``structured``); ``-path`` and ``-header`` turn a default off.
+for ``structured``); ``-path`` and ``-header`` turn a default off. ``address`` stamps each chunk
+with its document's address (title › heading path · version · updated; it replaces ``path``),
+laid out by ``;stamp=TEMPLATE`` when given (see ``STAMP_FIELDS``). ``context`` puts before each
+chunk a line a language model wrote about where it sits (contextual retrieval), ``;llm=MODEL``
+naming the model (or the name under which imported lines were kept).
 
 Imported chunks (see ``inspector.chunks.sets``) are named ``imported:ID[:UNIT]``: ``ID`` is the
 chunk set's 16 hex digits, and the unit only says how sizes are counted (the chunks are fixed).
@@ -24,7 +28,13 @@ from urllib.parse import quote, unquote
 from .errors import SpecError
 
 KINDS: tuple[str, ...] = ("fixed", "paragraph", "sentence", "recursive", "structured", "heading")
-FLAGS: tuple[str, ...] = ("path", "header")
+FLAGS: tuple[str, ...] = ("path", "header", "address", "context")
+#: The fields an address stamp template may name, as ``{field}``. Text in ``[...]`` is kept only
+#: when every field inside it has a value, so ``[ · version {version}]`` vanishes without one.
+STAMP_FIELDS: tuple[str, ...] = ("title", "path", "version", "updated")
+DEFAULT_STAMP = "{title}[ > {path}][ · version {version}][ · updated {updated}]"
+_STAMP_PART = re.compile(r"\{([^{}]*)\}")
+_OPTIONS: tuple[str, ...] = ("seps", "stamp", "llm")
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ")
 MAX_BUDGET = 1_000_000
 #: The longest spec string read (a URL or an argument could carry any length).
@@ -70,6 +80,19 @@ class SplitterSpec:
     chunk_set: str = ""
     """For ``imported``: the id of the chunk set (16 hex digits); empty for every other kind."""
 
+    address: bool = False
+    """Stamp each chunk with its document's address (title, heading path, version, date)."""
+
+    stamp: str = DEFAULT_STAMP
+    """How the address stamp is laid out (see ``STAMP_FIELDS``)."""
+
+    context: bool = False
+    """Put a written context line (contextual retrieval) before each chunk."""
+
+    context_model: str = ""
+    """With ``context``: the model that wrote the lines (or the name imported lines are kept
+    under); empty until a caller fills in the configured one."""
+
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
@@ -95,15 +118,42 @@ class SplitterSpec:
             return "unit must not be empty"
         if not self.separators or any(s == "" for s in self.separators):
             return "separators must be a non-empty list of non-empty strings"
+        return self._stamp_problem() or self._context_problem()
+
+    def _stamp_problem(self) -> str | None:
+        if self.stamp == DEFAULT_STAMP:
+            return None
+        if not self.address:
+            return "a stamp template needs the address flag (+address)"
+        unknown = [f for f in _STAMP_PART.findall(self.stamp) if f not in STAMP_FIELDS]
+        if unknown:
+            return f"the stamp template names {unknown[0]!r}; its fields are {', '.join(STAMP_FIELDS)}"
+        depth = 0
+        for ch in _STAMP_PART.sub("", self.stamp):
+            if ch in "{}":
+                return "a stamp template's braces only enclose a field name, e.g. {title}"
+            depth += (ch == "[") - (ch == "]")
+            if depth not in (0, 1):
+                return "a stamp template's optional parts [...] do not nest or close before they open"
+        return "a stamp template leaves an optional part [ open" if depth else None
+
+    def _context_problem(self) -> str | None:
+        if self.context_model and not self.context:
+            return "a context model needs the context flag (+context)"
+        if any(c in self.context_model for c in ";+ \n"):
+            return f"a context model's name holds no ';', '+' or spaces, got {self.context_model[:60]!r}"
+        if (self.address or self.context) and self.is_adapter:
+            return "address stamps and context lines are added by the built-in splitters, not by other libraries'"
         return None
 
     def _imported_problem(self) -> str | None:
         if not isinstance(self.chunk_set, str) or not CHUNK_SET_ID.match(self.chunk_set):
             return f"an imported chunk set is named by 16 hex digits, got {self.chunk_set!r}"
-        if (self.budget, self.overlap, self.heading_prefix, self.table_header) != (MAX_BUDGET, 0, None, None):
+        if ((self.budget, self.overlap, self.heading_prefix, self.table_header, self.address, self.context)
+                != (MAX_BUDGET, 0, None, None, False, False)):
             return "imported chunks are fixed: they take no budget, overlap or flags"
-        if self.separators != DEFAULT_SEPARATORS:
-            return "imported chunks are fixed: they take no separators"
+        if self.separators != DEFAULT_SEPARATORS or self.stamp != DEFAULT_STAMP or self.context_model:
+            return "imported chunks are fixed: they take no separators or other options"
         return None if self.unit else "unit must not be empty"
 
     @classmethod
@@ -131,6 +181,12 @@ class SplitterSpec:
     def repeats_header(self) -> bool:
         """Whether chunks starting inside a table get its header row as a prefix."""
         return self.kind == "structured" if self.table_header is None else self.table_header
+
+    @property
+    def base(self) -> "SplitterSpec":
+        """The same chunks without context lines: what the lines are written for (a line
+        is added to a chunk, it never moves the chunk's span)."""
+        return replace(self, context=False, context_model="") if self.context else self
 
     @property
     def in_tokens(self) -> bool:
@@ -165,8 +221,13 @@ class SplitterSpec:
             text += "+path" if self.heading_prefix else "-path"
         if self.table_header is not None and self.table_header != (self.kind == "structured"):
             text += "+header" if self.table_header else "-header"
+        text += "+address" * self.address + "+context" * self.context
         if self.separators != DEFAULT_SEPARATORS:
             text += ";seps=" + ",".join(quote(s, safe="") for s in self.separators)
+        if self.stamp != DEFAULT_STAMP:
+            text += ";stamp=" + quote(self.stamp, safe="")
+        if self.context_model:
+            text += ";llm=" + quote(self.context_model, safe="/._-:")
         return text
 
     @classmethod
@@ -198,24 +259,22 @@ class SplitterSpec:
                 raise SpecError(f"{text!r}: a budget in characters ('c') cannot name a tokenizer")
             unit = "chars"
         unit = unit or "chars"
-        heading_prefix, table_header = None, None
+        flags: dict[str, bool] = {}
         for sign, flag in re.findall(r"([+-])([a-z]+)", match["flags"] or ""):
             if flag not in FLAGS:
                 raise SpecError(f"{text!r}: unknown flag {flag!r}; flags are {', '.join(FLAGS)}")
-            if flag == "path":
-                heading_prefix = sign == "+"
-            else:
-                table_header = sign == "+"
-        separators = DEFAULT_SEPARATORS
+            if sign == "-" and flag in ("address", "context"):
+                raise SpecError(f"{text!r}: {flag} is off unless asked for, so there is no -{flag}")
+            flags[flag] = sign == "+"
+        options = {"seps": DEFAULT_SEPARATORS, "stamp": DEFAULT_STAMP, "llm": ""}
         for key, value in re.findall(r";([a-z]+)=([^;]*)", match["options"] or ""):
-            if key != "seps":
-                raise SpecError(f"{text!r}: unknown option {key!r}; the only option is 'seps'")
-            separators = tuple(unquote(s) for s in value.split(","))
-        kind = match["kind"]
-        spec = cls(kind=kind, budget=_number(match["budget"], "budget"), unit=unit,
-                   overlap=_number(match["overlap"] or "0", "overlap"), heading_prefix=heading_prefix,
-                   table_header=table_header, separators=separators)
-        return spec
+            if key not in _OPTIONS:
+                raise SpecError(f"{text!r}: unknown option {key!r}; the options are {', '.join(_OPTIONS)}")
+            options[key] = tuple(unquote(s) for s in value.split(",")) if key == "seps" else unquote(value)
+        return cls(kind=match["kind"], budget=_number(match["budget"], "budget"), unit=unit,
+                   overlap=_number(match["overlap"] or "0", "overlap"), heading_prefix=flags.get("path"),
+                   table_header=flags.get("header"), separators=options["seps"], address=flags.get("address", False),
+                   stamp=options["stamp"], context=flags.get("context", False), context_model=options["llm"])
 
 
 def _number(digits: str, what: str) -> int:

@@ -130,3 +130,45 @@ def test_report_asks_the_users_questions_of_every_splitter_and_of_their_system(c
     assert section["yours"]["unplaced"] == 1 and section["yours"]["questions"] == 2
     text = run(capsys, "report", str(SAMPLE), "--questions", str(tmp_path / "q.jsonl"), "--quiet")[1]
     assert "f. your questions q.jsonl: 2 questions, 1 lines left out" in text and "your system" in text
+
+
+def test_report_reads_neighbours_once_more_per_expand_width(capsys):
+    status, out, _ = run(capsys, "report", str(SAMPLE), "--spec", "fixed:800", "--expand", "1", "--expand", "2",
+                         "--golden", str(SAMPLE / "golden-questions.jsonl"), "--json", "--quiet", "--jobs", "2")
+    assert status == 0
+    report = json.loads(out)
+    (row,) = report["compare"]
+    one, two = row["expanded"]
+    assert (one["expand"], two["expand"]) == (1, 2)
+    assert row["answer_at_5"] < one["answer_at_5"] and row["ctx_tokens"] < one["ctx_tokens"] < two["ctx_tokens"]
+    golden = report["golden"][0]["rows"]
+    assert [r.get("expand", 0) for r in golden] == [0, 1, 2]
+    assert golden[0]["recall"]["4000"] < golden[1]["recall"]["4000"]
+    status, text, _ = run(capsys, "report", str(SAMPLE), "--spec", "fixed:800", "--expand", "1", "--quiet",
+                          "--jobs", "1")
+    table_b = text.split("\nb. ")[1].split("\nc. ")[0].splitlines()
+    assert table_b[2].startswith("fixed 800") and table_b[3].startswith("  ±1 read")
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    (("report", "--expand", "0"), "from 1 to 20"),
+    (("report", "--expand", "x"), "from 1 to 20"),
+    (("check", "--spec", "fixed:800", "--expand", "1", "--expand", "2"), "one --expand width"),
+])
+def test_a_bad_expand_width_is_refused(capsys, args, reason):
+    command, *rest = args
+    try:
+        status = main([command, str(SAMPLE), *rest])
+    except SystemExit as exit_:  # argparse refuses a bad value itself
+        status = exit_.code
+    assert status == 2 and reason in capsys.readouterr().err
+
+
+def test_check_holds_the_expanded_reading_to_its_floors(capsys):
+    status, out, _ = run(capsys, "check", str(SAMPLE), "--spec", "fixed:800", "--expand", "1",
+                         "--min", "answer@5=0.95", "--json")
+    assert status == 0
+    result = json.loads(out)
+    assert result["measures"]["answer@5"] >= 0.95
+    assert any("1 neighbour either side" in note for note in result["notes"])
+    assert run(capsys, "check", str(SAMPLE), "--spec", "fixed:800", "--min", "answer@5=0.95")[0] == 1

@@ -18,6 +18,15 @@ from .check import run_check, run_export
 from .common import fail, one_line
 from .report import run_report
 
+#: The widest neighbour window ``--expand`` takes (each side).
+MAX_EXPAND = 20
+
+
+def _width(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= MAX_EXPAND:
+        raise argparse.ArgumentTypeError(f"--expand takes a whole number of neighbours from 1 to {MAX_EXPAND}")
+    return int(text)
+
 
 class _Parser(argparse.ArgumentParser):
     """Refuses bad arguments with one line and exit status 2."""
@@ -58,6 +67,7 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     report.add_argument("--by-format", action="store_true",
                         help="also break survival down by source format (markdown, PDF, DOCX, HTML, ...)")
     _add_retrieval(report)
+    _add_tracking(report)
     _add_check(commands, measure_help)
     _add_export(commands)
     return parser
@@ -87,7 +97,19 @@ def main(argv: list[str] | None = None) -> int:
     return 2  # pragma: no cover - argparse requires a command
 
 
+def _add_tracking(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--mlflow", metavar="TRACKING_URI", nargs="?", const="./mlruns",
+                         help="log one MLflow run per splitter configuration (default store ./mlruns; needs "
+                              "the mlflow-skinny extra)")
+    command.add_argument("--mlflow-experiment", metavar="NAME", default="chunk-inspector",
+                         help="the MLflow experiment of the runs (default chunk-inspector)")
+
+
 def _add_retrieval(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--expand", metavar="W", type=_width, action="append", default=[],
+                         help="also read each retrieved chunk with W neighbours either side (retrieve small, "
+                              "read big): answer@5, cut, context tokens and golden recall once more per W"
+                              + (" (repeatable)" if command.prog.endswith("report") else ""))
     command.add_argument("--retriever", metavar="SPEC", default="bm25",
                          help="what ranks chunks for the probe and the golden set: bm25 (default), dense (the "
                               "bundled model), hybrid, dense:model2vec:PATH or dense:openai:MODEL")
@@ -134,6 +156,7 @@ def _add_check(commands, measure_help: bool = True) -> None:
     check.add_argument("--golden", metavar="FILE", help="golden set (JSONL, Chroma's questions_df.csv or CSV) "
                                                         "adding recall@2000 and recall@4000")
     _add_retrieval(check)
+    _add_tracking(check)
     check.add_argument("--baseline", metavar="FILE", help="fail on regressions against this baseline")
     check.add_argument("--tolerance", type=float, default=0.0, metavar="T",
                        help="fractions may fall this much below the baseline (default 0)")

@@ -8,7 +8,7 @@ import os
 import sys
 
 from ..spec import parse_spec
-from .common import ProgressBar, fail, golden_set, load, retriever_for, say_problems
+from .common import ProgressBar, fail, golden_set, load, log_to_mlflow, retriever_for, say_problems, tracking_ready
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -34,6 +34,7 @@ def run_check(args: argparse.Namespace) -> int:
     from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 
     retriever = retriever_for(args, measured)
+    expand = args.expand[-1] if args.expand else 0
     if not retriever.spec.is_default:
         texts = [q.text for q in measured.queries()] + measured.pool(spec).texts()
         bar = ProgressBar(enabled=sys.stderr.isatty())
@@ -42,7 +43,8 @@ def run_check(args: argparse.Namespace) -> int:
     scored = None
     if golden is not None:
         budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
-        scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=retriever)
+        scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=retriever,
+                               expand=expand)
     oversized = emitted_note = None
     if imported is not None and args.budget is not None:
         from ..lengths import get_length
@@ -53,7 +55,7 @@ def run_check(args: argparse.Namespace) -> int:
                             f"{args.budget} {args.unit} ({by_span} by their span in the document, which holds "
                             "whitespace the tool dropped)")
     values = measure(measured, spec, fits=args.budget, golden=scored, unplaced=unplaced, retriever=retriever,
-                     oversized=oversized)
+                     oversized=oversized, expand=expand)
     try:
         result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline,
                             tolerance=args.tolerance, count_tolerance=args.count_tolerance)
@@ -62,6 +64,9 @@ def run_check(args: argparse.Namespace) -> int:
     notes = list(result.notes)
     if not retriever.spec.is_default:
         notes.append(f"answer@5, cut and recall are ranked by {retriever.spec}")
+    if expand:
+        notes.append(f"answer@5, cut and recall read each retrieved chunk with {expand} neighbour"
+                     f"{'s' * (expand != 1)} either side")
     if scored is not None:
         notes.append(_golden_note(golden, scored))
     if emitted_note:
@@ -72,14 +77,21 @@ def run_check(args: argparse.Namespace) -> int:
         notes.append(f"the baseline was written for {baseline.get('spec')}, this run is {label}")
     if baseline is not None and baseline.get("retriever", "bm25") != str(retriever.spec):
         notes.append(f"the baseline was ranked by {baseline.get('retriever', 'bm25')}, this run by {retriever.spec}")
+    if baseline is not None and baseline.get("expand", 0) != expand:
+        notes.append(f"the baseline read ±{baseline.get('expand', 0)} neighbours, this run ±{expand}")
     if args.write_baseline:
         try:
             write_baseline(args.write_baseline, baseline_document(
-                values, spec=label, mode=args.atoms, retriever=str(retriever.spec),
+                values, spec=label, mode=args.atoms, retriever=str(retriever.spec), expand=expand,
                 corpus={"documents": len(corpus.documents), "characters": corpus.characters,
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:
             return fail(f"cannot write {args.write_baseline}: {exc.strerror or exc}")
+    if args.mlflow is not None:
+        from ..reports.tracking import check_run
+
+        log_to_mlflow(args, [check_run(measured, spec, label, values, str(retriever.spec),
+                                       {**result.as_dict(), "notes": notes})])
     if args.json:
         out = result.as_dict()
         out.update(spec=label, retriever=str(retriever.spec), notes=notes)
@@ -97,6 +109,10 @@ def _check_limits(args: argparse.Namespace) -> tuple | str:
     """``check``'s floors, ceilings, baseline and recall budgets, or why the arguments are refused."""
     from ..reports.gate import parse_limit, read_baseline
 
+    if not tracking_ready(args):
+        return "--mlflow needs MLflow: pip install mlflow-skinny (or mlflow)"
+    if len(set(args.expand)) > 1:
+        return "check measures one chunking at one --expand width; give it once"
     if bool(args.spec) == bool(args.chunks):
         return "give either --spec SPEC or --chunks FILE"
     if args.tolerance < 0 or args.count_tolerance < 0:

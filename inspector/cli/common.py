@@ -132,3 +132,21 @@ def question_set(path: str):
     if not questions.items:
         return fail(f"no question could be read from {questions.name}")
     return questions
+
+
+def tracking_ready(args) -> bool:
+    """Whether ``--mlflow`` can log (checked before the work, so a long run is not lost at its end)."""
+    if args.mlflow is None:
+        return True
+    from ..reports.tracking import mlflow_available
+
+    return mlflow_available()
+
+
+def log_to_mlflow(args, runs) -> None:
+    """Log ``runs`` where ``--mlflow`` says, and say so on stderr."""
+    from ..reports.tracking import log_runs, tracking_uri
+
+    ids = log_runs(runs, args.mlflow, args.mlflow_experiment)
+    sys.stderr.write(f"logged {len(ids)} MLflow run{'s' * (len(ids) != 1)} to {tracking_uri(args.mlflow)} "
+                     f"(experiment {args.mlflow_experiment})\n")

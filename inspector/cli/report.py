@@ -8,7 +8,17 @@ import os
 import sys
 
 from ..spec import ARTICLE_SPECS, parse_spec
-from .common import ProgressBar, fail, golden_set, question_set, read_corpus, retriever_for, with_chunk_sets
+from .common import (
+    ProgressBar,
+    fail,
+    golden_set,
+    log_to_mlflow,
+    question_set,
+    read_corpus,
+    retriever_for,
+    tracking_ready,
+    with_chunk_sets,
+)
 
 #: The most worker processes ``report --jobs`` starts (each forks a copy of this one).
 MAX_JOBS = 64
@@ -24,6 +34,8 @@ def run_report(args: argparse.Namespace) -> int:
         return fail(budgets)
     for budget in budgets:
         sweep.with_budget(budget)
+    if not tracking_ready(args):
+        return fail("--mlflow needs MLflow: pip install mlflow-skinny (or mlflow)")
     jobs = args.jobs or min(4, os.cpu_count() or 1)
     if not 1 <= jobs <= MAX_JOBS:
         return fail(f"--jobs must be from 1 to {MAX_JOBS}")
@@ -52,11 +64,15 @@ def run_report(args: argparse.Namespace) -> int:
             return questions
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
                               workers=workers, retriever=retriever, golden=golden, questions=questions,
-                              by_format=args.by_format)
+                              by_format=args.by_format, expand=tuple(dict.fromkeys(args.expand)))
     finally:
         if workers is not None:
             workers.close()
     report["skipped"] = [{"path": s.path, "reason": s.reason} for s in corpus.skipped]
+    if args.mlflow is not None:
+        from ..reports.tracking import report_runs
+
+        log_to_mlflow(args, report_runs(work, report))
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
     else:

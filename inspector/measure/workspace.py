@@ -24,6 +24,7 @@ from ..retrieval.ranking import Pool, Retriever, shared_retriever
 from ..retrieval.retriever_spec import RetrieverSpec
 from ..retrieval.terms import TermTable
 from ..spec import SplitterSpec, parse_spec
+from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
 from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
 from .headers import HeaderCarry, header_carry_spans
@@ -298,15 +299,17 @@ class Workspace:
                     chunks.prefixes)
 
     def probe(self, spec: SplitterSpec | str, *, k: int = 5,
-              retriever: Retriever | RetrieverSpec | str | None = None) -> ProbeResult:
+              retriever: Retriever | RetrieverSpec | str | None = None, expand: int = 0) -> ProbeResult:
         """answer@k, cut and context for one configuration, ranked by ``retriever`` (default
-        BM25; context tokens: characters / 4 in seed mode, real o200k tokens otherwise)."""
+        BM25; context tokens: characters / 4 in seed mode, real o200k tokens otherwise), each
+        top-k chunk read with ``expand`` neighbours either side."""
         counter = None
         if self.mode != "seed":
             counter = get_length("o200k").count_many
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
-        return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever)
+        return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever,
+                          expand=expand)
 
     # -- the measuring fast path: whole-corpus arrays instead of Chunk objects ---------------
 
@@ -324,7 +327,7 @@ class Workspace:
         if key not in self._chunk_arrays_cache:
             length = get_length(spec.unit)
             self._chunk_arrays_cache[key] = ChunkArrays.from_spans(
-                ids, [chunk_spans(d.text, spec, self.analysis(d), length) for d in self.documents])
+                ids, [chunk_spans(d.text, spec, self.analysis(d), length, Address.of(d)) for d in self.documents])
         return self._chunk_arrays_cache[key]
 
     def _atom_arrays(self) -> AtomArrays:

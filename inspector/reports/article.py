@@ -39,6 +39,7 @@ def build_report(
     golden_budgets: tuple[int, ...] | None = None,
     questions=None,
     by_format: bool = False,
+    expand: tuple[int, ...] = (),
 ) -> dict:
     """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
 
@@ -50,11 +51,15 @@ def build_report(
     ``retriever`` (a retriever or its spec; default BM25) ranks table b; ``golden`` (a
     ``GoldenSet`` or a list of them) adds a golden table each, at ``golden_budgets``; ``questions`` (a
     ``QuestionSet``) the table of the user's own questions; ``by_format`` survival per source format.
+    Each width in ``expand`` adds, to table b and the golden tables, every splitter again with each
+    retrieved chunk read with that many neighbours either side (retrieve small, read big).
     """
     sweep_base, header_spec = parse_spec(sweep_spec), parse_spec(header_spec)
     goldens = [] if golden is None else [golden] if not isinstance(golden, (list, tuple)) else list(golden)
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
+    global _EXPAND
+    _EXPAND = tuple(expand)
     tasks: list[Task] = [("compare", parse_spec(spec), fits) for spec in specs]
     tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
     tasks.append(("headers", header_spec, None))
@@ -93,7 +98,7 @@ def build_report(
         report["golden"] = []
         for one in goldens:
             report["golden"].append(golden_section(workspace, one, [parse_spec(s) for s in specs], retriever,
-                                                   golden_budgets))
+                                                   golden_budgets, expand))
             steps.done(f"golden set {one.name}")
     if questions is not None:
         report["questions"] = questions_section(workspace, questions, [parse_spec(s) for s in specs], retriever)
@@ -133,9 +138,10 @@ def _sweep_row(row: dict) -> dict:
 
 
 def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None,
-                retriever: Retriever | str | None = None) -> dict:
+                retriever: Retriever | str | None = None, expand: tuple[int, ...] = ()) -> dict:
     """One configuration's row of tables a and b: chunk counts, survival, duplication, the probe
-    (ranked by ``retriever``, default BM25)."""
+    (ranked by ``retriever``, default BM25), and the probe again for each neighbour width in
+    ``expand``."""
     spec = parse_spec(spec)
     summary = workspace.summarize(spec, fits=fits)
     probe = workspace.probe(spec, retriever=retriever)
@@ -156,10 +162,19 @@ def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None
         "rank_miss": probe.miss_rate,
         "ctx_chars": probe.context_chars,
         "ctx_tokens": probe.context_tokens,
+        **({"expanded": [probe_row(workspace.probe(spec, retriever=retriever, expand=w)) for w in expand]}
+           if expand else {}),
     }
 
 
+def probe_row(probe) -> dict:
+    """Table b's columns of one probe."""
+    return {"expand": probe.expand, "answer_at_5": probe.answer_rate, "cut": probe.cut_rate,
+            "rank_miss": probe.miss_rate, "ctx_chars": probe.context_chars, "ctx_tokens": probe.context_tokens}
+
+
 _SHARED: tuple[Workspace, Retriever] | None = None  # what a forked worker inherited
+_EXPAND: tuple[int, ...] = ()  # the run's neighbour widths, inherited the same way
 
 Task = tuple[str, SplitterSpec, "int | None"]
 Job = tuple[tuple[int, ...], str, SplitterSpec, "int | None"]
@@ -186,7 +201,7 @@ def _run_job(workspace: Workspace, job: Job, retriever: Retriever) -> list[tuple
     positions, table, spec, fits = job
     if table == "headers":
         return [(positions[0], workspace.header_carry(spec).as_dict())]
-    rows = [(positions[0], compare_row(workspace, spec, fits, retriever))]
+    rows = [(positions[0], compare_row(workspace, spec, fits, retriever, _EXPAND if table == "compare" else ()))]
     return rows + [(h, workspace.header_carry(spec).as_dict()) for h in positions[1:]]
 
 
@@ -254,8 +269,9 @@ def format_report(report: dict) -> str:
     lines += ["", f"b. {report['queries']} lexical queries, three longest words of a figure sentence{ranked}",
               f"{'splitter':16s}{'answer@5':>9s}{'cut':>7s}{'ctx chars':>10s}{'ctx tokens':>11s}"]
     for row in report["compare"]:
-        lines.append(f"{row['splitter']:16s}{_pct(row['answer_at_5'], 9)}{_pct(row['cut'], 7)}"
-                     f"{row['ctx_chars']:10.0f}{round(row['ctx_tokens']):11d}")
+        for label, probe in ((row["splitter"], row), *((f"  ±{e['expand']} read", e) for e in row.get("expanded", ()))):
+            lines.append(f"{label:16s}{_pct(probe['answer_at_5'], 9)}{_pct(probe['cut'], 7)}"
+                         f"{probe['ctx_chars']:10.0f}{round(probe['ctx_tokens']):11d}")
     sweep_kind = report["sweep_spec"].split(":")[0]
     lines += ["", f"c. {sweep_kind} splitter, {_count_word(len(report['sweep']))} budgets, every atom counted",
               f"{'budget':>7s}{'chunks':>7s}{'mean':>6s}{'code':>7s}{'table':>7s}{'num':>7s}{'ctx tokens':>11s}"]

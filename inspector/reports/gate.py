@@ -250,10 +250,11 @@ def _compare(info: MeasureInfo, value, base, tolerance: float, count_tolerance: 
     return ok, "held" if ok else "changed"
 
 
-def baseline_document(values: dict, *, spec: str, mode: str, corpus: dict, retriever: str = "bm25") -> dict:
+def baseline_document(values: dict, *, spec: str, mode: str, corpus: dict, retriever: str = "bm25",
+                      expand: int = 0) -> dict:
     """What ``--write-baseline`` stores."""
     return {"format": BASELINE_FORMAT, "version": 1, "spec": spec, "mode": mode, "retriever": retriever,
-            "corpus": corpus, "measures": values}
+            **({"expand": expand} if expand else {}), "corpus": corpus, "measures": values}
 
 
 def write_baseline(path: str | Path, document: dict) -> None:
@@ -287,12 +288,14 @@ def help_text() -> str:
 
 
 def measure(workspace, spec, *, fits: int | None = None, golden=None, unplaced: int | None = None,
-            retriever=None, oversized: int | None = None) -> dict:
+            retriever=None, oversized: int | None = None, expand: int = 0) -> dict:
     """Every gate measure for the chunks ``spec`` names in ``workspace``, the probe ranked by
     ``retriever`` (default BM25); ``fits`` is the budget of imported chunks (for ``oversized``
     and fit survival), ``golden`` (a ``GoldenResult`` of the same chunks) adds ``recall@B``;
-    ``oversized`` replaces the count of chunks over ``fits``."""
-    summary, probe = workspace.summarize(spec, fits=fits), workspace.probe(spec, retriever=retriever)
+    ``oversized`` replaces the count of chunks over ``fits``; with ``expand`` the probe reads
+    each top-k chunk with that many neighbours either side."""
+    summary = workspace.summarize(spec, fits=fits)
+    probe = workspace.probe(spec, retriever=retriever, expand=expand)
     recall = {b: golden.recall(b) for b in golden.budgets} if golden is not None else None
     values = measure_values(summary, probe, recall=recall, unplaced=unplaced)
     if oversized is not None:  # judged elsewhere (on the text an import's producer emitted)

@@ -13,15 +13,17 @@ from ..measure.asking import ask, ask_theirs, unplaced
 from ..retrieval.golden import DEFAULT_BUDGETS, TOP_K, golden_recall
 
 
-def golden_section(workspace, golden, specs, retriever, budgets=None) -> dict:
-    """JSON-ready scores of ``golden`` for each of ``specs``."""
+def golden_section(workspace, golden, specs, retriever, budgets=None, expand: tuple[int, ...] = ()) -> dict:
+    """JSON-ready scores of ``golden`` for each of ``specs``, and again for each neighbour
+    width in ``expand`` (a row ``±W read`` after the splitter's own)."""
     budgets = tuple(budgets or DEFAULT_BUDGETS)
     rows = []
     for spec in specs:
-        result = golden_recall(workspace, golden, spec, budgets=budgets, retriever=retriever)
-        row = result.as_dict()
-        del row["label"], row["retriever"], row["misses"]
-        rows.append({"splitter": spec.label, "spec": str(spec), **row})
+        for width in (0, *expand):
+            result = golden_recall(workspace, golden, spec, budgets=budgets, retriever=retriever, expand=width)
+            row = result.as_dict()
+            del row["label"], row["retriever"], row["misses"]
+            rows.append({"splitter": f"  ±{width} read" if width else spec.label, "spec": str(spec), **row})
     return {"name": golden.name, "format": golden.format, "questions": len(golden.items), "quotes": golden.quotes,
             "left_out": golden.left_out(), "retriever": str(retriever.spec), "budgets": list(budgets), "rows": rows}
 
@@ -47,6 +49,15 @@ def format_golden(section: dict) -> list[str]:
                      + f"{outcomes['cut']:5d}{outcomes['rank-miss']:5d}{outcomes['uncovered']:5d}"
                      + f"{top['recall']:7.1%}{top['precision']:8.1%}{top['iou']:7.1%}{row['precision_omega']:8.1%}")
     lines.append(f"   cut, miss (rank-miss) and unc (uncovered) count questions missed at {first} tokens")
+    kinds = sorted({kind for row in section["rows"] for kind in row.get("by_kind", {})})
+    if kinds:
+        widths = [max(7, len(k) + 2) for k in kinds]
+        lines += [f"   boundary questions by kind, answered within {first} tokens:",
+                  f"{'splitter':16s}" + "".join(f"{k:>{w}s}" for k, w in zip(kinds, widths))]
+        for row in section["rows"]:
+            cells = [row["by_kind"].get(k, {}).get(first) for k in kinds]
+            lines.append(f"{row['splitter']:16s}" + "".join(f"{f'{c[0]}/{c[1]}' if c else '-':>{w}s}"
+                                                            for c, w in zip(cells, widths)))
     return lines
 
 

@@ -18,6 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..lengths import Length, get_length
+from .expansion import Windows
 from .golden_files import GoldenItem, GoldenSet
 from .ranking import BM25Retriever, Pool, Question, Retriever
 from .span_scores import SpanScores, best_copies, merged, precision_omega, question_scores
@@ -81,6 +82,9 @@ class GoldenResult:
     precision_omega: float = 0.0
     """Mean precision-Ω: the best precision any retriever could reach on this split."""
 
+    expand: int = 0
+    """Neighbours read on each side of every ranked chunk (``expansion.Windows``)."""
+
     def counts(self, budget: int, mode: str = "every") -> dict[str, int]:
         """Questions per outcome at ``budget``."""
         k = self.budgets.index(budget)
@@ -106,15 +110,28 @@ class GoldenResult:
         return {folder: {b: (sum(q.outcome(k, mode) == "hit" for q in qs), len(qs)) for k, b in enumerate(self.budgets)}
                 for folder, qs in sorted(groups.items())}
 
+    def by_kind(self, mode: str = "every") -> dict[str, dict[int, tuple[int, int]]]:
+        """``kind -> budget -> (hits, questions)`` over the labelled (boundary) questions,
+        kinds sorted; empty when no question has a kind."""
+        groups: dict[str, list[QuestionResult]] = defaultdict(list)
+        for q in self.questions:
+            if q.item.kind:
+                groups[q.item.kind].append(q)
+        return {kind: {b: (sum(q.outcome(k, mode) == "hit" for q in qs), len(qs)) for k, b in enumerate(self.budgets)}
+                for kind, qs in sorted(groups.items())}
+
     def as_dict(self) -> dict:
         """JSON-ready summary."""
         return {
-            "label": self.label, "retriever": self.retriever, "unit": self.unit, "questions": len(self.questions),
+            "label": self.label, "retriever": self.retriever, "unit": self.unit,
+            **({"expand": self.expand} if self.expand else {}), "questions": len(self.questions),
             "quotes": self.quotes,
             "recall": {str(b): self.recall(b) for b in self.budgets},
             "recall_any": {str(b): self.recall(b, "any") for b in self.budgets},
             "outcomes": {str(b): self.counts(b) for b in self.budgets},
             "by_folder": {f: {str(b): list(v) for b, v in row.items()} for f, row in self.by_folder().items()},
+            **({"by_kind": {kind: {str(b): list(v) for b, v in row.items()} for kind, row in self.by_kind().items()}}
+               if any(q.item.kind for q in self.questions) else {}),
             "span_scores": {s.cut: {"recall": s.recall, "precision": s.precision, "iou": s.iou}
                             for s in self.span_scores},
             "precision_omega": self.precision_omega,
@@ -134,15 +151,17 @@ def rank_chunks(questions: list[str], chunks, table, retriever: Retriever | None
 
 def evaluate_golden(golden: GoldenSet, chunks, table, *, budgets: tuple[int, ...] = DEFAULT_BUDGETS,
                     length: Length | str = "o200k", label: str = "",
-                    retriever: Retriever | None = None) -> GoldenResult:
+                    retriever: Retriever | None = None, expand: int = 0) -> GoldenResult:
     """recall@B for each budget over ``chunks`` (``Chunk`` objects in corpus order, or a
-    ``Pool``) with ``table``'s texts, ranked by ``retriever`` (default BM25)."""
+    ``Pool``) with ``table``'s texts, ranked by ``retriever`` (default BM25). With ``expand``,
+    each ranked chunk brings that many neighbours either side: a quote is held by a chunk's
+    window, and a chunk already read costs nothing again."""
     length = get_length(length)
     budgets = tuple(budgets)
     pool = chunks if isinstance(chunks, Pool) else Pool.of_chunks(chunks, table)
     retriever = retriever or BM25Retriever()
     sizes = length.count_many(pool.texts())
-    spans = _Spans(pool)
+    spans = _Spans(pool, Windows.of_pool(pool, expand) if expand else None)
     rankings = retriever.rank([Question.of(item.question) for item in golden.items], pool, None)
     results, cuts = [], _Cuts(budgets, getattr(length, "name", str(length)))
     omega = 0.0
@@ -150,8 +169,9 @@ def evaluate_golden(golden: GoldenSet, chunks, table, *, budgets: tuple[int, ...
         quotes = [spans.quote(q) for q in item.quotes]
         reached = [None] * len(quotes)  # per quote: (rank, tokens) of its first holder
         used, remaining = 0, len(quotes)
+        cost = spans.costs(sizes)
         for position, j in enumerate(ranking):
-            used += sizes[j]
+            used += cost(j)
             for number, (holders, _) in enumerate(quotes):
                 if reached[number] is None and j in holders:
                     reached[number] = (position + 1, used)
@@ -171,7 +191,7 @@ def evaluate_golden(golden: GoldenSet, chunks, table, *, budgets: tuple[int, ...
         omega += precision_omega(spans.evidence(item), spans.near(item))
     count = len(golden.items)
     return GoldenResult(label, budgets, cuts.unit, tuple(results), str(retriever.spec), cuts.scores(count),
-                        omega / count if count else 0.0)
+                        omega / count if count else 0.0, expand)
 
 
 def _outcomes(budgets, reached, holders_enough: bool, touched: bool) -> tuple[str, ...]:
@@ -187,9 +207,11 @@ def _outcomes(budgets, reached, holders_enough: bool, touched: bool) -> tuple[st
 
 
 class _Spans:
-    """A pool's chunks by document, in corpus positions (document base + offset)."""
+    """A pool's chunks by document, in corpus positions (document base + offset); with
+    ``windows``, what a ranked chunk brings is its window."""
 
-    def __init__(self, pool: Pool) -> None:
+    def __init__(self, pool: Pool, windows: Windows | None = None) -> None:
+        self.windows = windows
         self.base = pool.table.base
         doc_ids = pool.doc_ids
         self.doc_of = pool.doc_of.tolist()
@@ -203,12 +225,34 @@ class _Spans:
         base = self.base[self.doc_ids[self.doc_of[j]]]
         return base + self.starts[j], base + self.ends[j]
 
+    def read(self, chosen: list[int]) -> list[tuple[int, int]]:
+        """The spans read for the chosen chunks: theirs, or with windows every chunk the
+        windows take, each once."""
+        return [self.span(j) for j in (self.windows.read(chosen) if self.windows else chosen)]
+
+    def costs(self, sizes: list[int]):
+        """A function from a ranked chunk to what reading it adds (for one question: with
+        windows, a chunk read once is not paid again)."""
+        if not self.windows:
+            return sizes.__getitem__
+        paid: set[int] = set()
+        windows = self.windows
+
+        def cost(j: int) -> int:
+            fresh = [p for p in windows.window(j) if p not in paid]
+            paid.update(fresh)
+            return sum(sizes[p] for p in fresh)
+
+        return cost
+
     def quote(self, quote) -> tuple[set[int], bool]:
-        """The chunks holding a quote whole (at any of its places), and whether one only touches it."""
+        """The chunks holding a quote whole (at any of its places; with windows, whose window
+        holds it), and whether one only touches it."""
         holders, touching = set(), False
+        held = self.windows.holds if self.windows else (lambda j, a, b: self.starts[j] <= a and b <= self.ends[j])
         for doc_id, a, b in quote.locations:
             for j in self.by_doc.get(doc_id, ()):
-                if self.starts[j] <= a and b <= self.ends[j]:
+                if held(j, a, b):
                     holders.add(j)
                 elif self.starts[j] < b and a < self.ends[j]:
                     touching = True
@@ -238,15 +282,16 @@ class _Cuts:
         picks = [ranking[:TOP_K]]
         for budget in self.budgets:
             used, kept = 0, []
+            cost = spans.costs(sizes)
             for j in ranking:
-                used += sizes[j]
+                used += cost(j)
                 if used > budget:
                     break
                 kept.append(j)
             picks.append(kept)
         places = spans.places(item)
         for total, chosen in zip(self.sums, picks):
-            retrieved = [spans.span(j) for j in chosen]
+            retrieved = spans.read(chosen)
             for k, value in enumerate(question_scores(best_copies(places, retrieved), retrieved)):
                 total[k] += value
 
@@ -257,11 +302,12 @@ class _Cuts:
 
 
 def golden_recall(workspace, golden: GoldenSet, spec, *, budgets: tuple[int, ...] = DEFAULT_BUDGETS,
-                  length: Length | str = "o200k", label: str | None = None, retriever=None) -> GoldenResult:
+                  length: Length | str = "o200k", label: str | None = None, retriever=None,
+                  expand: int = 0) -> GoldenResult:
     """``evaluate_golden`` for the chunks ``spec`` names in ``workspace`` (a built-in or
     library splitter, or imported chunks as ``imported:ID``), ranked by ``retriever`` (a
     retriever or its spec; default BM25); ``label`` names them (default the spec)."""
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
     return evaluate_golden(golden, workspace.pool(spec), workspace.term_table(), budgets=budgets, length=length,
-                           label=label or str(spec), retriever=retriever)
+                           label=label or str(spec), retriever=retriever, expand=expand)

@@ -4,11 +4,13 @@ Three formats, told apart by their first line:
 
 - **JSON Lines** (ours): one object per line with ``question`` and ``evidence`` (a quote, or a
   list of quotes), or Chroma-style ``references``; optionally ``doc_id`` (or ``corpus_id``)
-  and ``folder`` (its group in the breakdown; by default the top folder of its document).
+  and ``folder`` (its group in the breakdown; by default the top folder of its document), and
+  ``kind``: what the answer needs besides the quote (``heading``, ``next-paragraph``,
+  ``table-header``, ``exception`` or any label), scored apart as boundary questions.
 - **Chroma's ``questions_df.csv``** as published: columns ``question``, ``references`` (a JSON
   list of ``{"content", "start_index", "end_index"}``, offsets into the corpus file) and
   ``corpus_id`` (a file name, with or without its extension).
-- **CSV** with a header: ``question`` and ``evidence``, optionally ``doc_id`` and ``folder``.
+- **CSV** with a header: ``question`` and ``evidence``, optionally ``doc_id``, ``folder`` and ``kind``.
 
 A quote is compared without its leading and trailing whitespace (offsets move with it). With
 offsets, the quote must be at them: that occurrence, not another copy, answers the question;
@@ -32,6 +34,9 @@ from ..model import Document
 
 Location = tuple[str, int, int]
 FORMATS: tuple[str, ...] = ("jsonl", "chroma-csv", "csv")
+#: The boundary kinds the article names; a golden set may use any other label too.
+BOUNDARY_KINDS: tuple[str, ...] = ("heading", "next-paragraph", "table-header", "exception")
+MAX_KIND_LENGTH = 40
 _FORMAT_HELP = ("a golden set is JSON Lines (one {\"question\": ..., \"evidence\": ...} per line), Chroma's "
                 "questions_df.csv (question, references, corpus_id) or a CSV with question and evidence columns")
 
@@ -66,6 +71,9 @@ class GoldenItem:
 
     folder: str
     """Group for the per-folder breakdown."""
+
+    kind: str = ""
+    """What the answer needs besides the quote (``BOUNDARY_KINDS`` or any label); empty: unlabelled."""
 
     @property
     def evidence(self) -> str:
@@ -252,7 +260,7 @@ class _Locator:
                 notes.append(note)
         folder = record.get("folder")
         folder = folder if isinstance(folder, str) and folder else folder_of(quotes[0].locations[0][0])
-        return GoldenItem(line, question, tuple(quotes), folder), notes
+        return GoldenItem(line, question, tuple(quotes), folder, _kind(record.get("kind"))), notes
 
     def quote(self, content: str, offsets: tuple[int, int] | None, scope: list[Document], number: int):
         what = f"quote {number}" if number else "evidence"
@@ -276,6 +284,17 @@ class _Locator:
         if how == "normalised":
             return Quote(text, tuple(found), how), ("normalised", f"{what} found only with whitespace normalised")
         return Quote(text, tuple(found), how), None
+
+
+def _kind(kind) -> str:
+    """A question's boundary kind as written (spaces and case folded: ``Table header`` is
+    ``table-header``), or why it is refused."""
+    if kind is None:
+        return ""
+    if not isinstance(kind, str) or len(kind) > MAX_KIND_LENGTH:
+        raise _Left("malformed", f"'kind' is a label of at most {MAX_KIND_LENGTH} characters, e.g. "
+                                 + ", ".join(BOUNDARY_KINDS))
+    return "-".join(kind.lower().replace("_", " ").split())
 
 
 def _wanted_quotes(record: dict) -> list[tuple[str, tuple[int, int] | None]]:

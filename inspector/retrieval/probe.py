@@ -113,6 +113,10 @@ class ProbeResult:
     picked: tuple[tuple[int, ...], ...] = ()
     """For each query, the positions (in the chunk list given) of its top-k chunks, best first."""
 
+    expand: int = 0
+    """Neighbours read on each side of every top-k chunk (``expansion.Windows``); context
+    counts each chunk read once."""
+
     @property
     def answer_rate(self) -> float:
         """answer@k as a fraction."""
@@ -143,42 +147,48 @@ def run_probe(queries: list[Query], chunks: list[Chunk], table: TermTable,
 
 
 def probe_pool(queries: list[Query], pool: Pool, *, k: int = 5, token_count=None,
-               retriever: Retriever | None = None) -> ProbeResult:
-    """``run_probe`` for chunks given as a ``ranking.Pool``."""
+               retriever: Retriever | None = None, expand: int = 0) -> ProbeResult:
+    """``run_probe`` for chunks given as a ``ranking.Pool``; with ``expand``, each top-k
+    chunk is read with that many neighbours either side (retrieve small, read big)."""
+    from .expansion import Windows
     from .ranking import BM25Retriever
 
     n = len(pool)
     if not queries or not n:
-        return ProbeResult(len(queries), 0, 0, 0.0, 0.0)
+        return ProbeResult(len(queries), 0, 0, 0.0, 0.0, expand=expand)
     picked = (retriever or BM25Retriever()).rank(queries, pool, k)
+    windows = Windows.of_pool(pool, expand) if expand else None
+    reads = [windows.read(top) for top in picked] if windows else picked
     doc_ids, table, prefixes = pool.doc_ids, pool.table, pool.prefixes
     position = {d: i for i, d in enumerate(doc_ids)}
-    used = sorted({j for top in picked for j in top})
+    used = sorted({j for read in reads for j in read})
     doc = dict(zip(used, pool.doc_of[used].tolist()))
     start = dict(zip(used, pool.starts[used].tolist()))
     end = dict(zip(used, pool.ends[used].tolist()))
     prefix = {j: prefixes[j] if prefixes is not None else "" for j in used}
     answered = cut = 0
     context = 0
-    for query, top in zip(queries, picked):
-        context += sum(len(prefix[j]) + end[j] - start[j] for j in top)
+    for query, top, read in zip(queries, picked, reads):
+        context += sum(len(prefix[j]) + end[j] - start[j] for j in read)
         s0, s1 = query.evidence
         home = position.get(query.doc_id, -1)
         whole = touch = False
-        for j in top:
+        for j in read:
             if doc[j] == home:
                 if start[j] <= s0 and s1 <= end[j]:
                     whole = True
                 if not (end[j] <= s0 or start[j] >= s1):
                     touch = True
+        if windows and not whole:
+            whole = any(doc[j] == home and windows.holds(j, s0, s1) for j in top)
         answered += whole
         cut += (not whole) and touch
     chars = context / len(queries)
     if token_count is None:
         tokens = chars / 4
     else:
-        texts = {j: prefix[j] + table.texts[doc_ids[doc[j]]][start[j]:end[j]] for top in picked for j in top}
+        texts = {j: prefix[j] + table.texts[doc_ids[doc[j]]][start[j]:end[j]] for read in reads for j in read}
         order = list(texts)
         counted = dict(zip(order, token_count([texts[j] for j in order])))
-        tokens = sum(counted[j] for top in picked for j in top) / len(queries)
-    return ProbeResult(len(queries), answered, cut, chars, tokens, tuple(tuple(top) for top in picked))
+        tokens = sum(counted[j] for read in reads for j in read) / len(queries)
+    return ProbeResult(len(queries), answered, cut, chars, tokens, tuple(tuple(top) for top in picked), expand)

@@ -80,36 +80,14 @@ class OpenAIEmbeddings(Embedder):
         return np.asarray(rows, dtype=np.float32)
 
     def _batch(self, texts: list[str]) -> list[list[float]]:
-        body = json.dumps({"model": self.model, "input": texts}).encode("utf-8")
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        pause, reason = self.first_pause, ""
-        for attempt in range(self.attempts):
-            if attempt:
-                self.sleep(pause)
-                pause = min(pause * 2, LONGEST_PAUSE)
+        def counted() -> None:
             self.requests += 1
-            request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-                    raw = answer.read(MAX_ANSWER_BYTES + 1)
-            except urllib.error.HTTPError as exc:
-                said = _said(exc)
-                if exc.code not in RETRIED:
-                    raise EmbeddingServiceError(
-                        f"{self.url} refused {self.model} with HTTP {exc.code}: {said}") from exc
-                reason = f"HTTP {exc.code}: {said}"
-                pause = max(pause, min(_retry_after(exc), LONGEST_PAUSE))
-                continue
-            except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError) as exc:
-                reason = str(getattr(exc, "reason", exc)) or type(exc).__name__
-                continue
-            if len(raw) > MAX_ANSWER_BYTES:
-                raise EmbeddingServiceError(f"{self.url} answered more than {MAX_ANSWER_BYTES >> 20} MB for one batch")
-            return self._vectors(raw, len(texts))
-        raise EmbeddingServiceError(f"the embeddings server at {self.url} did not answer after {self.attempts} "
-                                    f"attempts ({reason})")
+
+        raw = post_json(self.url, {"model": self.model, "input": texts}, api_key=self.api_key,
+                        attempts=self.attempts, first_pause=self.first_pause, timeout=self.timeout, sleep=self.sleep,
+                        error=EmbeddingServiceError, what=self.model, server="the embeddings server",
+                        on_request=counted)
+        return self._vectors(raw, len(texts))
 
     def _vectors(self, raw: bytes, count: int) -> list[list[float]]:
         try:
@@ -125,6 +103,45 @@ class OpenAIEmbeddings(Embedder):
             raise EmbeddingServiceError(f"{self.url} did not answer {count} embeddings in OpenAI's format "
                                         "({\"data\": [{\"index\": i, \"embedding\": [...]}, ...]})")
         return rows
+
+
+def post_json(url: str, payload: dict, *, api_key: str = "", attempts: int = ATTEMPTS, first_pause: float = FIRST_PAUSE,
+              timeout: float = TIMEOUT, sleep: Callable[[float], None] = time.sleep,
+              error: type[Exception] = EmbeddingServiceError, what: str = "the request", server: str = "the server",
+              on_request: Callable[[], None] | None = None) -> bytes:
+    """POST ``payload`` as JSON to an OpenAI-compatible ``url`` and return the answer's bytes.
+    A failure that may pass (no connection, a timeout, ``RETRIED``) is tried again after a
+    pause that doubles (``Retry-After`` honoured); any other refusal raises ``error`` at once
+    with the server's own words, and so does the last failed attempt."""
+    body = json.dumps(payload).encode("utf-8")
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    pause, reason = first_pause, ""
+    for attempt in range(max(1, attempts)):
+        if attempt:
+            sleep(pause)
+            pause = min(pause * 2, LONGEST_PAUSE)
+        if on_request:
+            on_request()
+        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                raw = answer.read(MAX_ANSWER_BYTES + 1)
+        except urllib.error.HTTPError as exc:
+            said = _said(exc)
+            if exc.code not in RETRIED:
+                raise error(f"{url} refused {what} with HTTP {exc.code}: {said}") from exc
+            reason = f"HTTP {exc.code}: {said}"
+            pause = max(pause, min(_retry_after(exc), LONGEST_PAUSE))
+            continue
+        except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError) as exc:
+            reason = str(getattr(exc, "reason", exc)) or type(exc).__name__
+            continue
+        if len(raw) > MAX_ANSWER_BYTES:
+            raise error(f"{url} answered more than {MAX_ANSWER_BYTES >> 20} MB for {what}")
+        return raw
+    raise error(f"{server} at {url} did not answer after {max(1, attempts)} attempts ({reason})")
 
 
 def _said(error: urllib.error.HTTPError) -> str:

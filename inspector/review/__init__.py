@@ -11,7 +11,7 @@ from ..surface import lazy_surface
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "rounds": ["DEFAULT_SIZE", "MAX_SIZE", "QUESTIONS", "Question", "ReviewRound", "RoundChunk", "clean_reviewer",
                "draw", "reviewer_problem"],
-    "reveal": ["HINT_CODES", "Hint", "context", "suspects"],
+    "reveal": ["ADDRESS_HINTS", "HINT_CODES", "Hint", "SuspectSummary", "context", "suspect_summary", "suspects"],
     "store": ["ReviewStore"],
     "database": ["default_store_path"],
     "answers": ["Answer", "Progress", "is_orphan", "saved_message"],

@@ -38,7 +38,11 @@ HINT_CODES: dict[str, str] = {
     "headerless_row": "table row without its header",
     "nameless_number": "number with no named subject",
     "no_heading_path": "no heading path",
+    "no_document_name": "does not name its document",
 }
+
+#: The hints that say a chunk cannot be placed: the Orphan Test's first question (address).
+ADDRESS_HINTS: tuple[str, ...] = ("no_heading_path", "no_document_name")
 
 _MARKERS = re.compile(r"(?:\s|>|[-*+](?=\s)|\d{1,3}[.)](?=\s)|\*\*?|__?)*")
 _DANGLING = re.compile(r"(this|that|these|those|it|they|the above|as above|see above|the same)\b", re.I)
@@ -95,6 +99,11 @@ def suspects(chunk: Chunk, document: Document, analysis: Analysis) -> list[Hint]
     if analysis.headings and not starts_heading and not _path_prefix(chunk, text, analysis):
         hints.append(Hint("no_heading_path", "No heading path: the chunk neither carries a path prefix nor "
                           "starts with a heading, so nothing says which section it is from."))
+    title = " ".join(document.title.split()).casefold()
+    if title and title not in " ".join((chunk.prefix + text[a:b]).split()).casefold():
+        hints.append(Hint("no_document_name", "Nothing in the chunk names its document "
+                          f"(\u201c{document.title}\u201d), so a reader cannot tell which document, product or "
+                          "version it is from."))
     return hints
 
 
@@ -148,10 +157,15 @@ class SuspectSummary:
         """Hints in all."""
         return sum(self.by_code.values())
 
+    @property
+    def address(self) -> int:
+        """Address hints (``ADDRESS_HINTS``): chunks that do not say where they are from."""
+        return sum(self.by_code[code] for code in ADDRESS_HINTS)
+
     def to_dict(self) -> dict:
         """JSON-ready values."""
         return {"spec": self.spec, "chunks": self.chunks, "flagged": self.flagged,
-                "hints": self.hints, "by_code": dict(self.by_code)}
+                "hints": self.hints, "address": self.address, "by_code": dict(self.by_code)}
 
 
 def suspect_summary(workspace: Workspace, spec: str) -> SuspectSummary:

@@ -4,7 +4,7 @@
 ``piece_ends`` for the per-document tables the fast path bisects), then packs them under the
 budget: ``packing`` (the default packer and the ``Sizer`` that counts spans in a unit),
 ``packing_fast`` (one bisection per chunk) and ``packing_seed`` (the article's packer).
-``prefixes`` writes heading-path and table-header prefixes; ``adapters`` runs other
+``prefixes`` writes heading-path, address-stamp (``address``) and table-header prefixes; ``adapters`` runs other
 libraries' splitters (``ext-`` specs) and checks their offsets.
 """
 
@@ -12,5 +12,6 @@ from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "splitters": ["chunk_spans", "split_document"],
+    "address": ["Address"],
     "adapters": ["ADAPTERS", "Adapter", "available_adapters", "split_with_adapter"],
 })

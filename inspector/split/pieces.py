@@ -16,15 +16,17 @@ from itertools import chain
 from ..atoms.analysis import Analysis
 from ..model import Span
 from ..spec import SplitterSpec
+from .address import Address
 from .packing import Packed, Piece, Sizer, pack, tile_text
 from .packing_seed import SeedPieces, pack_seed
 from .prefixes import prefixer
 
 
-def split_general(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer) -> list[Packed]:
+def split_general(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
+                  address: Address | None = None) -> list[Packed]:
     """Any built-in splitter's chunks the general way: pieces built and packed one by one."""
     seed = analysis.mode == "seed"
-    prefix_at = prefixer(text, spec, analysis, seed, sizer)
+    prefix_at = prefixer(text, spec, analysis, seed, sizer, address)
     if spec.kind == "fixed":
         return _fixed(text, spec, sizer, prefix_at, seed)
     if seed and not spec.overlap:

@@ -12,15 +12,20 @@ from bisect import bisect_right
 
 from ..atoms.analysis import Analysis
 from ..spec import SplitterSpec
+from .address import Address
 from .packing import Sizer
 
 
-def prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, sizer: Sizer):
+def prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, sizer: Sizer,
+             address: Address | None = None):
     """A function from a chunk's start offset to its prefix, or None when nothing is added.
 
-    A heading path may use at most half the budget: outer headings are dropped first, so the
-    innermost title (the most specific address) is the last to go.
+    A heading path (or an address stamp, which holds it) may use at most half the budget:
+    outer headings are dropped first, so the innermost title (the most specific address) is
+    the last to go.
     """
+    if spec.address:
+        return _stamper(text, spec, analysis, seed, sizer, address or Address())
     with_path = spec.prefixes_path
     with_header = spec.table_header if seed else spec.repeats_header
     if not with_path and not with_header:
@@ -47,6 +52,26 @@ def prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, size
                 header = text[tables[k].header[0]:tables[k].header[1]]
                 parts.append(header if header.endswith("\n") else header + "\n")
         return "".join(parts)
+
+    return prefix_at
+
+
+def _stamper(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, sizer: Sizer, address: Address):
+    """``prefixer``'s function with an address stamp: the stamp, then a repeated table header."""
+    header_at = None
+    if (spec.table_header if seed else spec.repeats_header) and analysis.tables:
+        header_at = header_prefixer(text, analysis.tables, [t.start for t in analysis.tables])
+    paths = analysis.heading_index
+    room = spec.budget // 2
+    fits = lambda stamp: sizer.exact(stamp + "\n") <= room
+    stamps: dict[tuple[str, ...], str] = {}
+
+    def prefix_at(start: int) -> str:
+        path = tuple(paths.ancestors(start))
+        stamp = stamps.get(path)
+        if stamp is None:
+            stamp = stamps[path] = address.fitted(path, spec.stamp, fits)
+        return (stamp + "\n" if stamp else "") + (header_at(start) if header_at else "")
 
     return prefix_at
 

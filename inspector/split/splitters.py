@@ -17,6 +17,7 @@ from ..errors import SpecError
 from ..lengths import Length, get_length
 from ..model import Document, Span, SplitResult, make_chunks
 from ..spec import SplitterSpec, parse_spec
+from .address import Address
 from .packing import Packed, Sizer
 from .packing_fast import FAST_KINDS, Columns, packed_columns
 from .pieces import seed_spans, split_general
@@ -43,26 +44,27 @@ def split_document(
         return split_with_adapter(spec.kind, document, spec.budget, spec.overlap, unit=length,
                                   analysis=analysis, mode=mode)
     analysis = analysis or analyze(document.text, mode)
-    columns, oversized = split_columns(document.text, spec, analysis, length)
+    columns, oversized = split_columns(document.text, spec, analysis, length, Address.of(document))
     tag = str(spec) if analysis.mode == "markdown" else f"{spec}@seed"
     chunks = make_chunks(document.id, columns.starts, columns.ends, columns.prefixes, tag,
                          analysis.heading_index.paths_at(columns.starts))
     return SplitResult(document.id, spec, analysis.mode, chunks, tuple(oversized))
 
 
-def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length
-                ) -> tuple[list[Span], list[str] | None, int]:
+def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length,
+                address: Address | None = None) -> tuple[list[Span], list[str] | None, int]:
     """What ``split_document`` puts in its chunks, without building them: the spans, their
     prefixes (None when no chunk has one) and how many chunks are oversized.
 
     Measuring many configurations over a corpus needs only these; the article's character
     splitters go straight from pieces to spans.
     """
-    if analysis.mode == "seed" and length.unit == "characters" and not (spec.prefixes_path or spec.table_header):
+    if (analysis.mode == "seed" and length.unit == "characters"
+            and not (spec.prefixes_path or spec.table_header or spec.address)):
         spans = _seed_char_spans(text, spec, analysis)
         if spans is not None:
             return spans, None, sum(1 for a, b in spans if b - a > spec.budget)
-    columns, oversized = split_columns(text, spec, analysis, length)
+    columns, oversized = split_columns(text, spec, analysis, length, address)
     prefixes = columns.prefixes
     return (list(zip(columns.starts, columns.ends)), prefixes if prefixes and any(prefixes) else None,
             len(oversized))
@@ -91,12 +93,13 @@ def _oversized(text: str, packed: list[Packed], budget: int, length: Length) -> 
     return [i for i, size in enumerate(sizes) if size > budget]
 
 
-def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Length
-                  ) -> tuple[Columns, list[int]]:
+def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Length,
+                  address: Address | None = None) -> tuple[Columns, list[int]]:
     """Chunk spans and prefixes for one text as columns, with the indexes of the oversized
-    chunks; the engine behind ``split_document``."""
+    chunks; the engine behind ``split_document``. ``address`` names the text's document
+    for ``+address`` stamps."""
     sizer = Sizer.of(text, length, analysis.memo)
-    columns = _fast_columns(text, spec, analysis, sizer)
+    columns = _fast_columns(text, spec, analysis, sizer, address)
     if columns is not None:
         budget = spec.budget
         if columns.prefixes is None:
@@ -105,26 +108,28 @@ def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Len
             oversized = [i for i, (a, b, p) in enumerate(zip(columns.starts, columns.ends, columns.prefixes))
                          if len(p) + b - a > budget]
         return columns, oversized
-    packed = split_general(text, spec, analysis, sizer)
+    packed = split_general(text, spec, analysis, sizer, address)
     prefixes = [p.prefix for p in packed]
     columns = Columns([p.start for p in packed], [p.end for p in packed], prefixes if any(prefixes) else None)
     return columns, _oversized(text, packed, spec.budget, length)
 
 
-def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length) -> list[Packed]:
+def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length,
+                address: Address | None = None) -> list[Packed]:
     """Chunk spans (with prefixes) for one text, as ``Packed`` values."""
     sizer = Sizer.of(text, length, analysis.memo)
-    columns = _fast_columns(text, spec, analysis, sizer)
+    columns = _fast_columns(text, spec, analysis, sizer, address)
     if columns is None:
-        return split_general(text, spec, analysis, sizer)
+        return split_general(text, spec, analysis, sizer, address)
     # The packer flags a chunk oversized exactly when one piece alone overfills its room.
     return [Packed(a, b, p, b - a > max(1, spec.budget - len(p)))
             for a, b, p in zip(columns.starts, columns.ends, columns.prefixes or repeat(""))]
 
 
-def _fast_columns(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer) -> Columns | None:
+def _fast_columns(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
+                  address: Address | None = None) -> Columns | None:
     """``packing_fast``'s result where it applies: markdown splits other than ``fixed`` under a
     character budget without overlap."""
     if spec.kind not in FAST_KINDS or spec.overlap or not sizer.is_chars or analysis.mode != "markdown":
         return None
-    return packed_columns(text, spec, analysis, sizer, prefixer(text, spec, analysis, False, sizer))
+    return packed_columns(text, spec, analysis, sizer, prefixer(text, spec, analysis, False, sizer, address))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from ..errors import RetrieverError, SpecError
 from ..lengths import LENGTH_NAMES
 from ..model import MODES
-from ..spec import IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
+from ..spec import DEFAULT_STAMP, IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
 from .retrievers import checked_retriever
 
 #: Corpus values that are not folders.
@@ -69,6 +69,12 @@ class AppState:
     table_header: bool | None = None
     """Repeat a table's header on chunks starting mid-table; ``None``: the splitter's default."""
 
+    address: bool = False
+    """Stamp each chunk with its document's address (title › heading path · version · updated)."""
+
+    stamp: str = DEFAULT_STAMP
+    """How the address stamp is laid out (``spec.STAMP_FIELDS``)."""
+
     lane_b: str = ""
     """Spec string of a second splitter drawn beside the first; empty: side-by-side is off."""
 
@@ -97,7 +103,8 @@ class AppState:
             if self.kind == IMPORTED:
                 return SplitterSpec.imported(self.chunk_set, self.unit)
             return SplitterSpec(kind=self.kind, budget=self.budget, unit=self.unit, overlap=self.overlap,
-                                heading_prefix=self.heading_prefix, table_header=self.table_header)
+                                heading_prefix=self.heading_prefix, table_header=self.table_header,
+                                address=self.address, stamp=self.stamp if self.address else DEFAULT_STAMP)
         raise SpecError(f"unknown unit {self.unit!r}; choose chars, o200k, cl100k or upload a tokenizer.json")
 
     def spec_problem(self) -> str | None:
@@ -113,7 +120,8 @@ class AppState:
         if spec.is_imported:  # the budget and flags stay for the next built-in splitter
             return replace(self, kind=spec.kind, chunk_set=spec.chunk_set, unit=spec.unit)
         return replace(self, chunk_set="", kind=spec.kind, budget=spec.budget, unit=spec.unit, overlap=spec.overlap,
-                       heading_prefix=spec.heading_prefix, table_header=spec.table_header)
+                       heading_prefix=spec.heading_prefix, table_header=spec.table_header, address=spec.address,
+                       stamp=spec.stamp)
 
     #: The URL keys these settings own; pages may add keys of their own beside them.
     # ``embedder``, not ``embed``: Streamlit keeps ``embed`` for itself and never shows it to the app.

@@ -152,3 +152,33 @@ def test_folder_of():
     assert folder_of("blog/x.md") == "blog"
     assert folder_of("product/guides/x.md") == "product"
     assert folder_of("x.md") == "."
+
+
+def test_boundary_questions_are_scored_per_kind(sample_golden, sample_markdown):
+    kinds = {item.kind for item in sample_golden.items}
+    assert {"heading", "next-paragraph", "table-header", "exception"} <= kinds
+    fixed = golden_recall(sample_markdown, sample_golden, "fixed:800")
+    structured = golden_recall(sample_markdown, sample_golden, "structured:800")
+    by_kind = structured.by_kind()
+    assert sum(total for _, total in (row[2000] for row in by_kind.values())) == \
+        sum(1 for item in sample_golden.items if item.kind)
+    assert by_kind["table-header"][2000][0] > fixed.by_kind()["table-header"][2000][0]
+    assert structured.as_dict()["by_kind"]["exception"]["2000"] == list(by_kind["exception"][2000])
+
+
+def test_a_kind_is_read_as_a_label_and_a_bad_one_leaves_the_line_out():
+    text = "Alpha beta gamma delta.\n"
+    doc = Document("x/t.md", text)
+    golden = load_golden(_golden([
+        {"question": "alpha", "evidence": "Alpha beta", "kind": "Table Header"},
+        {"question": "gamma", "evidence": "gamma delta"},
+        {"question": "delta", "evidence": "delta", "kind": ["heading"]},
+    ]), [doc])
+    assert [item.kind for item in golden.items] == ["table-header", ""]
+    (problem,) = golden.problems
+    assert problem.line == 3 and "'kind' is a label" in problem.message
+    result = evaluate_golden(golden, [Chunk(doc.id, 0, 0, len(text))], TermTable([(doc.id, text)]),
+                             budgets=(100,), length="chars")
+    assert result.by_kind() == {"table-header": {100: (1, 1)}}
+    csv = load_golden(b"question,evidence,kind\nalpha,Alpha beta,exception\n", [doc], name="g.csv")
+    assert csv.items[0].kind == "exception"

@@ -97,6 +97,23 @@ def test_path_prefixes_and_repeated_headers_lower_the_suspects(sample_markdown):
     assert stamped.by_code["headerless_row"] < plain.by_code["headerless_row"]
 
 
+def test_an_address_stamp_lowers_the_address_suspects_on_the_sample_corpus(sample_markdown):
+    for kind in ("structured", "recursive", "fixed"):
+        plain = suspect_summary(sample_markdown, f"{kind}:800")
+        path = suspect_summary(sample_markdown, f"{kind}:800+path")
+        stamped = suspect_summary(sample_markdown, f"{kind}:800+address")
+        assert stamped.address < path.address < plain.address
+        assert stamped.by_code["no_document_name"] == 0 < path.by_code["no_document_name"]
+
+
+def test_a_chunk_that_does_not_name_its_document_is_suspect():
+    document = Document("guide.md", DOC, title="Gateway 2.3 guide")
+    chunk = lambda prefix: Chunk("guide.md", 0, DOC.index("The Pro"), len(DOC), prefix, "test")
+    codes = lambda prefix: {h.code for h in suspects(chunk(prefix), document, analyze(DOC, "markdown"))}
+    assert "no_document_name" in codes("")
+    assert "no_document_name" not in codes("Gateway 2.3  Guide > Rate limits\n")
+
+
 def test_context_gives_the_neighbours_and_the_heading_path(sample_markdown):
     spec = "structured:800"
     document = sample_markdown.documents[3]

@@ -1,0 +1,146 @@
+"""Runs logged to MLflow: one run per splitter configuration, so configurations compare in its UI.
+
+A run's params are the spec's parts (and the retriever, the atom mode, the corpus fingerprint);
+its metrics the chunk count, survival per atom kind, p50 / p99 chunk tokens, the runt ratio and
+the chunks over the embedder's cap, answer@5 and the cut rate, golden recall at 2,000 and 4,000
+tokens; the JSON report (or the gate's result) is its artifact. MLflow is an optional extra:
+``mlflow-skinny`` is enough. MLflow 3 keeps its file store (``./mlruns``, the default here) in
+maintenance mode and refuses it unless told otherwise; this module tells it so for file URIs,
+and switches MLflow's own usage telemetry off (the tool runs offline).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import TrackingError
+from ..measure.sizes import SizeStats, cap_report
+from ..model import ATOM_KINDS
+from ..spec import SplitterSpec, parse_spec
+
+DEFAULT_URI = "./mlruns"
+EXPERIMENT = "chunk-inspector"
+#: The embedder cap the runt and over-cap metrics are taken against (the app's default).
+CAP = 512
+_OFFLINE = {"MLFLOW_DISABLE_TELEMETRY": "true", "DO_NOT_TRACK": "true"}
+
+
+@dataclass(frozen=True, slots=True)
+class TrackedRun:
+    """One configuration as MLflow receives it."""
+
+    name: str
+    """The run's name: the spec string (or an import's label)."""
+
+    params: dict[str, str]
+    metrics: dict[str, float]
+    artifact: dict = field(default_factory=dict)
+    """Logged as ``report.json``."""
+
+
+def tracking_uri(uri: str | None) -> str:
+    """``uri`` as MLflow reads it: a plain path becomes a ``file:`` URI (absolute)."""
+    uri = (uri or DEFAULT_URI).strip()
+    if "://" in uri or uri.startswith(("file:", "databricks")):
+        return uri
+    return Path(uri).expanduser().resolve().as_uri()
+
+
+def spec_params(spec: SplitterSpec | str) -> dict[str, str]:
+    """The spec's parts, as MLflow params."""
+    spec = parse_spec(spec)
+    params = {"spec": str(spec), "kind": spec.kind, "budget": str(spec.budget), "unit": spec.unit,
+              "overlap": str(spec.overlap), "heading_path": str(spec.prefixes_path).lower(),
+              "table_header": str(spec.repeats_header).lower(), "address": str(spec.address).lower(),
+              "context": str(spec.context).lower()}
+    if spec.is_imported:
+        params["chunk_set"] = spec.chunk_set
+    if spec.context_model:
+        params["context_model"] = spec.context_model
+    return params
+
+
+def size_metrics(workspace, spec, cap: int = CAP) -> dict[str, float]:
+    """p50 / p99 of the chunks' o200k tokens (prefix included), the runt ratio and the chunks
+    an embedder capped at ``cap`` tokens would truncate."""
+    sizes = workspace.sizes(spec, "o200k")
+    stats, capped = SizeStats.of(sizes), cap_report(sizes, cap)
+    return {"tokens_p50": stats.p50, "tokens_p99": stats.p99, "runt_ratio": capped.runt_ratio,
+            f"over_cap_{cap}": float(len(capped.over_cap))}
+
+
+def report_runs(workspace, report: dict) -> list[TrackedRun]:
+    """One run per compared splitter of a ``build_report`` result."""
+    common = {"retriever": report.get("retriever", "bm25"), "mode": report["mode"],
+              "corpus": workspace.fingerprint}
+    golden = {}
+    for section in report.get("golden", ())[:1]:  # the first golden set is the runs' recall
+        golden = {row["spec"]: row for row in section["rows"] if not row.get("expand")}
+    runs = []
+    for row in report["compare"]:
+        metrics = {"chunks": float(row["chunks"]), "oversized": float(row["oversized"]),
+                   "answer_at_5": row["answer_at_5"], "cut_rate": row["cut"], "ctx_tokens": row["ctx_tokens"]}
+        metrics.update({f"survival.{kind}": value for kind, value in row["survival"].items() if value is not None})
+        metrics.update(size_metrics(workspace, row["spec"]))
+        for budget, value in golden.get(row["spec"], {}).get("recall", {}).items():
+            metrics[f"recall_{budget}"] = value
+        for expanded in row.get("expanded", ()):
+            metrics[f"answer_at_5.expand_{expanded['expand']}"] = expanded["answer_at_5"]
+            metrics[f"ctx_tokens.expand_{expanded['expand']}"] = expanded["ctx_tokens"]
+        runs.append(TrackedRun(row["spec"], {**spec_params(row["spec"]), **common}, metrics,
+                               {**report, "compare": [row]}))
+    return runs
+
+
+def check_run(workspace, spec, label: str, values: dict, retriever: str, result: dict) -> TrackedRun:
+    """The run of one ``check``: its measures as metrics (names MLflow accepts)."""
+    metrics = {_metric_name(name): float(value) for name, value in values.items() if value is not None}
+    metrics.update(size_metrics(workspace, spec))
+    params = {**spec_params(spec), "retriever": retriever, "mode": workspace.mode, "corpus": workspace.fingerprint}
+    return TrackedRun(label, params, metrics, result)
+
+
+def _metric_name(name: str) -> str:
+    """A gate measure's name as the report's runs call it (MLflow takes no ``@``):
+    ``answer@5`` is ``answer_at_5``, ``recall@2000`` ``recall_2000``, ``code`` ``survival.code``."""
+    kind, _, every = name.partition(".")
+    if kind in ATOM_KINDS:
+        return f"survival_all.{kind}" if every else f"survival.{kind}"
+    if name.startswith("recall@"):
+        return "recall_" + name[7:]
+    return {"cut": "cut_rate"}.get(name, name.replace("@", "_at_"))
+
+
+def log_runs(runs: list[TrackedRun], uri: str | None = None, experiment: str = EXPERIMENT) -> list[str]:
+    """Log every run under ``experiment`` at ``uri`` (default ``./mlruns``); their run ids."""
+    try:
+        import mlflow
+    except ImportError:
+        raise TrackingError("--mlflow needs MLflow: pip install mlflow-skinny (or mlflow)") from None
+    uri = tracking_uri(uri)
+    for key, value in _OFFLINE.items():
+        os.environ.setdefault(key, value)
+    if uri.startswith("file:"):
+        os.environ.setdefault("MLFLOW_ALLOW_FILE_STORE", "true")
+    ids = []
+    try:
+        mlflow.set_tracking_uri(uri)
+        mlflow.set_experiment(experiment)
+        for run in runs:
+            with mlflow.start_run(run_name=run.name) as started:
+                mlflow.log_params(run.params)
+                mlflow.log_metrics(run.metrics)
+                mlflow.log_dict(run.artifact, "report.json")
+            ids.append(started.info.run_id)
+    except mlflow.exceptions.MlflowException as exc:
+        raise TrackingError(f"MLflow at {uri} refused the runs: {' '.join(str(exc).split())[:300]}") from None
+    return ids
+
+
+def mlflow_available() -> bool:
+    """Whether MLflow can be imported (checked before a long run, not after)."""
+    import importlib.util
+
+    return importlib.util.find_spec("mlflow") is not None

@@ -1,0 +1,82 @@
+"""``inspector.reports.tracking`` with real MLflow: runs logged to a file store in a temporary
+folder by ``report --mlflow`` and ``check --mlflow``, then read back."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from inspector.cli import main
+from inspector.errors import TrackingError
+from inspector.reports import tracking
+from tests.support.paths import SAMPLE
+
+mlflow = pytest.importorskip("mlflow")
+
+
+@pytest.fixture(autouse=True)
+def data(isolated_app, monkeypatch):
+    for key in ("MLFLOW_ALLOW_FILE_STORE", "MLFLOW_DISABLE_TELEMETRY", "DO_NOT_TRACK", "MLFLOW_TRACKING_URI"):
+        monkeypatch.delenv(key, raising=False)
+    return isolated_app
+
+
+def _runs(store):
+    os.environ["MLFLOW_ALLOW_FILE_STORE"] = "true"
+    mlflow.set_tracking_uri(store.as_uri())
+    return {run.info.run_name: run for run in mlflow.search_runs(search_all_experiments=True, output_format="list")}
+
+
+def test_report_logs_one_run_per_splitter_with_its_params_and_metrics(tmp_path, capsys):
+    store = tmp_path / "mlruns"
+    status = main(["report", str(SAMPLE), "--spec", "fixed:800", "--spec", "structured:800+address", "--golden",
+                   str(SAMPLE / "golden-questions.jsonl"), "--mlflow", str(store), "--quiet", "--json",
+                   "--jobs", "1"])
+    out, err = capsys.readouterr()
+    assert status == 0 and "logged 2 MLflow runs" in err
+    report = json.loads(out)
+    runs = _runs(store)
+    assert set(runs) == {"fixed:800", "structured:800+address"}
+    stamped = runs["structured:800+address"]
+    assert stamped.data.params["kind"] == "structured" and stamped.data.params["budget"] == "800"
+    assert stamped.data.params["address"] == "true" and stamped.data.params["retriever"] == "bm25"
+    row = next(r for r in report["compare"] if r["spec"] == "structured:800+address")
+    metrics = stamped.data.metrics
+    assert metrics["chunks"] == row["chunks"] and metrics["answer_at_5"] == pytest.approx(row["answer_at_5"])
+    assert metrics["cut_rate"] == pytest.approx(row["cut"])
+    assert metrics["survival.code"] == pytest.approx(row["survival"]["code"])
+    golden = next(r for r in report["golden"][0]["rows"] if r["spec"] == "structured:800+address")
+    assert metrics["recall_2000"] == pytest.approx(golden["recall"]["2000"])
+    assert {"tokens_p50", "tokens_p99", "runt_ratio", "over_cap_512"} <= set(metrics)
+    assert 0 < metrics["tokens_p50"] <= metrics["tokens_p99"]
+    artifact = json.loads((store / stamped.info.experiment_id / stamped.info.run_id / "artifacts" /
+                           "report.json").read_text())
+    assert artifact["compare"] == [row]
+
+
+def test_check_logs_its_measures_under_the_report_s_names(tmp_path, capsys):
+    store = tmp_path / "runs"
+    assert main(["check", str(SAMPLE), "--spec", "recursive:800", "--mlflow", str(store),
+                 "--mlflow-experiment", "gate"]) == 0
+    capsys.readouterr()
+    (run,) = _runs(store).values()
+    assert run.info.run_name == "recursive:800" and run.data.params["kind"] == "recursive"
+    assert {"answer_at_5", "cut_rate", "chunks", "survival.code", "survival_all.table", "runt_ratio"} <= \
+        set(run.data.metrics)
+    assert mlflow.get_experiment(run.info.experiment_id).name == "gate"
+
+
+def test_without_mlflow_the_run_is_refused_before_any_work(monkeypatch, capsys):
+    monkeypatch.setattr(tracking, "mlflow_available", lambda: False)
+    assert main(["report", str(SAMPLE), "--mlflow", "--quiet"]) == 2
+    assert "pip install mlflow-skinny" in capsys.readouterr().err
+    assert main(["check", str(SAMPLE), "--spec", "fixed:800", "--mlflow"]) == 2
+
+
+def test_a_plain_path_becomes_a_file_uri_and_a_refusal_is_a_tracking_error(tmp_path):
+    assert tracking.tracking_uri(str(tmp_path / "m")) == (tmp_path / "m").as_uri()
+    assert tracking.tracking_uri("http://127.0.0.1:5000") == "http://127.0.0.1:5000"
+    with pytest.raises(TrackingError, match="refused"):
+        tracking.log_runs([tracking.TrackedRun("x", {"a": "1"}, {"bad@name": 1.0})], str(tmp_path / "m"))
