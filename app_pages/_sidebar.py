@@ -20,6 +20,7 @@ from app_pages._state import STATE, kind_changed, publish, start_session, state,
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
 from inspector.chunks import ChunkSetInfo
+from inspector.context import ContextStore
 from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
 from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError, CorpusError, LengthError
@@ -147,6 +148,7 @@ def _corpus_widgets(ctx: Context) -> None:
         ctx.workspace.chunk_set_store = chunk_set_store()  # ``imported:ID`` specs are found there
         ctx.workspace.vector_folder = data_folder()  # dense retrievers keep their vectors there
         ctx.workspace.question_store = question_store()
+        ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
         count = len(ctx.corpus.documents)
         st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
         if not ctx.corpus.documents and not ctx.problem:
@@ -221,6 +223,12 @@ def _splitter_widgets(ctx: Context) -> None:
     except LengthError as exc:
         ctx.problem = ctx.problem or f"The unit cannot be used: {exc}"
     st.caption(f"Spec `{s.spec()}` · {md(spec_title(s.spec(), sets))}")
+    if spec.context and ctx.workspace is not None:
+        have, total = ctx.workspace.context_coverage(spec)
+        if have < total:
+            st.warning(md(f"{total - have:,} of {total:,} chunks have no context line from {spec.context_model}; "
+                          "they are shown without one. Write the lines on the Fixes page or with "
+                          "`python -m inspector context`."))
 
 
 def _chunk_set_ready(ctx: Context, set_id: str, info: ChunkSetInfo | None) -> bool:

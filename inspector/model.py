@@ -198,6 +198,15 @@ class SplitResult:
         """``(start, end)`` of every chunk."""
         return [(c.start, c.end) for c in self.chunks]
 
+    def with_context(self, spec: SplitterSpec, lines: dict[Span, str]) -> "SplitResult":
+        """These chunks under ``spec`` (this spec with ``+context``): each chunk ``lines`` has
+        a line for gets it before its prefix; spans, and so survival, stay as they are."""
+        tag = str(spec) + ("@seed" if self.mode == "seed" else "")
+        chunks = tuple(_chunk(c.doc_id, c.index, c.start, c.end,
+                              (lines[c.span] + "\n" + c.prefix) if c.span in lines else c.prefix, tag, c.heading_path)
+                       for c in self.chunks)
+        return SplitResult(self.doc_id, spec, self.mode, chunks, self.oversized, self.problems)
+
 
 _new = object.__new__
 _SETTERS = tuple(getattr(Chunk, name).__set__

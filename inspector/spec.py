@@ -199,7 +199,7 @@ class SplitterSpec:
         if self.is_imported:
             return f"imported {self.chunk_set[:8]}"
         size = f"{self.budget}{'t' if self.in_tokens else ''}"
-        return f"{self.kind} {size}" + (f"/{self.overlap}" if self.overlap else "")
+        return f"{self.kind} {size}" + (f"/{self.overlap}" if self.overlap else "") + self._flags()
 
     def with_budget(self, budget: int) -> "SplitterSpec":
         """The same configuration at another budget (overlap kept when it still fits)."""
@@ -217,11 +217,7 @@ class SplitterSpec:
             text += f"/{self.overlap}"
         if self.in_tokens and self.unit != "o200k":
             text += ":" + quote(self.unit, safe="/._-:")
-        if self.heading_prefix is not None and self.heading_prefix != (self.kind == "heading"):
-            text += "+path" if self.heading_prefix else "-path"
-        if self.table_header is not None and self.table_header != (self.kind == "structured"):
-            text += "+header" if self.table_header else "-header"
-        text += "+address" * self.address + "+context" * self.context
+        text += self._flags()
         if self.separators != DEFAULT_SEPARATORS:
             text += ";seps=" + ",".join(quote(s, safe="") for s in self.separators)
         if self.stamp != DEFAULT_STAMP:
@@ -229,6 +225,15 @@ class SplitterSpec:
         if self.context_model:
             text += ";llm=" + quote(self.context_model, safe="/._-:")
         return text
+
+    def _flags(self) -> str:
+        """The flags that differ from the kind's defaults, as the string form writes them."""
+        text = ""
+        if self.heading_prefix is not None and self.heading_prefix != (self.kind == "heading"):
+            text += "+path" if self.heading_prefix else "-path"
+        if self.table_header is not None and self.table_header != (self.kind == "structured"):
+            text += "+header" if self.table_header else "-header"
+        return text + "+address" * self.address + "+context" * self.context
 
     @classmethod
     def parse(cls, text: str) -> "SplitterSpec":

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.support.paths import ROOT
 
-SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "measure", "review", "reports", "views"}
+SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "context", "measure", "review", "reports", "views"}
 
 
 SHARED = {"model", "spec", "lengths", "errors", "data_folder", "limits"}

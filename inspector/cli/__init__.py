@@ -16,6 +16,7 @@ from ..errors import InspectorError
 from ..spec import SWEEP_BUDGETS
 from .check import run_check, run_export
 from .common import fail, one_line
+from .context import run_context
 from .report import run_report
 
 #: The widest neighbour window ``--expand`` takes (each side).
@@ -64,12 +65,20 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
                         help="read files with their front matter in the text, as a pipeline reading raw files does")
     report.add_argument("--converter", choices=("markitdown", "docling"), default="markitdown",
                         help="what turns PDF, DOCX, PPTX, XLSX and HTML files into markdown (docling: when installed)")
+    report.add_argument("--fixes", metavar="SPEC",
+                        help="add the fixes table: from SPEC, none → structure + header → + heading path → + address "
+                             "stamp → + context line → + neighbours read, each measured (with the first --golden)")
     report.add_argument("--by-format", action="store_true",
                         help="also break survival down by source format (markdown, PDF, DOCX, HTML, ...)")
     _add_retrieval(report)
     _add_tracking(report)
     _add_check(commands, measure_help)
     _add_export(commands)
+    _add_context(commands)
+    for command in (report, *(commands.choices[name] for name in ("check", "export"))):
+        command.add_argument("--context-model", metavar="MODEL",
+                             help="the model whose context lines +context specs without ;llm= use "
+                                  "(default $CHUNK_INSPECTOR_CONTEXT_MODEL)")
     return parser
 
 
@@ -89,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_check(args)
         if args.command == "export":
             return run_export(args)
+        if args.command == "context":
+            return run_context(args)
     except InspectorError as exc:
         return fail(str(exc))
     finally:
@@ -164,6 +175,37 @@ def _add_check(commands, measure_help: bool = True) -> None:
                        help="counts may move this fraction of the baseline (default 0)")
     check.add_argument("--write-baseline", metavar="FILE", help="write the measures as a baseline file")
     check.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _price(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"a price is dollars per million tokens, from 0, got {text[:20]!r}")
+    return value
+
+
+def _add_context(commands) -> None:
+    context = commands.add_parser(
+        "context", help="write the context lines of a +context spec through an OpenAI-compatible chat endpoint",
+        description="For each chunk of SPEC without a kept line, a language model reads the document and the "
+                    "chunk and writes one or two sentences that place it (contextual retrieval). What will be "
+                    "sent (chunks, input tokens, cost) is printed first; lines are kept in the data folder by "
+                    "model, document and span, so a second run sends nothing. Exit status 1 when some chunk failed.")
+    _add_chunking(context)
+    context.add_argument("--context-url", metavar="URL",
+                         help="base URL of the chat endpoint (default $CHUNK_INSPECTOR_CONTEXT_URL, then "
+                              "$OPENAI_BASE_URL); the key is $CHUNK_INSPECTOR_CONTEXT_KEY or $OPENAI_API_KEY")
+    context.add_argument("--context-model", metavar="MODEL",
+                         help="the chat model (default: the spec's ;llm=, then $CHUNK_INSPECTOR_CONTEXT_MODEL)")
+    context.add_argument("--input-price", type=_price, metavar="USD", help="dollars per million input tokens")
+    context.add_argument("--output-price", type=_price, metavar="USD", help="dollars per million output tokens")
+    context.add_argument("--dry-run", action="store_true", help="print what would be sent and stop")
+    context.add_argument("--import", dest="import_file", metavar="FILE",
+                         help="keep lines written elsewhere (JSONL: chunk_id or doc_id/start/end, and line)")
+    context.add_argument("--name", metavar="NAME", help="with --import: the name the lines are kept under")
 
 
 def _add_export(commands) -> None:

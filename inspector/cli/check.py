@@ -9,6 +9,7 @@ import sys
 
 from ..spec import parse_spec
 from .common import ProgressBar, fail, golden_set, load, log_to_mlflow, retriever_for, say_problems, tracking_ready
+from .context import context_ready, with_context_model
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -141,8 +142,11 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
     imported as a chunk set and measured on the documents they cover; a library splitter's
     misplaced chunks are reported."""
     if not args.chunks:
-        spec = parse_spec(args.spec)
+        spec = with_context_model(parse_spec(args.spec), args)
         say_problems(workspace.problems(spec) if spec.is_adapter else ())
+        problem = context_ready(workspace, [spec])
+        if problem:
+            return fail(problem)
         return workspace, spec, str(spec), None, None
     from ..chunks.importer import import_chunks
     from ..chunks.sets import chunk_set_from_import
@@ -181,11 +185,14 @@ def run_export(args: argparse.Namespace) -> int:
 
     if not args.spec:
         return fail("export needs --spec SPEC")
-    spec = parse_spec(args.spec)
+    spec = with_context_model(parse_spec(args.spec), args)
     loaded = load(args)
     if isinstance(loaded, int):
         return loaded
     _, workspace = loaded
+    problem = context_ready(workspace, [spec])
+    if problem:
+        return fail(problem)
     if spec.is_adapter:
         say_problems(workspace.problems(spec))
     if args.output == "-":

@@ -19,6 +19,7 @@ from .common import (
     tracking_ready,
     with_chunk_sets,
 )
+from .context import context_ready, fixes_context_model, with_context_model
 
 #: The most worker processes ``report --jobs`` starts (each forks a copy of this one).
 MAX_JOBS = 64
@@ -27,8 +28,12 @@ MAX_SWEEP_BUDGETS = 24
 
 
 def run_report(args: argparse.Namespace) -> int:
-    specs = [parse_spec(s) for s in args.spec] if args.spec else list(ARTICLE_SPECS)
-    sweep = parse_spec(args.sweep)
+    specs = [with_context_model(parse_spec(s), args) for s in args.spec] if args.spec else list(ARTICLE_SPECS)
+    sweep = with_context_model(parse_spec(args.sweep), args)
+    fixes = parse_spec(args.fixes) if args.fixes else None
+    if fixes is not None and (fixes.is_imported or fixes.is_adapter):
+        return fail("--fixes takes a built-in splitter, e.g. recursive:800")
+    context_model = fixes_context_model(fixes, args) if fixes is not None else ""
     budgets = _budgets(args.budgets)
     if isinstance(budgets, str):
         return fail(budgets)
@@ -53,6 +58,14 @@ def run_report(args: argparse.Namespace) -> int:
         from ..reports.article import build_report, format_report
 
         work = Workspace(corpus, args.atoms)
+        problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
+        if problem:
+            return fail(problem)
+        if context_model:
+            from ..context.store import ContextStore
+            from ..data_folder import data_folder
+
+            work.context_store = ContextStore(data_folder())
         if any(s.is_imported for s in specs):
             with_chunk_sets(work)
         retriever = retriever_for(args, work)
@@ -64,7 +77,8 @@ def run_report(args: argparse.Namespace) -> int:
             return questions
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
                               workers=workers, retriever=retriever, golden=golden, questions=questions,
-                              by_format=args.by_format, expand=tuple(dict.fromkeys(args.expand)))
+                              by_format=args.by_format, expand=tuple(dict.fromkeys(args.expand)), fixes=fixes,
+                              context_model=context_model)
     finally:
         if workers is not None:
             workers.close()

@@ -15,10 +15,11 @@ from ..atoms.analysis import Analysis, HeadingIndex
 from ..atoms.detect import analyze
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..collector import collection_paused
+from ..context.store import document_hash
 from ..corpus.load import Corpus
-from ..errors import ChunkSetError
+from ..errors import ChunkSetError, ContextLineError
 from ..lengths import get_length
-from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, SplitResult
+from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, Span, SplitResult
 from ..retrieval.probe import ProbeResult, Query, choose_queries, make_queries, probe_pool, query_candidates
 from ..retrieval.ranking import Pool, Retriever, shared_retriever
 from ..retrieval.retriever_spec import RetrieverSpec
@@ -89,6 +90,8 @@ class Workspace:
         """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
         self.question_store = None
         """Where the user's question sets are kept (a ``QuestionSetStore``; None: none are)."""
+        self.context_store = None
+        """Where ``+context`` specs find their lines (a ``ContextStore``; None: nowhere)."""
 
     @property
     def fingerprint(self) -> str:
@@ -118,7 +121,7 @@ class Workspace:
         part._chunk_sets = self._chunk_sets
         part.chunk_set_store = self.chunk_set_store
         part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
-        part.question_store = self.question_store
+        part.question_store, part.context_store = self.question_store, self.context_store
         return part
 
     def analysis(self, document: Document) -> Analysis:
@@ -185,7 +188,10 @@ class Workspace:
         spec = parse_spec(spec)
         key = str(spec)
         if key not in self._splits:
-            if spec.is_imported:
+            if spec.context:
+                self._splits[key] = [result.with_context(spec, lines) for result, lines in
+                                     zip(self.split(spec.base), self.context_lines(spec))]
+            elif spec.is_imported:
                 found = self.chunk_set(spec.chunk_set)
                 self._splits[key] = found.split_results(self.documents, spec, self.mode)
             else:
@@ -195,6 +201,23 @@ class Workspace:
                 with nullcontext() if spec.is_adapter else collection_paused():
                     self._splits[key] = [split_document(d, spec, a, length) for d, a in zip(self.documents, analyses)]
         return self._splits[key]
+
+    def context_lines(self, spec: SplitterSpec | str) -> list[dict[Span, str]]:
+        """Per document, the lines ``spec``'s model has in ``context_store``, by span."""
+        spec = parse_spec(spec)
+        if not spec.context_model:
+            raise ContextLineError(f"{spec} names no model for its context lines: add ;llm=MODEL")
+        if self.context_store is None:
+            raise ContextLineError("this workspace has no context-line store to read lines from")
+        return [self.context_store.lines(spec.context_model, document_hash(d.text)) for d in self.documents]
+
+    def context_coverage(self, spec: SplitterSpec | str) -> tuple[int, int]:
+        """``(chunks with a line, chunks)`` of a ``+context`` spec."""
+        spec = parse_spec(spec)
+        results = self.split(spec.base)
+        lines = self.context_lines(spec)
+        return sum(sum(c.span in found for c in r.chunks) for r, found in zip(results, lines)), \
+            sum(len(r.chunks) for r in results)
 
     def problems(self, spec: SplitterSpec | str) -> list[ImportProblem]:
         """Every chunk of a library splitter (``ext-``) not taken as its library gave it."""
@@ -318,7 +341,7 @@ class Workspace:
         split straight to spans; other chunks come from ``split``)."""
         ids = [d.id for d in self.documents]
         key = str(spec)
-        if key in self._splits or spec.is_imported or spec.is_adapter:
+        if key in self._splits or spec.is_imported or spec.is_adapter or spec.context:
             per_doc = []
             for result in self.split(spec):
                 prefixes = [c.prefix for c in result.chunks]

@@ -1,14 +1,18 @@
-"""What the command line prints: the article's four tables and the CI gate.
+"""What the command line prints: the article's four tables, the fixes table, the CI gate and
+MLflow runs.
 
 ``article`` builds and formats the tables of *The chunk boundary is the bug* (survival,
-probe, budget sweep, header carry); ``gate`` holds one chunking's measures to floors,
-ceilings and a baseline.
+probe, budget sweep, header carry); ``fixes_table`` measures the five fixes of *The Orphan
+Test* one by one; ``gate`` holds one chunking's measures to floors, ceilings and a baseline;
+``tracking`` logs one MLflow run per configuration.
 """
 
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "article": ["build_report", "format_report"],
+    "fixes_table": ["STEPS", "FixRow", "FixesTable", "fix_specs", "format_fixes", "measure_fixes"],
+    "tracking": ["TrackedRun", "log_runs", "report_runs"],
     "gate": ["MEASURES", "GateResult", "check_gate", "format_check", "measure", "measure_info", "parse_limit",
              "read_baseline", "write_baseline"],
 })

@@ -16,6 +16,7 @@ from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
+from .fixes_table import format_fixes, measure_fixes
 from .formats_table import format_formats, formats_section
 from .golden_table import format_golden, format_questions, golden_section, questions_section
 
@@ -40,6 +41,8 @@ def build_report(
     questions=None,
     by_format: bool = False,
     expand: tuple[int, ...] = (),
+    fixes: SplitterSpec | str | None = None,
+    context_model: str = "",
 ) -> dict:
     """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
 
@@ -53,6 +56,8 @@ def build_report(
     ``QuestionSet``) the table of the user's own questions; ``by_format`` survival per source format.
     Each width in ``expand`` adds, to table b and the golden tables, every splitter again with each
     retrieved chunk read with that many neighbours either side (retrieve small, read big).
+    ``fixes`` (a splitter) adds the fixes table (``fixes_table``) from it, the context step
+    measured with ``context_model``'s lines, neighbours read at the first width of ``expand`` (1).
     """
     sweep_base, header_spec = parse_spec(sweep_spec), parse_spec(header_spec)
     goldens = [] if golden is None else [golden] if not isinstance(golden, (list, tuple)) else list(golden)
@@ -63,7 +68,7 @@ def build_report(
     tasks: list[Task] = [("compare", parse_spec(spec), fits) for spec in specs]
     tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
     tasks.append(("headers", header_spec, None))
-    steps = _Steps(progress, len(tasks) + 1 + len(goldens) + (questions is not None))
+    steps = _Steps(progress, len(tasks) + 1 + len(goldens) + (questions is not None) + (fixes is not None))
     workspace.analyses(jobs=jobs, workers=workers)
     corpus = _corpus_facts(workspace)
     steps.done("atoms")
@@ -105,6 +110,10 @@ def build_report(
         steps.done("your questions")
     if by_format:
         report["by_format"] = formats_section(workspace, [parse_spec(s) for s in specs])
+    if fixes is not None:
+        report["fixes"] = measure_fixes(workspace, fixes, golden=goldens[0] if goldens else None, retriever=retriever,
+                                      context_model=context_model, expand=expand[0] if expand else 1).to_dict()
+        steps.done("the fixes")
     return report
 
 
@@ -292,4 +301,6 @@ def format_report(report: dict) -> str:
         lines += ["", *format_questions(report["questions"])]
     if "by_format" in report:
         lines += ["", *format_formats(report["by_format"])]
+    if "fixes" in report:
+        lines += ["", *format_fixes(report["fixes"])]
     return "\n".join(lines) + "\n"

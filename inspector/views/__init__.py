@@ -3,7 +3,8 @@
 ``state`` is the app's settings and their URL form, ``launch`` what the app was started on
 and may read, ``menu`` how the splitter menu names its choices; ``frames`` the tables,
 ``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
-``imports`` what the Import page shows, ``text`` escaping for Streamlit's markdown, ``window``
+``imports`` what the Import page shows, ``fixes`` the Fixes page's table and context step,
+``text`` escaping for Streamlit's markdown, ``window``
 the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here.
 """
 
@@ -24,6 +25,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                 "sample_export", "side_by_side", "span_rows"],
     "text": ["chunk_numbers", "first_words", "markdown_escape", "page_label"],
     "offload": ["CorpusHandle", "Offload", "corpus_handle"],
+    "fixes": ["ContextStep", "context_step", "fixes_frame"],
     "retrievers": ["ENV_MODELS", "checked_retriever", "retriever_choices", "retriever_problem"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
 })

@@ -4,7 +4,7 @@ The Streamlit server runs every session's script in a thread of one process; a c
 computation there holds the interpreter for seconds, and the server (the health endpoint
 included) waits with everyone else. ``Offload`` runs the pages' heavy computations (tables a and
 b, the budget sweep, chunk sizes, an Orphan Test round's chunks, the Import page's measures and
-golden recall) in a pool of worker processes instead:
+golden recall, the fixes table) in a pool of worker processes instead:
 
 - each worker keeps its own ``Workspace`` per corpus and mode, so atoms are found once per worker;
 - a corpus reaches the workers once, as a file written beside the others (``CorpusHandle``);
@@ -31,9 +31,11 @@ from pathlib import Path
 
 from ..chunks.importer import ImportResult
 from ..chunks.sets import ChunkSet, ChunkSetStore
+from ..context.store import ContextStore
 from ..corpus.load import Corpus
 from ..lengths import get_length
 from ..measure.workspace import Workspace
+from ..reports.fixes_table import measure_fixes
 from ..retrieval.golden import golden_recall
 from ..retrieval.golden_files import GoldenSet
 from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
@@ -85,6 +87,7 @@ def _workspace(handle: CorpusHandle) -> Workspace:
         found.chunk_set_store = ChunkSetStore(handle.chunk_sets)  # sets are found where the server keeps them
     found.vector_folder = handle.data or None
     found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
+    found.context_store = ContextStore(handle.data) if handle.data else None
     return found
 
 
@@ -115,9 +118,15 @@ def _golden(workspace: Workspace, golden: GoldenSet, spec: str, label: str, chun
     return golden_recall(workspace, golden, spec, label=label, retriever=retriever)
 
 
+def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever: str, context_model: str,
+           context_problem: str):
+    return measure_fixes(workspace, spec, golden=golden, retriever=retriever, context_model=context_model,
+                       context_problem=context_problem)
+
+
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> DataFrame``.
 TASKS = {"compare": _compare, "sweep": _sweep, "sizes": _sizes, "round": _round, "side_by_side": _side_by_side,
-         "golden": _golden}
+         "golden": _golden, "fixes": _fixes}
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):

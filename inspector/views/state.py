@@ -8,6 +8,7 @@ may read is ``launch``'s. Pure Python: nothing here imports Streamlit.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -75,6 +76,9 @@ class AppState:
     stamp: str = DEFAULT_STAMP
     """How the address stamp is laid out (``spec.STAMP_FIELDS``)."""
 
+    context_model: str = ""
+    """Put the context lines this model wrote before each chunk (``+context;llm=``); empty: none."""
+
     lane_b: str = ""
     """Spec string of a second splitter drawn beside the first; empty: side-by-side is off."""
 
@@ -104,7 +108,8 @@ class AppState:
                 return SplitterSpec.imported(self.chunk_set, self.unit)
             return SplitterSpec(kind=self.kind, budget=self.budget, unit=self.unit, overlap=self.overlap,
                                 heading_prefix=self.heading_prefix, table_header=self.table_header,
-                                address=self.address, stamp=self.stamp if self.address else DEFAULT_STAMP)
+                                address=self.address, stamp=self.stamp if self.address else DEFAULT_STAMP,
+                                context=bool(self.context_model), context_model=self.context_model)
         raise SpecError(f"unknown unit {self.unit!r}; choose chars, o200k, cl100k or upload a tokenizer.json")
 
     def spec_problem(self) -> str | None:
@@ -121,7 +126,7 @@ class AppState:
             return replace(self, kind=spec.kind, chunk_set=spec.chunk_set, unit=spec.unit)
         return replace(self, chunk_set="", kind=spec.kind, budget=spec.budget, unit=spec.unit, overlap=spec.overlap,
                        heading_prefix=spec.heading_prefix, table_header=spec.table_header, address=spec.address,
-                       stamp=spec.stamp)
+                       stamp=spec.stamp, context_model=spec.context_model if spec.context else "")
 
     #: The URL keys these settings own; pages may add keys of their own beside them.
     # ``embedder``, not ``embed``: Streamlit keeps ``embed`` for itself and never shows it to the app.
@@ -358,4 +363,11 @@ def checked_spec(text: str, uploaded_units: Sequence[str] = ()) -> SplitterSpec:
     """Parse a spec typed by a user or found in a link; ``SpecError`` when it may not run."""
     spec = SplitterSpec.parse(text)
     _check_unit(spec.unit, uploaded_units)
+    if spec.context and not spec.context_model:
+        from ..context.writer import ENV_MODEL
+
+        model = os.environ.get(ENV_MODEL, "").strip()
+        if not model:
+            raise SpecError(f"+context needs the model that wrote the lines: add ;llm=MODEL (or set {ENV_MODEL})")
+        spec = replace(spec, context_model=model)
     return spec

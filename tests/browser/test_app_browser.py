@@ -194,3 +194,22 @@ def test_a_table_cut_fifteen_thousand_times_opens_as_a_document_not_an_error(pag
     shoot(page, "wide-table-fixed-30")
     assert_no_exception(page)
 
+
+
+def test_the_fixes_page_measures_each_fix_and_says_why_the_context_step_is_left_out(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, app_url + "/?spec=recursive:800")
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Fixes").click()
+    expect(main_title(page, "Fixes, cheapest first")).to_be_visible()
+    table = page.get_by_test_id("stDataFrame").first
+    expect(table).to_be_visible(timeout=60_000)
+    omitted = page.get_by_test_id("stCaptionContainer").filter(has_text="+ context line")
+    expect(omitted.first).to_contain_text("CHUNK_INSPECTOR_CONTEXT_URL", timeout=60_000)
+    settle(page)
+    page.get_by_test_id("stSidebar").get_by_text("Stamp the address").click()
+    settle(page)
+    expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=60_000)
+    assert parse_qs(urlsplit(page.url).query)["spec"] == ["recursive:800+address"]
+    shoot(page, "page-fixes")
+    assert_no_exception(page)

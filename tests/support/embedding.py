@@ -4,13 +4,11 @@ OpenAI-compatible embeddings server on the loopback address."""
 from __future__ import annotations
 
 import hashlib
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 
 from inspector.retrieval.embedders import Embedder
+from tests.support.loopback import LoopbackServer
 
 #: The tiny model's vocabulary: words of the sample corpus and of the tests' documents.
 TINY_WORDS = ("[UNK]", "[PAD]", "port", "ports", "cluster", "admin", "listener", "replication", "tea", "garden",
@@ -48,7 +46,7 @@ class CountingEmbedder(Embedder):
         return np.asarray([hashed_vector(t, self.width) for t in texts], dtype=np.float32)
 
 
-class EmbeddingServer:
+class EmbeddingServer(LoopbackServer):
     """``POST /v1/embeddings`` on 127.0.0.1, answering hashed vectors in OpenAI's format.
 
     ``script`` holds answers to give first, one per request, each ``(status, body, headers)``
@@ -60,43 +58,15 @@ class EmbeddingServer:
         self.width = width
         self.requests: list[dict] = []
         self.headers: list[dict] = []
-        server = self
+        super().__init__(self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (the name http.server calls)
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                server.requests.append(json.loads(body))
-                server.headers.append(dict(self.headers))
-                if self.path != "/v1/embeddings":
-                    return self.answer(404, {"error": {"message": f"no route {self.path}"}}, {})
-                if server.script:
-                    return self.answer(*server.script.pop(0))
-                texts = server.requests[-1]["input"]
-                data = [{"object": "embedding", "index": i, "embedding": hashed_vector(t, server.width)}
-                        for i, t in reversed(list(enumerate(texts)))]  # out of order on purpose
-                return self.answer(200, {"object": "list", "data": data}, {})
-
-            def answer(self, status, body, headers):
-                raw = body if isinstance(body, bytes) else json.dumps(body).encode()
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args):
-                pass
-
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
-
-    def __enter__(self) -> "EmbeddingServer":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.http.shutdown()
-        self.http.server_close()
+    def _answer(self, path: str, body: dict, headers: dict):
+        self.requests.append(body)
+        self.headers.append(headers)
+        if path != "/v1/embeddings":
+            return 404, {"error": {"message": f"no route {path}"}}, {}
+        if self.script:
+            return self.script.pop(0)
+        data = [{"object": "embedding", "index": i, "embedding": hashed_vector(t, self.width)}
+                for i, t in reversed(list(enumerate(body["input"])))]  # out of order on purpose
+        return 200, {"object": "list", "data": data}, {}

@@ -183,3 +183,15 @@ def test_front_matter_kept_travels_in_the_link():
     assert AppState.from_query_params(state.to_query_params())[0] == state
     kept, problems = AppState.from_query_params({"frontmatter": "sometimes"})
     assert not kept.keep_front_matter and "not 'keep' or 'strip'" in problems[0]
+
+
+def test_address_stamps_and_context_lines_travel_in_the_link(monkeypatch):
+    monkeypatch.delenv("CHUNK_INSPECTOR_CONTEXT_MODEL", raising=False)
+    link = "structured:800+address+context;stamp=%7Btitle%7D;llm=llama3.2"
+    state, problems = AppState.from_query_params({"spec": [link]})
+    assert problems == [] and (state.address, state.stamp, state.context_model) == (True, "{title}", "llama3.2")
+    assert state.to_query_params()["spec"] == link
+    state, problems = AppState.from_query_params({"spec": ["structured:800+context"]})
+    assert str(state.spec()) == "structured:800" and "needs the model that wrote the lines" in problems[0]
+    monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_MODEL", "m")
+    assert str(checked_spec("structured:800+context")) == "structured:800+context;llm=m"

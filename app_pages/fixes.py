@@ -1,0 +1,96 @@
+"""Fixes page: the article's five fixes, cheapest first, measured one by one on this corpus."""
+
+import streamlit as st
+
+from app_pages import _offload, _shared
+from app_pages._import_caches import content_digest, golden_set
+from app_pages._import_files import GOLDEN_SOURCE
+from app_pages._retriever import ranking, retriever_picker
+from inspector.context import write_lines
+from inspector.errors import ContextLineError
+from inspector.reports import fix_specs
+from inspector.views import SAMPLE, SAMPLE_CORPUS, context_step, fixes_frame
+from inspector.views import markdown_escape as md
+
+st.title("Fixes, cheapest first")
+st.caption("From the sidebar's splitter, one fix at a time: split on structure and repeat table headers, "
+           "prefix the heading path, stamp the address (title › path · version · date, from the front "
+           "matter), put a written context line first (contextual retrieval), then read each retrieved "
+           "chunk with its neighbours. Each row says what the fix buys (answer@5, golden recall, fewer "
+           "orphan suspects) and what it costs (chunks, context tokens per query).")
+ctx = _shared.context()
+if not _shared.show_problems(ctx):
+    _shared.publish()
+    st.stop()
+if ctx.spec.is_imported or ctx.spec.is_adapter:
+    _shared.publish()
+    st.info("The fixes are measured from a built-in splitter's budget, unit and overlap. Choose one in the "
+            "sidebar (imported chunks and other libraries' splitters cannot be re-split with a fix).")
+    st.stop()
+retriever = retriever_picker()
+_shared.publish()
+state = _shared.state()
+
+source = st.session_state.get(GOLDEN_SOURCE)
+if source is None and state.corpus == SAMPLE:
+    source = ("golden-questions.jsonl", (SAMPLE_CORPUS / "golden-questions.jsonl").read_bytes())
+golden = None
+if source is None:
+    st.caption("No golden set: the recall columns are left out. Load one on the Import page to add them.")
+else:
+    golden, refusal = golden_set(content_digest(source[1]), source[0], ctx.corpus.fingerprint, source[1], ctx.corpus)
+    if refusal:
+        st.warning(md(f"Golden set {source[0]} not used: {refusal}"))
+    else:
+        st.caption(md(f"Golden set {source[0]}: {len(golden.items)} questions "
+                      f"({sum(1 for i in golden.items if i.kind)} labelled boundary questions)."))
+
+step = context_step(ctx.workspace, ctx.spec)
+with st.expander("Context lines" + (f" from {step.model}" if step.model else ": not set up on this server"),
+                 expanded=bool(step.plan and step.plan.jobs)):
+    if step.problem:
+        st.markdown(md(f"The context step is left out: {step.problem}."))
+    elif step.plan.jobs:
+        price = st.number_input("Price per million input tokens (USD, optional)", min_value=0.0, value=0.0,
+                                step=0.05, key="context_price")
+        st.markdown(md(step.plan.summary(price or None) + "."))
+        if st.button(f"Write {len(step.plan.jobs):,} context lines", key="write_context"):
+            bar = st.progress(0.0, text="Writing context lines…")
+            try:
+                run = write_lines(step.plan, ctx.workspace.documents, step.endpoint, ctx.workspace.context_store,
+                                  lambda done, total: bar.progress(done / total, text=f"{done:,} of {total:,}"))
+            except ContextLineError as exc:
+                st.error(md(str(exc)))
+            else:
+                bar.empty()
+                st.success(f"Wrote {run.written:,} context lines.")
+                for failure in run.failures[:20]:
+                    st.warning(md(f"{failure.doc_id} {failure.span[0]}–{failure.span[1]}: {failure.reason}"))
+                if run.not_sent:
+                    st.warning(f"Stopped after {len(run.failures)} failures in a row; {run.not_sent:,} chunks "
+                               "not sent.")
+                step = context_step(ctx.workspace, ctx.spec)
+    else:
+        st.markdown(md(f"Every chunk of {fix_specs(ctx.spec)['address']} has a line from {step.model}."))
+
+
+@st.cache_data(max_entries=32, show_spinner="Measuring each fix…")
+def _table(fingerprint: str, mode: str, spec: str, golden_key: str, retriever: str, model: str, problem: str,
+           lines_missing: int, _golden, _ctx):
+    return _offload.run(_ctx, "fixes", spec, _golden, retriever, model, problem)
+
+
+missing = len(step.plan.jobs) if step.plan else -1
+with ranking(retriever):
+    table = _table(ctx.corpus.fingerprint, state.mode, str(ctx.spec), content_digest(source[1]) if golden else "",
+                   retriever, step.model, step.problem, missing, golden, ctx)
+    frame = fixes_frame(table)
+    percent = {c: st.column_config.NumberColumn(c, format="percent") for c in frame.columns
+               if c in ("answer@5", "cut") or "@" in c and c != "ctx tokens"}
+    st.dataframe(frame.drop(columns=["omitted"]) if not frame["omitted"].any() else frame, hide_index=True,
+                 column_config=percent, width="stretch", key="fixes_table")
+    for row in table.rows:
+        if row.omitted:
+            st.caption(md(f"{row.label} ({row.spec}) omitted: {row.omitted}"))
+    st.download_button("Download the fixes (CSV)", frame.to_csv(index=False), "fixes.csv", "text/csv",
+                       key="download_fixes", on_click="ignore")

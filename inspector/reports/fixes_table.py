@@ -1,0 +1,177 @@
+"""The fixes table: the article's five fixes, cheapest first, measured one by one on the user's corpus.
+
+From one splitter (its budget, unit and overlap), row by row: the splitter with no prefix at all;
+split on structure with table headers repeated; + the heading path; + the address stamp (which
+holds the path); + a written context line (when lines from a model are kept for every chunk);
++ reading each retrieved chunk with its neighbours. Each row: chunks, context tokens per query
+and answer@5 / cut of the probe, golden recall at 2,000 and 4,000 tokens overall and per
+boundary kind, and the automatic orphan suspects. A row that cannot be measured says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..context.writer import SETTINGS_HELP
+from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
+from ..review.reveal import suspect_summary
+from ..spec import DEFAULT_STAMP, SplitterSpec, parse_spec
+
+#: The steps, in order: (name, what it adds).
+STEPS: tuple[tuple[str, str], ...] = (
+    ("none", "none"),
+    ("structure", "structure + header"),
+    ("path", "+ heading path"),
+    ("address", "+ address stamp"),
+    ("context", "+ context line"),
+    ("expand", "+ neighbours read"),
+)
+STRUCTURED_KINDS = ("structured", "heading")
+
+
+@dataclass(frozen=True, slots=True)
+class FixRow:
+    """One step of the table."""
+
+    step: str
+    """One of ``STEPS``' names."""
+
+    spec: str
+    """The chunking measured (for ``expand``, the previous row's)."""
+
+    omitted: str = ""
+    """Why the step was not measured (empty: it was)."""
+
+    chunks: int = 0
+    ctx_tokens: float = 0.0
+    answer: float = 0.0
+    cut: float = 0.0
+    recall: dict[int, float] = field(default_factory=dict)
+    """Golden recall per budget (empty without a golden set)."""
+
+    by_kind: dict[str, dict[int, float]] = field(default_factory=dict)
+    """Golden recall per boundary kind, per budget."""
+
+    suspects: int | None = None
+    """Chunks with an automatic orphan hint (None for ``expand``: the chunks are the previous row's)."""
+
+    expand: int = 0
+
+    @property
+    def label(self) -> str:
+        label = dict(STEPS)[self.step]
+        return f"{label} ±{self.expand}" if self.expand else label
+
+    def to_dict(self) -> dict:
+        out = {"step": self.step, "label": self.label, "spec": self.spec}
+        if self.omitted:
+            return {**out, "omitted": self.omitted}
+        return {**out, "chunks": self.chunks, "ctx_tokens": self.ctx_tokens, "answer_at_5": self.answer,
+                "cut": self.cut, "recall": {str(b): v for b, v in self.recall.items()},
+                "recall_by_kind": {k: {str(b): v for b, v in row.items()} for k, row in self.by_kind.items()},
+                "suspects": self.suspects,
+                **({"expand": self.expand} if self.expand else {})}
+
+
+@dataclass(frozen=True, slots=True)
+class FixesTable:
+    """Every step for one splitter."""
+
+    spec: str
+    retriever: str
+    golden: str
+    """The golden set's name (empty: none was given)."""
+
+    budgets: tuple[int, ...]
+    rows: tuple[FixRow, ...]
+
+    def to_dict(self) -> dict:
+        return {"spec": self.spec, "retriever": self.retriever, "golden": self.golden,
+                "budgets": list(self.budgets), "rows": [row.to_dict() for row in self.rows]}
+
+
+def fix_specs(spec: SplitterSpec | str, context_model: str = "") -> dict[str, SplitterSpec]:
+    """The chunking of each step but ``expand`` (``context`` only with a model)."""
+    spec = parse_spec(spec)
+    if spec.is_imported or spec.is_adapter:
+        raise ValueError("the fixes are measured on a built-in splitter's configuration")
+    plain = replace(spec, heading_prefix=False, table_header=False, address=False, stamp=DEFAULT_STAMP, context=False,
+                    context_model="")
+    structure = replace(plain, kind=spec.kind if spec.kind in STRUCTURED_KINDS else "structured", table_header=True)
+    steps = {"none": plain, "structure": structure, "path": replace(structure, heading_prefix=True),
+             "address": replace(structure, heading_prefix=None, address=True, stamp=spec.stamp)}
+    if context_model:
+        steps["context"] = replace(steps["address"], context=True, context_model=context_model)
+    return steps
+
+
+def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever=None, context_model: str = "",
+                context_problem: str = "", expand: int = 1, budgets: tuple[int, ...] = DEFAULT_BUDGETS) -> FixesTable:
+    """The table for ``spec`` over ``workspace``. The context step is measured when
+    ``context_model`` has a line for every chunk (``context_problem`` says why not otherwise)."""
+    if not hasattr(retriever, "rank"):
+        retriever = workspace.retriever(retriever)
+    steps = fix_specs(spec, context_model)
+    rows: list[FixRow] = []
+    if "context" in steps and not context_problem:
+        have, chunks = workspace.context_coverage(steps["context"])
+        if have < chunks:
+            context_problem = (f"{chunks - have:,} of {chunks:,} chunks have no context line from {context_model}; "
+                               "write them first")
+    elif not context_problem:
+        context_problem = "no context model is named: " + SETTINGS_HELP
+    last = None
+    for name, _ in STEPS:
+        if name == "expand":
+            rows.append(_measured(workspace, "expand", last, golden, retriever, budgets, expand))
+            continue
+        if name == "context" and context_problem:
+            rows.append(FixRow("context", str(replace(steps["address"], context=True)), omitted=context_problem))
+            continue
+        last = steps[name]
+        rows.append(_measured(workspace, name, last, golden, retriever, budgets))
+    return FixesTable(str(parse_spec(spec)), str(retriever.spec), golden.name if golden else "", tuple(budgets),
+                      tuple(rows))
+
+
+def _measured(workspace, step: str, spec: SplitterSpec, golden, retriever, budgets, expand: int = 0) -> FixRow:
+    probe = workspace.probe(spec, retriever=retriever, expand=expand)
+    recall, by_kind = {}, {}
+    if golden is not None:
+        result = golden_recall(workspace, golden, spec, budgets=budgets, retriever=retriever, expand=expand)
+        recall = {b: result.recall(b) for b in budgets}
+        by_kind = {kind: {b: hits / total for b, (hits, total) in row.items()}
+                   for kind, row in result.by_kind().items()}
+    suspects = None if expand else suspect_summary(workspace, str(spec)).flagged
+    return FixRow(step, str(spec), chunks=len(workspace.chunks(spec)), ctx_tokens=probe.context_tokens,
+                  answer=probe.answer_rate, cut=probe.cut_rate, recall=recall, by_kind=by_kind, suspects=suspects,
+                  expand=expand)
+
+
+def format_fixes(section: dict) -> list[str]:
+    """The fixes table's lines (from ``FixesTable.to_dict``)."""
+    budgets = section["budgets"]
+    golden = f"; golden set {section['golden']}" if section["golden"] else ""
+    kinds = sorted({k for row in section["rows"] for k in row.get("recall_by_kind", {})})
+    widths = [max(7, len(k) + 2) for k in kinds]
+    wide = max(len(row["spec"]) for row in section["rows"]) + 2
+    lines = [f"g. the fixes, cheapest first, from {section['spec']}; ranked by {section['retriever']}{golden}",
+             f"{'step':22s}{'spec':{wide}s}{'chunks':>6s}{'ctx tok':>8s}{'ans@5':>7s}{'cut':>6s}"
+             + ("".join(f"{'r@' + str(b):>8s}" for b in budgets) if section["golden"] else "")
+             + "".join(f"{k:>{w}s}" for k, w in zip(kinds, widths)) + f"{'suspects':>9s}"]
+    for row in section["rows"]:
+        if "omitted" in row:
+            lines.append(f"{row['label']:22s}{row['spec']:{wide}s}omitted: {row['omitted']}")
+            continue
+        cells = (f"{row['label']:22s}{row['spec']:{wide}s}{row['chunks']:6d}{round(row['ctx_tokens']):8d}"
+                 f"{row['answer_at_5']:7.1%}{row['cut']:6.1%}")
+        if section["golden"]:
+            cells += "".join(f"{row['recall'][str(b)]:8.1%}" for b in budgets)
+        first = str(budgets[0])
+        cells += "".join(f"{row['recall_by_kind'][k][first]:{w}.1%}" if k in row["recall_by_kind"]
+                         else f"{'-':>{w}s}" for k, w in zip(kinds, widths))
+        cells += f"{row['suspects']:9d}" if row["suspects"] is not None else f"{'-':>9s}"
+        lines.append(cells)
+    lines.append("   suspects: chunks with an automatic orphan hint; per-kind columns: golden recall of the "
+                 f"boundary questions within {budgets[0]} tokens")
+    return lines

@@ -1,0 +1,64 @@
+"""What the Fixes page shows, computed without Streamlit: the fixes table as a DataFrame, and
+where its context step stands (an endpoint to write lines with, what writing them costs)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..context.writer import ChatEndpoint, ContextPlan, plan_lines
+from ..errors import ContextLineError
+from ..measure.workspace import Workspace
+from ..reports.fixes_table import FixesTable, fix_specs
+
+
+def fixes_frame(table: FixesTable) -> pd.DataFrame:
+    """One row per step (fractions from 0 to 1); an omitted step keeps its reason in ``omitted``."""
+    kinds = sorted({k for row in table.rows for k in row.by_kind})
+    rows = []
+    for row in table.rows:
+        out = {"step": row.label, "spec": row.spec, "omitted": row.omitted}
+        if not row.omitted:
+            out.update({"chunks": row.chunks, "ctx tokens": round(row.ctx_tokens, 1), "answer@5": row.answer,
+                        "cut": row.cut, **{f"recall@{b}": v for b, v in row.recall.items()},
+                        **{f"{k} @{b}": row.by_kind.get(k, {}).get(b) for k in kinds for b in table.budgets},
+                        "orphan suspects": row.suspects})
+        rows.append(out)
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True, slots=True)
+class ContextStep:
+    """Where the context step stands on this server."""
+
+    endpoint: ChatEndpoint | None
+    """The chat endpoint the environment names (None: none is set)."""
+
+    problem: str
+    """Why lines cannot be written here (empty when they can)."""
+
+    plan: ContextPlan | None = None
+    """What writing the missing lines sends (with an endpoint)."""
+
+    @property
+    def model(self) -> str:
+        return self.endpoint.model if self.endpoint else ""
+
+
+def context_step(workspace: Workspace, spec, environ: Mapping[str, str] | None = None) -> ContextStep:
+    """The context step of ``spec``'s fixes: the environment's endpoint and model, and the plan
+    for the address-stamped chunks' lines (read from ``workspace.context_store``)."""
+    environ = os.environ if environ is None else environ
+    try:
+        endpoint = ChatEndpoint.from_settings(environ=environ)
+    except ContextLineError as exc:
+        return ContextStep(None, str(exc))
+    if workspace.context_store is None:
+        return ContextStep(endpoint, "this server keeps no data folder for context lines")
+    stamped = fix_specs(spec)["address"]
+    plan = plan_lines(workspace.documents, [r.spans for r in workspace.split(stamped)], workspace.context_store,
+                      endpoint.model)
+    return ContextStep(endpoint, "", plan)

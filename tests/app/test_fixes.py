@@ -1,0 +1,76 @@
+"""The Fixes page under AppTest: every fix measured from the sidebar's splitter; the context step
+left out with what to set, or written through a chat endpoint on the loopback address."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.app import app, assert_clean, plain
+from tests.support.chat import ChatServer
+
+CONTEXT_ENV = ("CHUNK_INSPECTOR_CONTEXT_URL", "CHUNK_INSPECTOR_CONTEXT_MODEL", "CHUNK_INSPECTOR_CONTEXT_KEY",
+               "OPENAI_BASE_URL", "OPENAI_API_KEY")
+
+
+@pytest.fixture(autouse=True)
+def data_folder(isolated_app, monkeypatch):
+    for key in CONTEXT_ENV:
+        monkeypatch.delenv(key, raising=False)
+    return isolated_app
+
+
+def fixes(at):
+    return next(d.value for d in at.dataframe if "step" in d.value.columns)
+
+
+def test_the_fixes_run_offline_with_the_context_step_left_out_and_why():
+    at = app({"spec": "recursive:800"})
+    at.switch_page("app_pages/fixes.py").run()
+    assert_clean(at)
+    frame = fixes(at)
+    assert list(frame["step"]) == ["none", "structure + header", "+ heading path", "+ address stamp",
+                                   "+ context line", "+ neighbours read ±1"]
+    assert list(frame["spec"])[:4] == ["recursive:800", "structured:800", "structured:800+path",
+                                       "structured:800+address"]
+    context = frame.iloc[4]
+    assert "CHUNK_INSPECTOR_CONTEXT_URL" in context["omitted"]
+    assert {"recall@2000", "recall@4000", "table-header @2000"} <= set(frame.columns)
+    stamped, read = frame.iloc[3], frame.iloc[5]
+    assert stamped["orphan suspects"] < frame.iloc[2]["orphan suspects"] < frame.iloc[0]["orphan suspects"]
+    assert read["ctx tokens"] > stamped["ctx tokens"] and read["chunks"] == stamped["chunks"]
+    assert any("omitted" in plain(c.value) and "+ context line" in plain(c.value) for c in at.caption)
+
+
+def test_context_lines_written_from_the_page_join_the_table(monkeypatch):
+    with ChatServer() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_MODEL", "tiny")
+        at = app({"spec": "structured:800", "corpus": "sample"})
+        at.switch_page("app_pages/fixes.py").run()
+        assert_clean(at)
+        assert fixes(at).iloc[4]["omitted"].startswith("713 of 713 chunks have no context line from tiny")
+        (button,) = [b for b in at.button if b.key == "write_context"]
+        assert button.label.startswith("Write ") and "context lines" in button.label
+        button.click().run()
+        assert_clean(at)
+        assert any("Wrote" in s.value for s in at.success)
+        assert len(server.prompts) > 700
+    frame = fixes(at)
+    lined = frame.iloc[4]
+    assert "omitted" not in frame.columns, "every step was measured"
+    assert lined["spec"] == "structured:800+address+context;llm=tiny"
+    assert lined["ctx tokens"] > frame.iloc[3]["ctx tokens"] and lined["chunks"] == frame.iloc[3]["chunks"]
+
+
+def test_the_address_stamp_is_a_sidebar_setting_kept_in_the_link():
+    at = app({"spec": "structured:800"})
+    at.checkbox(key="address").check().run()
+    assert_clean(at)
+    assert at.query_params["spec"] == "structured:800+address"
+    at.text_input(key="stamp").input("{title} (v{version})").run()
+    assert at.query_params["spec"] == "structured:800+address;stamp=%7Btitle%7D%20%28v%7Bversion%7D%29"
+    again = app({"spec": "structured:800+address", "doc": "handbook/benefits-by-country.md"})
+    assert again.checkbox(key="address").value and again.text_input(key="stamp").value
+    cards = [h.value for h in again.html if 'class="ci-prefix"' in h.value]
+    assert cards and "Benefits by country · version 2026.1 · updated 2026-01-12" in cards[0], \
+        "the Document page's chunk card shows the stamp as the prefix"

@@ -1,0 +1,69 @@
+"""``inspector.reports.fixes_table``: the five fixes, cheapest first, measured one by one."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inspector.cli import main
+from inspector.context.store import ContextStore, document_hash
+from inspector.reports.fixes_table import fix_specs, format_fixes, measure_fixes
+from inspector.retrieval.golden_files import load_golden
+from tests.support.paths import SAMPLE
+
+
+@pytest.fixture(scope="module")
+def golden(sample_markdown):
+    return load_golden(SAMPLE / "golden-questions.jsonl", sample_markdown)
+
+
+def test_each_step_adds_one_fix_to_the_one_before():
+    steps = fix_specs("fixed:800/100+path")
+    assert {name: str(spec) for name, spec in steps.items()} == {
+        "none": "fixed:800/100", "structure": "structured:800/100", "path": "structured:800/100+path",
+        "address": "structured:800/100+address"}
+    assert str(fix_specs("heading:256t", "m")["context"]) == "heading:256t+header+address+context;llm=m"
+    with pytest.raises(ValueError, match="built-in"):
+        fix_specs("imported:0123456789abcdef")
+
+
+def test_the_fixes_on_the_sample_corpus_buy_what_the_article_says(sample_markdown, golden):
+    table = measure_fixes(sample_markdown, "fixed:800", golden=golden)
+    rows = {row.step: row for row in table.rows}
+    assert [row.step for row in table.rows] == ["none", "structure", "path", "address", "context", "expand"]
+    assert rows["structure"].cut < rows["none"].cut and rows["structure"].answer > rows["none"].answer
+    assert rows["structure"].recall[2000] > rows["none"].recall[2000]
+    assert rows["path"].suspects < rows["structure"].suspects and rows["address"].suspects < rows["path"].suspects
+    assert rows["address"].chunks > rows["path"].chunks, "the stamp pays out of the budget"
+    assert "CHUNK_INSPECTOR_CONTEXT_URL" in rows["context"].omitted
+    assert rows["expand"].spec == rows["address"].spec and rows["expand"].expand == 1
+    assert rows["expand"].ctx_tokens > 2 * rows["address"].ctx_tokens and rows["expand"].suspects is None
+    assert rows["none"].by_kind["table-header"][2000] < rows["structure"].by_kind["table-header"][2000]
+    text = "\n".join(format_fixes(table.to_dict()))
+    assert "+ context line" in text and "omitted: no context model is named" in text
+    assert "+ neighbours read ±1" in text and "table-header" in text
+
+
+def test_the_context_step_is_measured_once_every_chunk_has_its_line(sample_markdown, tmp_path):
+    work = sample_markdown.subset(d.id for d in sample_markdown.documents if d.id.startswith("handbook/"))
+    work.context_store = ContextStore(tmp_path)
+    stamped = fix_specs("recursive:800")["address"]
+    missing = measure_fixes(work, "recursive:800", context_model="m").rows[4]
+    assert missing.omitted.endswith("chunks have no context line from m; write them first")
+    for document, result in zip(work.documents, work.split(stamped)):
+        work.context_store.put("m", document_hash(document.text), [(*c.span, f"Part of {document.title}.")
+                                                                   for c in result.chunks])
+    rows = measure_fixes(work, "recursive:800", context_model="m").rows
+    assert not rows[4].omitted and rows[4].spec == "structured:800+address+context;llm=m"
+    assert rows[4].ctx_tokens > rows[3].ctx_tokens and rows[4].chunks == rows[3].chunks
+    assert rows[5].spec == rows[4].spec, "neighbours are read from the last measured step"
+
+
+def test_report_prints_the_fixes_table(capsys, isolated_app):
+    assert main(["report", str(SAMPLE / "handbook"), "--spec", "fixed:800", "--fixes", "recursive:800", "--quiet",
+                 "--json"]) == 0
+    fixes = json.loads(capsys.readouterr().out)["fixes"]
+    assert fixes["spec"] == "recursive:800" and [r["step"] for r in fixes["rows"]][-1] == "expand"
+    assert fixes["golden"] == "" and fixes["rows"][0]["recall"] == {}
+    assert main(["report", str(SAMPLE), "--fixes", "imported:0123456789abcdef", "--quiet"]) == 2

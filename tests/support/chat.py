@@ -1,0 +1,37 @@
+"""An OpenAI-compatible chat endpoint on the loopback address that writes context lines."""
+
+from __future__ import annotations
+
+import re
+
+from tests.support.loopback import LoopbackServer
+
+
+def line_for(prompt: str) -> str:
+    """The line the server writes: the passage's first words, so a test can tell lines apart."""
+    passage = re.search(r"<passage>\n(.*?)\n</passage>", prompt, re.S)
+    words = " ".join((passage[1] if passage else "").split()[:6])
+    return f"This passage, from the corpus, begins: {words}."
+
+
+class ChatServer(LoopbackServer):
+    """``POST /v1/chat/completions`` on 127.0.0.1. ``refuse(prompt)`` may return ``(status,
+    body)`` to answer instead (a failure for that chunk); ``prompts`` keeps every prompt."""
+
+    def __init__(self, refuse=lambda prompt: None) -> None:
+        self.refuse = refuse
+        self.prompts: list[str] = []
+        self.bodies: list[dict] = []
+        super().__init__(self._answer)
+
+    def _answer(self, path: str, body: dict, headers: dict):
+        self.bodies.append(body)
+        if path != "/v1/chat/completions":
+            return 404, {"error": {"message": f"no route {path}"}}, {}
+        prompt = body["messages"][-1]["content"]
+        self.prompts.append(prompt)
+        refused = self.refuse(prompt)
+        if refused:
+            return (*refused, {})
+        return 200, {"object": "chat.completion", "model": body["model"], "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": line_for(prompt)}, "finish_reason": "stop"}]}, {}

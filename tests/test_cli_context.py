@@ -1,0 +1,84 @@
+"""The command line's context lines: ``context`` plans, prices, writes and imports them against a
+chat endpoint on the loopback address; ``report``, ``check`` and ``export`` use them or say why not."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inspector.cli import main
+from tests.support.chat import ChatServer
+from tests.support.paths import SAMPLE
+
+HANDBOOK = str(SAMPLE / "handbook")
+
+
+@pytest.fixture(autouse=True)
+def data(isolated_app, monkeypatch):
+    for key in ("CHUNK_INSPECTOR_CONTEXT_URL", "CHUNK_INSPECTOR_CONTEXT_MODEL", "CHUNK_INSPECTOR_CONTEXT_KEY",
+                "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(key, raising=False)
+    return isolated_app
+
+
+def run(capsys, *args):
+    status = main([*args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_context_prices_the_run_writes_the_lines_and_a_second_run_sends_nothing(capsys, monkeypatch):
+    refuse = lambda prompt: (400, {"error": {"message": "refused"}}) if "| Lisbon office" in \
+        prompt.split("<passage>")[1] else None
+    with ChatServer(refuse) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        status, out, err = run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--context-model", "tiny",
+                               "--input-price", "0.15", "--dry-run")
+        assert status == 0 and not server.prompts, "a dry run sends nothing"
+        assert "178 chunks, 0 with a kept line from tiny: 178 prompts to send" in out and "$0.07" in out
+        status, out, err = run(capsys, "context", HANDBOOK, "--spec", "structured:800+context;llm=tiny")
+        assert status == 1, "a chunk failed"
+        assert "wrote 177 context lines with tiny; 1 chunk failed" in out
+        assert "leave-policy.md" in err and "HTTP 400: refused" in err
+        sent = len(server.prompts)
+        status, out, _ = run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--context-model", "tiny")
+        assert "177 with a kept line from tiny: 1 prompt to send" in out and len(server.prompts) == sent + 1
+    status, _, err = run(capsys, "report", HANDBOOK, "--spec", "structured:800+context;llm=tiny", "--quiet")
+    assert status == 2 and "1 of 178 chunks of structured:800 have no context line from tiny" in err
+    with ChatServer() as server:
+        assert run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--context-model", "tiny",
+                   "--context-url", server.url)[0] == 0
+    status, out, _ = run(capsys, "report", HANDBOOK, "--spec", "structured:800", "--spec",
+                         "structured:800+context", "--context-model", "tiny", "--json", "--quiet", "--jobs", "1")
+    assert status == 0
+    plain, lined = json.loads(out)["compare"]
+    assert lined["spec"] == "structured:800+context;llm=tiny" and lined["chunks"] == plain["chunks"]
+    assert lined["ctx_chars"] > plain["ctx_chars"]
+    status, out, _ = run(capsys, "export", HANDBOOK, "--spec", "structured:800+context;llm=tiny")
+    first = json.loads(out.splitlines()[0])
+    assert first["prefix"].startswith("This passage, from the corpus, begins:")
+
+
+def test_without_an_endpoint_context_is_refused_with_what_to_set(capsys):
+    status, _, err = run(capsys, "context", HANDBOOK, "--spec", "structured:800")
+    assert status == 2 and "set CHUNK_INSPECTOR_CONTEXT_URL (or OPENAI_BASE_URL)" in err
+    status, _, err = run(capsys, "report", HANDBOOK, "--spec", "structured:800+context", "--quiet")
+    assert status == 2 and "needs the model that wrote its lines" in err and "CHUNK_INSPECTOR_CONTEXT_MODEL" in err
+    status, _, err = run(capsys, "check", HANDBOOK, "--spec", "structured:800+context;llm=none")
+    assert status == 2 and "have no context line from none" in err
+
+
+def test_lines_made_elsewhere_are_imported_and_measured(capsys, tmp_path):
+    status, out, _ = run(capsys, "export", HANDBOOK, "--spec", "recursive:800")
+    chunks = [json.loads(line) for line in out.splitlines()]
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text("".join(json.dumps({"chunk_id": c["chunk_id"], "line": f"From {c['doc_id']}."}) + "\n"
+                             for c in chunks) + '{"chunk_id": "nope", "line": "x"}\n')
+    status, out, err = run(capsys, "context", HANDBOOK, "--spec", "recursive:800", "--import", str(lines),
+                           "--name", "ours")
+    assert status == 0 and f"kept {len(chunks)} context lines under ours" in out
+    assert "recursive:800+context;llm=ours" in out and f"lines.jsonl:{len(chunks) + 1}:" in err
+    status, out, _ = run(capsys, "check", HANDBOOK, "--spec", "recursive:800+context;llm=ours", "--json")
+    assert status == 0 and json.loads(out)["measures"]["chunks"] == len(chunks)
+    assert run(capsys, "context", HANDBOOK, "--spec", "recursive:800", "--import", str(lines))[0] == 2
