@@ -19,6 +19,7 @@ from app_pages._chunk_sets import chunk_set_store, chunk_sets, question_store, s
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
+from inspector.atoms import AnalysisStore
 from inspector.chunks import ChunkSetInfo
 from inspector.context import ContextStore
 from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
@@ -149,6 +150,8 @@ def _corpus_widgets(ctx: Context) -> None:
         ctx.workspace.vector_folder = data_folder()  # dense retrievers keep their vectors there
         ctx.workspace.question_store = question_store()
         ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
+        if ctx.workspace.analysis_store is None:
+            ctx.workspace.analysis_store = AnalysisStore(data_folder())  # kept across restarts
         count = len(ctx.corpus.documents)
         st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
         if not ctx.corpus.documents and not ctx.problem:

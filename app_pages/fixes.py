@@ -6,8 +6,9 @@ from app_pages import _offload, _shared
 from app_pages._import_caches import content_digest, golden_set
 from app_pages._import_files import GOLDEN_SOURCE
 from app_pages._retriever import ranking, retriever_picker
-from inspector.context import write_lines
-from inspector.errors import ContextLineError
+from inspector.context import import_lines, write_lines
+from inspector.errors import ContextLineError, ImportChunksError
+from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.reports import fix_specs
 from inspector.views import SAMPLE, SAMPLE_CORPUS, context_step, fixes_frame
 from inspector.views import markdown_escape as md
@@ -45,12 +46,14 @@ else:
         st.caption(md(f"Golden set {source[0]}: {len(golden.items)} questions "
                       f"({sum(1 for i in golden.items if i.kind)} labelled boundary questions)."))
 
-step = context_step(ctx.workspace, ctx.spec)
+LINES_FROM = "context_lines_from"
+step = context_step(ctx.workspace, ctx.spec, lines_from=st.session_state.get(LINES_FROM, ""))
+stamped = fix_specs(ctx.spec)["address"]
 with st.expander("Context lines" + (f" from {step.model}" if step.model else ": not set up on this server"),
                  expanded=bool(step.plan and step.plan.jobs)):
     if step.problem:
         st.markdown(md(f"The context step is left out: {step.problem}."))
-    elif step.plan.jobs:
+    if step.plan and step.plan.jobs and step.endpoint:
         price = st.number_input("Price per million input tokens (USD, optional)", min_value=0.0, value=0.0,
                                 step=0.05, key="context_price")
         st.markdown(md(step.plan.summary(price or None) + "."))
@@ -70,8 +73,28 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
                     st.warning(f"Stopped after {len(run.failures)} failures in a row; {run.not_sent:,} chunks "
                                "not sent.")
                 step = context_step(ctx.workspace, ctx.spec)
-    else:
-        st.markdown(md(f"Every chunk of {fix_specs(ctx.spec)['address']} has a line from {step.model}."))
+    elif step.plan and not step.plan.jobs:
+        st.markdown(md(f"Every chunk of {stamped} has a line from {step.model}."))
+    if st.session_state.get(LINES_FROM):
+        st.button(f"Stop using the lines imported as {st.session_state[LINES_FROM]}", key="forget_context",
+                  on_click=lambda: st.session_state.pop(LINES_FROM, None))
+    upload = st.file_uploader("Or import lines written elsewhere (JSON Lines: chunk_id from an export of "
+                              f"{stamped}, or doc_id, start and end; and line)", type=["jsonl", "json"],
+                              key="context_upload", max_upload_size=MAX_CHUNK_FILE_BYTES // 1_000_000)
+    name = st.text_input("Keep them under the name", value="imported", key="context_name", max_chars=60)
+    if upload is not None and st.button("Keep these lines", key="import_context"):
+        try:
+            kept = import_lines(upload.getvalue(), ctx.workspace.documents, ctx.workspace.chunks(stamped),
+                                ctx.workspace.context_store, name.strip() or "imported")
+        except (ContextLineError, ImportChunksError) as exc:
+            st.error(md(str(exc)))
+        else:
+            st.session_state[LINES_FROM] = kept.name
+            st.success(f"Kept {kept.stored:,} lines under {kept.name}"
+                       + (f" ({kept.unmatched:,} match no chunk of {stamped})." if kept.unmatched else "."))
+            for line, reason in kept.problems[:20]:
+                st.warning(md(f"line {line}: {reason}"))
+            step = context_step(ctx.workspace, ctx.spec, lines_from=kept.name)
 
 
 @st.cache_data(max_entries=32, show_spinner="Measuring each fix…")

@@ -69,7 +69,17 @@ def load(args) -> tuple | int:
         return fail(f"no readable documents in {args.corpus}")
     from ..measure.workspace import Workspace
 
-    return corpus, with_chunk_sets(Workspace(corpus, args.atoms))
+    workspace = with_chunk_sets(Workspace(corpus, args.atoms))
+    workspace.analysis_store = analysis_store()
+    return corpus, workspace
+
+
+def analysis_store():
+    """Where analyses are kept between runs: the data folder."""
+    from ..atoms.store import AnalysisStore
+    from ..data_folder import data_folder
+
+    return AnalysisStore(data_folder())
 
 
 def with_chunk_sets(workspace):

@@ -10,6 +10,7 @@ import sys
 from ..spec import ARTICLE_SPECS, parse_spec
 from .common import (
     ProgressBar,
+    analysis_store,
     fail,
     golden_set,
     log_to_mlflow,
@@ -52,12 +53,18 @@ def run_report(args: argparse.Namespace) -> int:
         return fail(f"no readable documents in {args.corpus}")
     from ..measure.workers import IMPORTS_AND_TABLE_SHARE, Workers
 
-    workers = Workers.start(list(corpus.documents), args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
+    # Analyses kept by an earlier run are read first, so the workers analyse only the rest.
+    store = analysis_store()
+    kept = store.load([d.text for d in corpus.documents], args.atoms)
+    missing = [d for d, found in zip(corpus.documents, kept) if found is None]
+    workers = Workers.start(missing, args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
     try:
         from ..measure.workspace import Workspace
         from ..reports.article import build_report, format_report
 
         work = Workspace(corpus, args.atoms)
+        work.add_analyses({d.id: found for d, found in zip(corpus.documents, kept) if found is not None})
+        work.analysis_store = store
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
         if problem:
             return fail(problem)

@@ -92,6 +92,10 @@ class Workspace:
         """Where the user's question sets are kept (a ``QuestionSetStore``; None: none are)."""
         self.context_store = None
         """Where ``+context`` specs find their lines (a ``ContextStore``; None: nowhere)."""
+        self.analysis_store = None
+        """Where analyses are kept between runs (an ``atoms.store.AnalysisStore``; None: nowhere)."""
+        self._store_read = False
+        self._unsaved: list[str] = []  # ids of analyses computed here and not yet kept
 
     @property
     def fingerprint(self) -> str:
@@ -122,14 +126,40 @@ class Workspace:
         part.chunk_set_store = self.chunk_set_store
         part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
         part.question_store, part.context_store = self.question_store, self.context_store
+        part.analysis_store, part._store_read = self.analysis_store, self._store_read
         return part
 
     def analysis(self, document: Document) -> Analysis:
-        """The document's structure, computed on first use."""
+        """The document's structure: kept in ``analysis_store`` (every document's is read at
+        the first miss), else computed on first use."""
         found = self._analyses.get(document.id)
+        if found is None and self.analysis_store is not None and not self._store_read:
+            self.read_analyses()
+            found = self._analyses.get(document.id)
         if found is None:
             found = self._analyses[document.id] = analyze(document.text, self.mode)
+            self._unsaved.append(document.id)
         return found
+
+    def read_analyses(self) -> int:
+        """Take every missing analysis ``analysis_store`` keeps; how many it had."""
+        self._store_read = True
+        if self.analysis_store is None:
+            return 0
+        missing = [d for d in self.documents if d.id not in self._analyses]
+        found = {d.id: a for d, a in zip(missing, self.analysis_store.load([d.text for d in missing], self.mode))
+                 if a is not None}
+        self._analyses.update(found)
+        return len(found)
+
+    def save_analyses(self) -> int:
+        """Keep the analyses computed here in ``analysis_store``; how many were written."""
+        if self.analysis_store is None or not self._unsaved:
+            return 0
+        texts = {d.id: d.text for d in self.documents}
+        saved = self.analysis_store.save((texts[i], self._analyses[i]) for i in self._unsaved if i in texts)
+        self._unsaved = []
+        return saved
 
     def add_analyses(self, analyses: Mapping[str, Analysis]) -> None:
         """Use analyses made elsewhere (by document id: another workspace of the same documents
@@ -145,6 +175,8 @@ class Workspace:
         analyse the later documents (and pick their query candidates) while this process
         builds the probe's term table and does the same for the first ones. ``workers``
         (``workers.Workers`` over this corpus's documents) are ones started earlier."""
+        if self.analysis_store is not None and not self._store_read:
+            self.read_analyses()
         missing = [d for d in self.documents if d.id not in self._analyses]
         if workers is None and jobs > 1:
             head = TABLE_SHARE.get(self.mode, 0.2) if self._terms is None else 0.0
@@ -157,12 +189,15 @@ class Workspace:
                     candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"])
                 for document, analysis, found in workers.collect():
                     self._analyses[document.id] = analysis
+                    self._unsaved.append(document.id)
                     candidates[document.id] = found
             finally:
                 workers.close()
             if all(d.id in candidates for d in self.documents):
                 self._query_candidates = candidates
-        return [self.analysis(d) for d in self.documents]
+        analyses = [self.analysis(d) for d in self.documents]
+        self.save_analyses()
+        return analyses
 
     def prepare_probe(self) -> None:
         """Build everything the probe shares across configurations (before forking workers)."""

@@ -35,30 +35,38 @@ class ContextStep:
     """Where the context step stands on this server."""
 
     endpoint: ChatEndpoint | None
-    """The chat endpoint the environment names (None: none is set)."""
+    """The chat endpoint that can write the missing lines (None: none is set, or the lines are
+    imported ones, which no endpoint writes)."""
 
     problem: str
-    """Why lines cannot be written here (empty when they can)."""
+    """Why the step cannot be measured yet (empty when it can)."""
 
     plan: ContextPlan | None = None
-    """What writing the missing lines sends (with an endpoint)."""
+    """The lines still missing, and what writing them sends."""
 
-    @property
-    def model(self) -> str:
-        return self.endpoint.model if self.endpoint else ""
+    model: str = ""
+    """Whose lines the step uses: the endpoint's model, or the name imported lines are kept under."""
 
 
-def context_step(workspace: Workspace, spec, environ: Mapping[str, str] | None = None) -> ContextStep:
-    """The context step of ``spec``'s fixes: the environment's endpoint and model, and the plan
-    for the address-stamped chunks' lines (read from ``workspace.context_store``)."""
+def context_step(workspace: Workspace, spec, environ: Mapping[str, str] | None = None,
+                 lines_from: str = "") -> ContextStep:
+    """The context step of ``spec``'s fixes: lines from ``lines_from`` (imported lines' name) or
+    else from the environment's endpoint and model, and the plan for the address-stamped chunks'
+    missing lines (read from ``workspace.context_store``)."""
     environ = os.environ if environ is None else environ
-    try:
-        endpoint = ChatEndpoint.from_settings(environ=environ)
-    except ContextLineError as exc:
-        return ContextStep(None, str(exc))
+    endpoint, problem = None, ""
+    if not lines_from:
+        try:
+            endpoint = ChatEndpoint.from_settings(environ=environ)
+        except ContextLineError as exc:
+            return ContextStep(None, str(exc))
+    model = lines_from or endpoint.model
     if workspace.context_store is None:
-        return ContextStep(endpoint, "this server keeps no data folder for context lines")
+        return ContextStep(endpoint, "this server keeps no data folder for context lines", model=model)
     stamped = fix_specs(spec)["address"]
     plan = plan_lines(workspace.documents, [r.spans for r in workspace.split(stamped)], workspace.context_store,
-                      endpoint.model)
-    return ContextStep(endpoint, "", plan)
+                      model)
+    if plan.jobs and endpoint is None:
+        problem = (f"{len(plan.jobs):,} of {plan.chunks:,} chunks of {stamped} have no line from {model}, and "
+                   "imported lines are not written here")
+    return ContextStep(endpoint, problem, plan, model)

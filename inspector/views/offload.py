@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..atoms.store import AnalysisStore
 from ..chunks.importer import ImportResult
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..context.store import ContextStore
@@ -88,6 +89,8 @@ def _workspace(handle: CorpusHandle) -> Workspace:
     found.vector_folder = handle.data or None
     found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
     found.context_store = ContextStore(handle.data) if handle.data else None
+    if found.analysis_store is None and handle.data:
+        found.analysis_store = AnalysisStore(handle.data)  # a restarted server reads the analyses it kept
     return found
 
 

@@ -74,3 +74,27 @@ def test_the_address_stamp_is_a_sidebar_setting_kept_in_the_link():
     cards = [h.value for h in again.html if 'class="ci-prefix"' in h.value]
     assert cards and "Benefits by country · version 2026.1 · updated 2026-01-12" in cards[0], \
         "the Document page's chunk card shows the stamp as the prefix"
+
+
+def test_context_lines_imported_on_the_page_join_the_table():
+    import json
+
+    from inspector import Workspace
+    from inspector.reports import fix_specs
+    from tests.support.app import SAMPLE
+
+    chunks = Workspace(SAMPLE).chunks(fix_specs("structured:800")["address"])
+    lines = [json.dumps({"chunk_id": c.id, "line": f"From {c.doc_id}."}) for c in chunks]
+    at = app({"spec": "structured:800"})
+    at.switch_page("app_pages/fixes.py").run()
+    at.file_uploader(key="context_upload").set_value(("lines.jsonl", ("\n".join(lines) + "\n{bad\n").encode(),
+                                                      "application/json")).run()
+    at.text_input(key="context_name").input("ours").run()
+    (keep,) = [b for b in at.button if b.key == "import_context"]
+    keep.click().run()
+    assert_clean(at)
+    assert any(f"Kept {len(chunks):,} lines under ours" in s.value for s in at.success)
+    assert any("line " in plain(w.value) and "not valid JSON" in plain(w.value) for w in at.warning)
+    frame = fixes(at)
+    assert frame.iloc[4]["spec"] == "structured:800+address+context;llm=ours"
+    assert "omitted" not in frame.columns

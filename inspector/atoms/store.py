@@ -1,0 +1,116 @@
+"""``AnalysisStore``: documents' analyses kept in the data folder between runs.
+
+Finding atoms is the costliest step of a markdown-mode run (markdown-it-py parses every
+document), and its result depends only on the text, the atom mode and the detector's code. The
+store keeps each analysis under a key made of the three: a BLAKE2b digest of the text, the mode,
+and ``DETECTOR_VERSION``, a digest of this room's source files, so any change to the detector
+reads nothing stale. A second ``report``, a ``check`` in CI on an unchanged corpus, or an app
+restart loads analyses instead of computing them; a changed file is analysed alone.
+
+Analyses are written with ``marshal`` (ints, strings, tuples and one dict: nothing that runs
+code when read) in one SQLite file; each call opens its own connection, so forked workers and
+several servers can share it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from .analysis import Analysis
+
+STORE_NAME = "analyses.sqlite3"
+#: Keys looked up in one query (SQLite's bound-parameter limit is far higher; this keeps queries small).
+_BATCH = 500
+
+
+def detector_version(folder: str | Path | None = None) -> str:
+    """A digest of every module of this room (or of ``folder``) and of the markdown parser's
+    version: what an analysis was computed by."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(Path(folder or Path(__file__).parent).glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    try:
+        digest.update(version("markdown-it-py").encode())
+    except PackageNotFoundError:  # pragma: no cover - a requirement
+        pass
+    return digest.hexdigest()
+
+
+DETECTOR_VERSION = detector_version()
+
+
+def analysis_key(text: str, mode: str) -> str:
+    """The key of ``text``'s analysis in ``mode`` by this detector."""
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return f"{mode}:{DETECTOR_VERSION}:{digest}"
+
+
+class AnalysisStore:
+    """The analyses kept in ``folder/analyses.sqlite3``. A store that cannot be opened or
+    written is passed over (analyses are computed as if it were empty): it only saves time."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.path = Path(folder) / STORE_NAME
+        self.hits = self.writes = 0
+        """Analyses read and written through this store (for messages and tests)."""
+
+    def _connect(self):
+        import sqlite3
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=30)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, plain BLOB NOT NULL)")
+        return connection
+
+    def load(self, texts: Sequence[str], mode: str) -> list[Analysis | None]:
+        """The kept analysis of each text (None where there is none)."""
+        import sqlite3
+
+        keys = [analysis_key(t, mode) for t in texts]
+        found: dict[str, bytes] = {}
+        try:
+            connection = self._connect()
+            try:
+                for first in range(0, len(keys), _BATCH):
+                    batch = keys[first:first + _BATCH]
+                    marks = ",".join("?" * len(batch))
+                    found.update(connection.execute(f"SELECT key, plain FROM analyses WHERE key IN ({marks})",
+                                                    batch).fetchall())
+            finally:
+                connection.close()
+        except (OSError, sqlite3.Error):
+            return [None] * len(keys)
+        out = []
+        for key in keys:
+            raw = found.get(key)
+            try:
+                out.append(Analysis.from_plain(marshal.loads(raw)) if raw is not None else None)
+            except (ValueError, EOFError, TypeError):
+                out.append(None)  # a damaged row is computed again
+        self.hits += sum(a is not None for a in out)
+        return out
+
+    def save(self, items: Iterable[tuple[str, Analysis]]) -> int:
+        """Keep ``(text, analysis)`` pairs; how many were written (0 when the store cannot be)."""
+        import sqlite3
+
+        rows = [(analysis_key(text, analysis.mode), marshal.dumps(analysis.to_plain())) for text, analysis in items]
+        if not rows:
+            return 0
+        try:
+            connection = self._connect()
+            try:
+                with connection:
+                    connection.executemany("INSERT OR REPLACE INTO analyses VALUES (?, ?)", rows)
+            finally:
+                connection.close()
+        except (OSError, sqlite3.Error):
+            return 0
+        self.writes += len(rows)
+        return len(rows)
