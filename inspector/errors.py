@@ -86,3 +86,8 @@ class ContextServiceError(InspectorError, OSError):
 
 class TrackingError(InspectorError, OSError):
     """MLflow is not installed, or its tracking store refused the runs."""
+
+
+class EngineError(InspectorError, OSError):
+    """The chosen engine cannot run: Ray is not installed, its cluster cannot be reached, or a
+    job did not return what it was given."""

@@ -76,6 +76,9 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     _add_export(commands)
     _add_context(commands)
     for command in (report, *(commands.choices[name] for name in ("check", "export"))):
+        command.add_argument("--engine", choices=("local", "ray"), default="local",
+                             help="where documents are analysed: this machine (default) or a Ray cluster "
+                                  "($RAY_ADDRESS, else a local Ray; needs the ray[data] extra)")
         command.add_argument("--context-model", metavar="MODEL",
                              help="the model whose context lines +context specs without ;llm= use "
                                   "(default $CHUNK_INSPECTOR_CONTEXT_MODEL)")

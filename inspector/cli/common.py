@@ -71,7 +71,19 @@ def load(args) -> tuple | int:
 
     workspace = with_chunk_sets(Workspace(corpus, args.atoms))
     workspace.analysis_store = analysis_store()
+    if getattr(args, "engine", "local") == "ray":
+        on_ray(workspace)
     return corpus, workspace
+
+
+def on_ray(workspace) -> None:
+    """Analyse on Ray every document the analysis store does not have (``--engine ray``)."""
+    from ..measure.ray_engine import ray_analyses
+
+    workspace.read_analyses()
+    missing = [d for d in workspace.documents if not workspace.has_analysis(d)]
+    workspace.add_analyses(dict(zip((d.id for d in missing), ray_analyses(missing, workspace.mode))), new=True)
+    workspace.save_analyses()
 
 
 def analysis_store():

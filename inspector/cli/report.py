@@ -14,6 +14,7 @@ from .common import (
     fail,
     golden_set,
     log_to_mlflow,
+    on_ray,
     question_set,
     read_corpus,
     retriever_for,
@@ -40,6 +41,11 @@ def run_report(args: argparse.Namespace) -> int:
         return fail(budgets)
     for budget in budgets:
         sweep.with_budget(budget)
+    if args.engine == "ray":
+        from ..measure.ray_engine import ray_available
+
+        if not ray_available():
+            return fail("--engine ray needs Ray: pip install 'ray[data]'")
     if not tracking_ready(args):
         return fail("--mlflow needs MLflow: pip install mlflow-skinny (or mlflow)")
     jobs = args.jobs or min(4, os.cpu_count() or 1)
@@ -57,7 +63,9 @@ def run_report(args: argparse.Namespace) -> int:
     store = analysis_store()
     kept = store.load([d.text for d in corpus.documents], args.atoms)
     missing = [d for d, found in zip(corpus.documents, kept) if found is None]
-    workers = Workers.start(missing, args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
+    workers = None
+    if args.engine == "local":
+        workers = Workers.start(missing, args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
     try:
         from ..measure.workspace import Workspace
         from ..reports.article import build_report, format_report
@@ -65,6 +73,8 @@ def run_report(args: argparse.Namespace) -> int:
         work = Workspace(corpus, args.atoms)
         work.add_analyses({d.id: found for d, found in zip(corpus.documents, kept) if found is not None})
         work.analysis_store = store
+        if args.engine == "ray":
+            on_ray(work)
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
         if problem:
             return fail(problem)

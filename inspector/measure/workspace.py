@@ -141,6 +141,10 @@ class Workspace:
             self._unsaved.append(document.id)
         return found
 
+    def has_analysis(self, document: Document) -> bool:
+        """Whether the document's analysis is at hand (computed, added or read)."""
+        return document.id in self._analyses
+
     def read_analyses(self) -> int:
         """Take every missing analysis ``analysis_store`` keeps; how many it had."""
         self._store_read = True
@@ -161,10 +165,13 @@ class Workspace:
         self._unsaved = []
         return saved
 
-    def add_analyses(self, analyses: Mapping[str, Analysis]) -> None:
+    def add_analyses(self, analyses: Mapping[str, Analysis], *, new: bool = False) -> None:
         """Use analyses made elsewhere (by document id: another workspace of the same documents
-        and mode, a worker, a store), so they are not computed again."""
+        and mode, a worker, a store, a cluster), so they are not computed again; ``new`` ones
+        are kept in ``analysis_store`` with those computed here."""
         self._analyses.update(analyses)
+        if new:
+            self._unsaved += list(analyses)
 
     def headings(self, document: Document) -> HeadingIndex:
         """The document's heading paths by offset (what imported chunks are labelled with)."""

@@ -141,7 +141,9 @@ def _fixed(text, spec, sizer, prefix_at, seed) -> list[Packed]:
         if end >= n:
             break
         step = max(1, room - spec.overlap)
-        nxt = sizer.cut(pos, n, step)
+        # Never past this chunk's end: a window shortened to fit its real token count (a
+        # character that is several tokens) would otherwise leave a gap before the next.
+        nxt = min(sizer.cut(pos, n, step), end)
         pos = nxt if nxt > pos else pos + 1
     return out
 

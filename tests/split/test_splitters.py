@@ -4,7 +4,7 @@ first), and what the markdown-aware structured splitter promises on the sample c
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from inspector import Document, SplitterSpec, analyze, get_length, split_document
@@ -122,6 +122,9 @@ def test_with_overlap_consecutive_chunks_share_at_most_the_overlap(text, kind, b
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=markdown_document(), kind=st.sampled_from(KINDS), budget=st.integers(6, 120),
        unit=st.sampled_from(["o200k", "cl100k"]), overlap=st.integers(0, 4))
+# A window shortened to its real token count (an emoji is several cl100k tokens) once left a gap.
+@example(text="    indented = 1\n    more = 2\n\nAlpha.\n\nAlpha.\n\nAlpha.\n\nAlpha.\n\nAlpha.\n\n\U0001f642.\n\n",
+         kind="fixed", budget=6, unit="cl100k", overlap=0)
 def test_token_budgets_hold_in_real_tokens(text, kind, budget, unit, overlap):
     spec = SplitterSpec(kind, budget, unit, overlap=min(overlap, budget - 1))
     length = get_length(unit)

@@ -1,0 +1,93 @@
+"""Time and peak memory of `report` (markdown atoms) as the corpus grows, on each engine.
+
+Corpora of 3.6, 36 and 360 MB are built from copies of the bench corpus (``SCALES`` picks which,
+``BENCH_SCALE_MB=3.6,36`` for a quick run). Each run gets a fresh data folder, so nothing is read
+from an earlier one. Peak memory comes from ``getrusage`` of the children: the largest resident
+set of any one process of the run (the command or a worker it forked; Ray's own workers are not
+its children and are not counted). Issue 15's targets on a 2-core, 24 GB machine: 36 MB
+under 1 GB peak; 360 MB under 4 GB and 150 s locally; peak memory growing at most half as fast
+as the corpus between 36 and 360 MB.
+
+    python bench/bench_scale.py
+    BENCH_SCALE_MB=3.6,36 BENCH_ENGINES=local python bench/bench_scale.py
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import ROOT, big_corpus, corpus_bytes
+
+SCALES = tuple(float(x) for x in os.environ.get("BENCH_SCALE_MB", "3.6,36,360").split(","))
+ENGINES = tuple(os.environ.get("BENCH_ENGINES", "local,ray").split(","))
+TIMEOUT = 1_800
+
+
+def grown(base: Path, megabytes: float) -> Path:
+    """A folder holding enough copies of ``base`` to reach ``megabytes``."""
+    size = corpus_bytes(base)
+    copies = max(1, round(megabytes * 1e6 / size))
+    folder = Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    for k in range(copies):
+        shutil.copytree(base, folder / f"x{k:03d}")
+    return folder
+
+
+def measure(folder: Path, engine: str) -> tuple[float, float] | str:
+    """Seconds and peak resident megabytes of one `report`, or why it failed."""
+    data = tempfile.mkdtemp(prefix="bench-scale-data-")
+    command = [sys.executable, "-m", "inspector", "report", str(folder), "--json", "--quiet", "--engine", engine]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=TIMEOUT,
+                              env={**os.environ, "CHUNK_INSPECTOR_DATA": data})
+    except subprocess.TimeoutExpired:
+        return f"over {TIMEOUT} s"
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    seconds = time.perf_counter() - start
+    if done.returncode:
+        return f"exit {done.returncode}: {done.stderr.decode(errors='replace').strip().splitlines()[-1:]}"
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # ru_maxrss of the children is the largest of any child so far: a smaller run after a
+    # larger one reports the larger, so scales run smallest first.
+    return seconds, max(peak, before) / 1024
+
+
+def main() -> None:
+    base = big_corpus()
+    size = corpus_bytes(base)
+    print(f"bench corpus: {size / 1e6:.2f} MB; scales {', '.join(f'{s:g} MB' for s in SCALES)}")
+    results: dict[tuple[str, float], tuple[float, float] | str] = {}
+    try:
+        for engine in ENGINES:
+            for megabytes in sorted(SCALES):
+                folder = grown(base, megabytes)
+                try:
+                    found = measure(folder, engine)
+                finally:
+                    shutil.rmtree(folder, ignore_errors=True)
+                results[engine, megabytes] = found
+                if isinstance(found, str):
+                    print(f"{engine:5s} {megabytes:6g} MB  failed: {found}")
+                else:
+                    print(f"{engine:5s} {megabytes:6g} MB  {found[0]:7.1f} s  peak {found[1]:7.0f} MB  "
+                          f"({megabytes / found[0]:.2f} MB/s)")
+        local = {mb: r for (engine, mb), r in results.items() if engine == "local" and not isinstance(r, str)}
+        if 36 in local and 360 in local:
+            growth = (local[360][1] / local[36][1]) / 10
+            print(f"local peak memory grows {growth:.2f}x as fast as the corpus from 36 to 360 MB (target 0.5)")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""``--engine ray``: documents analysed on a Ray cluster with Ray Data, measured as the local engine does.
+
+Finding atoms is a pure function of a document's text and the atom mode, and the costliest
+step of a run; it maps onto Ray Data as one ``map_batches`` over the documents. Each analysis
+comes back as ``marshal`` bytes of ``Analysis.to_plain`` and is put in the workspace, so every
+measure after it (splits, survival, the probe, golden recall) is the local engine's own code on
+the same analyses, and the printed numbers are identical. What this slice leaves local: the
+term index, the ranking and the per-document measures (see the README's *Scale*).
+
+The cluster is ``$RAY_ADDRESS`` when set (``ray job submit -- python -m inspector report ...``
+runs the same command on one), else a local Ray started for the run. Ray is an optional extra.
+The package travels to the workers with the job (``runtime_env`` ``py_modules``), so a cluster
+needs only the requirements installed.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..atoms.analysis import Analysis
+from ..errors import EngineError
+from ..model import Document
+
+ENGINES: tuple[str, ...] = ("local", "ray")
+ENV_ADDRESS = "RAY_ADDRESS"
+#: Documents per Ray Data batch: large enough to pay for a task, small enough to spread a corpus.
+BATCH = 64
+
+
+def ray_available() -> bool:
+    """Whether Ray Data can be imported (checked before a run, not half-way through it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("ray") is not None
+
+
+def start_ray(num_cpus: int | None = None) -> bool:
+    """Connect to ``$RAY_ADDRESS``, or start a local Ray (no dashboard, loopback only); False,
+    doing nothing, when Ray is already running in this process."""
+    if not ray_available():
+        raise EngineError("--engine ray needs Ray: pip install 'ray[data]'")
+    import logging
+
+    import ray
+
+    if ray.is_initialized():
+        return False
+    package = str(Path(__file__).resolve().parents[1])
+    runtime_env = {"py_modules": [package], "env_vars": {"RAY_DATA_DISABLE_PROGRESS_BARS": "1"}}
+    address = os.environ.get(ENV_ADDRESS) or None
+    try:
+        if address:
+            ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING)
+        else:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, runtime_env=runtime_env,
+                     logging_level=logging.WARNING, _node_ip_address="127.0.0.1")
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = address or "a local Ray"
+        raise EngineError(f"could not start or reach {where}: {' '.join(str(exc).split())[:300]}") from None
+    return True
+
+
+def _analyse_batch(mode: str) -> Callable[[dict], dict]:
+    def analyse(batch: dict) -> dict:
+        import numpy as np
+
+        from inspector.atoms.detect import analyze
+
+        plain = [marshal.dumps(analyze(str(text), mode).to_plain()) for text in batch["text"]]
+        return {"position": batch["position"], "plain": np.array(plain, dtype=object)}
+
+    return analyse
+
+
+def ray_analyses(documents: Sequence[Document], mode: str) -> list[Analysis]:
+    """Every document's analysis, computed on the Ray cluster, in the order given."""
+    if not documents:
+        return []
+    started = start_ray()
+    import logging
+
+    import ray
+    import ray.data
+
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    try:
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        items = [{"position": i, "text": d.text} for i, d in enumerate(documents)]
+        dataset = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // BATCH, 256)))
+        found: list[Analysis | None] = [None] * len(documents)
+        for row in dataset.map_batches(_analyse_batch(mode), batch_format="numpy", batch_size=BATCH).iter_rows():
+            found[int(row["position"])] = Analysis.from_plain(marshal.loads(row["plain"]))
+    finally:
+        if started:  # the rest of the run may fork, which a process holding Ray's threads must not
+            ray.shutdown()
+    missing = [documents[i].id for i, a in enumerate(found) if a is None]
+    if missing:
+        raise EngineError(f"the Ray job returned no analysis for {len(missing)} documents (first {missing[0]})")
+    return found  # type: ignore[return-value]
