@@ -15,7 +15,6 @@ as the corpus between 36 and 360 MB.
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -44,22 +43,27 @@ def measure(folder: Path, engine: str) -> tuple[float, float] | str:
     """Seconds and peak resident megabytes of one `report`, or why it failed."""
     data = tempfile.mkdtemp(prefix="bench-scale-data-")
     command = [sys.executable, "-m", "inspector", "report", str(folder), "--json", "--quiet", "--engine", engine]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=TIMEOUT,
-                              env={**os.environ, "CHUNK_INSPECTOR_DATA": data})
+        # Through a wrapper process of its own: the children's peak is the largest any child has
+        # had so far, so a run measured from here would inherit a larger earlier run's.
+        done = subprocess.run([sys.executable, "-c", _PEAK, *command], cwd=ROOT, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, timeout=TIMEOUT, env={**os.environ, "CHUNK_INSPECTOR_DATA": data})
     except subprocess.TimeoutExpired:
         return f"over {TIMEOUT} s"
     finally:
         shutil.rmtree(data, ignore_errors=True)
     seconds = time.perf_counter() - start
+    lines = done.stderr.decode(errors="replace").strip().splitlines()
     if done.returncode:
-        return f"exit {done.returncode}: {done.stderr.decode(errors='replace').strip().splitlines()[-1:]}"
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss of the children is the largest of any child so far: a smaller run after a
-    # larger one reports the larger, so scales run smallest first.
-    return seconds, max(peak, before) / 1024
+        return f"exit {done.returncode}: {lines[-1:]}"
+    return seconds, int(lines[-1].split()[-1]) / 1024
+
+
+# Runs the command and prints the largest resident set (kB) of any of its processes.
+_PEAK = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
+         "print('peak', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); "
+         "sys.exit(done.returncode)")
 
 
 def main() -> None:

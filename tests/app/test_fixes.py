@@ -45,20 +45,23 @@ def test_context_lines_written_from_the_page_join_the_table(monkeypatch):
     with ChatServer() as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.url)
         monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_MODEL", "tiny")
-        at = app({"spec": "structured:800", "corpus": "sample"})
+        # A large budget keeps the lines to write few: the path is the same at any size.
+        at = app({"spec": "structured:2400", "corpus": "sample"})
         at.switch_page("app_pages/fixes.py").run()
         assert_clean(at)
-        assert fixes(at).iloc[4]["omitted"].startswith("713 of 713 chunks have no context line from tiny")
+        missing = fixes(at).iloc[4]["omitted"]
+        assert " chunks have no context line from tiny" in missing
+        chunks = int(missing.split(" of ")[0].replace(",", ""))
         (button,) = [b for b in at.button if b.key == "write_context"]
         assert button.label.startswith("Write ") and "context lines" in button.label
         button.click().run()
         assert_clean(at)
         assert any("Wrote" in s.value for s in at.success)
-        assert len(server.prompts) > 700
+        assert len(server.prompts) == chunks
     frame = fixes(at)
     lined = frame.iloc[4]
     assert "omitted" not in frame.columns, "every step was measured"
-    assert lined["spec"] == "structured:800+address+context;llm=tiny"
+    assert lined["spec"] == "structured:2400+address+context;llm=tiny" and lined["chunks"] == chunks
     assert lined["ctx tokens"] > frame.iloc[3]["ctx tokens"] and lined["chunks"] == frame.iloc[3]["chunks"]
 
 

@@ -48,8 +48,7 @@ def test_the_ray_engine_prints_the_local_engines_report(cluster, capsys, monkeyp
     assert on_ray == local
 
 
-@pytest.mark.parametrize("mode", ["markdown", "seed"])
-def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, monkeypatch, tmp_path, mode):
+def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, monkeypatch, tmp_path):
     paragraphs = [p for path in sorted(SAMPLE.rglob("*.md"))
                   for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip() and not p.startswith("---")]
     corpus = tmp_path / "corpus"
@@ -58,7 +57,7 @@ def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, m
         folder.mkdir(parents=True, exist_ok=True)
         body = "\n\n".join(paragraphs[(7 * i + k) % len(paragraphs)] for k in range(4))
         (folder / f"doc-{i:04d}.md").write_text(f"# Note {i}\n\n{body}\n", encoding="utf-8")
-    spec = ["--atoms", mode, "--spec", "structured:400", "--spec", "fixed:400", "--budgets", "400,800"]
+    spec = ["--spec", "structured:400", "--spec", "fixed:400", "--budgets", "400,800"]
     local = report(capsys, monkeypatch, corpus, tmp_path / "local", *spec)
     assert '"documents": 2000' in local
     assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--engine", "ray", *spec) == local
