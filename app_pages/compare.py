@@ -5,6 +5,7 @@ import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._retriever import ranking, retriever_picker
+from app_pages._snippets import snippet_expander
 from inspector import ATOM_KINDS, SplitterSpec
 from inspector.errors import ChunkSetError, SpecError
 from inspector.model import ATOM_LABELS
@@ -114,3 +115,5 @@ st.dataframe(table_b, hide_index=True, column_config=percent, width="stretch")
 st.download_button("Download table b (CSV)", table_b.to_csv(index=False), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")
 st.plotly_chart(probe_figure(frame), key="probe_chart")
+
+snippet_expander(ctx, _shared.state())

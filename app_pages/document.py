@@ -3,6 +3,7 @@
 import streamlit as st
 
 from app_pages import _shared
+from app_pages._snippets import snippet_expander
 from app_pages._window import pick_window
 from inspector import ATOM_KINDS
 from inspector.errors import ChunkSetError, SpecError
@@ -123,3 +124,5 @@ with st.expander("What the embedder receives, chunk by chunk"):
             hints.append("Section: " + " › ".join(chunk.heading_path))
         st.html(chunk_card_html(chunk.text(doc), chunk.prefix, title=f"Chunk #{int(pick)}", hint_lines=hints,
                                 style=False))
+
+snippet_expander(ctx, _shared.state())

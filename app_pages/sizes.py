@@ -3,6 +3,7 @@
 import streamlit as st
 
 from app_pages import _offload, _shared
+from app_pages._snippets import snippet_expander
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
 from inspector.views import MAX_CAP, MAX_TABLE_ROWS, size_histogram, size_summary
@@ -69,3 +70,5 @@ else:
     st.dataframe(over.head(MAX_TABLE_ROWS), hide_index=True, width="stretch")
     st.download_button("Download the chunks over the cap (CSV)", over.to_csv(index=False), "over-cap.csv",
                        "text/csv", key="download_over_cap", on_click="ignore")
+
+snippet_expander(ctx, _shared.state())

@@ -13,7 +13,8 @@ import pytest
 import inspector
 from tests.support.paths import ROOT
 
-SUBPACKAGES = ("corpus", "atoms", "split", "chunks", "retrieval", "context", "measure", "review", "reports", "views")
+SUBPACKAGES = ("corpus", "atoms", "split", "chunks", "retrieval", "context", "measure", "review", "reports", "views",
+               "integrations")
 
 
 def test_every_public_name_resolves_and_is_listed():

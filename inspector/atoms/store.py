@@ -19,6 +19,7 @@ import marshal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..model import Document
 from .analysis import Analysis
 
 STORE_NAME = "analyses.sqlite3"
@@ -95,6 +96,19 @@ class AnalysisStore:
                 out.append(None)  # a damaged row is computed again
         self.hits += sum(a is not None for a in out)
         return out
+
+    def fill(self, documents: Sequence[Document], analyses: dict[str, Analysis], mode: str) -> int:
+        """Put in ``analyses`` (by document id) every kept analysis of the documents it lacks;
+        how many were found."""
+        missing = [d for d in documents if d.id not in analyses]
+        found = {d.id: a for d, a in zip(missing, self.load([d.text for d in missing], mode)) if a is not None}
+        analyses.update(found)
+        return len(found)
+
+    def keep(self, documents: Sequence[Document], analyses: dict[str, Analysis], ids: Iterable[str]) -> int:
+        """Keep the analyses of the documents ``ids`` name; how many were written."""
+        texts = {d.id: d.text for d in documents}
+        return self.save((texts[i], analyses[i]) for i in dict.fromkeys(ids) if i in texts and i in analyses)
 
     def save(self, items: Iterable[tuple[str, Analysis]]) -> int:
         """Keep ``(text, analysis)`` pairs; how many were written (0 when the store cannot be)."""

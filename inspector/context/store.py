@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import ContextLineError
-from ..model import Span
+from ..model import Document, Span
 
 STORE_NAME = "context-lines.sqlite3"
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS lines (model TEXT NOT NULL, document TEXT NOT NULL, start INTEGER NOT NULL,"
@@ -53,6 +53,10 @@ class ContextStore:
         finally:
             connection.close()
         return {(a, b): line for a, b, line in rows}
+
+    def lines_of(self, model: str, documents: Iterable[Document]) -> list[dict[Span, str]]:
+        """``lines`` of each document, in order."""
+        return [self.lines(model, document_hash(d.text)) for d in documents]
 
     def put(self, model: str, document: str, lines: Iterable[tuple[int, int, str]]) -> int:
         """Keep lines (a line for a span already kept replaces it); how many were given."""

@@ -15,7 +15,6 @@ from ..atoms.analysis import Analysis, HeadingIndex
 from ..atoms.detect import analyze
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..collector import collection_paused
-from ..context.store import document_hash
 from ..corpus.load import Corpus
 from ..errors import ChunkSetError, ContextLineError
 from ..lengths import get_length
@@ -148,22 +147,12 @@ class Workspace:
     def read_analyses(self) -> int:
         """Take every missing analysis ``analysis_store`` keeps; how many it had."""
         self._store_read = True
-        if self.analysis_store is None:
-            return 0
-        missing = [d for d in self.documents if d.id not in self._analyses]
-        found = {d.id: a for d, a in zip(missing, self.analysis_store.load([d.text for d in missing], self.mode))
-                 if a is not None}
-        self._analyses.update(found)
-        return len(found)
+        return self.analysis_store.fill(self.documents, self._analyses, self.mode) if self.analysis_store else 0
 
     def save_analyses(self) -> int:
         """Keep the analyses computed here in ``analysis_store``; how many were written."""
-        if self.analysis_store is None or not self._unsaved:
-            return 0
-        texts = {d.id: d.text for d in self.documents}
-        saved = self.analysis_store.save((texts[i], self._analyses[i]) for i in self._unsaved if i in texts)
-        self._unsaved = []
-        return saved
+        unsaved, self._unsaved = self._unsaved, []
+        return self.analysis_store.keep(self.documents, self._analyses, unsaved) if self.analysis_store else 0
 
     def add_analyses(self, analyses: Mapping[str, Analysis], *, new: bool = False) -> None:
         """Use analyses made elsewhere (by document id: another workspace of the same documents
@@ -251,7 +240,7 @@ class Workspace:
             raise ContextLineError(f"{spec} names no model for its context lines: add ;llm=MODEL")
         if self.context_store is None:
             raise ContextLineError("this workspace has no context-line store to read lines from")
-        return [self.context_store.lines(spec.context_model, document_hash(d.text)) for d in self.documents]
+        return self.context_store.lines_of(spec.context_model, self.documents)
 
     def context_coverage(self, spec: SplitterSpec | str) -> tuple[int, int]:
         """``(chunks with a line, chunks)`` of a ``+context`` spec."""

@@ -208,7 +208,12 @@ def test_the_fixes_page_measures_each_fix_and_says_why_the_context_step_is_left_
     expect(omitted.first).to_contain_text("CHUNK_INSPECTOR_CONTEXT_URL", timeout=60_000)
     settle(page)
     page.get_by_test_id("stSidebar").get_by_text("Stamp the address").click()
-    settle(page)
+    expect(page.get_by_test_id("stSidebar").get_by_role("textbox", name="Stamp template")).to_be_visible(timeout=60_000)
+    for _ in range(60):  # the link follows the rerun the click started
+        settle(page)
+        if "address" in page.url:
+            break
+        page.wait_for_timeout(500)
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=60_000)
     assert parse_qs(urlsplit(page.url).query)["spec"] == ["recursive:800+address"]
     shoot(page, "page-fixes")

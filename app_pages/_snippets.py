@@ -1,0 +1,25 @@
+"""The "Use this splitter in your pipeline" expander of the Document, Compare and Chunk sizes
+pages: the snippets ``inspector.integrations.snippets`` writes for the sidebar's splitter. Not a page."""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from inspector import ATOM_KINDS
+from inspector.integrations import snippets_for
+from inspector.views import SAMPLE, UPLOAD
+
+
+def snippet_expander(ctx, state) -> None:
+    """The sidebar splitter's code for Python, LangChain, Chonkie and the command line, each
+    with Streamlit's copy button; ``check``'s floors are this corpus's survival now."""
+    corpus = "sample_corpus" if state.corpus == SAMPLE else "YOUR_FOLDER" if state.corpus == UPLOAD else state.corpus
+    summary = ctx.workspace.summarize(ctx.spec)
+    floors = {kind: math.floor(value * 100) / 100 for kind in ATOM_KINDS
+              if (value := summary.kept(kind)) is not None}
+    with st.expander("Use this splitter in your pipeline"):
+        for snippet in snippets_for(ctx.spec, corpus, mode=state.mode, floors=floors):
+            st.caption(snippet.title)
+            st.code(snippet.code, language=snippet.language)
