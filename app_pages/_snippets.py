@@ -3,12 +3,9 @@ pages: the snippets ``inspector.integrations.snippets`` writes for the sidebar's
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
-from inspector import ATOM_KINDS
-from inspector.integrations import snippets_for
+from inspector.integrations import check_floors, snippets_for
 from inspector.views import SAMPLE, UPLOAD
 
 
@@ -16,9 +13,7 @@ def snippet_expander(ctx, state) -> None:
     """The sidebar splitter's code for Python, LangChain, Chonkie and the command line, each
     with Streamlit's copy button; ``check``'s floors are this corpus's survival now."""
     corpus = "sample_corpus" if state.corpus == SAMPLE else "YOUR_FOLDER" if state.corpus == UPLOAD else state.corpus
-    summary = ctx.workspace.summarize(ctx.spec)
-    floors = {kind: math.floor(value * 100) / 100 for kind in ATOM_KINDS
-              if (value := summary.kept(kind)) is not None}
+    floors = check_floors(ctx.workspace.summarize(ctx.spec))
     with st.expander("Use this splitter in your pipeline"):
         for snippet in snippets_for(ctx.spec, corpus, mode=state.mode, floors=floors):
             st.caption(snippet.title)

@@ -12,5 +12,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "core": ["split_source", "source_document"],
     "langchain": ["ChunkInspectorSplitter"],
     "chonkie": ["ChunkInspectorChunker"],
-    "snippets": ["Snippet", "snippets_for"],
+    "snippets": ["Snippet", "check_floors", "snippets_for"],
 })

@@ -5,11 +5,19 @@ writes code itself; every snippet is run by a test and gives the chunks the page
 
 from __future__ import annotations
 
+import math
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..model import ATOM_KINDS
 from ..spec import SplitterSpec, parse_spec
+
+
+def check_floors(summary) -> dict[str, float]:
+    """``check``'s floors that hold now: each atom kind's survival in a ``SplitSummary``,
+    rounded down to a hundredth (kinds the corpus has none of are left out)."""
+    return {kind: math.floor(value * 100) / 100 for kind in ATOM_KINDS if (value := summary.kept(kind)) is not None}
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,3 +46,13 @@ def test_chunks_made_elsewhere_get_only_the_library_and_command_line_snippets():
     assert titles[0].startswith("Python") and titles[-1].startswith("Command line") and len(titles) == 2
     (seed,) = [s for s in snippets_for("fixed:800", "my docs", mode="seed") if s.language == "bash"]
     assert "'my docs'" in seed.code and "--atoms seed" in seed.code
+
+
+def test_the_check_floors_are_the_survival_now_rounded_down(sample_markdown):
+    from inspector.integrations.snippets import check_floors
+
+    summary = sample_markdown.summarize("fixed:800")
+    floors = check_floors(summary)
+    assert set(floors) <= {"code", "table", "row", "num", "cite"} and floors
+    for kind, floor in floors.items():
+        assert floor <= summary.kept(kind) < floor + 0.01
