@@ -10,7 +10,7 @@ from inspector.views import SAMPLE, UPLOAD
 
 
 def snippet_expander(ctx, state) -> None:
-    """The sidebar splitter's code for Python, LangChain, Chonkie and the command line, each
+    """The sidebar splitter's code for Python, LangChain, LlamaIndex, Chonkie and the command line, each
     with Streamlit's copy button; ``check``'s floors are this corpus's survival now."""
     corpus = "sample_corpus" if state.corpus == SAMPLE else "YOUR_FOLDER" if state.corpus == UPLOAD else state.corpus
     floors = check_floors(ctx.workspace.summarize(ctx.spec))

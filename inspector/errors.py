@@ -91,3 +91,7 @@ class TrackingError(InspectorError, OSError):
 class EngineError(InspectorError, OSError):
     """The chosen engine cannot run: Ray is not installed, its cluster cannot be reached, or a
     job did not return what it was given."""
+
+
+class MissingExtra(InspectorError, ImportError):
+    """An optional feature's package is not installed; the message names the extra that brings it."""

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 
+from ..extras import install_hint
 from ..spec import parse_spec
 from .common import ProgressBar, fail, golden_set, load, log_to_mlflow, retriever_for, say_problems, tracking_ready
 from .context import context_ready, with_context_model
@@ -111,7 +112,7 @@ def _check_limits(args: argparse.Namespace) -> tuple | str:
     from ..reports.gate import parse_limit, read_baseline
 
     if not tracking_ready(args):
-        return "--mlflow needs MLflow: pip install mlflow-skinny (or mlflow)"
+        return f"--mlflow needs MLflow: {install_hint('mlflow')}"
     if len(set(args.expand)) > 1:
         return "check measures one chunking at one --expand width; give it once"
     if bool(args.spec) == bool(args.chunks):

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 
+from ..extras import install_hint
 from ..spec import ARTICLE_SPECS, parse_spec
 from .common import (
     ProgressBar,
@@ -45,9 +46,9 @@ def run_report(args: argparse.Namespace) -> int:
         from ..measure.ray_engine import ray_available
 
         if not ray_available():
-            return fail("--engine ray needs Ray: pip install 'ray[data]'")
+            return fail(f"--engine ray needs Ray: {install_hint('ray')}")
     if not tracking_ready(args):
-        return fail("--mlflow needs MLflow: pip install mlflow-skinny (or mlflow)")
+        return fail(f"--mlflow needs MLflow: {install_hint('mlflow')}")
     jobs = args.jobs or min(4, os.cpu_count() or 1)
     if not 1 <= jobs <= MAX_JOBS:
         return fail(f"--jobs must be from 1 to {MAX_JOBS}")

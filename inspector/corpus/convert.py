@@ -24,6 +24,7 @@ import threading
 from dataclasses import dataclass
 
 from ..errors import CorpusError, UnreadableFile
+from ..extras import install_hint
 from .docling_converter import DOCLING_KINDS, docling_markdown
 
 #: Extensions converted to markdown, compared lower-cased, and the kind each one is.
@@ -83,7 +84,7 @@ def check_converter(converter: str) -> None:
         from .docling_converter import docling_available
 
         if not docling_available():
-            raise CorpusError("the docling converter needs the docling package (pip install docling); "
+            raise CorpusError(f"the docling converter needs the docling package ({install_hint('docling')}); "
                               "MarkItDown, the default, is installed")
 
 

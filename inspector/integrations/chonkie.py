@@ -10,6 +10,8 @@ prefix. Batches and documents go through Chonkie's own ``chunk_batch`` / ``chunk
 
 from __future__ import annotations
 
+from ..errors import MissingExtra
+from ..extras import install_hint
 from ..lengths import get_length
 from ..spec import SplitterSpec, parse_spec
 from .core import split_source
@@ -18,7 +20,7 @@ try:
     from chonkie import BaseChunker
     from chonkie.types import Chunk as ChonkieChunk
 except ImportError as exc:  # pragma: no cover - exercised by a test that hides the package
-    raise ImportError("ChunkInspectorChunker needs Chonkie: pip install chonkie") from exc
+    raise MissingExtra(f"ChunkInspectorChunker needs Chonkie: {install_hint('chonkie')}") from exc
 
 
 class ChunkInspectorChunker(BaseChunker):

@@ -14,7 +14,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 
-from ..errors import SpecError
+from ..errors import MissingExtra, SpecError
+from ..extras import install_hint
 from ..spec import SplitterSpec, parse_spec
 from .core import split_source
 
@@ -22,8 +23,7 @@ try:
     from langchain_core.documents import Document as LangChainDocument
     from langchain_text_splitters import TextSplitter
 except ImportError as exc:  # pragma: no cover - exercised by a test that hides the package
-    raise ImportError("ChunkInspectorSplitter needs LangChain's splitters: pip install langchain-text-splitters"
-                      ) from exc
+    raise MissingExtra(f"ChunkInspectorSplitter needs LangChain's splitters: {install_hint('langchain')}") from exc
 
 PREFIX_PLACES = ("content", "metadata")
 

@@ -1,5 +1,5 @@
 """The code that reproduces a view's splitter elsewhere: in Python with this library, in
-LangChain, in Chonkie, and on the command line. Generated from the spec, so a page never
+LangChain, in LlamaIndex, in Chonkie, and on the command line. Generated from the spec, so a page never
 writes code itself; every snippet is run by a test and gives the chunks the page shows.
 """
 
@@ -10,6 +10,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..extras import install_hint
 from ..model import ATOM_KINDS
 from ..spec import SplitterSpec, parse_spec
 
@@ -45,7 +46,7 @@ for result in work.split({text}):
         print(chunk.id, chunk.start, chunk.end, repr(chunk.embedded_text(document)[:60]))
 """)]
     if not (spec.is_imported or spec.is_adapter or spec.context):
-        out.append(Snippet("LangChain (pip install langchain-text-splitters)", f"""from inspector import load_corpus
+        out.append(Snippet(f"LangChain ({install_hint('langchain')})", f"""from inspector import load_corpus
 from inspector.integrations import ChunkInspectorSplitter
 from langchain_core.documents import Document
 
@@ -55,7 +56,17 @@ documents = [Document(page_content=d.text, metadata={{"source": d.id, "title": d
 for chunk in splitter.split_documents(documents):
     print(chunk.metadata["chunk_id"], chunk.metadata["start_index"], chunk.metadata["end_index"])
 """))
-        out.append(Snippet("Chonkie (pip install chonkie)", f"""from inspector import load_corpus
+        out.append(Snippet(f"LlamaIndex ({install_hint('llamaindex')})", f"""from inspector import load_corpus
+from inspector.integrations import ChunkInspectorNodeParser
+from llama_index.core import Document
+
+parser = ChunkInspectorNodeParser.from_spec({text}{mode_arg})
+documents = [Document(text=d.text, metadata={{"source": d.id, "title": d.title, **dict(d.meta)}})
+             for d in load_corpus({folder}{mode_arg}).documents]
+for node in parser.get_nodes_from_documents(documents):
+    print(node.metadata["chunk_id"], node.start_char_idx, node.end_char_idx)
+"""))
+        out.append(Snippet(f"Chonkie ({install_hint('chonkie')})", f"""from inspector import load_corpus
 from inspector.integrations import ChunkInspectorChunker
 
 chunker = ChunkInspectorChunker({text}{mode_arg})

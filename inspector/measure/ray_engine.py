@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..atoms.analysis import Analysis
 from ..errors import EngineError
+from ..extras import install_hint
 from ..model import Document
 
 ENGINES: tuple[str, ...] = ("local", "ray")
@@ -41,7 +42,7 @@ def start_ray(num_cpus: int | None = None) -> bool:
     """Connect to ``$RAY_ADDRESS``, or start a local Ray (no dashboard, loopback only); False,
     doing nothing, when Ray is already running in this process."""
     if not ray_available():
-        raise EngineError("--engine ray needs Ray: pip install 'ray[data]'")
+        raise EngineError(f"--engine ray needs Ray: {install_hint('ray')}")
     import logging
 
     import ray

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import TrackingError
+from ..extras import install_hint
 from ..measure.sizes import SizeStats, cap_report
 from ..model import ATOM_KINDS
 from ..spec import SplitterSpec, parse_spec
@@ -118,7 +119,7 @@ def log_runs(runs: list[TrackedRun], uri: str | None = None, experiment: str = E
     try:
         import mlflow
     except ImportError:
-        raise TrackingError("--mlflow needs MLflow: pip install mlflow-skinny (or mlflow)") from None
+        raise TrackingError(f"--mlflow needs MLflow: {install_hint('mlflow')}") from None
     uri = tracking_uri(uri)
     for key, value in _OFFLINE.items():
         os.environ.setdefault(key, value)

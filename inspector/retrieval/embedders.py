@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import RetrieverError
+from ..extras import install_hint
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,7 +86,7 @@ class Model2Vec(Embedder):
             from model2vec import StaticModel
         except ImportError as exc:
             raise RetrieverError("dense:model2vec needs the model2vec package "
-                                 "(pip install model2vec==0.10.0)") from exc
+                                 f"({install_hint('model2vec')})") from exc
         digest = hashlib.sha256()
         for name in MODEL2VEC_FILES:
             digest.update(_file_digest(path / name))

@@ -27,6 +27,7 @@ from ..atoms.analysis import Analysis
 from ..chunks.importer import place_records
 from ..chunks.records import ChunkRecord
 from ..errors import SpecError
+from ..extras import install_hint
 from ..lengths import CharLength, HFTokenizerLength, Length, TiktokenLength, get_length
 from ..model import Document, SplitResult
 from ..spec import SplitterSpec
@@ -43,7 +44,10 @@ class Adapter:
     """The module whose presence makes the adapter available."""
 
     package: str
-    """The distribution to ``pip install``."""
+    """The distribution it needs."""
+
+    extra: str
+    """The optional extra that installs it."""
 
     title: str
     """What it runs, for people."""
@@ -53,13 +57,13 @@ class Adapter:
 
 
 ADAPTERS: dict[str, Adapter] = {a.name: a for a in (
-    Adapter("ext-langchain", "langchain_text_splitters", "langchain-text-splitters",
+    Adapter("ext-langchain", "langchain_text_splitters", "langchain-text-splitters", "langchain",
             "LangChain RecursiveCharacterTextSplitter"),
-    Adapter("ext-chonkie-recursive", "chonkie", "chonkie", "Chonkie RecursiveChunker", overlap=False),
-    Adapter("ext-chonkie-token", "chonkie", "chonkie", "Chonkie TokenChunker"),
-    Adapter("ext-semantic-text", "semantic_text_splitter", "semantic-text-splitter",
+    Adapter("ext-chonkie-recursive", "chonkie", "chonkie", "chonkie", "Chonkie RecursiveChunker", overlap=False),
+    Adapter("ext-chonkie-token", "chonkie", "chonkie", "chonkie", "Chonkie TokenChunker"),
+    Adapter("ext-semantic-text", "semantic_text_splitter", "semantic-text-splitter", "semantic",
             "semantic-text-splitter TextSplitter"),
-    Adapter("ext-semantic-markdown", "semantic_text_splitter", "semantic-text-splitter",
+    Adapter("ext-semantic-markdown", "semantic_text_splitter", "semantic-text-splitter", "semantic",
             "semantic-text-splitter MarkdownSplitter"),
 )}
 
@@ -92,7 +96,7 @@ def split_with_adapter(name: str, document: Document, budget: int, overlap: int 
     if adapter is None:
         raise SpecError(f"unknown adapter {name!r}; adapters are {', '.join(ADAPTERS)}")
     if not installed(adapter.module):
-        raise SpecError(f"{name} needs the {adapter.package} package (pip install {adapter.package})")
+        raise SpecError(f"{name} needs the {adapter.package} package ({install_hint(adapter.extra)})")
     if overlap and not adapter.overlap:
         raise SpecError(f"{adapter.title} takes no overlap; use {name}:{budget}")
     length = get_length(unit)

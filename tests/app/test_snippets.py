@@ -1,5 +1,5 @@
 """The pipeline snippets under AppTest: the Document, Compare and Chunk sizes pages show the
-sidebar splitter's code (library, LangChain, Chonkie, command line)."""
+sidebar splitter's code (library, LangChain, LlamaIndex, Chonkie, command line)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ def test_each_view_shows_the_code_of_its_splitter(page):
     assert_clean(at)
     code = [c.value for c in at.code]
     assert any("ChunkInspectorSplitter.from_spec('recursive:600+address')" in c for c in code)
+    assert any("ChunkInspectorNodeParser.from_spec('recursive:600+address')" in c for c in code)
     assert any("ChunkInspectorChunker('recursive:600+address')" in c for c in code)
     (cli,) = [c for c in code if c.startswith("python -m inspector export sample_corpus")]
     assert "check sample_corpus --spec recursive:600+address --min code=" in cli

@@ -41,6 +41,7 @@ def test_a_batch_goes_through_chonkies_own_batching(sample_markdown):
 
 def test_without_chonkie_the_chunker_names_the_package():
     code = ("import sys; sys.modules['chonkie'] = None; import inspector.integrations\n"
-            "try:\n    import inspector.integrations.chonkie\nexcept ImportError as exc:\n    print(exc)")
+            "try:\n    import inspector.integrations.chonkie\n"
+            "except ImportError as exc:\n    print(type(exc).__name__, exc)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert "pip install chonkie" in done.stdout
+    assert "MissingExtra" in done.stdout and "pip install 'chunk-inspector[chonkie]'" in done.stdout

@@ -14,6 +14,7 @@ from tests.support.paths import ROOT
 
 pytest.importorskip("langchain_text_splitters")
 pytest.importorskip("chonkie")
+pytest.importorskip("llama_index.core")
 SPEC = "structured:800+address"
 
 
@@ -27,11 +28,14 @@ def run(code: str, data) -> str:
 def test_each_snippet_gives_the_chunks_of_the_view(sample_markdown, isolated_app):
     ours = sample_markdown.chunks(SPEC)
     found = {s.title.split(" (")[0].split(",")[0]: s for s in snippets_for(SPEC, "sample_corpus", floors={"code": 0.5})}
-    assert set(found) == {"Python", "LangChain", "Chonkie", "Command line: the chunks as JSONL"}
+    assert set(found) == {"Python", "LangChain", "LlamaIndex", "Chonkie",
+                          "Command line: the chunks as JSONL"}
     python = run(found["Python"].code, isolated_app).splitlines()
     assert [line.split()[0] for line in python] == [c.id for c in ours]
     langchain = run(found["LangChain"].code, isolated_app).splitlines()
     assert [line.split() for line in langchain] == [[c.id, str(c.start), str(c.end)] for c in ours]
+    llamaindex = run(found["LlamaIndex"].code, isolated_app).splitlines()
+    assert [line.split() for line in llamaindex] == [[c.id, str(c.start), str(c.end)] for c in ours]
     chonkie = run(found["Chonkie"].code, isolated_app).splitlines()
     assert [line.split()[:3] for line in chonkie] == [[c.doc_id, str(c.start), str(c.end)] for c in ours]
     export, check = found["Command line: the chunks as JSONL"].code.splitlines()
