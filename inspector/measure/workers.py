@@ -14,8 +14,8 @@ import multiprocessing
 
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
-from ..model import Document
-from ..retrieval.probe import Candidate, query_candidates
+from ..model import Document, Span
+from ..retrieval.probe import query_candidates
 
 # What this process does besides analysing, as a share of the work of analysing the whole
 # corpus (measured on the bundled corpus on two cores): building the term table, and also
@@ -84,7 +84,7 @@ class Workers:
             return None
         return cls(documents, mode, jobs, head)
 
-    def collect(self) -> list[tuple[Document, Analysis, list[Candidate]]]:
+    def collect(self) -> list[tuple[Document, Analysis, list[Span]]]:
         """Every worker's documents with their analyses and query candidates, in order."""
         try:
             out = []

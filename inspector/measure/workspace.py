@@ -199,7 +199,7 @@ class Workspace:
         """Build everything the probe shares across configurations (before forking workers)."""
         candidates, self._query_candidates = self._query_candidates, None
         if self._queries is None and candidates is not None:
-            self._queries = choose_queries([c for d in self.documents for c in candidates[d.id]])
+            self._queries = choose_queries(self.documents, [candidates[d.id] for d in self.documents])
         self.queries()
         self.term_table().select(frozenset(w for q in self.queries() for w in q.words))
         self._atom_arrays()

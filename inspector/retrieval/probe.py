@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..model import Chunk, Document, Span
@@ -55,39 +57,41 @@ class Query:
 def make_queries(documents: list[Document], figures: list[tuple[Span, ...]],
                  *, count: int = QUERY_COUNT, seed: int = QUERY_SEED) -> list[Query]:
     """The article's query recipe over every figure sentence, shuffled with its seed."""
-    candidates = [c for document, spans in zip(documents, figures) for c in query_candidates(document, spans)]
-    return choose_queries(candidates, count=count, seed=seed)
+    return choose_queries(documents, [query_candidates(d, spans) for d, spans in zip(documents, figures)],
+                          count=count, seed=seed)
 
 
-Candidate = tuple[str, Span, list[str]]
-
-
-def query_candidates(document: Document, figures: tuple[Span, ...]) -> list[Candidate]:
-    """One document's figure sentences that make a query: ``(doc_id, span, long words)``."""
-    out: list[Candidate] = []
-    long_words = _LONG_WORD.findall
+def query_candidates(document: Document, figures: tuple[Span, ...]) -> list[Span]:
+    """The spans of one document's figure sentences that make a query (three long words or more)."""
     text = document.text
-    for start, end in figures:
-        if text.find("](", start, end) >= 0:  # a link's text stays, its target goes
-            words = long_words(_LINK.sub(r"\1", text[start:end]))
-        else:
-            words = long_words(text, start, end)
-        if len(words) >= 3:
-            out.append((document.id, (start, end), words))
-    return out
+    return [span for span in figures if len(_query_words(text, span)) >= 3]
 
 
-def choose_queries(candidates: list[Candidate], *, count: int = QUERY_COUNT, seed: int = QUERY_SEED) -> list[Query]:
-    """The queries the article draws from every candidate of a corpus, in corpus order."""
+def _query_words(text: str, span: Span) -> list[str]:
+    start, end = span
+    if text.find("](", start, end) >= 0:  # a link's text stays, its target goes
+        return _LONG_WORD.findall(_LINK.sub(r"\1", text[start:end]))
+    return _LONG_WORD.findall(text, start, end)
+
+
+def choose_queries(documents: list[Document], candidates: list[list[Span]], *, count: int = QUERY_COUNT,
+                   seed: int = QUERY_SEED) -> list[Query]:
+    """The queries the article draws from every candidate of a corpus (``candidates[i]``: the
+    spans of ``documents[i]``), in the article's order."""
     # A shuffle's permutation depends only on the list's length, so shuffling positions and
-    # building only the queries kept gives the article's queries in the article's order.
-    order = list(range(len(candidates)))
+    # finding the words of only the queries kept gives the article's queries in its order,
+    # without holding every candidate's words.
+    ends = list(accumulate(len(spans) for spans in candidates))
+    order = list(range(ends[-1] if ends else 0))
     random.Random(seed).shuffle(order)
     queries = []
     for position in order[:count]:
-        doc_id, span, words = candidates[position]
+        doc = bisect_right(ends, position)
+        document = documents[doc]
+        span = candidates[doc][position - (ends[doc - 1] if doc else 0)]
+        words = _query_words(document.text, span)
         chosen = sorted({w.lower() for w in words}, key=lambda w: (-len(w), w))[:3]
-        queries.append(Query(doc_id, span, tuple(chosen)))
+        queries.append(Query(document.id, span, tuple(chosen)))
     return queries
 
 

@@ -22,8 +22,7 @@ def term_runs(text: str) -> tuple[np.ndarray, np.ndarray]:
     A term is a run of ``[A-Za-z0-9.+-]`` trimmed to begin at its first letter or digit,
     which is exactly the regex's greedy scan, located with array operations.
     """
-    starts, ends, _ = _runs(text)
-    return starts, ends
+    return _runs(text)
 
 
 _TERM_CLASS = np.zeros(256, dtype=np.uint8)
@@ -37,47 +36,49 @@ def _one_byte_per_char(text: str) -> bytes:
     return text.encode("ascii", "replace")
 
 
-def _runs(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Term starts, term ends, and the offset of every ASCII letter or digit."""
+_LETTER = re.compile(rb"[0-9A-Za-z]")
+#: Terms per block when a whole-corpus pass would otherwise hold several arrays of every term.
+_BLOCK = 1 << 22
+
+
+def _runs(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Term starts and term ends of ``text``."""
     return _runs_of_bytes(_one_byte_per_char(text))
 
 
-def _runs_of_bytes(data: bytes, kind: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _offsets(size: int) -> type:
+    """The narrowest integer type that holds every offset of a text of ``size`` bytes."""
+    return np.int32 if size < 2**31 - 1 else np.int64
+
+
+def _runs_of_bytes(data: bytes) -> tuple[np.ndarray, np.ndarray]:
+    kind = _offsets(len(data))
     if not data:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    if kind is None:
-        kind = _TERM_CLASS[np.frombuffer(data, dtype=np.uint8)]
-    alnum = kind == 2
+        empty = np.zeros(0, dtype=kind)
+        return empty, empty
     inside = np.zeros(len(data) + 2, dtype=bool)
-    inside[1:-1] = kind != 0
-    edges = np.flatnonzero(inside[1:] != inside[:-1])
-    run_starts, run_ends = edges[0::2], edges[1::2]
-    letters = np.flatnonzero(alnum)
+    inside[1:-1] = _TERM_CLASS[np.frombuffer(data, dtype=np.uint8)] != 0
+    edges = np.flatnonzero(inside[1:] != inside[:-1]).astype(kind)
+    del inside
+    first, run_ends = edges[0::2].copy(), edges[1::2].copy()
+    del edges
     # Nearly every run starts on its first letter or digit; only runs led by '.', '+' or '-'
-    # need looking up.
-    first = run_starts.copy()
-    led = np.flatnonzero(~alnum[run_starts])
-    if len(led):
-        k = np.searchsorted(letters, run_starts[led])
-        found = k < len(letters)
-        first[led] = len(data)
-        first[led[found]] = letters[k[found]]
+    # need their first letter looked for (a lone one has none).
+    codes = np.frombuffer(data, dtype=np.uint8)
+    led = np.flatnonzero(_TERM_CLASS[codes[first]] != 2)
+    lone = run_ends[led] - first[led] == 1
+    first[led[lone]] = run_ends[led[lone]]
+    for k in led[~lone].tolist():
+        found = _LETTER.search(data, int(first[k]), int(run_ends[k]))
+        first[k] = found.start() if found else run_ends[k]
     keep = first < run_ends
-    return first[keep], run_ends[keep], letters
-
-
-def _count_up_to(marks: np.ndarray, size: int) -> np.ndarray:
-    """``out[p]`` = how many of the distinct offsets ``marks`` are at most ``p``."""
-    kind = np.int32 if size < 2**31 else np.int64
-    flags = np.zeros(size, dtype=kind)
-    flags[marks] = 1
-    return np.cumsum(flags, dtype=kind)
+    return first[keep], run_ends[keep]
 
 
 def _fingerprints(lowered: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """A cheap key per term (length, first, second and last byte) that equal terms share."""
     codes = np.frombuffer(lowered, dtype=np.uint8)
+    starts, ends = starts.astype(np.int64), ends.astype(np.int64)
     second = np.minimum(starts + 1, ends - 1)
     return (((ends - starts) << 24) | (codes[starts].astype(np.int64) << 16)
             | (codes[second].astype(np.int64) << 8) | codes[ends - 1].astype(np.int64))
@@ -99,10 +100,15 @@ def _occurrences(lowered: bytes, starts: np.ndarray, ends: np.ndarray, ids: dict
     keys = _fingerprints(b"".join(words), word_ends - lengths, word_ends)
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
-    found = _fingerprints(lowered, starts, ends)
-    slot = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
-    terms = np.flatnonzero(keys[slot] == found)
-    slot = slot[terms]
+    # Block by block, so that no pass holds several arrays the size of the whole corpus's terms.
+    hits, slots = [], []
+    for at in range(0, len(starts), _BLOCK):
+        found = _fingerprints(lowered, starts[at:at + _BLOCK], ends[at:at + _BLOCK])
+        slot = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
+        hit = np.flatnonzero(keys[slot] == found)
+        hits.append(hit + at)
+        slots.append(slot[hit])
+    terms, slot = np.concatenate(hits), np.concatenate(slots)
     shared = np.flatnonzero(keys[1:] == keys[:-1])
     if len(shared):  # two wanted words with one fingerprint: compare those terms as text
         ambiguous = np.isin(keys[slot], keys[shared])
@@ -110,7 +116,7 @@ def _occurrences(lowered: bytes, starts: np.ndarray, ends: np.ndarray, ids: dict
                                                            ends[terms[ambiguous]].tolist()) if lowered[a:b] in ids]
         terms, slot = terms[~ambiguous], slot[~ambiguous]
     word = order[slot]
-    size = ends[terms] - starts[terms]
+    size = (ends[terms] - starts[terms]).astype(np.int64)
     total = int(size.sum())
     within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(size) - size, size)
     text = np.frombuffer(lowered, dtype=np.uint8)[np.repeat(starts[terms], size) + within]
@@ -143,16 +149,11 @@ class TermTable:
             self.base[doc_id] = offset
             offset += len(text) + 1
         # Global offsets index the documents joined by a newline, which no term spans, so one
-        # pass over the joined text finds every document's terms.
-        joined = _one_byte_per_char("\n".join(self.texts.values()))
-        self.kind = _TERM_CLASS[np.frombuffer(joined, dtype=np.uint8)]
-        """Per character: 2 for an ASCII letter or digit, 1 for '.', '+' or '-', else 0."""
-        self.starts, self.ends, self.letters = _runs_of_bytes(joined, self.kind)
-        self.lowered = joined.lower()  # bytes.lower() changes only A-Z
-        # Terms starting before, and ending at or before, every offset: chunk boundaries
-        # become two lookups instead of two binary searches per chunk and configuration.
-        self._starts_before = _count_up_to(self.starts + 1, len(joined) + 1)
-        self._ended_by = _count_up_to(self.ends, len(joined) + 1)
+        # pass over the joined text finds every document's terms. Only what ranking needs is
+        # kept: the lowered text (one byte per character) and each term's start and end.
+        self.lowered = b"\n".join(_one_byte_per_char(t) for t in self.texts.values())
+        self.starts, self.ends = _runs_of_bytes(self.lowered)
+        self.lowered = self.lowered.lower()  # bytes.lower() changes only A-Z, so the terms stay put
         self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
 
     def select(self, wanted: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -184,8 +185,8 @@ class TermTable:
         n = len(base)
         if not n:
             return np.zeros(0), {}
-        first = self._starts_before[base].astype(np.int64)  # searchsorted(starts, base, "left")
-        stop = np.maximum(first, self._ended_by[stop_at])  # searchsorted(ends, stop_at, "right")
+        first = np.searchsorted(self.starts, base, "left")  # the first term not starting before the chunk
+        stop = np.maximum(first, np.searchsorted(self.ends, stop_at, "right"))  # past the last ending in it
         lens = (stop - first).astype(np.int64)
         term_count = len(self.starts)
         head = np.zeros(n, dtype=bool)
@@ -208,13 +209,11 @@ class TermTable:
         if len(heads):
             head_end = np.minimum(self.ends[first[heads] - 1], stop_at[heads])
             # The first letter or digit at or after the chunk's start: mostly the start itself.
-            letter = base[heads].copy()
-            look = np.flatnonzero(self.kind[letter] != 2)
-            if len(look):
-                k = np.searchsorted(self.letters, letter[look])
-                inside = k < len(self.letters)
-                letter[look] = np.iinfo(np.int64).max
-                letter[look[inside]] = self.letters[k[inside]]
+            letter = base[heads].astype(np.int64)
+            codes = np.frombuffer(self.lowered, dtype=np.uint8)
+            for k in np.flatnonzero(_TERM_CLASS[codes[letter]] != 2).tolist():
+                found = _LETTER.search(self.lowered, int(letter[k]), int(head_end[k]))
+                letter[k] = found.start() if found else np.iinfo(np.int64).max
             real = letter < head_end
             lens[heads[real]] += 1
             long = real & (head_end - letter >= shortest)

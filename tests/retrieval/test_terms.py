@@ -42,3 +42,28 @@ def test_prefix_words_are_searchable():
     lens, postings = table.postings([(chunk.doc_id, chunk.start, chunk.end, chunk.prefix)], frozenset({"firewall"}))
     assert lens.tolist() == [4]
     assert postings["firewall"][1].tolist() == [1.0]
+
+
+@FAST
+@given(texts=st.lists(st.one_of(seed_text(), markdown_document(),
+                                st.text(alphabet="ab.+-1 é\n", max_size=60)), min_size=1, max_size=3),
+       cuts=st.lists(st.tuples(st.integers(0, 2), st.floats(0, 1), st.floats(0, 1),
+                               st.sampled_from(["", "A > B\n", "x-1 ", "é"])), min_size=1, max_size=12),
+       extra=st.lists(st.sampled_from(["ab", "a", "b.a", "1", "-b", "a+b", "ab.1", "x-1"]), max_size=4))
+def test_span_postings_count_the_terms_the_regex_finds_in_each_span(texts, cuts, extra):
+    """Every chunk's length is the regex's term count of its prefix and its slice (terms cut by
+    the span count as the pieces left), and each wanted word's postings are its frequencies."""
+    table = TermTable((f"d{i}", t) for i, t in enumerate(texts))
+    spans = []
+    for doc, x, y, prefix in cuts:
+        text = texts[doc % len(texts)]
+        a, b = sorted((round(x * len(text)), round(y * len(text))))
+        spans.append((f"d{doc % len(texts)}", a, b, prefix))
+    expected = [terms_of(prefix) + terms_of(texts[int(d[1:])][a:b]) for d, a, b, prefix in spans]
+    wanted = frozenset(extra) | frozenset(w for terms in expected for w in terms[:2])
+    lens, postings = table.postings(spans, wanted)
+    assert lens.tolist() == [len(terms) for terms in expected]
+    for word in wanted:
+        chunks, tf = postings.get(word, ([], []))
+        found = {int(j): float(f) for j, f in zip(chunks, tf)}
+        assert found == {j: float(terms.count(word)) for j, terms in enumerate(expected) if word in terms}, word
