@@ -17,6 +17,8 @@ MAX_DOCUMENT_BYTES = 5_000_000
 MAX_CONVERTED_BYTES = 50_000_000
 #: All the files of one upload together.
 MAX_UPLOAD_BYTES = 50_000_000
+#: A file listing a corpus's documents (``--files-from``): a million paths of 50 bytes.
+MAX_LISTING_BYTES = 50_000_000
 #: A chunk file to import (``check --chunks``, the Import page).
 MAX_CHUNK_FILE_BYTES = 20_000_000
 #: A golden set (``check --golden``, the Import page).

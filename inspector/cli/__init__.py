@@ -61,6 +61,9 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     report.add_argument("--questions", metavar="FILE",
                         help="your own questions (JSONL, CSV or one per line, optionally with what your system "
                              "retrieved): the context and atom fragments each splitter hands back for them")
+    report.add_argument("--files-from", metavar="LIST",
+                        help="read only the files LIST names, one path per line, relative to the corpus folder "
+                             "(- for standard input); a listed file that is missing is skipped with the reason")
     report.add_argument("--keep-front-matter", action="store_true",
                         help="read files with their front matter in the text, as a pipeline reading raw files does")
     report.add_argument("--converter", choices=("markitdown", "docling"), default="markitdown",
@@ -138,6 +141,9 @@ def _add_chunking(command: argparse.ArgumentParser) -> None:
                               "ext-langchain:800/100, or imported:ID for a chunk set kept by the app")
     command.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
                          help="atom detector: markdown-it-py (default) or the article's exact rules")
+    command.add_argument("--files-from", metavar="LIST",
+                         help="read only the files LIST names, one path per line, relative to the corpus folder "
+                              "(- for standard input); a listed file that is missing is skipped with the reason")
     command.add_argument("--keep-front-matter", action="store_true",
                          help="read files with their front matter in the text, as a pipeline reading raw files does")
     command.add_argument("--converter", choices=("markitdown", "docling"), default="markitdown",

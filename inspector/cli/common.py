@@ -5,10 +5,12 @@ report of chunks that were not taken as given."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
-from ..corpus.load import load_corpus
+from ..corpus.load import load_corpus, load_files, read_listing
+from ..errors import CorpusError
 
 #: The longest refusal printed (the rest of a long value is left out).
 MAX_MESSAGE = 600
@@ -56,9 +58,14 @@ def read_corpus(args, progress=None):
     from ..data_folder import data_folder
 
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
-    return load_corpus(args.corpus, mode=args.atoms, conversions=data_folder() / FOLDER_NAME,
-                       progress=lambda done, total: bar("files converted", done, total),
-                       keep_front_matter=args.keep_front_matter, converter=args.converter)
+    options = dict(mode=args.atoms, conversions=data_folder() / FOLDER_NAME,
+                   progress=lambda done, total: bar("files converted", done, total),
+                   keep_front_matter=args.keep_front_matter, converter=args.converter)
+    if getattr(args, "files_from", None):
+        if not os.path.isdir(args.corpus):
+            raise CorpusError(f"--files-from names files inside a corpus folder; {args.corpus} is not a folder")
+        return load_files(read_listing(args.files_from), root=args.corpus, **options)
+    return load_corpus(args.corpus, **options)
 
 
 def load(args) -> tuple | int:

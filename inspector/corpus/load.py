@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import CorpusError, SpecError, UnreadableFile
-from ..limits import MAX_CONVERTED_BYTES, MAX_DOCUMENT_BYTES
+from ..limits import MAX_CONVERTED_BYTES, MAX_DOCUMENT_BYTES, MAX_LISTING_BYTES, read_limited
 from ..model import Document
 from .conversions import ConversionCache
 from .convert import check_converter, kind_of
@@ -146,32 +146,52 @@ def load_files(
     mode: str = "markdown",
     max_bytes: int = MAX_DOCUMENT_BYTES,
     conversions=None,
+    progress=None,
     keep_front_matter: bool = False,
+    converter: str = "markitdown",
 ) -> Corpus:
-    """Load chosen files; ids are relative to ``root`` (default: their deepest common folder).
+    """Load a list of files (a listing, chosen files); ids are relative to ``root`` (default:
+    their deepest common folder), relative paths are taken from ``root`` too.
 
-    The files were named explicitly, so the extension, hidden-name and symbolic-link rules
-    of folder walks do not apply. A path that is not an existing file, or lies outside
-    ``root``, raises ``CorpusError``; bad content is skipped as usual.
+    The files were named explicitly, so the extension, hidden-name and symbolic-link rules of
+    folder walks do not apply. A path that is not an existing file or lies outside ``root`` is
+    skipped with that reason, like bad content; the rest loads.
     """
     check_mode(mode)
+    check_converter(converter)
     _check_max_bytes(max_bytes)
-    files = [os.path.abspath(os.fspath(p)) for p in paths]
-    for file in files:
-        if not os.path.isfile(file):
-            raise CorpusError(f"not a readable file: {file!r}")
-    if root is not None:
-        base = os.path.abspath(os.fspath(root))
-    else:
+    base = os.path.abspath(os.fspath(root)) if root is not None else None
+    files = [os.path.abspath(os.path.join(base or "", os.fspath(p))) for p in paths]
+    if base is None:
         base = os.path.commonpath([os.path.dirname(f) for f in files]) if files else ""
     entries: dict[str, str] = {}
+    skipped: list[SkippedFile] = []
     for file in files:
-        rel = os.path.relpath(file, base)
-        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-            raise CorpusError(f"{file} is not inside the corpus folder {base}")
-        entries.setdefault(rel.replace(os.sep, "/"), file)
-    return _load(base, list(entries.items()), [], _Reading(mode, max_bytes, _cache(conversions), None,
-                                                           keep_front_matter))
+        if "\x00" in file:
+            skipped.append(SkippedFile(repr(file), "a path cannot contain a NUL character"))
+            continue
+        rel = os.path.relpath(file, base).replace(os.sep, "/")
+        if rel == os.pardir or rel.startswith(os.pardir + "/"):
+            skipped.append(SkippedFile(file, f"not inside the corpus folder {base}"))
+        elif not os.path.isfile(file):
+            skipped.append(SkippedFile(rel, "not found" if not os.path.exists(file) else "not a file"))
+        else:
+            entries.setdefault(rel, file)
+    reading = _Reading(mode, max_bytes, _cache(conversions, converter), progress, keep_front_matter, converter)
+    return _load(base, list(entries.items()), skipped, reading)
+
+
+def read_listing(path: str | os.PathLike[str]) -> list[str]:
+    """The paths a listing names, one per line (blank lines and ``#`` comments left out); ``-``
+    reads standard input. ``CorpusError`` says why a listing cannot be read."""
+    try:
+        raw = read_limited("/dev/stdin" if os.fspath(path) == "-" else path, MAX_LISTING_BYTES, "file list")
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else os_reason(exc)
+        raise CorpusError(f"cannot read the file list {os.fspath(path)}: {reason}") from None
+    lines = (line.strip() for line in text.splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown",

@@ -242,11 +242,17 @@ def test_load_files(tmp_path):
     assert corpus.root == str(tmp_path / "x")
     assert [d.id for d in corpus] == ["one.md", "y/two.txt"]
     assert [d.id for d in load_files([a], root=tmp_path)] == ["x/one.md"]
-    with pytest.raises(CorpusError, match="not inside"):
-        load_files([a], root=tmp_path / "x" / "y")
-    with pytest.raises(CorpusError, match="not a readable file"):
-        load_files([tmp_path / "missing.md"])
     assert len(load_files([])) == 0
+
+
+def test_a_listed_path_that_cannot_be_read_is_skipped_with_its_reason_and_the_rest_loads(tmp_path):
+    a = write(tmp_path, "x/one.md", "1")
+    (tmp_path / "x" / "folder").mkdir()
+    corpus = load_files(["one.md", "gone.md", "folder", tmp_path / "outside.md", "../x/one.md"], root=tmp_path / "x")
+    assert [d.id for d in corpus] == ["one.md"] and corpus.documents[0].text == "1"
+    assert reasons(corpus) == {"gone.md": "not found", "folder": "not a file",
+                               str(tmp_path / "outside.md"): f"not inside the corpus folder {tmp_path / 'x'}"}
+    assert load_files([a], root=tmp_path / "x" / "y").skipped[0].reason.startswith("not inside")
 
 
 def test_load_files_skips_bad_content(tmp_path):
@@ -320,5 +326,6 @@ def test_a_path_with_a_nul_character_is_refused_not_raised(tmp_path):
     with pytest.raises(CorpusError, match="NUL character"):
         load_corpus(str(tmp_path) + "\x00x")
     write(tmp_path, "ok.md", "# Fine\n")
-    with pytest.raises(CorpusError, match="not a readable file"):
-        load_files([tmp_path / "ok.md", str(tmp_path / "bad") + "\x00.md"])
+    corpus = load_files([tmp_path / "ok.md", str(tmp_path / "bad") + "\x00.md"])
+    assert [d.id for d in corpus] == ["ok.md"]
+    assert [s.reason for s in corpus.skipped] == ["a path cannot contain a NUL character"]
