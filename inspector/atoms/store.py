@@ -15,6 +15,7 @@ several servers can share it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import marshal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -74,26 +75,27 @@ class AnalysisStore:
         import sqlite3
 
         keys = [analysis_key(t, mode) for t in texts]
-        found: dict[str, bytes] = {}
+        out: list[Analysis | None] = [None] * len(keys)
         try:
             connection = self._connect()
             try:
+                # Batch by batch, each row unpacked as it comes: the raw rows of a whole corpus
+                # are never held at once.
                 for first in range(0, len(keys), _BATCH):
                     batch = keys[first:first + _BATCH]
                     marks = ",".join("?" * len(batch))
-                    found.update(connection.execute(f"SELECT key, plain FROM analyses WHERE key IN ({marks})",
+                    found = dict(connection.execute(f"SELECT key, plain FROM analyses WHERE key IN ({marks})",
                                                     batch).fetchall())
+                    for position, key in enumerate(batch, first):
+                        raw = found.pop(key, None)
+                        try:
+                            out[position] = Analysis.from_plain(marshal.loads(raw)) if raw is not None else None
+                        except (ValueError, EOFError, TypeError):
+                            out[position] = None  # a damaged row is computed again
             finally:
                 connection.close()
         except (OSError, sqlite3.Error):
             return [None] * len(keys)
-        out = []
-        for key in keys:
-            raw = found.get(key)
-            try:
-                out.append(Analysis.from_plain(marshal.loads(raw)) if raw is not None else None)
-            except (ValueError, EOFError, TypeError):
-                out.append(None)  # a damaged row is computed again
         self.hits += sum(a is not None for a in out)
         return out
 
@@ -114,17 +116,28 @@ class AnalysisStore:
         """Keep ``(text, analysis)`` pairs; how many were written (0 when the store cannot be)."""
         import sqlite3
 
-        rows = [(analysis_key(text, analysis.mode), marshal.dumps(analysis.to_plain())) for text, analysis in items]
-        if not rows:
+        items = iter(items)
+        first = next(items, None)
+        if first is None:
             return 0
+        written = 0
         try:
             connection = self._connect()
             try:
                 with connection:
-                    connection.executemany("INSERT OR REPLACE INTO analyses VALUES (?, ?)", rows)
+                    # In batches, so that the packed rows of a whole corpus are never held at once.
+                    rows: list[tuple[str, bytes]] = []
+                    for text, analysis in itertools.chain([first], items):
+                        rows.append((analysis_key(text, analysis.mode), marshal.dumps(analysis.to_plain())))
+                        if len(rows) == _BATCH:
+                            connection.executemany("INSERT OR REPLACE INTO analyses VALUES (?, ?)", rows)
+                            written, rows = written + len(rows), []
+                    if rows:
+                        connection.executemany("INSERT OR REPLACE INTO analyses VALUES (?, ?)", rows)
+                        written += len(rows)
             finally:
                 connection.close()
         except (OSError, sqlite3.Error):
             return 0
-        self.writes += len(rows)
-        return len(rows)
+        self.writes += written
+        return written

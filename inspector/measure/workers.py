@@ -25,6 +25,8 @@ TABLE_SHARE = {"seed": 0.2, "markdown": 0.05}
 IMPORTS_AND_TABLE_SHARE = {"seed": 0.75, "markdown": 0.15}
 
 _FORKED: tuple[str, list[list[Document]]] | None = None  # what the workers inherit
+#: About how many characters of documents one worker task analyses and sends back.
+SLICE_CHARS = 1_000_000
 
 
 def can_fork() -> bool:
@@ -68,11 +70,13 @@ class Workers:
         bounds = shares(self.documents, jobs, head)
         self.own: list[Document] = self.documents[:bounds[1]]
         """The documents left to this process."""
-        self._batches = [self.documents[a:b] for a, b in zip(bounds[1:], bounds[2:])]
+        # The workers' documents go out in slices of about SLICE_CHARS characters and come back
+        # the same way, so no one message holds a whole share of the corpus's analyses.
+        self._batches = _slices(self.documents[bounds[1]:])
         _FORKED = (mode, self._batches)
         self._pool = None
         try:
-            self._pool = multiprocessing.get_context("fork").Pool(len(self._batches))
+            self._pool = multiprocessing.get_context("fork").Pool(len(bounds) - 2)
             self._pending = [self._pool.apply_async(_analyze_batch, (k,)) for k in range(len(self._batches))]
         finally:
             _FORKED = None
@@ -101,6 +105,19 @@ class Workers:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+
+
+def _slices(documents: list[Document]) -> list[list[Document]]:
+    """``documents`` in order, cut into runs of about ``SLICE_CHARS`` characters."""
+    out: list[list[Document]] = []
+    size = SLICE_CHARS
+    for document in documents:
+        if size >= SLICE_CHARS:
+            out.append([])
+            size = 0
+        out[-1].append(document)
+        size += len(document.text)
+    return out
 
 
 def _analyze_batch(batch: int) -> list[tuple]:

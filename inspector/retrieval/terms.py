@@ -16,13 +16,14 @@ import numpy as np
 TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
 
 
-def term_runs(text: str) -> tuple[np.ndarray, np.ndarray]:
+def term_runs(text: str, block: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Start and end offsets of every term of ``text``.
 
     A term is a run of ``[A-Za-z0-9.+-]`` trimmed to begin at its first letter or digit,
-    which is exactly the regex's greedy scan, located with array operations.
+    which is exactly the regex's greedy scan, located with array operations, ``block``
+    characters at a time (default ``TEXT_BLOCK``).
     """
-    return _runs(text)
+    return _runs_of_bytes(_one_byte_per_char(text), block or TEXT_BLOCK)
 
 
 _TERM_CLASS = np.zeros(256, dtype=np.uint8)
@@ -37,13 +38,11 @@ def _one_byte_per_char(text: str) -> bytes:
 
 
 _LETTER = re.compile(rb"[0-9A-Za-z]")
+_NOT_TERM = re.compile(rb"[^0-9A-Za-z.+-]")
 #: Terms per block when a whole-corpus pass would otherwise hold several arrays of every term.
-_BLOCK = 1 << 22
-
-
-def _runs(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """Term starts and term ends of ``text``."""
-    return _runs_of_bytes(_one_byte_per_char(text))
+_BLOCK = 1 << 20
+#: Bytes of text per block when finding terms.
+TEXT_BLOCK = 1 << 24
 
 
 def _offsets(size: int) -> type:
@@ -51,28 +50,42 @@ def _offsets(size: int) -> type:
     return np.int32 if size < 2**31 - 1 else np.int64
 
 
-def _runs_of_bytes(data: bytes) -> tuple[np.ndarray, np.ndarray]:
+def _runs_of_bytes(data: bytes, block: int = TEXT_BLOCK) -> tuple[np.ndarray, np.ndarray]:
+    """Term starts and ends of ``data``, found block by block: no pass holds an array per byte
+    of a whole corpus. Blocks end on a byte no term holds, so no term is cut."""
     kind = _offsets(len(data))
-    if not data:
-        empty = np.zeros(0, dtype=kind)
-        return empty, empty
-    inside = np.zeros(len(data) + 2, dtype=bool)
-    inside[1:-1] = _TERM_CLASS[np.frombuffer(data, dtype=np.uint8)] != 0
-    edges = np.flatnonzero(inside[1:] != inside[:-1]).astype(kind)
-    del inside
-    first, run_ends = edges[0::2].copy(), edges[1::2].copy()
-    del edges
+    starts: list[np.ndarray] = [np.zeros(0, dtype=kind)]
+    ends: list[np.ndarray] = [np.zeros(0, dtype=kind)]
+    at = 0
+    while at < len(data):
+        stop = min(len(data), at + block)
+        if stop < len(data):
+            found = _NOT_TERM.search(data, stop)
+            stop = found.end() if found else len(data)
+        first, last = _block_runs(data, at, stop)
+        starts.append(first.astype(kind))
+        ends.append(last.astype(kind))
+        at = stop
+    return np.concatenate(starts), np.concatenate(ends)
+
+
+def _block_runs(data: bytes, at: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """The terms of ``data[at:stop]``, which begins and ends outside any term, as offsets into ``data``."""
+    codes = np.frombuffer(data, dtype=np.uint8, count=stop - at, offset=at)
+    inside = np.zeros(stop - at + 2, dtype=bool)
+    inside[1:-1] = _TERM_CLASS[codes] != 0
+    edges = np.flatnonzero(inside[1:] != inside[:-1])
+    first, run_ends = edges[0::2], edges[1::2]
     # Nearly every run starts on its first letter or digit; only runs led by '.', '+' or '-'
     # need their first letter looked for (a lone one has none).
-    codes = np.frombuffer(data, dtype=np.uint8)
     led = np.flatnonzero(_TERM_CLASS[codes[first]] != 2)
     lone = run_ends[led] - first[led] == 1
     first[led[lone]] = run_ends[led[lone]]
     for k in led[~lone].tolist():
-        found = _LETTER.search(data, int(first[k]), int(run_ends[k]))
-        first[k] = found.start() if found else run_ends[k]
+        found = _LETTER.search(data, at + int(first[k]), at + int(run_ends[k]))
+        first[k] = found.start() - at if found else run_ends[k]
     keep = first < run_ends
-    return first[keep], run_ends[keep]
+    return first[keep] + at, run_ends[keep] + at
 
 
 def _fingerprints(lowered: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -151,9 +164,9 @@ class TermTable:
         # Global offsets index the documents joined by a newline, which no term spans, so one
         # pass over the joined text finds every document's terms. Only what ranking needs is
         # kept: the lowered text (one byte per character) and each term's start and end.
-        self.lowered = b"\n".join(_one_byte_per_char(t) for t in self.texts.values())
+        # bytes.lower() changes only A-Z, so the terms are where they were.
+        self.lowered = b"\n".join(_one_byte_per_char(t).lower() for t in self.texts.values())
         self.starts, self.ends = _runs_of_bytes(self.lowered)
-        self.lowered = self.lowered.lower()  # bytes.lower() changes only A-Z, so the terms stay put
         self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
 
     def select(self, wanted: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:

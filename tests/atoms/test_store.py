@@ -27,6 +27,15 @@ def test_an_analysis_comes_back_as_it_was_kept(tmp_path):
     assert DETECTOR_VERSION in analysis_key(TEXT, "seed")
 
 
+def test_more_analyses_than_one_batch_are_kept_and_read_in_order(tmp_path):
+    store = AnalysisStore(tmp_path)
+    texts = [f"# Doc {i}\n\nIt costs {i} EUR.\n" for i in range(1_203)]
+    assert store.save([]) == 0 and not list(tmp_path.iterdir()), "nothing to keep opens no store"
+    assert store.save((t, analyze(t, "markdown")) for t in texts[:1_201]) == 1_201
+    found = store.load(texts, "markdown")
+    assert found[:1_201] == [analyze(t, "markdown") for t in texts[:1_201]] and found[1_201:] == [None, None]
+
+
 def test_a_damaged_row_or_an_unusable_folder_only_costs_the_time(tmp_path):
     store = AnalysisStore(tmp_path)
     store.save([(TEXT, analyze(TEXT))])

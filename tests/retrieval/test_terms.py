@@ -67,3 +67,10 @@ def test_span_postings_count_the_terms_the_regex_finds_in_each_span(texts, cuts,
         chunks, tf = postings.get(word, ([], []))
         found = {int(j): float(f) for j, f in zip(chunks, tf)}
         assert found == {j: float(terms.count(word)) for j, terms in enumerate(expected) if word in terms}, word
+
+
+@FAST
+@given(text=st.text(alphabet="ab.+-1 \n?Aé", max_size=80), block=st.integers(1, 9))
+def test_terms_found_block_by_block_are_the_regex_terms(text, block):
+    starts, ends = term_runs(text, block)  # tiny blocks: every way a block can end happens
+    assert [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())] == TERM.findall(text)
