@@ -9,7 +9,10 @@ corpus, with no ``Chunk`` objects built.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -47,15 +50,23 @@ class ChunkArrays:
 
     @classmethod
     def from_spans(cls, doc_ids: list[str] | tuple[str, ...],
-                   per_document: list[tuple[list[Span], list[str] | None, int]]) -> "ChunkArrays":
-        """From each document's ``(spans, prefixes or None, oversized count)``."""
-        counts = np.fromiter((len(spans) for spans, _, _ in per_document), np.int64, len(per_document))
-        flat = np.array([span for spans, _, _ in per_document for span in spans], dtype=np.int64).reshape(-1, 2)
-        prefixes = None
-        if any(p is not None for _, p, _ in per_document):
-            prefixes = tuple(x for spans, p, _ in per_document for x in (p if p is not None else [""] * len(spans)))
-        return cls(tuple(doc_ids), counts, flat[:, 0].copy(), flat[:, 1].copy(), prefixes,
-                   sum(o for _, _, o in per_document))
+                   per_document: Iterable[tuple[list[Span], list[str] | None, int]]) -> "ChunkArrays":
+        """From each document's ``(spans, prefixes or None, oversized count)``, taken one
+        document at a time (a generator never holds a whole corpus's span lists)."""
+        counts, flat = array("q"), array("q")
+        prefixes: list[str] | None = None
+        oversized = 0
+        for spans, doc_prefixes, over in per_document:
+            if doc_prefixes is not None and prefixes is None:
+                prefixes = [""] * (len(flat) // 2)
+            if prefixes is not None:
+                prefixes += doc_prefixes if doc_prefixes is not None else [""] * len(spans)
+            counts.append(len(spans))
+            flat.extend(chain.from_iterable(spans))
+            oversized += over
+        pairs = np.frombuffer(flat, dtype=np.int64).reshape(-1, 2) if flat else np.zeros((0, 2), dtype=np.int64)
+        return cls(tuple(doc_ids), np.frombuffer(counts, dtype=np.int64).copy() if counts else np.zeros(0, np.int64),
+                   pairs[:, 0].copy(), pairs[:, 1].copy(), tuple(prefixes) if prefixes is not None else None, oversized)
 
     @property
     def doc_of(self) -> np.ndarray:

@@ -314,6 +314,13 @@ class Workspace:
             oversized = sum(1 for size in self.sizes(spec) if size > fits)
         return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized)
 
+    def release(self, spec: SplitterSpec | str) -> None:
+        """Forget ``spec``'s chunks (split again when asked): what a forked measuring worker
+        does once it has measured a configuration, so that it holds one at a time."""
+        key = str(parse_spec(spec))
+        self._splits.pop(key, None)
+        self._chunk_arrays_cache.pop(key, None)
+
     def header_carry(self, spec: SplitterSpec | str = "structured:800") -> HeaderCarry:
         """Rows that keep or lose their table header under ``spec``."""
         chunks = self._chunk_arrays(parse_spec(spec))
@@ -381,7 +388,7 @@ class Workspace:
         if key not in self._chunk_arrays_cache:
             length = get_length(spec.unit)
             self._chunk_arrays_cache[key] = ChunkArrays.from_spans(
-                ids, [chunk_spans(d.text, spec, self.analysis(d), length, Address.of(d)) for d in self.documents])
+                ids, (chunk_spans(d.text, spec, self.analysis(d), length, Address.of(d)) for d in self.documents))
         return self._chunk_arrays_cache[key]
 
     def _atom_arrays(self) -> AtomArrays:

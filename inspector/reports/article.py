@@ -217,7 +217,10 @@ def _run_job(workspace: Workspace, job: Job, retriever: Retriever) -> list[tuple
 def _measure_job(job: Job) -> list[tuple[int, dict]]:
     assert _SHARED is not None
     workspace, retriever = _SHARED
-    return _run_job(workspace, job, retriever)
+    try:
+        return _run_job(workspace, job, retriever)
+    finally:
+        workspace.release(job[2])  # a worker's next job is another configuration
 
 
 def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: Retriever):

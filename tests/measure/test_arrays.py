@@ -37,3 +37,7 @@ def test_chunk_arrays_keep_prefixes_aligned():
     assert arrays.oversized == 1 and arrays.span_chars() == 5
     starts, ends = arrays.global_spans(np.array([0, 10, 20]))
     assert starts.tolist() == [0, 2, 20] and ends.tolist() == [2, 4, 21]
+    streamed = ChunkArrays.from_spans(["a", "b"], (x for x in [([(0, 3)], None, 0), ([(1, 2)], None, 0)]))
+    assert streamed.starts.tolist() == [0, 1] and streamed.prefixes is None and streamed.counts.tolist() == [1, 1]
+    empty = ChunkArrays.from_spans([], [])
+    assert len(empty) == 0 and empty.counts.tolist() == [] and empty.span_chars() == 0

@@ -195,3 +195,14 @@ def test_kept_is_the_share_of_atoms_kept_whole(sample_markdown):
         intact, counted = summary.survival_all[kind]
         assert summary.kept(kind, every=True) == (intact / counted if counted else None)
     assert summary.kept("code") < 1 and summary.kept("row") > summary.kept("table", every=True)
+
+
+def test_a_released_configuration_is_measured_again_the_same(sample_markdown):
+    work = Workspace(sample_markdown.documents, "markdown")
+    before = work.summarize("recursive:800"), work.probe("recursive:800"), work.split("fixed:800")
+    pooled = work.pool("recursive:800").starts
+    assert work.pool("recursive:800").starts is pooled and work.split("fixed:800") is before[2], "kept until released"
+    work.release("recursive:800")
+    work.release("fixed:800")
+    assert work.pool("recursive:800").starts is not pooled and work.split("fixed:800") is not before[2]
+    assert (work.summarize("recursive:800"), work.probe("recursive:800"), work.split("fixed:800")) == before
