@@ -11,6 +11,9 @@ from typing import Iterable
 
 import numpy as np
 
+#: About how many (query, word, chunk) contributions ``top_many`` ranks in one pass.
+TRIPLES = 1 << 19
+
 
 class BM25:
     """Okapi BM25 (k1 = 1.2, b = 0.75) over chunk term statistics, scored as the article does.
@@ -46,7 +49,7 @@ class BM25:
         ranked = np.lexsort((first_seen, -scores))[:k]
         return [int(ids[i]) for i in ranked]
 
-    def top_many(self, queries: list[tuple[str, ...]], k: int) -> list[list[int]]:
+    def top_many(self, queries: list[tuple[str, ...]], k: int, batch: int = TRIPLES) -> list[list[int]]:
         """``top(words, k)`` for every query at once, with the same scores and order.
 
         Every (query, word, chunk) contribution goes in one array; a stable sort groups each
@@ -74,12 +77,26 @@ class BM25:
             if d >= k:
                 kth[w] = np.partition(value_all[b:b + d], d - k)[d - k]
         pairs = [(q, p, position[w]) for q, ws in enumerate(queries) for p, w in enumerate(ws) if w in position]
-        if not pairs:
-            return out
+        # Queries go in batches of about ``batch`` contributions: each query is ranked on its
+        # own, and no pass holds every (query, word, chunk) of a large corpus at once.
+        group: list[tuple[int, int, int]] = []
+        size = 0
+        for at, pair in enumerate(pairs):
+            group.append(pair)
+            size += int(df[pair[2]])
+            ends_query = at + 1 == len(pairs) or pairs[at + 1][0] != pair[0]
+            if ends_query and (size >= batch or at + 1 == len(pairs)):
+                self._rank(group, len(queries), df, begin, chunk_all, value_all, kth, k, out)
+                group, size = [], 0
+        return out
+
+    def _rank(self, pairs: list[tuple[int, int, int]], queries: int, df: np.ndarray, begin: np.ndarray,
+              chunk_all: np.ndarray, value_all: np.ndarray, kth: np.ndarray, k: int, out: list[list[int]]) -> None:
+        """``top_many``'s ranking of the queries in ``pairs`` (query, word position, word id), into ``out``."""
         query_of = np.array([q for q, _, _ in pairs], dtype=np.int64)
         word_at = np.array([p for _, p, _ in pairs], dtype=np.int64)
         word_id = np.array([w for _, _, w in pairs], dtype=np.int64)
-        floor = np.zeros(len(queries))
+        floor = np.zeros(queries)
         np.maximum.at(floor, query_of, kth[word_id])
         sizes = df[word_id]
         total = int(sizes.sum())
@@ -103,9 +120,9 @@ class BM25:
         # query word that reaches them, then in chunk order.
         ranked = np.lexsort((chunk, seen, -score, query))
         query, chunk = query[ranked], chunk[ranked]
-        starts = np.searchsorted(query, np.arange(len(queries)))
-        stops = np.minimum(np.searchsorted(query, np.arange(len(queries)), side="right"), starts + k)
+        asked = sorted({q for q, _, _ in pairs})
+        starts = np.searchsorted(query, asked)
+        stops = np.minimum(np.searchsorted(query, asked, side="right"), starts + k)
         chunks = chunk.tolist()
-        for q, (a, b) in enumerate(zip(starts.tolist(), stops.tolist())):
+        for q, a, b in zip(asked, starts.tolist(), stops.tolist()):
             out[q] = chunks[a:b]
-        return out

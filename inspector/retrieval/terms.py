@@ -198,8 +198,10 @@ class TermTable:
         n = len(base)
         if not n:
             return np.zeros(0), {}
-        first = np.searchsorted(self.starts, base, "left")  # the first term not starting before the chunk
-        stop = np.maximum(first, np.searchsorted(self.ends, stop_at, "right"))  # past the last ending in it
+        # Needles of the terms' own type: numpy would otherwise copy every term offset to compare.
+        kind = self.starts.dtype
+        first = np.searchsorted(self.starts, base.astype(kind), "left")  # the first term not starting before
+        stop = np.maximum(first, np.searchsorted(self.ends, stop_at.astype(kind), "right"))  # past the last in it
         lens = (stop - first).astype(np.int64)
         term_count = len(self.starts)
         head = np.zeros(n, dtype=bool)

@@ -10,8 +10,8 @@ from inspector.retrieval.bm25 import BM25
 
 
 @settings(max_examples=80, deadline=None)
-@given(n=st.integers(1, 30), k=st.integers(1, 8), data=st.data())
-def test_batched_ranking_equals_one_query_at_a_time(n, k, data):
+@given(n=st.integers(1, 30), k=st.integers(1, 8), batch=st.sampled_from([1, 7, 1 << 19]), data=st.data())
+def test_batched_ranking_equals_one_query_at_a_time(n, k, batch, data):
     vocabulary = ["w0", "w1", "w2", "w3", "w4"]
     postings = {}
     for word in vocabulary:
@@ -22,4 +22,5 @@ def test_batched_ranking_equals_one_query_at_a_time(n, k, data):
     queries = data.draw(st.lists(st.lists(st.sampled_from(vocabulary + ["none"]), max_size=4).map(tuple),
                                  min_size=1, max_size=6))
     ranker = BM25(lens, postings)
-    assert ranker.top_many(queries, k) == [ranker.top(q, k) for q in queries]
+    # ``batch``: how many contributions one pass ranks (1: every query alone; large: all at once).
+    assert ranker.top_many(queries, k, batch) == [ranker.top(q, k) for q in queries]
