@@ -87,7 +87,7 @@ class AnalysisStore:
                     found = dict(connection.execute(f"SELECT key, plain FROM analyses WHERE key IN ({marks})",
                                                     batch).fetchall())
                     for position, key in enumerate(batch, first):
-                        raw = found.pop(key, None)
+                        raw = found.get(key)  # equal texts share one row
                         try:
                             out[position] = Analysis.from_plain(marshal.loads(raw)) if raw is not None else None
                         except (ValueError, EOFError, TypeError):

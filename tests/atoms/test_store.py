@@ -34,6 +34,8 @@ def test_more_analyses_than_one_batch_are_kept_and_read_in_order(tmp_path):
     assert store.save((t, analyze(t, "markdown")) for t in texts[:1_201]) == 1_201
     found = store.load(texts, "markdown")
     assert found[:1_201] == [analyze(t, "markdown") for t in texts[:1_201]] and found[1_201:] == [None, None]
+    again = store.load([texts[3], texts[3], texts[3]], "markdown")
+    assert again == [analyze(texts[3], "markdown")] * 3, "copies of one text share its analysis"
 
 
 def test_a_damaged_row_or_an_unusable_folder_only_costs_the_time(tmp_path):
