@@ -9,7 +9,7 @@ document is tokenised once; each configuration then costs a few array operations
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -41,6 +41,8 @@ _LETTER = re.compile(rb"[0-9A-Za-z]")
 _NOT_TERM = re.compile(rb"[^0-9A-Za-z.+-]")
 #: Terms per block when a whole-corpus pass would otherwise hold several arrays of every term.
 _BLOCK = 1 << 20
+#: Chunks per pass when counting terms in chunks.
+CHUNK_PART = 1 << 17
 #: Bytes of text per block when finding terms.
 TEXT_BLOCK = 1 << 24
 
@@ -191,10 +193,26 @@ class TermTable:
         stop_at = np.fromiter((self.base[d] + b for d, _, b, _ in spans), np.int64, n)
         return self.span_postings(base, stop_at, [span[3] for span in spans], wanted)
 
-    def span_postings(self, base: np.ndarray, stop_at: np.ndarray, prefixes: list[str] | None,
-                      wanted: frozenset[str]) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    def span_postings(self, base: np.ndarray, stop_at: np.ndarray, prefixes: Sequence[str] | None,
+                      wanted: frozenset[str], part: int = CHUNK_PART
+                      ) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
         """``postings`` for chunks given as global start and end offsets (``base[doc] +``
-        offset) and their prefixes (None: no chunk has one)."""
+        offset) and their prefixes (None: no chunk has one), ``part`` chunks at a time."""
+        if len(base) <= part:
+            return self._postings_of(base, stop_at, prefixes, wanted)
+        lens, found = [], {}
+        for at in range(0, len(base), part):
+            chunk_lens, postings = self._postings_of(base[at:at + part], stop_at[at:at + part],
+                                                     prefixes[at:at + part] if prefixes is not None else None, wanted)
+            lens.append(chunk_lens)
+            for word, (chunks, tf) in postings.items():
+                found.setdefault(word, []).append((chunks + at, tf))
+        # Words in vocabulary order and each word's chunks in chunk order, as one pass gives them.
+        return np.concatenate(lens), {word: (np.concatenate([c for c, _ in found[word]]),
+                                             np.concatenate([t for _, t in found[word]])) for word in sorted(found)}
+
+    def _postings_of(self, base: np.ndarray, stop_at: np.ndarray, prefixes: Sequence[str] | None,
+                     wanted: frozenset[str]) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
         n = len(base)
         if not n:
             return np.zeros(0), {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -63,6 +64,13 @@ def test_span_postings_count_the_terms_the_regex_finds_in_each_span(texts, cuts,
     wanted = frozenset(extra) | frozenset(w for terms in expected for w in terms[:2])
     lens, postings = table.postings(spans, wanted)
     assert lens.tolist() == [len(terms) for terms in expected]
+    base = np.array([table.base[d] + a for d, a, _, _ in spans], dtype=np.int64)
+    stop_at = np.array([table.base[d] + b for d, _, b, _ in spans], dtype=np.int64)
+    for part in (1, 5):  # chunk by chunk, and in parts of five: the same statistics in the same order
+        sliced_lens, sliced = table.span_postings(base, stop_at, [s[3] for s in spans], wanted, part)
+        assert sliced_lens.tolist() == lens.tolist() and list(sliced) == list(postings)
+        assert all(sliced[w][0].tolist() == postings[w][0].tolist() and sliced[w][1].tolist() == postings[w][1].tolist()
+                   for w in postings)
     for word in wanted:
         chunks, tf = postings.get(word, ([], []))
         found = {int(j): float(f) for j, f in zip(chunks, tf)}
