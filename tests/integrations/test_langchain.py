@@ -8,23 +8,18 @@ import sys
 
 import pytest
 
-from inspector import split_document
 from inspector.errors import SpecError
-from inspector.spec import KINDS
+from tests.support.drop_in import SPECS, our_chunks
 from tests.support.paths import ROOT
 
 pytest.importorskip("langchain_text_splitters")
 from inspector.integrations.langchain import ChunkInspectorSplitter  # noqa: E402
 
-SPECS = [f"{kind}:800" for kind in KINDS] + ["heading:256t", "structured:300t:cl100k", "fixed:400/80",
-                                              "recursive:600+path"]
-
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_the_splitter_gives_our_chunks_on_the_sample_corpus(sample_markdown, spec):
     splitter = ChunkInspectorSplitter.from_spec(spec)
-    for document in sample_markdown.documents:
-        ours = split_document(document, spec, sample_markdown.analysis(document)).chunks
+    for document, ours in our_chunks(sample_markdown, spec):
         assert splitter.split_text(document.text) == [c.embedded_text(document) for c in ours], document.id
         pieces = splitter.create_documents([document.text], [{"source": document.id}])
         assert [(d.metadata["start_index"], d.metadata["end_index"]) for d in pieces] == [c.span for c in ours]

@@ -9,7 +9,7 @@ import pytest
 
 from inspector import split_document
 from inspector.errors import SpecError
-from inspector.spec import KINDS
+from tests.support.drop_in import SPECS, our_chunks
 from tests.support.paths import ROOT
 
 pytest.importorskip("llama_index.core")
@@ -19,15 +19,11 @@ from llama_index.core.schema import MetadataMode, NodeRelationship, TextNode  # 
 
 from inspector.integrations.llamaindex import ChunkInspectorNodeParser  # noqa: E402
 
-SPECS = [f"{kind}:800" for kind in KINDS] + ["heading:256t", "structured:300t:cl100k", "fixed:400/80",
-                                              "recursive:600+path"]
-
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_the_parser_gives_our_chunks_on_the_sample_corpus(sample_markdown, spec):
     parser = ChunkInspectorNodeParser.from_spec(spec)
-    for document in sample_markdown.documents:
-        ours = split_document(document, spec, sample_markdown.analysis(document)).chunks
+    for document, ours in our_chunks(sample_markdown, spec):
         nodes = parser.get_nodes_from_documents([Document(text=document.text, metadata={"source": document.id})])
         assert [n.get_content(metadata_mode=MetadataMode.NONE) for n in nodes] == [
             c.embedded_text(document) for c in ours], document.id
