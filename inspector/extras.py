@@ -21,7 +21,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 
 def install_hint(extra: str) -> str:
-    """The command that installs ``extra``, as messages print it."""
+    """The command that installs ``extra``, as messages print it. Chunk Inspector is installed
+    from its folder, not from a package index, where another project could take its name."""
     if extra not in EXTRAS:
         raise KeyError(f"no extra {extra!r}; the extras are {', '.join(EXTRAS)}")
-    return f"pip install 'chunk-inspector[{extra}]'"
+    return f"pip install '.[{extra}]' in Chunk Inspector's folder"

@@ -38,7 +38,7 @@ def test_every_extra_is_declared_at_the_dev_requirements_pin():
 
 
 def test_the_install_hint_names_the_extra_and_refuses_an_unknown_one():
-    assert install_hint("ray") == "pip install 'chunk-inspector[ray]'"
+    assert install_hint("ray") == "pip install '.[ray]' in Chunk Inspector's folder"
     with pytest.raises(KeyError, match="the extras are langchain, llamaindex"):
         install_hint("torch")
 

@@ -65,7 +65,8 @@ def test_docling_and_markitdown_conversions_are_kept_apart(tmp_path):
 
 def test_without_docling_the_converter_is_refused_with_the_way_to_get_it(monkeypatch):
     monkeypatch.setattr(docling_converter, "docling_available", lambda: False)
-    with pytest.raises(CorpusError, match=r"needs the docling package \(pip install 'chunk-inspector\[docling\]'\)"):
+    hint = r"needs the docling package \(pip install '\.\[docling\]' in Chunk Inspector's folder\)"
+    with pytest.raises(CorpusError, match=hint):
         load_corpus(SAMPLE / "formats", converter="docling")
     with pytest.raises(CorpusError, match="unknown converter 'pandoc'"):
         load_corpus(SAMPLE / "formats", converter="pandoc")

@@ -22,7 +22,8 @@ def cluster():
         if os.environ.get("CI"):
             pytest.fail("Ray is not installed (pip install -r requirements-dev.txt); under CI the Ray tests run",
                         pytrace=False)
-        pytest.skip("Ray is not installed: pip install 'chunk-inspector[ray]' to run the Ray engine's tests")
+        pytest.skip("Ray is not installed: pip install '.[ray]' in Chunk Inspector's folder to run the Ray "
+                    "engine's tests")
     from inspector.measure.ray_engine import start_ray
 
     saved = os.environ.pop("RAY_ADDRESS", None)
@@ -66,7 +67,7 @@ def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, m
 def test_without_ray_the_engine_is_refused_with_what_to_install(capsys, monkeypatch):
     monkeypatch.setattr("inspector.measure.ray_engine.ray_available", lambda: False)
     assert main(["report", str(SAMPLE), "--engine", "ray", "--quiet"]) == 2
-    assert "pip install 'chunk-inspector[ray]'" in capsys.readouterr().err
+    assert "pip install '.[ray]' in Chunk Inspector's folder" in capsys.readouterr().err
 
 
 def test_check_and_export_run_on_ray_too(cluster, capsys, monkeypatch, tmp_path):

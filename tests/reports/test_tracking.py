@@ -71,7 +71,7 @@ def test_check_logs_its_measures_under_the_report_s_names(tmp_path, capsys):
 def test_without_mlflow_the_run_is_refused_before_any_work(monkeypatch, capsys):
     monkeypatch.setattr(tracking, "mlflow_available", lambda: False)
     assert main(["report", str(SAMPLE), "--mlflow", "--quiet"]) == 2
-    assert "pip install 'chunk-inspector[mlflow]'" in capsys.readouterr().err
+    assert "pip install '.[mlflow]' in Chunk Inspector's folder" in capsys.readouterr().err
     assert main(["check", str(SAMPLE), "--spec", "fixed:800", "--mlflow"]) == 2
 
 

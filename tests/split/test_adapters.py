@@ -68,7 +68,7 @@ def test_available_adapters_follow_what_is_installed(monkeypatch):
     assert names == [n for n in ADAPTERS if n in names]
     monkeypatch.setattr(adapters, "installed", lambda module: module == "chonkie")
     assert available_adapters() == ["ext-chonkie-recursive", "ext-chonkie-token"]
-    with pytest.raises(SpecError, match=r"splitters package \(pip install 'chunk-inspector\[langchain\]'\)"):
+    with pytest.raises(SpecError, match=r"package \(pip install '\.\[langchain\]' in Chunk Inspector's folder\)"):
         split_with_adapter("ext-langchain", Document("d.md", "Some text. " * 50), 800)
 
 
