@@ -74,6 +74,9 @@ class Analysis:
     headings: tuple[Heading, ...] = ()
     """Headings in document order."""
 
+    language: str = "und"
+    """ISO 639-1 code of the document's prose language (``language.detect_language``), or ``und``."""
+
     memo: dict = field(default_factory=dict, compare=False, repr=False)
     """Values derived from the analysis by splitters (heading index, structured pieces)."""
 
@@ -90,14 +93,14 @@ class Analysis:
         than the dataclasses (for handing analyses between processes)."""
         return (self.mode, self.atoms, self.paragraphs, self.sentences, self.fences,
                 tuple((t.start, t.end, t.header, t.rows) for t in self.tables),
-                tuple((h.start, h.end, h.level, h.title) for h in self.headings))
+                tuple((h.start, h.end, h.level, h.title) for h in self.headings), self.language)
 
     @classmethod
     def from_plain(cls, plain: tuple) -> "Analysis":
         """The analysis ``to_plain`` describes."""
-        mode, atoms, paragraphs, sentences, fences, tables, headings = plain
+        mode, atoms, paragraphs, sentences, fences, tables, headings, language = plain
         return cls(mode, atoms, paragraphs, sentences, fences, tuple(Table(*t) for t in tables),
-                   tuple(Heading(*h) for h in headings))
+                   tuple(Heading(*h) for h in headings), language)
 
     def atom_list(self) -> list[Atom]:
         """Every atom as an ``Atom``, ordered by start then kind."""

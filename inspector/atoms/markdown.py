@@ -45,6 +45,7 @@ from markdown_it.token import Token
 from ..collector import collection_paused
 from ..model import ATOM_KINDS, Span
 from .analysis import Analysis, Heading, Table
+from .language import detect_language, prose_sample
 from .prose import TRIM_SET, prose_sentences
 
 
@@ -154,6 +155,10 @@ def _read_tokens(text: str, src: str, tokens: list, refs: dict) -> Analysis:
     table_rows: list[Span] = []
     in_tbody = False
     last_line = n_lines - 1
+    # The language decides how prose splits into sentences, so it is guessed from the
+    # paragraphs first.
+    language = detect_language(prose_sample(
+        tokens[i + 1].content for i, tok in enumerate(tokens) if tok.type == "paragraph_open" and tok.map))
 
     wanted = compress(range(len(tokens)), map(_WANTED.__contains__, map(_TYPE, tokens)))
     for i in wanted:
@@ -167,7 +172,7 @@ def _read_tokens(text: str, src: str, tokens: list, refs: dict) -> Analysis:
                 units.append(m)
             inline = tokens[i + 1]
             if inline.content:
-                prose_sentences(text, src, inline, starts, n_lines, n_text, refs, sentences, nums, cites)
+                prose_sentences(text, src, inline, starts, n_lines, n_text, refs, sentences, nums, cites, language)
         elif ttype == "tr_open":
             if in_tbody and m is not None:
                 r = m[0]
@@ -222,6 +227,7 @@ def _read_tokens(text: str, src: str, tokens: list, refs: dict) -> Analysis:
         fences=atoms["code"],
         tables=tuple(tables),
         headings=tuple(headings),
+        language=language,
     )
 
 

@@ -16,6 +16,7 @@ from itertools import accumulate
 
 from ..model import Span
 from .analysis import Analysis, Heading, Table
+from .language import detect_language, prose_sample
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 # The article's break is r'(?<=[.!?])\s+(?=...)'; matching the punctuation mark instead of
@@ -166,6 +167,8 @@ def analyze_seed(text: str) -> Analysis:
         fences=tuple(fences),
         tables=tuple(_seed_table_parts(text, tables)),
         headings=tuple(_seed_headings(text, fences)),
+        # Shown and used for breakdowns only: the article's rules are English whatever it says.
+        language=detect_language(prose_sample(text[a:b] for a, b in prose)),
     )
 
 

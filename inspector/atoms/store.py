@@ -29,17 +29,19 @@ _BATCH = 500
 
 
 def detector_version(folder: str | Path | None = None) -> str:
-    """A digest of every module of this room (or of ``folder``) and of the markdown parser's
-    version: what an analysis was computed by."""
+    """A digest of every module of this room (or of ``folder``) and of the versions of the
+    markdown parser, the sentence segmenter and the language identifier: what an analysis was
+    computed by."""
     from importlib.metadata import PackageNotFoundError, version
 
     digest = hashlib.blake2b(digest_size=8)
     for path in sorted(Path(folder or Path(__file__).parent).glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    try:
-        digest.update(version("markdown-it-py").encode())
-    except PackageNotFoundError:  # pragma: no cover - a requirement
-        pass
+    for package in ("markdown-it-py", "sentencex", "py3langid"):
+        try:
+            digest.update(package.encode() + version(package).encode())
+        except PackageNotFoundError:  # pragma: no cover - a requirement
+            pass
     return digest.hexdigest()
 
 

@@ -92,7 +92,7 @@ def ask(workspace, spec, questions: QuestionSet, *, retriever: Retriever | str |
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
     pool = workspace.pool(spec)
-    picked = retriever.rank([Question.of(text) for text in questions.texts], pool, k)
+    picked = retriever.rank([Question.of(text, pool.table) for text in questions.texts], pool, k)
     spans = tuple(zip((pool.doc_ids[d] for d in pool.doc_of.tolist()), pool.starts.tolist(), pool.ends.tolist()))
     sizes = get_length("o200k").count_many(pool.texts())
     return AskResult(str(spec), str(retriever.spec), k, tuple(tuple(top) for top in picked), spans,

@@ -127,7 +127,7 @@ def _analyze_batch(batch: int) -> list[tuple]:
     out = []
     for document in batches[batch]:
         analysis = analyze(document.text, mode)
-        out.append((analysis.to_plain(), query_candidates(document, analysis.atoms["num"])))
+        out.append((analysis.to_plain(), query_candidates(document, analysis.atoms["num"], mode != "seed")))
     return out
 
 

@@ -182,7 +182,8 @@ class Workspace:
             try:
                 self.term_table()  # independent of atoms: overlaps the workers' parsing
                 for document in workers.own:
-                    candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"])
+                    candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"],
+                                                               self.mode != "seed")
                 for document, analysis, found in workers.collect():
                     self._analyses[document.id] = analysis
                     self._unsaved.append(document.id)
@@ -199,7 +200,8 @@ class Workspace:
         """Build everything the probe shares across configurations (before forking workers)."""
         candidates, self._query_candidates = self._query_candidates, None
         if self._queries is None and candidates is not None:
-            self._queries = choose_queries(self.documents, [candidates[d.id] for d in self.documents])
+            self._queries = choose_queries(self.documents, [candidates[d.id] for d in self.documents],
+                                           scripts=self.mode != "seed")
         self.queries()
         self.term_table().select(frozenset(w for q in self.queries() for w in q.words))
         self._atom_arrays()
@@ -336,16 +338,17 @@ class Workspace:
         return total
 
     def term_table(self) -> TermTable:
-        """Every term of the corpus, found once, for the probe's BM25."""
+        """Every term of the corpus, found once, for BM25: the article's terms in seed mode, the
+        terms of every script otherwise."""
         if self._terms is None:
-            self._terms = TermTable((d.id, d.text) for d in self.documents)
+            self._terms = TermTable(((d.id, d.text) for d in self.documents), scripts=self.mode != "seed")
         return self._terms
 
     def queries(self) -> list[Query]:
         """The article's 200 lexical queries for this corpus and mode."""
         if self._queries is None:
             figures = [self.analysis(d).atoms["num"] for d in self.documents]
-            self._queries = make_queries(self.documents, figures)
+            self._queries = make_queries(self.documents, figures, scripts=self.mode != "seed")
         return self._queries
 
     def retriever(self, spec: RetrieverSpec | str | None = None) -> Retriever:

@@ -146,7 +146,7 @@ def rank_chunks(questions: list[str], chunks, table, retriever: Retriever | None
     """Per question, the chunks ``retriever`` ranks (BM25: every chunk sharing a term with it),
     best first; the query terms are the question's distinct terms."""
     pool = chunks if isinstance(chunks, Pool) else Pool.of_chunks(chunks, table)
-    return (retriever or BM25Retriever()).rank([Question.of(q) for q in questions], pool, None)
+    return (retriever or BM25Retriever()).rank([Question.of(q, pool.table) for q in questions], pool, None)
 
 
 def evaluate_golden(golden: GoldenSet, chunks, table, *, budgets: tuple[int, ...] = DEFAULT_BUDGETS,
@@ -162,7 +162,7 @@ def evaluate_golden(golden: GoldenSet, chunks, table, *, budgets: tuple[int, ...
     retriever = retriever or BM25Retriever()
     sizes = length.count_many(pool.texts())
     spans = _Spans(pool, Windows.of_pool(pool, expand) if expand else None)
-    rankings = retriever.rank([Question.of(item.question) for item in golden.items], pool, None)
+    rankings = retriever.rank([Question.of(item.question, pool.table) for item in golden.items], pool, None)
     results, cuts = [], _Cuts(budgets, getattr(length, "name", str(length)))
     omega = 0.0
     for item, ranking in zip(golden.items, rankings):

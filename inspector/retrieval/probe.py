@@ -1,6 +1,11 @@
 """The article's lexical probe: 200 queries from figure sentences, BM25 over chunks, answer@k.
 
-A query is the three longest words (six letters or more) of a figure sentence; it is
+A query is the three longest words (six letters or more) of a figure sentence; with
+``scripts`` (the default mode), words of any alphabet count, and a sentence in Chinese,
+Japanese or Korean, which has no such words, gives its rarest bigrams (fewest occurrences in
+its document, none overlapping another, those without hiragana or a Chinese function
+character first) after its long words, if any. On English text the
+queries are the article's. It is
 answered when a top-k chunk of the same document holds the whole sentence, and *cut* when a
 top-k chunk overlaps the sentence but none holds it. Scores are computed exactly as the
 article's script does (same tokens, same floating-point order, same tie-breaking), but from
@@ -17,6 +22,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..model import Chunk, Document, Span
+from .scripts import BIGRAM_CHARACTERS, bigrams, lower
 
 if TYPE_CHECKING:
     from .ranking import Pool, Retriever
@@ -31,6 +37,10 @@ _QUERY_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]+")
 # pattern is exactly such a word: it can only start where a word starts (inside a word, every
 # later start leaves a shorter tail) and, being greedy, runs to the word's end.
 _LONG_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]{5,}")
+# The same in every alphabet (on ASCII text, exactly the same words).
+_SCRIPT_LETTER = rf"(?![{BIGRAM_CHARACTERS}])[^\W\d_]"
+_LONG_SCRIPT_WORD = re.compile(rf"{_SCRIPT_LETTER}(?:{_SCRIPT_LETTER}|[.+\-]){{5,}}")
+_FUNCTION_CHARACTERS = frozenset("的了是在和与或也就都而及个这那之于为对从把被让给到有中等吗呢吧")
 QUERY_SEED = 11
 QUERY_COUNT = 200
 
@@ -55,27 +65,60 @@ class Query:
 
 
 def make_queries(documents: list[Document], figures: list[tuple[Span, ...]],
-                 *, count: int = QUERY_COUNT, seed: int = QUERY_SEED) -> list[Query]:
+                 *, count: int = QUERY_COUNT, seed: int = QUERY_SEED, scripts: bool = False) -> list[Query]:
     """The article's query recipe over every figure sentence, shuffled with its seed."""
-    return choose_queries(documents, [query_candidates(d, spans) for d, spans in zip(documents, figures)],
-                          count=count, seed=seed)
+    return choose_queries(documents, [query_candidates(d, spans, scripts) for d, spans in zip(documents, figures)],
+                          count=count, seed=seed, scripts=scripts)
 
 
-def query_candidates(document: Document, figures: tuple[Span, ...]) -> list[Span]:
-    """The spans of one document's figure sentences that make a query (three long words or more)."""
+def query_candidates(document: Document, figures: tuple[Span, ...], scripts: bool = False) -> list[Span]:
+    """The spans of one document's figure sentences that make a query (three long words or more,
+    bigrams counting as words with ``scripts``)."""
     text = document.text
-    return [span for span in figures if len(_query_words(text, span)) >= 3]
+    return [span for span in figures if len(_query_words(text, span, scripts)) >= 3]
 
 
-def _query_words(text: str, span: Span) -> list[str]:
+def _visible(text: str, span: Span) -> str:
     start, end = span
     if text.find("](", start, end) >= 0:  # a link's text stays, its target goes
-        return _LONG_WORD.findall(_LINK.sub(r"\1", text[start:end]))
-    return _LONG_WORD.findall(text, start, end)
+        return _LINK.sub(r"\1", text[start:end])
+    return text[start:end]
+
+
+def _query_words(text: str, span: Span, scripts: bool = False) -> list[str]:
+    if not scripts:
+        start, end = span
+        if text.find("](", start, end) >= 0:
+            return _LONG_WORD.findall(_visible(text, span))
+        return _LONG_WORD.findall(text, start, end)
+    visible = _visible(text, span)
+    words = _LONG_SCRIPT_WORD.findall(visible)
+    return words if visible.isascii() else words + [term for _, term in bigrams(visible)]
+
+
+def _chosen_words(text: str, span: Span, scripts: bool) -> tuple[str, ...]:
+    """The three query words of a figure sentence: its longest words, then its rarest bigrams."""
+    if not scripts:
+        return tuple(sorted({w.lower() for w in _query_words(text, span)}, key=lambda w: (-len(w), w))[:3])
+    visible = _visible(text, span)
+    chosen = sorted({lower(w) for w in _LONG_SCRIPT_WORD.findall(visible)}, key=lambda w: (-len(w), w))[:3]
+    found = bigrams(visible) if len(chosen) < 3 and not visible.isascii() else []
+    counts = {term: text.count(term) for _, term in found}
+    taken: set[int] = set()
+    # Hiragana and Chinese function characters mostly write grammar, not the subject: bigrams
+    # holding one come after the others.
+    weak = {term: any(ch in _FUNCTION_CHARACTERS or "\u3040" <= ch <= "\u309f" for ch in term) for _, term in found}
+    for at, term in sorted(found, key=lambda found_at: (weak[found_at[1]], counts[found_at[1]], found_at[0])):
+        if len(chosen) == 3:
+            break
+        if term not in chosen and at not in taken and at + len(term) - 1 not in taken:
+            chosen.append(term)
+            taken.update(range(at, at + len(term)))
+    return tuple(chosen)
 
 
 def choose_queries(documents: list[Document], candidates: list[list[Span]], *, count: int = QUERY_COUNT,
-                   seed: int = QUERY_SEED) -> list[Query]:
+                   seed: int = QUERY_SEED, scripts: bool = False) -> list[Query]:
     """The queries the article draws from every candidate of a corpus (``candidates[i]``: the
     spans of ``documents[i]``), in the article's order."""
     # A shuffle's permutation depends only on the list's length, so shuffling positions and
@@ -89,9 +132,7 @@ def choose_queries(documents: list[Document], candidates: list[list[Span]], *, c
         doc = bisect_right(ends, position)
         document = documents[doc]
         span = candidates[doc][position - (ends[doc - 1] if doc else 0)]
-        words = _query_words(document.text, span)
-        chosen = sorted({w.lower() for w in words}, key=lambda w: (-len(w), w))[:3]
-        queries.append(Query(document.id, span, tuple(chosen)))
+        queries.append(Query(document.id, span, _chosen_words(document.text, span, scripts)))
     return queries
 
 

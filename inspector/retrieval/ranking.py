@@ -53,8 +53,9 @@ class Question:
     words: tuple[str, ...]
 
     @classmethod
-    def of(cls, text: str) -> "Question":
-        return cls(text, tuple(dict.fromkeys(terms_of(text))))
+    def of(cls, text: str, table: "TermTable | None" = None) -> "Question":
+        """A question with its terms as ``table`` finds them (the article's terms without one)."""
+        return cls(text, tuple(dict.fromkeys(table.terms_of(text) if table is not None else terms_of(text))))
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -1,6 +1,7 @@
 """Term statistics for BM25 over chunk spans, computed for a whole corpus at once.
 
-Terms are what the article's ``[A-Za-z0-9][A-Za-z0-9.+-]*`` finds, lowercased. A chunk's
+Terms are what the article's ``[A-Za-z0-9][A-Za-z0-9.+-]*`` finds, lowercased (seed mode), or
+the terms of every script (``unicode_terms``: the same on ASCII text). A chunk's
 terms are the document's terms inside its span, plus the pieces of any term the span cuts
 through (re-tokenised exactly as the article would tokenise the sliced text). Every
 document is tokenised once; each configuration then costs a few array operations.
@@ -12,6 +13,9 @@ import re
 from typing import Iterable, Sequence
 
 import numpy as np
+
+from .unicode_terms import BIGRAM, LETTER, class_of_codes, codes_of, narrowest, unicode_terms
+from .unicode_terms import term_runs as unicode_runs
 
 TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
 
@@ -90,35 +94,38 @@ def _block_runs(data: bytes, at: int, stop: int) -> tuple[np.ndarray, np.ndarray
     return first[keep] + at, run_ends[keep] + at
 
 
-def _fingerprints(lowered: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """A cheap key per term (length, first, second and last byte) that equal terms share."""
-    codes = np.frombuffer(lowered, dtype=np.uint8)
+def _fingerprints(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """A cheap key per term (length, first, second and last code) that equal terms share
+    (unequal ones too, now and then: candidates are compared in full afterwards)."""
     starts, ends = starts.astype(np.int64), ends.astype(np.int64)
     second = np.minimum(starts + 1, ends - 1)
-    return (((ends - starts) << 24) | (codes[starts].astype(np.int64) << 16)
-            | (codes[second].astype(np.int64) << 8) | codes[ends - 1].astype(np.int64))
+    return (((ends - starts) << 42) ^ (codes[starts].astype(np.int64) << 28)
+            ^ (codes[second].astype(np.int64) << 14) ^ codes[ends - 1].astype(np.int64))
 
 
-def _occurrences(lowered: bytes, starts: np.ndarray, ends: np.ndarray, ids: dict[bytes, int]
+def _occurrences(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, ids: dict[bytes, int]
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """Numbers of the terms equal to a word of ``ids``, and that word's id, in term order.
+    """Numbers of the terms equal to a word of ``ids`` (keyed by its codes' bytes, in the type
+    of ``codes``), and that word's id, in term order.
 
     Fingerprints narrow half a million terms to the few that can equal a wanted word; those
-    are then compared with their word byte by byte, all as array operations.
+    are then compared with their word code by code, all as array operations.
     """
     none = np.zeros(0, dtype=np.int64)
     if not ids or not len(starts):
         return none, none
+    width = codes.dtype.itemsize
     words = list(ids)
-    lengths = np.fromiter(map(len, words), np.int64, len(words))
+    lengths = np.fromiter((len(w) // width for w in words), np.int64, len(words))
     word_ends = np.cumsum(lengths)
-    keys = _fingerprints(b"".join(words), word_ends - lengths, word_ends)
+    spelling = np.frombuffer(b"".join(words), dtype=codes.dtype)
+    keys = _fingerprints(spelling, word_ends - lengths, word_ends)
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
     # Block by block, so that no pass holds several arrays the size of the whole corpus's terms.
     hits, slots = [], []
     for at in range(0, len(starts), _BLOCK):
-        found = _fingerprints(lowered, starts[at:at + _BLOCK], ends[at:at + _BLOCK])
+        found = _fingerprints(codes, starts[at:at + _BLOCK], ends[at:at + _BLOCK])
         slot = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
         hit = np.flatnonzero(keys[slot] == found)
         hits.append(hit + at)
@@ -127,15 +134,18 @@ def _occurrences(lowered: bytes, starts: np.ndarray, ends: np.ndarray, ids: dict
     shared = np.flatnonzero(keys[1:] == keys[:-1])
     if len(shared):  # two wanted words with one fingerprint: compare those terms as text
         ambiguous = np.isin(keys[slot], keys[shared])
-        exact = [(t, ids[lowered[a:b]]) for t, a, b in zip(terms[ambiguous].tolist(), starts[terms[ambiguous]].tolist(),
-                                                           ends[terms[ambiguous]].tolist()) if lowered[a:b] in ids]
+        exact = [(t, ids[codes[a:b].tobytes()]) for t, a, b in zip(
+            terms[ambiguous].tolist(), starts[terms[ambiguous]].tolist(), ends[terms[ambiguous]].tolist())
+            if codes[a:b].tobytes() in ids]
         terms, slot = terms[~ambiguous], slot[~ambiguous]
     word = order[slot]
     size = (ends[terms] - starts[terms]).astype(np.int64)
+    fits = size == lengths[word]  # fingerprints of unequal lengths can meet
+    terms, word, size = terms[fits], word[fits], size[fits]
     total = int(size.sum())
     within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(size) - size, size)
-    text = np.frombuffer(lowered, dtype=np.uint8)[np.repeat(starts[terms], size) + within]
-    spelled = np.frombuffer(b"".join(words), dtype=np.uint8)[np.repeat(word_ends[word] - lengths[word], size) + within]
+    text = codes[np.repeat(starts[terms], size) + within]
+    spelled = spelling[np.repeat(word_ends[word] - lengths[word], size) + within]
     same = np.logical_and.reduceat(text == spelled, np.cumsum(size) - size) if total else np.zeros(0, dtype=bool)
     terms, word = terms[same], word[same]
     word_ids = np.fromiter(ids.values(), np.int64, len(ids))[word]
@@ -153,9 +163,11 @@ def terms_of(text: str) -> list[str]:
 
 
 class TermTable:
-    """Every term of a corpus in one coordinate space (document ``i`` starts at ``base[i]``)."""
+    """Every term of a corpus in one coordinate space (document ``i`` starts at ``base[i]``):
+    the article's terms, or with ``scripts`` the terms of every script (``unicode_terms``)."""
 
-    def __init__(self, texts: Iterable[tuple[str, str]]) -> None:
+    def __init__(self, texts: Iterable[tuple[str, str]], scripts: bool = False) -> None:
+        self.scripts = scripts
         self.texts: dict[str, str] = {}
         self.base: dict[str, int] = {}
         offset = 0
@@ -167,9 +179,69 @@ class TermTable:
         # pass over the joined text finds every document's terms. Only what ranking needs is
         # kept: the lowered text (one byte per character) and each term's start and end.
         # bytes.lower() changes only A-Z, so the terms are where they were.
-        self.lowered = b"\n".join(_one_byte_per_char(t).lower() for t in self.texts.values())
-        self.starts, self.ends = _runs_of_bytes(self.lowered)
+        if scripts:
+            self._index_scripts()
+        else:
+            self.lowered = b"\n".join(_one_byte_per_char(t).lower() for t in self.texts.values())
+            self.codes = np.frombuffer(self.lowered, dtype=np.uint8)
+            self.starts, self.ends = _runs_of_bytes(self.lowered)
         self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
+
+    def _index_scripts(self) -> None:
+        """The codes (``unicode_terms.codes_of``) of every document, joined by a newline, in the
+        narrowest type that holds them, and every term's start and end, bigrams included."""
+        parts = [codes_of(t) for t in self.texts.values()]
+        kind = narrowest(max((int(p.max()) for p in parts if len(p)), default=0))
+        total = sum(map(len, parts)) + max(len(parts) - 1, 0)
+        self.codes = np.full(total, ord("\n"), dtype=kind)
+        offset_kind = _offsets(total)
+        starts, ends = [np.zeros(0, dtype=offset_kind)], [np.zeros(0, dtype=offset_kind)]
+        at = 0
+        for part in parts:
+            self.codes[at:at + len(part)] = part
+            first, last = unicode_runs(part)
+            starts.append((first + at).astype(offset_kind))
+            ends.append((last + at).astype(offset_kind))
+            at += len(part) + 1
+        self.starts, self.ends = np.concatenate(starts), np.concatenate(ends)
+        self.lowered = None
+
+    def terms_of(self, text: str) -> list[str]:
+        """The lowercased terms of any string (a question, a prefix), as this table finds them."""
+        return unicode_terms(text) if self.scripts else terms_of(text)
+
+    def _key(self, word: str) -> bytes | None:
+        """A word's codes as bytes in the table's code type; None when no term can equal it."""
+        if not self.scripts:
+            return word.encode("ascii") if word.isascii() and word else None
+        codes = codes_of(word)
+        if not len(codes) or int(codes.max()) > np.iinfo(self.codes.dtype).max:
+            return None
+        return codes.astype(self.codes.dtype).tobytes()
+
+    def _kinds(self, positions: np.ndarray) -> np.ndarray:
+        """The character class (``unicode_terms``) at each position."""
+        if not self.scripts:
+            return _TERM_CLASS[self.codes[positions]]
+        return class_of_codes(self.codes[positions])
+
+    def _first_letter(self, start: int, stop: int) -> int | None:
+        """The first letter or digit in ``[start, stop)``, if any."""
+        if not self.scripts:
+            found = _LETTER.search(self.lowered, start, stop)
+            return found.start() if found else None
+        letters = np.flatnonzero(class_of_codes(self.codes[start:stop]) == LETTER)
+        return start + int(letters[0]) if len(letters) else None
+
+    def _lone(self, at: np.ndarray, limit: np.ndarray, step: int) -> np.ndarray:
+        """Whether the character after (``step`` 1) or before (-1) each position ``at`` is
+        outside the chunk (``limit``: its end, or its start) or not of a bigram script."""
+        neighbour = at + step
+        outside = neighbour >= limit if step > 0 else neighbour < limit
+        inside = np.flatnonzero(~outside)
+        lone = outside.copy()
+        lone[inside] = self._kinds(neighbour[inside]) != BIGRAM
+        return lone
 
     def select(self, wanted: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
         """Term numbers of the occurrences of ``wanted`` words, their word ids, and the vocabulary."""
@@ -177,9 +249,13 @@ class TermTable:
         if found is not None:
             return found
         vocabulary = sorted(wanted)
-        # Terms are ASCII and lowercase here, so no other word can occur.
-        ids = {w.encode("ascii"): i for i, w in enumerate(vocabulary) if w.isascii() and w}
-        positions, word_ids = _occurrences(self.lowered, self.starts, self.ends, ids)
+        # Terms are lowercase here (ASCII ones in seed mode), so no other word can occur.
+        ids = {}
+        for i, word in enumerate(vocabulary):
+            key = self._key(word)
+            if key is not None:
+                ids[key] = i
+        positions, word_ids = _occurrences(self.codes, self.starts, self.ends, ids)
         found = (positions, word_ids, vocabulary)
         self._selected[wanted] = found
         return found
@@ -231,42 +307,55 @@ class TermTable:
         tail[has_next] = (self.starts[nxt] < stop_at[has_next]) & (self.starts[nxt] >= base[has_next])
         positions, word_ids, vocabulary = self.select(wanted)
         ids = {w: i for i, w in enumerate(vocabulary)}
-        piece_ids = {w.encode("ascii"): i for w, i in ids.items() if w.isascii()}
+        piece_ids = {key: i for key, i in ((self._key(w), i) for w, i in ids.items()) if key is not None}
         shortest = min((len(w) for w in vocabulary), default=1 << 30)
         # A term cut by the chunk's start leaves its tail [first letter at or after a, end):
         # one term if that tail holds a letter or digit. A term cut by the chunk's end leaves
         # its head [start, b): always one term. Only pieces long enough to be a wanted word
-        # need their text looked at.
+        # need their text looked at. A cut bigram leaves one character, a term only when no
+        # other character of its script is next to it inside the chunk.
         pieces: list[tuple[int, int, int]] = []
         heads = np.flatnonzero(head)
+        lone_heads = np.zeros(0, dtype=np.int64)
         if len(heads):
             head_end = np.minimum(self.ends[first[heads] - 1], stop_at[heads])
             # The first letter or digit at or after the chunk's start: mostly the start itself.
             letter = base[heads].astype(np.int64)
-            codes = np.frombuffer(self.lowered, dtype=np.uint8)
-            for k in np.flatnonzero(_TERM_CLASS[codes[letter]] != 2).tolist():
-                found = _LETTER.search(self.lowered, int(letter[k]), int(head_end[k]))
-                letter[k] = found.start() if found else np.iinfo(np.int64).max
+            kinds = self._kinds(letter)
+            for k in np.flatnonzero(kinds != LETTER).tolist():
+                found = self._first_letter(int(letter[k]), int(head_end[k]))
+                letter[k] = found if found is not None else np.iinfo(np.int64).max
+            if self.scripts:
+                lone = (kinds == BIGRAM) & self._lone(base[heads], stop_at[heads], 1)
+                letter[lone] = base[heads][lone]  # the cut bigram's one character is a term
+                lone_heads = heads[lone]
             real = letter < head_end
             lens[heads[real]] += 1
             long = real & (head_end - letter >= shortest)
             pieces += zip(heads[long].tolist(), letter[long].tolist(), head_end[long].tolist())
         tails = np.flatnonzero(tail)
         if len(tails):
+            tail_start = self.starts[stop[tails]].astype(np.int64)
+            if self.scripts:
+                bigram = self._kinds(tail_start) == BIGRAM
+                lone = self._lone(stop_at[tails] - 1, base[tails], -1)
+                single = (stop_at[tails] - base[tails] == 1) & np.isin(tails, lone_heads)  # counted as a head
+                keep = ~bigram | (lone & ~single)
+                tails, tail_start = tails[keep], np.where(bigram[keep], stop_at[tails][keep] - 1, tail_start[keep])
             lens[tails] += 1
-            tail_start = self.starts[stop[tails]]
             long = stop_at[tails] - tail_start >= shortest
             pieces += zip(tails[long].tolist(), tail_start[long].tolist(), stop_at[tails][long].tolist())
         extra_chunks: list[int] = []
         extra_words: list[int] = []
+        text = self.lowered if not self.scripts else None
         for j, x, y in pieces:
-            word_id = piece_ids.get(self.lowered[x:y])
+            word_id = piece_ids.get(text[x:y] if text is not None else self.codes[x:y].tobytes())
             if word_id is not None:
                 extra_chunks.append(j)
                 extra_words.append(word_id)
         for j, prefix in enumerate(prefixes or ()):
             if prefix:
-                prefix_terms = terms_of(prefix)
+                prefix_terms = self.terms_of(prefix)
                 lens[j] += len(prefix_terms)
                 for word in prefix_terms:
                     if word in ids:

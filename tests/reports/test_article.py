@@ -3,7 +3,8 @@
 In seed mode they match what the article's own script printed for ``sample_corpus/``
 (``golden/article_script_sample_corpus.txt``: its output only, not the script); ``report --json``
 is byte-identical to the golden files written before the library became subpackages (since
-then, one key was added, the retriever ``bm25``, and the sample corpus gained its converted files)."""
+then, one key was added, the retriever ``bm25``, and the sample corpus gained its converted files
+and its Chinese, Japanese and German documents)."""
 
 from __future__ import annotations
 

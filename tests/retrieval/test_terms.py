@@ -82,3 +82,81 @@ def test_span_postings_count_the_terms_the_regex_finds_in_each_span(texts, cuts,
 def test_terms_found_block_by_block_are_the_regex_terms(text, block):
     starts, ends = term_runs(text, block)  # tiny blocks: every way a block can end happens
     assert [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())] == TERM.findall(text)
+
+
+# The terms of every script, by a plain scan: a run of letters, digits and marks (with inner
+# . + -) from its first letter or digit; a run of Han, kana or Hangul gives its bigrams.
+def _script_class(ch: str) -> int:
+    import unicodedata
+
+    cp = ord(ch)
+    cjk = any(a <= cp <= b for a, b in ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x31F0, 0x31FF),
+                                         (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF),
+                                         (0xF900, 0xFAFF), (0xFF66, 0xFFDC), (0x20000, 0x3134F)))
+    if cjk:
+        return 3 if ch.isalnum() or unicodedata.category(ch).startswith("L") else 0
+    if ch in ".+-":
+        return 1
+    return 2 if ch.isalnum() or unicodedata.category(ch) in ("Mn", "Mc") else 0
+
+
+def _script_terms(text: str) -> list[str]:
+    low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    out, i = [], 0
+    while i < len(text):
+        kind = _script_class(text[i])
+        j = i
+        same = (1, 2) if kind in (1, 2) else (kind,)
+        while j < len(text) and _script_class(text[j]) in same:
+            j += 1
+        if kind == 3:
+            out += [low[i]] if j - i == 1 else [low[k:k + 2] for k in range(i, j - 1)]
+        elif kind in (1, 2):
+            run = low[i:j]
+            lead = next((k for k, c in enumerate(text[i:j]) if _script_class(c) == 2), None)
+            if lead is not None:
+                out.append(run[lead:])
+        i = max(j, i + 1)
+    return out
+
+
+SCRIPTS = "ab.+-1 \nAéÉİ服务器延迟新しいパス서버가Яд\u0301ß"
+
+
+@FAST
+@given(texts=st.lists(st.text(alphabet=SCRIPTS, max_size=50), min_size=1, max_size=3),
+       cuts=st.lists(st.tuples(st.integers(0, 2), st.floats(0, 1), st.floats(0, 1),
+                               st.sampled_from(["", "服务 > B\n", "x-1 ", "é", "延"])), min_size=1, max_size=12),
+       extra=st.lists(st.sampled_from(["服务", "务器", "延", "ab", "é", "яд\u0301", "서버", "a+b"]), max_size=4))
+def test_script_postings_count_the_terms_of_each_span(texts, cuts, extra):
+    """With ``scripts``, a chunk's length is the term count of its prefix and its slice, a cut
+    bigram leaving a term only when its one character stands alone in the chunk."""
+    table = TermTable(((f"d{i}", t) for i, t in enumerate(texts)), scripts=True)
+    spans = []
+    for doc, x, y, prefix in cuts:
+        text = texts[doc % len(texts)]
+        a, b = sorted((round(x * len(text)), round(y * len(text))))
+        spans.append((f"d{doc % len(texts)}", a, b, prefix))
+    expected = [_script_terms(prefix) + _script_terms(texts[int(d[1:])][a:b]) for d, a, b, prefix in spans]
+    assert [table.terms_of(p) for _, _, _, p in spans] == [_script_terms(p) for _, _, _, p in spans]
+    wanted = frozenset(extra) | frozenset(w for terms in expected for w in terms[:2])
+    lens, postings = table.postings(spans, wanted)
+    assert lens.tolist() == [len(terms) for terms in expected]
+    for word in wanted:
+        chunks, tf = postings.get(word, ([], []))
+        found = {int(j): float(f) for j, f in zip(chunks, tf)}
+        assert found == {j: float(terms.count(word)) for j, terms in enumerate(expected) if word in terms}, word
+
+
+def test_script_terms_on_ascii_are_the_articles():
+    text = "..a.b+c -x 3.14 ++ Foo-Bar. v4.2, end. e.g. U.S."
+    table = TermTable([("a", text)], scripts=True)
+    assert table.terms_of(text) == terms_of(text)
+    assert table.codes.dtype == np.uint8
+    assert [text[a:b] for a, b in zip(table.starts.tolist(), table.ends.tolist())] == TERM.findall(text)
+
+
+def test_german_words_stay_whole_and_chinese_gives_bigrams():
+    table = TermTable([("a", "Die Größenplanung: 在 80% 负载下")], scripts=True)
+    assert table.terms_of("Die Größenplanung: 在 80% 负载下") == ["die", "größenplanung", "在", "80", "负载", "载下"]
+    assert table.codes.dtype == np.uint16

@@ -1,0 +1,81 @@
+"""A document's language, and the script facts sentences and figure sentences depend on.
+
+The language is guessed once per document from a sample of its prose (``SAMPLE_CHARS``): by
+script where the script decides it (kana is Japanese, Hangul Korean, Han without kana
+Chinese), otherwise by py3langid, whose model ships inside its wheel (offline, about 0.3 ms
+per sample). Codes are ISO 639-1 (``en``, ``de``, ``zh``); ``und`` when a document has too
+little prose to tell.
+
+Chinese and Japanese write no spaces between words, so a sentence's length in words is
+counted as its space-separated runs plus one word per ``CJK_CHARS_PER_WORD`` Han or kana
+characters (their words average one and a half to two characters); on text without Han or
+kana that is the whitespace word count, as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Characters of prose the language is guessed from (more costs time and changes no answer
+#: on the documents tried: 600 characters already hold five to ten sentences).
+SAMPLE_CHARS = 600
+#: Fewer letters than this in the sample: the language is ``und``.
+MIN_LETTERS = 20
+UNDETERMINED = "und"
+#: Han or kana characters that count as one word in a sentence's length.
+CJK_CHARS_PER_WORD = 2
+
+# Scripts written without spaces between words: Han (with its extensions and compatibility
+# ideographs), hiragana, katakana (with its phonetic extensions and half-width forms).
+SPACELESS = ("\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+             "\U00020000-\U0003134f")
+# Their punctuation: CJK symbols (、。「」), full-width punctuation (，！？：), not full-width
+# letters or digits.
+SPACELESS_PUNCTUATION = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+_SPACELESS_CHAR = re.compile(f"[{SPACELESS}]")
+_WORD_RUN = re.compile(rf"[^\s{SPACELESS}{SPACELESS_PUNCTUATION}]+")
+_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def word_count(text: str, start: int = 0, end: int | None = None) -> float:
+    """Words of ``text[start:end]``: space-separated runs, plus a word per two Han or kana characters."""
+    part = text[start:end]
+    words = len(_WORD_RUN.findall(part))
+    if part.isascii():
+        return words
+    return words + len(_SPACELESS_CHAR.findall(part)) / CJK_CHARS_PER_WORD
+
+
+def detect_language(sample: str) -> str:
+    """The ISO 639-1 code of the language ``sample`` is written in, or ``und``."""
+    letters = len(_LETTER.findall(sample))
+    if letters < MIN_LETTERS:
+        return UNDETERMINED
+    if not sample.isascii():
+        hangul = len(_HANGUL.findall(sample))
+        kana = len(_KANA.findall(sample))
+        han = len(_HAN.findall(sample))
+        # A script that holds most of the letters decides: no model is surer than that.
+        if hangul * 2 > letters:
+            return "ko"
+        if (kana + han) * 2 > letters:
+            return "ja" if kana * 10 > kana + han else "zh"
+    # py3langid loads its model on first use (half a second), so importing stays cheap.
+    from py3langid import classify
+
+    return classify(sample)[0]
+
+
+def prose_sample(parts) -> str:
+    """The first ``SAMPLE_CHARS`` characters of an iterable of prose strings, joined by spaces."""
+    taken: list[str] = []
+    size = 0
+    for part in parts:
+        taken.append(part[: SAMPLE_CHARS - size])
+        size += len(taken[-1]) + 1
+        if size >= SAMPLE_CHARS:
+            break
+    return " ".join(taken)
