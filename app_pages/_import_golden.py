@@ -15,6 +15,7 @@ from inspector.views import (
     folder_rows,
     golden_outcome_figure,
     golden_problem_rows,
+    language_rows,
     miss_rows,
     recall_rows,
     span_rows,
@@ -88,6 +89,12 @@ def show_golden(ctx, state, result, retriever: str = "bm25") -> None:
                 folders = folder_rows(results)
                 st.dataframe(folders, hide_index=True, width="stretch", key="golden_folders",
                              column_config=percent_columns([c for c in folders[0] if c.startswith("recall@")]))
+                languages = language_rows(results)
+                if languages:
+                    st.subheader("Per language")
+                    st.caption("Each question counted in the language of the document its evidence is in.")
+                    st.dataframe(languages, hide_index=True, width="stretch", key="golden_languages",
+                                 column_config=percent_columns([c for c in languages[0] if c.startswith("recall@")]))
                 misses = miss_rows(results)
                 with st.expander(f"Questions missed by some chunking ({len(misses)})"):
                     table(misses, width="stretch", key="golden_misses", name="questions")

@@ -35,10 +35,15 @@ if not _shared.show_problems(ctx):
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, retriever: str, _ctx):
+def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, retriever: str, language: str, _ctx):
     # One row per call, so the progress bar moves between calls: a cached function may not
     # touch elements created outside it (Streamlit replays them on a cache hit).
-    return _offload.run(_ctx, "compare", (str(_shared.engine_spec(spec)),), fits, retriever)
+    return _offload.run(_ctx, "compare", (str(_shared.engine_spec(spec)),), fits, retriever, language)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _languages(fingerprint: str, mode: str, _ctx) -> dict[str, int]:
+    return _offload.run(_ctx, "languages")
 
 
 state = _shared.state()
@@ -74,6 +79,15 @@ for line in refused:
 specs = list(dict.fromkeys(specs))
 _shared.update(compare=() if specs == defaults else tuple(specs))
 retriever = retriever_picker()
+languages = _languages(ctx.corpus.fingerprint, state.mode, ctx)
+language = ""
+if len(languages) > 1:  # measure the documents of one language alone
+    language = st.selectbox(
+        "Documents", ["", *languages], key="compare_language",
+        format_func=lambda code: f"{code} ({languages[code]})" if code
+        else f"every language ({sum(languages.values())})",
+        help="Each document's language is guessed from its prose. One language: its documents alone are split, "
+             "measured and searched.")
 _shared.publish()
 if not specs:
     st.info("Choose at least one splitter.")
@@ -84,7 +98,7 @@ rows = []
 with ranking(retriever):
     for done, spec in enumerate(specs):
         bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
-        rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, ctx))
+        rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language, ctx))
 bar.empty()
 frame = pd.concat(rows, ignore_index=True)
 frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)

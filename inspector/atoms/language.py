@@ -3,8 +3,9 @@
 The language is guessed once per document from a sample of its prose (``SAMPLE_CHARS``): by
 script where the script decides it (kana is Japanese, Hangul Korean, Han without kana
 Chinese), otherwise by py3langid, whose model ships inside its wheel (offline, about 0.3 ms
-per sample). Codes are ISO 639-1 (``en``, ``de``, ``zh``); ``und`` when a document has too
-little prose to tell.
+per sample; English, most corpora's language, by its commonest words without the model).
+Codes are ISO 639-1 (``en``, ``de``, ``zh``); ``und`` when a document has too little prose
+to tell.
 
 Chinese and Japanese write no spaces between words, so a sentence's length in words is
 counted as its space-separated runs plus one word per ``CJK_CHARS_PER_WORD`` Han or kana
@@ -38,6 +39,12 @@ _KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _LETTER = re.compile(r"[^\W\d_]")
+_WORD = re.compile(r"[A-Za-z]+")
+# Words no other language writes often: when they make a twelfth of a sample's words, it is
+# English without asking the model (most corpora are; the model takes 0.3 ms a sample). On the
+# sample corpus they make 12% to 25% of every English page's sample and none of the others'.
+_ENGLISH = frozenset({"the", "and", "of", "to", "that", "for", "with", "this", "are", "from", "which", "by"})
+ENGLISH_SHARE = 1 / 12
 
 
 def word_count(text: str, start: int = 0, end: int | None = None) -> float:
@@ -47,6 +54,12 @@ def word_count(text: str, start: int = 0, end: int | None = None) -> float:
     if part.isascii():
         return words
     return words + len(_SPACELESS_CHAR.findall(part)) / CJK_CHARS_PER_WORD
+
+
+def english_share(sample: str) -> float:
+    """The share of ``sample``'s words that are among English's commonest (``_ENGLISH``)."""
+    words = _WORD.findall(sample.lower())
+    return sum(w in _ENGLISH for w in words) / len(words) if words else 0.0
 
 
 def detect_language(sample: str) -> str:
@@ -63,6 +76,8 @@ def detect_language(sample: str) -> str:
             return "ko"
         if (kana + han) * 2 > letters:
             return "ja" if kana * 10 > kana + han else "zh"
+    if english_share(sample) >= ENGLISH_SHARE:
+        return "en"
     # py3langid loads its model on first use (half a second), so importing stays cheap.
     from py3langid import classify
 

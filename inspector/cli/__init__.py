@@ -73,6 +73,8 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
                              "stamp → + context line → + neighbours read, each measured (with the first --golden)")
     report.add_argument("--by-format", action="store_true",
                         help="also break survival down by source format (markdown, PDF, DOCX, HTML, ...)")
+    report.add_argument("--by-language", action="store_true",
+                        help="also break survival down by each document's language (en, de, zh, ...)")
     _add_retrieval(report)
     _add_tracking(report)
     _add_check(commands, measure_help)

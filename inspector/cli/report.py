@@ -95,8 +95,8 @@ def run_report(args: argparse.Namespace) -> int:
             return questions
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
                               workers=workers, retriever=retriever, golden=golden, questions=questions,
-                              by_format=args.by_format, expand=tuple(dict.fromkeys(args.expand)), fixes=fixes,
-                              context_model=context_model)
+                              by_format=args.by_format, by_language=args.by_language,
+                              expand=tuple(dict.fromkeys(args.expand)), fixes=fixes, context_model=context_model)
     finally:
         if workers is not None:
             workers.close()

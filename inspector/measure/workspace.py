@@ -208,6 +208,21 @@ class Workspace:
         if self.mode != "seed":
             get_length("o200k")
 
+    def languages(self) -> dict[str, str]:
+        """Each document's language (``Analysis.language``), by document id, in corpus order."""
+        return {d.id: a.language for d, a in zip(self.documents, self.analyses())}
+
+    def language_counts(self) -> dict[str, int]:
+        """Documents per language, the most written first."""
+        counts: dict[str, int] = {}
+        for language in self.languages().values():
+            counts[language] = counts.get(language, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def subset_of(self, language: str) -> "Workspace":
+        """``subset`` of the documents written in ``language``."""
+        return self.subset(d for d, found in self.languages().items() if found == language)
+
     def atom_counts(self) -> dict[str, int]:
         """Atoms per kind over the corpus."""
         counts = dict.fromkeys(ATOM_KINDS, 0)

@@ -49,15 +49,24 @@ def format_golden(section: dict) -> list[str]:
                      + f"{outcomes['cut']:5d}{outcomes['rank-miss']:5d}{outcomes['uncovered']:5d}"
                      + f"{top['recall']:7.1%}{top['precision']:8.1%}{top['iou']:7.1%}{row['precision_omega']:8.1%}")
     lines.append(f"   cut, miss (rank-miss) and unc (uncovered) count questions missed at {first} tokens")
-    kinds = sorted({kind for row in section["rows"] for kind in row.get("by_kind", {})})
-    if kinds:
-        widths = [max(7, len(k) + 2) for k in kinds]
-        lines += [f"   boundary questions by kind, answered within {first} tokens:",
-                  f"{'splitter':16s}" + "".join(f"{k:>{w}s}" for k, w in zip(kinds, widths))]
-        for row in section["rows"]:
-            cells = [row["by_kind"].get(k, {}).get(first) for k in kinds]
-            lines.append(f"{row['splitter']:16s}" + "".join(f"{f'{c[0]}/{c[1]}' if c else '-':>{w}s}"
-                                                            for c, w in zip(cells, widths)))
+    lines += _groups(section["rows"], "by_kind", f"   boundary questions by kind, answered within {first} tokens:",
+                     first)
+    lines += _groups(section["rows"], "by_language",
+                     f"   questions by the language of their evidence, answered within {first} tokens:", first)
+    return lines
+
+
+def _groups(rows: list[dict], key: str, title: str, first: str) -> list[str]:
+    """Answered/asked per group at the first budget, one line per splitter (none without groups)."""
+    groups = sorted({group for row in rows for group in row.get(key, {})})
+    if not groups:
+        return []
+    widths = [max(7, len(g) + 2) for g in groups]
+    lines = [title, f"{'splitter':16s}" + "".join(f"{g:>{w}s}" for g, w in zip(groups, widths))]
+    for row in rows:
+        cells = [row.get(key, {}).get(g, {}).get(first) for g in groups]
+        lines.append(f"{row['splitter']:16s}" + "".join(f"{f'{c[0]}/{c[1]}' if c else '-':>{w}s}"
+                                                        for c, w in zip(cells, widths)))
     return lines
 
 

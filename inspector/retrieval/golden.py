@@ -15,7 +15,8 @@ for the top 5 and for each budget, and precision-Ω.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Sequence
 
 from ..lengths import Length, get_length
 from .expansion import Windows
@@ -85,6 +86,9 @@ class GoldenResult:
     expand: int = 0
     """Neighbours read on each side of every ranked chunk (``expansion.Windows``)."""
 
+    languages: tuple[str, ...] = ()
+    """The language of each question's evidence document (``golden_recall`` tells it)."""
+
     def counts(self, budget: int, mode: str = "every") -> dict[str, int]:
         """Questions per outcome at ``budget``."""
         k = self.budgets.index(budget)
@@ -102,23 +106,29 @@ class GoldenResult:
         """Quotes over every question."""
         return sum(len(q.item.quotes) for q in self.questions)
 
+    def by_group(self, groups: Sequence[str], mode: str = "every") -> dict[str, dict[int, tuple[int, int]]]:
+        """``group -> budget -> (hits, questions)``, groups sorted; ``groups[i]`` is question
+        ``i``'s group (an empty one: left out)."""
+        members: dict[str, list[QuestionResult]] = defaultdict(list)
+        for q, group in zip(self.questions, groups):
+            if group:
+                members[group].append(q)
+        return {group: {b: (sum(q.outcome(k, mode) == "hit" for q in qs), len(qs)) for k, b in enumerate(self.budgets)}
+                for group, qs in sorted(members.items())}
+
     def by_folder(self, mode: str = "every") -> dict[str, dict[int, tuple[int, int]]]:
         """``folder -> budget -> (hits, questions)``, folders sorted."""
-        groups: dict[str, list[QuestionResult]] = defaultdict(list)
-        for q in self.questions:
-            groups[q.item.folder].append(q)
-        return {folder: {b: (sum(q.outcome(k, mode) == "hit" for q in qs), len(qs)) for k, b in enumerate(self.budgets)}
-                for folder, qs in sorted(groups.items())}
+        return self.by_group([q.item.folder for q in self.questions], mode)
 
     def by_kind(self, mode: str = "every") -> dict[str, dict[int, tuple[int, int]]]:
         """``kind -> budget -> (hits, questions)`` over the labelled (boundary) questions,
         kinds sorted; empty when no question has a kind."""
-        groups: dict[str, list[QuestionResult]] = defaultdict(list)
-        for q in self.questions:
-            if q.item.kind:
-                groups[q.item.kind].append(q)
-        return {kind: {b: (sum(q.outcome(k, mode) == "hit" for q in qs), len(qs)) for k, b in enumerate(self.budgets)}
-                for kind, qs in sorted(groups.items())}
+        return self.by_group([q.item.kind for q in self.questions], mode)
+
+    def by_language(self, mode: str = "every") -> dict[str, dict[int, tuple[int, int]]]:
+        """``language -> budget -> (hits, questions)``, a question counted in the language of
+        its evidence's document; empty when the result was not told the languages."""
+        return self.by_group(self.languages, mode)
 
     def as_dict(self) -> dict:
         """JSON-ready summary."""
@@ -132,6 +142,9 @@ class GoldenResult:
             "by_folder": {f: {str(b): list(v) for b, v in row.items()} for f, row in self.by_folder().items()},
             **({"by_kind": {kind: {str(b): list(v) for b, v in row.items()} for kind, row in self.by_kind().items()}}
                if any(q.item.kind for q in self.questions) else {}),
+            **({"by_language": {language: {str(b): list(v) for b, v in row.items()}
+                                for language, row in self.by_language().items()}}
+               if len(set(self.languages)) > 1 else {}),
             "span_scores": {s.cut: {"recall": s.recall, "precision": s.precision, "iou": s.iou}
                             for s in self.span_scores},
             "precision_omega": self.precision_omega,
@@ -309,5 +322,8 @@ def golden_recall(workspace, golden: GoldenSet, spec, *, budgets: tuple[int, ...
     retriever or its spec; default BM25); ``label`` names them (default the spec)."""
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
-    return evaluate_golden(golden, workspace.pool(spec), workspace.term_table(), budgets=budgets, length=length,
-                           label=label or str(spec), retriever=retriever, expand=expand)
+    result = evaluate_golden(golden, workspace.pool(spec), workspace.term_table(), budgets=budgets, length=length,
+                             label=label or str(spec), retriever=retriever, expand=expand)
+    language = workspace.languages()
+    return replace(result, languages=tuple(language.get(q.item.locations[0][0], "und") if q.item.locations else ""
+                                           for q in result.questions))

@@ -20,7 +20,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "figures": ["golden_outcome_figure", "orphan_trend_figure", "probe_figure", "size_histogram", "survival_figure",
                 "sweep_context_figure", "sweep_survival_figure"],
     "render": ["chunk_card_html", "cut_list_html", "lanes_html", "overlay_cuts", "overlay_html", "style_html"],
-    "imports": ["coverage_rows", "folder_rows", "gap_rows", "golden_problem_rows",
+    "imports": ["coverage_rows", "folder_rows", "gap_rows", "golden_problem_rows", "language_rows",
                 "golden_upload", "import_upload", "imported_spec", "miss_rows", "problem_rows", "recall_rows",
                 "sample_export", "side_by_side", "span_rows"],
     "text": ["chunk_numbers", "first_words", "markdown_escape", "page_label"],

@@ -196,14 +196,28 @@ def span_rows(results) -> list[dict]:
 
 def folder_rows(results) -> list[dict]:
     """One row per folder and chunking: recall at each budget (None: no question there)."""
+    return _group_rows(results, "folder", lambda result: result.by_folder())
+
+
+def language_rows(results) -> list[dict]:
+    """One row per language (of the questions' evidence) and chunking, as ``folder_rows``; none
+    when every question's evidence is in one language."""
+    results = list(results)
+    if not any(len(set(result.languages)) > 1 for result in results):
+        return []
+    return _group_rows(results, "language", lambda result: result.by_language())
+
+
+def _group_rows(results, key: str, groups_of) -> list[dict]:
+    results = list(results)
     rows = []
     for result in results:
-        for folder, per_budget in result.by_folder().items():
-            row = {"folder": folder, "chunks from": result.label, "questions": per_budget[result.budgets[0]][1]}
+        for group, per_budget in groups_of(result).items():
+            row = {key: group, "chunks from": result.label, "questions": per_budget[result.budgets[0]][1]}
             for budget, (hits, total) in per_budget.items():
                 row[f"recall@{budget}"] = hits / total if total else None
             rows.append(row)
-    rows.sort(key=lambda r: (r["folder"], [res.label for res in results].index(r["chunks from"])))
+    rows.sort(key=lambda r: (r[key], [res.label for res in results].index(r["chunks from"])))
     return rows
 
 

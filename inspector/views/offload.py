@@ -94,8 +94,14 @@ def _workspace(handle: CorpusHandle) -> Workspace:
     return found
 
 
-def _compare(workspace: Workspace, specs: tuple[str, ...], fits: int | None, retriever: str = "bm25"):
-    return compare_frame(workspace, list(specs), fits=fits, retriever=retriever)
+def _compare(workspace: Workspace, specs: tuple[str, ...], fits: int | None, retriever: str = "bm25",
+             language: str = ""):
+    part = workspace.subset_of(language) if language else workspace
+    return compare_frame(part, list(specs), fits=fits, retriever=retriever)
+
+
+def _languages(workspace: Workspace) -> dict[str, int]:
+    return workspace.language_counts()
 
 
 def _sweep(workspace: Workspace, spec: str, budgets: tuple[int, ...], retriever: str = "bm25"):
@@ -127,9 +133,9 @@ def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever:
                        context_problem=context_problem)
 
 
-#: What a worker can compute for a page, by name: ``(workspace, *args) -> DataFrame``.
-TASKS = {"compare": _compare, "sweep": _sweep, "sizes": _sizes, "round": _round, "side_by_side": _side_by_side,
-         "golden": _golden, "fixes": _fixes}
+#: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
+TASKS = {"compare": _compare, "languages": _languages, "sweep": _sweep, "sizes": _sizes, "round": _round,
+         "side_by_side": _side_by_side, "golden": _golden, "fixes": _fixes}
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):

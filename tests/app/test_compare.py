@@ -44,3 +44,20 @@ def test_compare_defaults_follow_the_sidebar_budget():
     at.number_input(key="budget").set_value(400).run()
     assert list(at.dataframe[0].value["spec"]) == [str(s) for s in article_specs(400)]
     assert "cmp" not in at.query_params
+
+
+def test_compare_measures_the_documents_of_one_language():
+    at = app()
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    choice = at.selectbox(key="compare_language")
+    assert choice.options[0].startswith("every language") and "zh (2)" in choice.options
+    everything = at.dataframe[0].value
+    choice.set_value("zh").run()
+    assert_clean(at)
+    chinese = at.dataframe[0].value
+    part = Workspace(SAMPLE).subset_of("zh")
+    assert [d.id for d in part.documents] == ["international/zh/release-notes-4-2.md",
+                                              "international/zh/remote-work.md"]
+    row = chinese[chinese["spec"] == "structured:800"].iloc[0]
+    assert row["chunks"] == part.summarize("structured:800").chunks < everything["chunks"].iloc[0]

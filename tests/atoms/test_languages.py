@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from inspector.atoms import analyze
-from inspector.atoms.language import detect_language, word_count
+from inspector.atoms.language import ENGLISH_SHARE, detect_language, english_share, word_count
 from inspector.atoms.prose import split_sentences
 
 CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus" / "international"
@@ -183,3 +183,13 @@ def test_sentences_are_ordered_trimmed_and_inside_the_paragraph(parts, language)
     for x in range(0, len(bounds), 2):
         part = text[bounds[x]:bounds[x + 1]]
         assert part == part.strip()
+
+
+def test_english_is_told_by_its_commonest_words_and_nothing_else_is():
+    for text in ("Le serveur a été publié en 2024 et la prochaine version suivra au printemps.",
+                 "Der Server wurde 2024 veröffentlicht und die nächste Version folgt im Frühjahr.",
+                 "El servidor se publicó en 2024 y la próxima versión llegará en primavera."):
+        assert english_share(text) < ENGLISH_SHARE
+        assert detect_language(text) != "en"
+    english = "The broker writes each batch to the log of the partition that owns it."
+    assert english_share(english) >= ENGLISH_SHARE and detect_language(english) == "en"

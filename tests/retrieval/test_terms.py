@@ -55,15 +55,9 @@ def test_span_postings_count_the_terms_the_regex_finds_in_each_span(texts, cuts,
     """Every chunk's length is the regex's term count of its prefix and its slice (terms cut by
     the span count as the pieces left), and each wanted word's postings are its frequencies."""
     table = TermTable((f"d{i}", t) for i, t in enumerate(texts))
-    spans = []
-    for doc, x, y, prefix in cuts:
-        text = texts[doc % len(texts)]
-        a, b = sorted((round(x * len(text)), round(y * len(text))))
-        spans.append((f"d{doc % len(texts)}", a, b, prefix))
+    spans = _spans(texts, cuts)
     expected = [terms_of(prefix) + terms_of(texts[int(d[1:])][a:b]) for d, a, b, prefix in spans]
-    wanted = frozenset(extra) | frozenset(w for terms in expected for w in terms[:2])
-    lens, postings = table.postings(spans, wanted)
-    assert lens.tolist() == [len(terms) for terms in expected]
+    wanted, lens, postings = _postings_are_the_counts(table, spans, expected, extra)
     base = np.array([table.base[d] + a for d, a, _, _ in spans], dtype=np.int64)
     stop_at = np.array([table.base[d] + b for d, _, b, _ in spans], dtype=np.int64)
     for part in (1, 5):  # chunk by chunk, and in parts of five: the same statistics in the same order
@@ -71,10 +65,28 @@ def test_span_postings_count_the_terms_the_regex_finds_in_each_span(texts, cuts,
         assert sliced_lens.tolist() == lens.tolist() and list(sliced) == list(postings)
         assert all(sliced[w][0].tolist() == postings[w][0].tolist() and sliced[w][1].tolist() == postings[w][1].tolist()
                    for w in postings)
+
+
+def _spans(texts: list[str], cuts) -> list[tuple[str, int, int, str]]:
+    """``(doc_id, start, end, prefix)`` of each cut: a document and two fractions of its length."""
+    spans = []
+    for doc, x, y, prefix in cuts:
+        text = texts[doc % len(texts)]
+        a, b = sorted((round(x * len(text)), round(y * len(text))))
+        spans.append((f"d{doc % len(texts)}", a, b, prefix))
+    return spans
+
+
+def _postings_are_the_counts(table, spans, expected, extra):
+    """The table's lengths and postings of ``spans`` are the counts of ``expected`` (each span's terms)."""
+    wanted = frozenset(extra) | frozenset(w for terms in expected for w in terms[:2])
+    lens, postings = table.postings(spans, wanted)
+    assert lens.tolist() == [len(terms) for terms in expected]
     for word in wanted:
         chunks, tf = postings.get(word, ([], []))
         found = {int(j): float(f) for j, f in zip(chunks, tf)}
         assert found == {j: float(terms.count(word)) for j, terms in enumerate(expected) if word in terms}, word
+    return wanted, lens, postings
 
 
 @FAST
@@ -132,20 +144,10 @@ def test_script_postings_count_the_terms_of_each_span(texts, cuts, extra):
     """With ``scripts``, a chunk's length is the term count of its prefix and its slice, a cut
     bigram leaving a term only when its one character stands alone in the chunk."""
     table = TermTable(((f"d{i}", t) for i, t in enumerate(texts)), scripts=True)
-    spans = []
-    for doc, x, y, prefix in cuts:
-        text = texts[doc % len(texts)]
-        a, b = sorted((round(x * len(text)), round(y * len(text))))
-        spans.append((f"d{doc % len(texts)}", a, b, prefix))
+    spans = _spans(texts, cuts)
     expected = [_script_terms(prefix) + _script_terms(texts[int(d[1:])][a:b]) for d, a, b, prefix in spans]
     assert [table.terms_of(p) for _, _, _, p in spans] == [_script_terms(p) for _, _, _, p in spans]
-    wanted = frozenset(extra) | frozenset(w for terms in expected for w in terms[:2])
-    lens, postings = table.postings(spans, wanted)
-    assert lens.tolist() == [len(terms) for terms in expected]
-    for word in wanted:
-        chunks, tf = postings.get(word, ([], []))
-        found = {int(j): float(f) for j, f in zip(chunks, tf)}
-        assert found == {j: float(terms.count(word)) for j, terms in enumerate(expected) if word in terms}, word
+    _postings_are_the_counts(table, spans, expected, extra)
 
 
 def test_script_terms_on_ascii_are_the_articles():
