@@ -80,14 +80,20 @@ specs = list(dict.fromkeys(specs))
 _shared.update(compare=() if specs == defaults else tuple(specs))
 retriever = retriever_picker()
 languages = _languages(ctx.corpus.fingerprint, state.mode, ctx)
-language = ""
+language = state.language if state.language in languages else ""
+if state.language and not language:
+    st.info(md(f"No document of this corpus is in {state.language!r}: every language is measured."))
 if len(languages) > 1:  # measure the documents of one language alone
+    _shared.keep("compare_language", language)
+    if st.session_state["compare_language"] not in languages:  # another corpus's choice
+        st.session_state["compare_language"] = ""
     language = st.selectbox(
-        "Documents", ["", *languages], key="compare_language",
+        "Documents", ["", *languages], key="compare_language", persist_state="session",
         format_func=lambda code: f"{code} ({languages[code]})" if code
         else f"every language ({sum(languages.values())})",
         help="Each document's language is guessed from its prose. One language: its documents alone are split, "
              "measured and searched.")
+_shared.update(language=language)
 _shared.publish()
 if not specs:
     st.info("Choose at least one splitter.")

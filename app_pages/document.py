@@ -61,8 +61,8 @@ sets = _shared.chunk_sets(ctx)
 title = _shared.spec_title(spec, sets)
 
 st.subheader(md(doc.title))
-st.caption(f"{md(doc.id)} · {len(doc.text):,} characters · split by `{state.spec()}` ({md(title)}, "
-           f"sizes in {unit})")
+st.caption(f"{md(doc.id)} · {len(doc.text):,} characters · language {md(view.analysis.language)} · "
+           f"split by `{state.spec()}` ({md(title)}, sizes in {unit})")
 cols = st.columns(4)
 cols[0].metric("Chunks", len(chunks), help="Chunks this splitter makes of this document.")
 cols[1].metric("Cut atoms", len(view.cuts), help="Atoms no single chunk holds whole (red below).")

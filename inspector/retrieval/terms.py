@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .unicode_terms import BIGRAM, LETTER, class_of_codes, codes_of, narrowest, unicode_terms
+from .unicode_terms import BIGRAM, LETTER, class_of_codes, codes_of, narrowest, top_code, unicode_terms
 from .unicode_terms import term_runs as unicode_runs
 
 TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
@@ -189,15 +189,18 @@ class TermTable:
 
     def _index_scripts(self) -> None:
         """The codes (``unicode_terms.codes_of``) of every document, joined by a newline, in the
-        narrowest type that holds them, and every term's start and end, bigrams included."""
-        parts = [codes_of(t) for t in self.texts.values()]
-        kind = narrowest(max((int(p.max()) for p in parts if len(p)), default=0))
-        total = sum(map(len, parts)) + max(len(parts) - 1, 0)
+        narrowest type that holds them, and every term's start and end, bigrams included. The
+        type is chosen from each text's set of characters first, so every document's codes go
+        straight into the joined array (no second copy of the corpus's codes is held)."""
+        texts = list(self.texts.values())
+        kind = narrowest(max(map(top_code, texts), default=0))
+        total = sum(map(len, texts)) + max(len(texts) - 1, 0)
         self.codes = np.full(total, ord("\n"), dtype=kind)
         offset_kind = _offsets(total)
         starts, ends = [np.zeros(0, dtype=offset_kind)], [np.zeros(0, dtype=offset_kind)]
         at = 0
-        for part in parts:
+        for text in texts:
+            part = codes_of(text)
             self.codes[at:at + len(part)] = part
             first, last = unicode_runs(part)
             starts.append((first + at).astype(offset_kind))

@@ -51,6 +51,14 @@ def codes_of(text: str) -> np.ndarray:
     return np.where(class_of_codes(codes) == OTHER, QUESTION, codes)
 
 
+def top_code(text: str) -> int:
+    """At least the largest code ``codes_of(text)`` holds (ASCII: 127), from the text's distinct
+    characters only."""
+    if text.isascii():
+        return 0x7F
+    return max((ord(ch) for ch in set(lower(text)) if class_of(ord(ch)) != OTHER), default=QUESTION)
+
+
 def narrowest(top: int) -> type:
     """The smallest unsigned type that holds codes up to ``top``."""
     return np.uint8 if top <= 0xFF else np.uint16 if top <= 0xFFFF else np.uint32

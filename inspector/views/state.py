@@ -24,6 +24,8 @@ SAMPLE, UPLOAD = "sample", "upload"
 
 #: An uploaded tokenizer.json as a unit: ``upload:`` and the first 16 hex digits of its sha256.
 UPLOAD_UNIT = re.compile(r"^upload:[0-9a-f]{16}$")
+#: A language as ``atoms.language`` names one (ISO 639-1, ``und``).
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}$")
 
 MAX_CAP = 1_000_000
 #: The most rows a page's table draws (the rest are in its download).
@@ -85,6 +87,9 @@ class AppState:
     compare: tuple[str, ...] = ()
     """Spec strings on the Compare page; empty: the article's seven at ``budget``."""
 
+    language: str = ""
+    """The language whose documents alone the Compare page measures (ISO 639-1); empty: all."""
+
     sweep: tuple[int, ...] = SWEEP_BUDGETS
     """Budgets of the Budget sweep page."""
 
@@ -130,7 +135,7 @@ class AppState:
 
     #: The URL keys these settings own; pages may add keys of their own beside them.
     # ``embedder``, not ``embed``: Streamlit keeps ``embed`` for itself and never shows it to the app.
-    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "budgets", "embedder", "cap", "retriever",
+    URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "lang", "budgets", "embedder", "cap", "retriever",
                 "frontmatter")
 
     def to_query_params(self) -> dict[str, str | list[str]]:
@@ -149,6 +154,8 @@ class AppState:
             out["vs"] = self.lane_b
         if self.compare:
             out["cmp"] = list(self.compare)
+        if self.language:
+            out["lang"] = self.language
         if self.sweep != default.sweep:
             out["budgets"] = ",".join(map(str, self.sweep))
         if self.embed != default.embed:
@@ -240,6 +247,14 @@ def _read_compare(state: AppState, values: list[str], units: Sequence[str]):
 
 
 @_last
+def _read_language(state: AppState, text: str, units: Sequence[str]):
+    if LANGUAGE_CODE.match(text):
+        return replace(state, language=text), []
+    return state, [f"Language {text[:40]!r} in the link is not a language code such as en or zh; every language "
+                   "is measured."]
+
+
+@_last
 def _read_sweep(state: AppState, text: str, units: Sequence[str]):
     budgets, problem = parse_budgets(text)
     if problem:
@@ -280,8 +295,9 @@ def _read_front_matter(state: AppState, text: str, units: Sequence[str]):
 
 #: Every URL key ``AppState`` owns and how it is read, in the order they are applied.
 _URL_READERS = {"spec": _read_spec, "mode": _read_mode, "corpus": _read_corpus, "doc": _read_doc,
-                "vs": _read_lane_b, "cmp": _read_compare, "budgets": _read_sweep, "embedder": _read_embed,
-                "cap": _read_cap, "retriever": _read_retriever, "frontmatter": _read_front_matter}
+                "vs": _read_lane_b, "cmp": _read_compare, "lang": _read_language, "budgets": _read_sweep,
+                "embedder": _read_embed, "cap": _read_cap, "retriever": _read_retriever,
+                "frontmatter": _read_front_matter}
 
 
 def parse_budgets(text: str) -> tuple[tuple[int, ...], str | None]:

@@ -9,6 +9,7 @@ from tests.support.app import (
     app,
     assert_clean,
     errors,
+    warnings,
 )
 
 
@@ -61,3 +62,24 @@ def test_compare_measures_the_documents_of_one_language():
                                               "international/zh/remote-work.md"]
     row = chinese[chinese["spec"] == "structured:800"].iloc[0]
     assert row["chunks"] == part.summarize("structured:800").chunks < everything["chunks"].iloc[0]
+
+
+def test_the_chosen_language_is_in_the_link_and_a_bad_one_is_refused():
+    at = app({"lang": "ja"})
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    assert at.selectbox(key="compare_language").value == "ja"
+    assert at.query_params["lang"] in ("ja", ["ja"])
+    table_a = at.dataframe[0].value
+    assert table_a[table_a["spec"] == "fixed:400"].iloc[0]["chunks"] == \
+        Workspace(SAMPLE).subset_of("ja").summarize("fixed:400").chunks
+    at = app({"lang": "klingon"})
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    assert any("not a language code" in w for w in warnings(at))
+    assert "lang" not in at.query_params
+    at = app({"lang": "xh"})
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    assert any("No document of this corpus is in" in i.value and "xh" in i.value for i in at.info)
+    assert at.selectbox(key="compare_language").value == ""

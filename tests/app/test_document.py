@@ -118,3 +118,10 @@ def test_an_alert_names_a_few_oversized_chunks_and_counts_the_rest(tmp_path, mon
     (alert,) = [w for w in warnings(at) if "exceed the budget" in w]
     assert alert.startswith("200 chunk(s) exceed the budget of 50 characters")
     assert alert.endswith(" and 192 more.") and len(alert) < 300
+
+
+def test_the_document_caption_names_its_language():
+    at = app({"doc": "international/ja/on-call.md"})
+    assert_clean(at)
+    assert " · language ja · " in at.caption[1].value
+    assert " · language en · " in app().caption[1].value
