@@ -15,19 +15,34 @@ when they are in the Basic Multilingual Plane (Chinese, Japanese, Greek, Cyrilli
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 import numpy as np
 
-from .scripts import BIGRAM, CONNECTOR, LETTER, OTHER, class_of, lower
+from .scripts import BIGRAM, BIGRAM_RANGES, CONNECTOR, LETTER, OTHER, class_of, lower
 
 QUESTION = ord("?")
 
 
 @lru_cache(maxsize=1)
 def classes() -> np.ndarray:
-    """The class of every code point of the Basic Multilingual Plane (astral ones: ``class_of``)."""
-    return np.fromiter((class_of(cp) for cp in range(0x10000)), np.uint8, 0x10000)
+    """The class (``scripts.class_of``) of every code point of the Basic Multilingual Plane,
+    built with array operations (astral ones: ``class_of``, one by one)."""
+    characters = [chr(cp) for cp in range(0x10000)]
+    alnum = np.fromiter(map(str.isalnum, characters), bool, 0x10000)
+    category = list(map(unicodedata.category, characters))
+    mark = np.fromiter((c in ("Mn", "Mc") for c in category), bool, 0x10000)
+    letter = np.fromiter((c[0] == "L" for c in category), bool, 0x10000)
+    table = np.full(0x10000, OTHER, dtype=np.uint8)
+    table[alnum | mark] = LETTER
+    table[[ord(c) for c in ".+-"]] = CONNECTOR
+    spaceless = np.zeros(0x10000, dtype=bool)
+    for first, last in BIGRAM_RANGES:
+        if first <= 0xFFFF:
+            spaceless[first:min(last, 0xFFFF) + 1] = True
+    table[spaceless] = np.where((alnum | letter)[spaceless], BIGRAM, OTHER)
+    return table
 
 
 def class_of_codes(codes: np.ndarray) -> np.ndarray:

@@ -162,3 +162,11 @@ def test_german_words_stay_whole_and_chinese_gives_bigrams():
     table = TermTable([("a", "Die Größenplanung: 在 80% 负载下")], scripts=True)
     assert table.terms_of("Die Größenplanung: 在 80% 负载下") == ["die", "größenplanung", "在", "80", "负载", "载下"]
     assert table.codes.dtype == np.uint16
+
+
+def test_the_class_table_is_the_class_of_every_code_point():
+    from inspector.retrieval.scripts import class_of
+    from inspector.retrieval.unicode_terms import classes
+
+    table = classes()
+    assert [int(k) for k in table] == [class_of(cp) for cp in range(0x10000)]
