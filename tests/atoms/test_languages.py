@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from inspector.atoms import analyze
-from inspector.atoms.language import ENGLISH_SHARE, detect_language, english_share, word_count
+from inspector.atoms.language import FUNCTION_SHARE, detect_language, function_shares, word_count
 from inspector.atoms.prose import split_sentences
 
 CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus" / "international"
@@ -185,11 +185,22 @@ def test_sentences_are_ordered_trimmed_and_inside_the_paragraph(parts, language)
         assert part == part.strip()
 
 
-def test_english_is_told_by_its_commonest_words_and_nothing_else_is():
-    for text in ("Le serveur a été publié en 2024 et la prochaine version suivra au printemps.",
-                 "Der Server wurde 2024 veröffentlicht und die nächste Version folgt im Frühjahr.",
-                 "El servidor se publicó en 2024 y la próxima versión llegará en primavera."):
-        assert english_share(text) < ENGLISH_SHARE
-        assert detect_language(text) != "en"
-    english = "The broker writes each batch to the log of the partition that owns it."
-    assert english_share(english) >= ENGLISH_SHARE and detect_language(english) == "en"
+def test_common_languages_are_told_by_their_commonest_words_and_the_rest_by_the_model(monkeypatch):
+    told = {"Le serveur a été publié en 2024 et la prochaine version suivra au printemps.": "fr",
+            "Der Server wurde 2024 veröffentlicht und die nächste Version folgt im Frühjahr.": "de",
+            "El servidor se publicó en 2024 y la próxima versión llegará en primavera con los clientes.": "es",
+            "The broker writes each batch to the log of the partition that owns it.": "en"}
+    modelled = {"Il server è stato pubblicato nel 2024 e la prossima versione arriverà in primavera.": "it",
+                "Serwer został opublikowany w 2024 roku, a następna wersja pojawi się wiosną.": "pl",
+                "Сервер был выпущен в 2024 году, а следующая версия выйдет весной.": "ru"}
+    for text, language in {**told, **modelled}.items():
+        assert detect_language(text) == language, text
+    import py3langid
+
+    def refuse(sample):
+        raise AssertionError("the model was asked")
+
+    monkeypatch.setattr(py3langid, "classify", refuse)
+    for text, language in told.items():
+        shares = function_shares(text)
+        assert shares[language] >= FUNCTION_SHARE and detect_language(text) == language
