@@ -26,7 +26,8 @@ st.title("Compare splitters")
 st.caption("Every splitter over the whole corpus, at one budget. **Table a**: the share of atoms each "
            "splitter keeps whole (counting atoms no larger than the budget, so every row is judged on "
            "the same atoms). **Table b**: 200 lexical queries, each built from the three longest words "
-           "of a figure sentence; *answer@5* means a top-5 chunk holds the whole sentence, *cut* that "
+           "(in Chinese, Japanese and Korean, the rarest character pairs) of a figure sentence; "
+           "*answer@5* means a top-5 chunk holds the whole sentence, *cut* that "
            "the top 5 only hold part of it, *rank miss* that none touches it.")
 ctx = _shared.context()
 if not _shared.show_problems(ctx):

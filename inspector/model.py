@@ -21,6 +21,13 @@ Span = tuple[int, int]
 #: article's exact regex rules (``seed``), which reproduce its numbers.
 MODES: tuple[str, ...] = ("markdown", "seed")
 
+
+def every_script(mode: str) -> bool:
+    """Whether ``mode`` reads every script: terms, queries and sentences of any language (the
+    default mode), or only the article's English ones (seed mode, kept to its digits)."""
+    return mode != "seed"
+
+
 #: Atom kinds, in the order the article's tables print them.
 ATOM_KINDS: tuple[str, ...] = ("code", "table", "row", "num", "cite")
 

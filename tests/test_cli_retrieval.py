@@ -47,7 +47,7 @@ def test_the_text_report_names_the_retriever_and_prints_a_golden_table_per_set(c
     status, out, _ = run(capsys, "report", str(SAMPLE), "--retriever", "dense", "--golden", PARAPHRASE,
                          "--golden", str(SAMPLE / "golden-questions.jsonl"), "--spec", "structured:800", "--quiet")
     assert status == 0
-    assert "three longest words of a figure sentence, ranked by dense" in out
+    assert "three longest words (or rarest bigrams) of a figure sentence, ranked by dense" in out
     assert "e. golden set golden-paraphrase.csv: 25 questions, 27 quotes; ranked by dense" in out
     assert "e. golden set golden-questions.jsonl: 38 questions, 38 quotes; ranked by dense" in out
     assert "any@2000" in out and "prec-Ω" in out

@@ -14,7 +14,7 @@ import multiprocessing
 
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
-from ..model import Document, Span
+from ..model import Document, Span, every_script
 from ..retrieval.probe import query_candidates
 
 # What this process does besides analysing, as a share of the work of analysing the whole
@@ -127,7 +127,7 @@ def _analyze_batch(batch: int) -> list[tuple]:
     out = []
     for document in batches[batch]:
         analysis = analyze(document.text, mode)
-        out.append((analysis.to_plain(), query_candidates(document, analysis.atoms["num"], mode != "seed")))
+        out.append((analysis.to_plain(), query_candidates(document, analysis.atoms["num"], every_script(mode))))
     return out
 
 

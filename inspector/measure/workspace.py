@@ -18,7 +18,7 @@ from ..collector import collection_paused
 from ..corpus.load import Corpus
 from ..errors import ChunkSetError, ContextLineError
 from ..lengths import get_length
-from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, Span, SplitResult
+from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, Span, SplitResult, every_script
 from ..retrieval.probe import ProbeResult, Query, choose_queries, make_queries, probe_pool, query_candidates
 from ..retrieval.ranking import Pool, Retriever, shared_retriever
 from ..retrieval.retriever_spec import RetrieverSpec
@@ -183,7 +183,7 @@ class Workspace:
                 self.term_table()  # independent of atoms: overlaps the workers' parsing
                 for document in workers.own:
                     candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"],
-                                                               self.mode != "seed")
+                                                               every_script(self.mode))
                 for document, analysis, found in workers.collect():
                     self._analyses[document.id] = analysis
                     self._unsaved.append(document.id)
@@ -201,7 +201,7 @@ class Workspace:
         candidates, self._query_candidates = self._query_candidates, None
         if self._queries is None and candidates is not None:
             self._queries = choose_queries(self.documents, [candidates[d.id] for d in self.documents],
-                                           scripts=self.mode != "seed")
+                                           scripts=every_script(self.mode))
         self.queries()
         self.term_table().select(frozenset(w for q in self.queries() for w in q.words))
         self._atom_arrays()
@@ -356,14 +356,14 @@ class Workspace:
         """Every term of the corpus, found once, for BM25: the article's terms in seed mode, the
         terms of every script otherwise."""
         if self._terms is None:
-            self._terms = TermTable(((d.id, d.text) for d in self.documents), scripts=self.mode != "seed")
+            self._terms = TermTable(((d.id, d.text) for d in self.documents), scripts=every_script(self.mode))
         return self._terms
 
     def queries(self) -> list[Query]:
         """The article's 200 lexical queries for this corpus and mode."""
         if self._queries is None:
             figures = [self.analysis(d).atoms["num"] for d in self.documents]
-            self._queries = make_queries(self.documents, figures, scripts=self.mode != "seed")
+            self._queries = make_queries(self.documents, figures, scripts=every_script(self.mode))
         return self._queries
 
     def retriever(self, spec: RetrieverSpec | str | None = None) -> Retriever:

@@ -286,7 +286,9 @@ def format_report(report: dict) -> str:
                      + "".join(_pct(row["survival"][k], 7) for k in ATOM_KINDS)
                      + f"{row['duplication']:6.2f}")
     ranked = "" if report.get("retriever", "bm25") == "bm25" else f", ranked by {report['retriever']}"
-    lines += ["", f"b. {report['queries']} lexical queries, three longest words of a figure sentence{ranked}",
+    # The article's recipe; beyond it, a sentence of Chinese, Japanese or Korean gives bigrams.
+    words = "three longest words" if report["mode"] == "seed" else "three longest words (or rarest bigrams)"
+    lines += ["", f"b. {report['queries']} lexical queries, {words} of a figure sentence{ranked}",
               f"{'splitter':16s}{'answer@5':>9s}{'cut':>7s}{'ctx chars':>10s}{'ctx tokens':>11s}"]
     for row in report["compare"]:
         for label, probe in ((row["splitter"], row), *((f"  ±{e['expand']} read", e) for e in row.get("expanded", ()))):

@@ -177,8 +177,9 @@ class TermTable:
             offset += len(text) + 1
         # Global offsets index the documents joined by a newline, which no term spans, so one
         # pass over the joined text finds every document's terms. Only what ranking needs is
-        # kept: the lowered text (one byte per character) and each term's start and end.
-        # bytes.lower() changes only A-Z, so the terms are where they were.
+        # kept: a code per character (the article's: the lowered text, one byte per character;
+        # bytes.lower() changes only A-Z, so the terms are where they were) and each term's
+        # start and end.
         if scripts:
             self._index_scripts()
         else:
