@@ -9,89 +9,18 @@ document is tokenised once; each configuration then costs a few array operations
 
 from __future__ import annotations
 
-import re
 from typing import Iterable, Sequence
 
 import numpy as np
 
+from .article_terms import LETTER_BYTE, TERM_CLASS, offset_type, one_byte_per_char, runs_of_bytes, terms_of
 from .unicode_terms import BIGRAM, LETTER, class_of_codes, codes_of, narrowest, top_code, unicode_terms
 from .unicode_terms import term_runs as unicode_runs
 
-TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
-
-
-def term_runs(text: str, block: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end offsets of every term of ``text``.
-
-    A term is a run of ``[A-Za-z0-9.+-]`` trimmed to begin at its first letter or digit,
-    which is exactly the regex's greedy scan, located with array operations, ``block``
-    characters at a time (default ``TEXT_BLOCK``).
-    """
-    return _runs_of_bytes(_one_byte_per_char(text), block or TEXT_BLOCK)
-
-
-_TERM_CLASS = np.zeros(256, dtype=np.uint8)
-_TERM_CLASS[[ord(c) for c in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"]] = 2
-_TERM_CLASS[[ord(c) for c in ".+-"]] = 1
-
-
-def _one_byte_per_char(text: str) -> bytes:
-    """``text`` as ASCII with every other character (surrogates too) replaced by '?': offsets
-    stay put, terms (ASCII only) keep their bytes, and no term character is invented."""
-    return text.encode("ascii", "replace")
-
-
-_LETTER = re.compile(rb"[0-9A-Za-z]")
-_NOT_TERM = re.compile(rb"[^0-9A-Za-z.+-]")
 #: Terms per block when a whole-corpus pass would otherwise hold several arrays of every term.
 _BLOCK = 1 << 20
 #: Chunks per pass when counting terms in chunks.
 CHUNK_PART = 1 << 17
-#: Bytes of text per block when finding terms.
-TEXT_BLOCK = 1 << 24
-
-
-def _offsets(size: int) -> type:
-    """The narrowest integer type that holds every offset of a text of ``size`` bytes."""
-    return np.int32 if size < 2**31 - 1 else np.int64
-
-
-def _runs_of_bytes(data: bytes, block: int = TEXT_BLOCK) -> tuple[np.ndarray, np.ndarray]:
-    """Term starts and ends of ``data``, found block by block: no pass holds an array per byte
-    of a whole corpus. Blocks end on a byte no term holds, so no term is cut."""
-    kind = _offsets(len(data))
-    starts: list[np.ndarray] = [np.zeros(0, dtype=kind)]
-    ends: list[np.ndarray] = [np.zeros(0, dtype=kind)]
-    at = 0
-    while at < len(data):
-        stop = min(len(data), at + block)
-        if stop < len(data):
-            found = _NOT_TERM.search(data, stop)
-            stop = found.end() if found else len(data)
-        first, last = _block_runs(data, at, stop)
-        starts.append(first.astype(kind))
-        ends.append(last.astype(kind))
-        at = stop
-    return np.concatenate(starts), np.concatenate(ends)
-
-
-def _block_runs(data: bytes, at: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
-    """The terms of ``data[at:stop]``, which begins and ends outside any term, as offsets into ``data``."""
-    codes = np.frombuffer(data, dtype=np.uint8, count=stop - at, offset=at)
-    inside = np.zeros(stop - at + 2, dtype=bool)
-    inside[1:-1] = _TERM_CLASS[codes] != 0
-    edges = np.flatnonzero(inside[1:] != inside[:-1])
-    first, run_ends = edges[0::2], edges[1::2]
-    # Nearly every run starts on its first letter or digit; only runs led by '.', '+' or '-'
-    # need their first letter looked for (a lone one has none).
-    led = np.flatnonzero(_TERM_CLASS[codes[first]] != 2)
-    lone = run_ends[led] - first[led] == 1
-    first[led[lone]] = run_ends[led[lone]]
-    for k in led[~lone].tolist():
-        found = _LETTER.search(data, at + int(first[k]), at + int(run_ends[k]))
-        first[k] = found.start() - at if found else run_ends[k]
-    keep = first < run_ends
-    return first[keep] + at, run_ends[keep] + at
 
 
 def _fingerprints(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -157,11 +86,6 @@ def _occurrences(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, ids: d
     return terms, word_ids
 
 
-def terms_of(text: str) -> list[str]:
-    """The lowercased terms of any string (prefixes, cut pieces)."""
-    return [m.lower() for m in TERM.findall(text)]
-
-
 class TermTable:
     """Every term of a corpus in one coordinate space (document ``i`` starts at ``base[i]``):
     the article's terms, or with ``scripts`` the terms of every script (``unicode_terms``)."""
@@ -183,9 +107,9 @@ class TermTable:
         if scripts:
             self._index_scripts()
         else:
-            self.lowered = b"\n".join(_one_byte_per_char(t).lower() for t in self.texts.values())
+            self.lowered = b"\n".join(one_byte_per_char(t).lower() for t in self.texts.values())
             self.codes = np.frombuffer(self.lowered, dtype=np.uint8)
-            self.starts, self.ends = _runs_of_bytes(self.lowered)
+            self.starts, self.ends = runs_of_bytes(self.lowered)
         self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
 
     def _index_scripts(self) -> None:
@@ -197,7 +121,7 @@ class TermTable:
         kind = narrowest(max(map(top_code, texts), default=0))
         total = sum(map(len, texts)) + max(len(texts) - 1, 0)
         self.codes = np.full(total, ord("\n"), dtype=kind)
-        offset_kind = _offsets(total)
+        offset_kind = offset_type(total)
         starts, ends = [np.zeros(0, dtype=offset_kind)], [np.zeros(0, dtype=offset_kind)]
         at = 0
         for text in texts:
@@ -226,13 +150,13 @@ class TermTable:
     def _kinds(self, positions: np.ndarray) -> np.ndarray:
         """The character class (``unicode_terms``) at each position."""
         if not self.scripts:
-            return _TERM_CLASS[self.codes[positions]]
+            return TERM_CLASS[self.codes[positions]]
         return class_of_codes(self.codes[positions])
 
     def _first_letter(self, start: int, stop: int) -> int | None:
         """The first letter or digit in ``[start, stop)``, if any."""
         if not self.scripts:
-            found = _LETTER.search(self.lowered, start, stop)
+            found = LETTER_BYTE.search(self.lowered, start, stop)
             return found.start() if found else None
         letters = np.flatnonzero(class_of_codes(self.codes[start:stop]) == LETTER)
         return start + int(letters[0]) if len(letters) else None

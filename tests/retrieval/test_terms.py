@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from inspector import Chunk, Document
-from inspector.retrieval.terms import TermTable, term_runs, terms_of
+from inspector.retrieval.article_terms import term_runs
+from inspector.retrieval.terms import TermTable, terms_of
 from tests.support.strategies import FAST, markdown_document, seed_text
 
 TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*")
