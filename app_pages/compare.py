@@ -25,7 +25,8 @@ from inspector.views import markdown_escape as md
 st.title("Compare splitters")
 st.caption("Every splitter over the whole corpus, at one budget. **Table a**: the share of atoms each "
            "splitter keeps whole (counting atoms no larger than the budget, so every row is judged on "
-           "the same atoms). **Table b**: 200 lexical queries, each built from the three longest words "
+           "the same atoms). **Table b**: 200 lexical queries (fewer when the documents have fewer figure "
+           "sentences), each built from the three longest words "
            "(in Chinese, Japanese and Korean, the rarest character pairs) of a figure sentence; "
            "*answer@5* means a top-5 chunk holds the whole sentence, *cut* that "
            "the top 5 only hold part of it, *rank miss* that none touches it.")
@@ -129,8 +130,8 @@ st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table
 st.plotly_chart(survival_figure(frame), key="survival_chart")
 
 st.subheader("b. Lexical probe")
-st.caption(f"Ranked by {md(retriever)}. *ctx* columns: mean size of the top 5 chunks a query brings back "
-           "(tokens: o200k, or characters / 4 in seed mode).")
+st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}. *ctx* columns: mean size of "
+           "the top 5 chunks a query brings back (tokens: o200k, or characters / 4 in seed mode).")
 table_b = frame[list(TABLE_B)]
 st.dataframe(table_b, hide_index=True, column_config=percent, width="stretch")
 st.download_button("Download table b (CSV)", table_b.to_csv(index=False), "table_b.csv", "text/csv",

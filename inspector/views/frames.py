@@ -55,8 +55,9 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
             "duplication": round(row["duplication"], 4), "oversized": row["oversized"],
             "answer@5": row["answer_at_5"], "cut": row["cut"], "rank miss": max(0.0, row["rank_miss"]),
             "ctx chars": round(row["ctx_chars"], 1), "ctx tokens": round(row["ctx_tokens"], 1),
+            "queries": report["queries"],
         })
-    return pd.DataFrame(rows, columns=list(dict.fromkeys(TABLE_A + TABLE_B)))
+    return pd.DataFrame(rows, columns=list(dict.fromkeys((*TABLE_A, *TABLE_B, "queries"))))
 
 
 def sweep_frame(workspace: Workspace, spec: SplitterSpec | str, budgets: Sequence[int], *,

@@ -62,6 +62,8 @@ def test_compare_measures_the_documents_of_one_language():
                                               "international/zh/remote-work.md"]
     row = chinese[chinese["spec"] == "structured:800"].iloc[0]
     assert row["chunks"] == part.summarize("structured:800").chunks < everything["chunks"].iloc[0]
+    asked = len(part.queries())
+    assert 0 < asked < 200 and any(c.value.startswith(f"{asked} queries, ranked by bm25") for c in at.caption)
 
 
 def test_the_chosen_language_is_in_the_link_and_a_bad_one_is_refused():

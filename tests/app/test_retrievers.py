@@ -36,7 +36,7 @@ def test_compare_ranks_table_b_with_the_retriever_in_the_link(data_folder):
     at.switch_page("app_pages/compare.py").run()
     assert_clean(at)
     assert at.selectbox(key="retriever").value == "hybrid"
-    assert any("Ranked by hybrid" in c.value for c in at.caption)
+    assert any("queries, ranked by hybrid" in c.value for c in at.caption)
     hybrid = probe_table(at)
     at.selectbox(key="retriever").set_value("bm25").run()
     assert_clean(at)

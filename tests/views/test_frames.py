@@ -50,7 +50,8 @@ def test_compare_frame_is_the_reports_tables_a_and_b(workspace):
     frame = compare_frame(workspace, specs, fits=800, progress=lambda *a: calls.append(a))
     report = build_report(workspace, specs=specs, fits=800, budgets=())
     assert list(frame["spec"]) == specs
-    assert set(TABLE_A) | set(TABLE_B) == set(frame.columns)
+    assert set(TABLE_A) | set(TABLE_B) | {"queries"} == set(frame.columns)
+    assert set(frame["queries"]) == {report["queries"]}
     for row, expected in zip(frame.to_dict("records"), report["compare"]):
         assert row["chunks"] == expected["chunks"]
         for kind in ATOM_KINDS:
