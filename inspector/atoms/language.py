@@ -27,19 +27,35 @@ UNDETERMINED = "und"
 #: Han or kana characters that count as one word in a sentence's length.
 CJK_CHARS_PER_WORD = 2
 
-# Scripts written without spaces between words: Han (with its extensions and compatibility
-# ideographs), hiragana, katakana (with its phonetic extensions and half-width forms).
-SPACELESS = ("\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
-             "\U00020000-\U0003134f")
+#: Code point ranges of Han (with its extensions and compatibility ideographs), of kana
+#: (hiragana, katakana, their phonetic extensions and half-width forms) and of Hangul (with its
+#: jamo, extensions and half-width forms). Han and kana are written without spaces between words.
+HAN = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
+KANA = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0xFF66, 0xFF9F))
+HANGUL = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7AF), (0xD7B0, 0xD7FF),
+          (0xFFA0, 0xFFDC))
+
+
+def character_class(ranges) -> str:
+    """The inside of a regex character class matching every code point of ``ranges``."""
+    return "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+SPACELESS = character_class(HAN + KANA)
 # Their punctuation: CJK symbols (、。「」), full-width punctuation (，！？：), not full-width
 # letters or digits.
 SPACELESS_PUNCTUATION = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 _SPACELESS_CHAR = re.compile(f"[{SPACELESS}]")
 _WORD_RUN = re.compile(rf"[^\s{SPACELESS}{SPACELESS_PUNCTUATION}]+")
-_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_KANA = re.compile(f"[{character_class(KANA)}]")
+_HAN = re.compile(f"[{character_class(HAN)}]")
+_HANGUL = re.compile(f"[{character_class(HANGUL)}]")
 _LETTER = re.compile(r"[^\W\d_]")
+_NOT_PROSE = re.compile(r"<[^<>\n]*>|`[^`\n]*`|\w+://\S+")
+# py3langid's names that this project reads otherwise: Wu and Cantonese for Chinese (on a short
+# sample of Han text the model cannot tell them from Mandarin, and they are split and indexed
+# alike), "no linguistic content" for undetermined.
+_MODEL_NAMES = {"wuu": "zh", "yue": "zh", "zxx": UNDETERMINED}
 _WORD = re.compile(r"[^\W\d_]+")
 #: Each language's commonest words that the others hardly write ("la", "de", "que" and "en" are
 #: in several, so in none). When one language's make a twelfth of a sample's words, twice any
@@ -96,14 +112,18 @@ def detect_language(sample: str) -> str:
     # py3langid loads its model on first use (half a second), so importing stays cheap.
     from py3langid import classify
 
-    return classify(sample)[0]
+    found = classify(sample)[0]
+    return _MODEL_NAMES.get(found, found)
 
 
 def prose_sample(parts) -> str:
-    """The first ``SAMPLE_CHARS`` characters of an iterable of prose strings, joined by spaces."""
+    """The first ``SAMPLE_CHARS`` characters of an iterable of prose strings, joined by spaces,
+    without their HTML tags, URLs and inline code (words of no language)."""
     taken: list[str] = []
     size = 0
     for part in parts:
+        if "<" in part or "`" in part or "://" in part:
+            part = _NOT_PROSE.sub(" ", part)
         taken.append(part[: SAMPLE_CHARS - size])
         size += len(taken[-1]) + 1
         if size >= SAMPLE_CHARS:

@@ -60,6 +60,8 @@ GERMAN_ABBREVIATIONS: frozenset[str] = frozenset(
 )
 
 _CLOSING = "\"'\u201d\u2019)\\]*_"
+# Chinese and Japanese closing quotes and brackets: 」』）】〉》〕〗〙〛.
+_CJK_CLOSING = "\u300d\u300f\uff09\u3011\u3009\u300b\u3015\u3017\u3019\u301b"
 
 
 def _boundary(abbreviations: frozenset[str], more: str = "") -> re.Pattern:
@@ -92,8 +94,7 @@ _RULES = {"de": _BOUNDARY_DE}
 # Chinese and Japanese full stops (and their half- and full-width relatives) end a sentence
 # with or without a space after them, closing quotes and brackets included.
 _FULL_STOPS = "\u3002\uff01\uff1f\uff61\u203c\u2047\u2048\u2049"
-_FULL_STOP = re.compile(
-    f"[{_FULL_STOPS}]+[\u300d\u300f\uff09\u3011\u3009\u300b\u3015\u3017\u3019\u301b{_CLOSING}]*(\\s*)")
+_FULL_STOP = re.compile(f"[{_FULL_STOPS}]+[{_CJK_CLOSING}{_CLOSING}]*(\\s*)")
 _STARTERS = frozenset("\"'\u201c\u2018([`*_")
 _DIGIT = re.compile(r"\d")
 _DIGIT_ASCII = re.compile(r"[0-9]")  # twice as fast; used when the text is ASCII
@@ -140,7 +141,7 @@ def _with_full_stops(bm: str, bounds: list[int]) -> list[int]:
 
 # Closing quotes, brackets and emphasis markers: sentencex leaves them to the next sentence
 # ("**Done.** Next" gives "**Done." and "** Next"); they belong to the one they close.
-_CLOSERS = re.compile(r"[\"'\u201d\u2019\u300d\u300f\uff09)\]*_]+(?=\s|$)")
+_CLOSERS = re.compile(f"[{_CLOSING}{_CJK_CLOSING}]+(?=\\s|$)")
 _SPACE = re.compile(r"\s+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 

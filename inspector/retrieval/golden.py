@@ -125,6 +125,11 @@ class GoldenResult:
         kinds sorted; empty when no question has a kind."""
         return self.by_group([q.item.kind for q in self.questions], mode)
 
+    @property
+    def several_languages(self) -> bool:
+        """Whether the questions' evidence is in more than one language (a breakdown says something)."""
+        return len(set(self.languages)) > 1
+
     def by_language(self, mode: str = "every") -> dict[str, dict[int, tuple[int, int]]]:
         """``language -> budget -> (hits, questions)``, a question counted in the language of
         its evidence's document; empty when the result was not told the languages."""
@@ -144,7 +149,7 @@ class GoldenResult:
                if any(q.item.kind for q in self.questions) else {}),
             **({"by_language": {language: {str(b): list(v) for b, v in row.items()}
                                 for language, row in self.by_language().items()}}
-               if len(set(self.languages)) > 1 else {}),
+               if self.several_languages else {}),
             "span_scores": {s.cut: {"recall": s.recall, "precision": s.precision, "iou": s.iou}
                             for s in self.span_scores},
             "precision_omega": self.precision_omega,

@@ -8,18 +8,16 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from ..atoms.language import HAN, HANGUL, KANA, character_class
+
 #: Character classes: not in a term, a connector inside one (``.+-``), a letter or digit, a
 #: character of a script written without spaces (bigrams).
 OTHER, CONNECTOR, LETTER, BIGRAM = 0, 1, 2, 3
 
-#: Han, kana and Hangul, with their extensions and half-width forms.
-BIGRAM_RANGES = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x31F0, 0x31FF), (0x3400, 0x4DBF),
-                  (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7AF), (0xD7B0, 0xD7FF), (0xF900, 0xFAFF),
-                  (0xFF66, 0xFF9F), (0xFFA0, 0xFFDC), (0x20000, 0x3134F))
-
-
+#: Han, kana and Hangul (``atoms.language``'s ranges), in order.
+BIGRAM_RANGES = tuple(sorted(HAN + KANA + HANGUL))
 #: A regex class of the characters of scripts written without spaces (the bigram ranges).
-BIGRAM_CHARACTERS = "".join(f"{chr(a)}-{chr(b)}" for a, b in BIGRAM_RANGES)
+BIGRAM_CHARACTERS = character_class(BIGRAM_RANGES)
 
 
 @lru_cache(maxsize=None)

@@ -203,7 +203,7 @@ def language_rows(results) -> list[dict]:
     """One row per language (of the questions' evidence) and chunking, as ``folder_rows``; none
     when every question's evidence is in one language."""
     results = list(results)
-    if not any(len(set(result.languages)) > 1 for result in results):
+    if not any(result.several_languages for result in results):
         return []
     return _group_rows(results, "language", lambda result: result.by_language())
 

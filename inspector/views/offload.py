@@ -100,10 +100,6 @@ def _compare(workspace: Workspace, specs: tuple[str, ...], fits: int | None, ret
     return compare_frame(part, list(specs), fits=fits, retriever=retriever)
 
 
-def _languages(workspace: Workspace) -> dict[str, int]:
-    return workspace.language_counts()
-
-
 def _sweep(workspace: Workspace, spec: str, budgets: tuple[int, ...], retriever: str = "bm25"):
     return sweep_frame(workspace, spec, list(budgets), retriever=retriever)
 
@@ -134,7 +130,7 @@ def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever:
 
 
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
-TASKS = {"compare": _compare, "languages": _languages, "sweep": _sweep, "sizes": _sizes, "round": _round,
+TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
          "side_by_side": _side_by_side, "golden": _golden, "fixes": _fixes}
 
 

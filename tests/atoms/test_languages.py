@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from inspector.atoms import analyze
-from inspector.atoms.language import FUNCTION_SHARE, detect_language, function_shares, word_count
+from inspector.atoms.language import FUNCTION_SHARE, detect_language, function_shares, prose_sample, word_count
 from inspector.atoms.prose import split_sentences
 
 CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus" / "international"
@@ -204,3 +204,13 @@ def test_common_languages_are_told_by_their_commonest_words_and_the_rest_by_the_
     for text, language in told.items():
         shares = function_shares(text)
         assert shares[language] >= FUNCTION_SHARE and detect_language(text) == language
+
+
+def test_the_sample_leaves_out_tags_code_and_urls_and_the_models_chinese_varieties_are_chinese(monkeypatch):
+    sample = prose_sample(["Die <b onclick='window.x=1'>Größe</b> `int main` https://example.com/a ist gut."])
+    assert "onclick" not in sample and "main" not in sample and "example" not in sample and "Größe" in sample
+    import py3langid
+
+    for said, language in (("wuu", "zh"), ("yue", "zh"), ("zxx", "und"), ("pl", "pl")):
+        monkeypatch.setattr(py3langid, "classify", lambda text, said=said: (said, 0.0))
+        assert detect_language("Mieszane zdanie bez słów funkcyjnych ani pisma CJK tutaj.") == language

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from inspector import Chunk, Document
 from inspector.retrieval.article_terms import term_runs
+from inspector.retrieval.scripts import BIGRAM_RANGES
 from inspector.retrieval.terms import TermTable, terms_of
 from tests.support.strategies import FAST, markdown_document, seed_text
 
@@ -103,9 +104,7 @@ def _script_class(ch: str) -> int:
     import unicodedata
 
     cp = ord(ch)
-    cjk = any(a <= cp <= b for a, b in ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x31F0, 0x31FF),
-                                         (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF),
-                                         (0xF900, 0xFAFF), (0xFF66, 0xFFDC), (0x20000, 0x3134F)))
+    cjk = any(a <= cp <= b for a, b in BIGRAM_RANGES)  # the data is shared, the scan below is not
     if cjk:
         return 3 if ch.isalnum() or unicodedata.category(ch).startswith("L") else 0
     if ch in ".+-":
@@ -171,3 +170,15 @@ def test_the_class_table_is_the_class_of_every_code_point():
 
     table = classes()
     assert [int(k) for k in table] == [class_of(cp) for cp in range(0x10000)]
+
+
+@FAST
+@given(text=st.text(alphabet=SCRIPTS + "・ー。", max_size=60))
+def test_the_probes_bigrams_are_the_tables_bigrams(text):
+    """``scripts.bigrams`` (no numpy, for forked workers) finds the bigram terms the table finds."""
+    from inspector.retrieval.scripts import BIGRAM, bigrams, class_of
+
+    table = TermTable([("a", text)], scripts=True)
+    found = [(a, text[a:b].lower()) for a, b in zip(table.starts.tolist(), table.ends.tolist())
+             if class_of(ord(text[a])) == BIGRAM]
+    assert bigrams(text) == found
