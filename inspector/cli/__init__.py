@@ -82,8 +82,9 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     _add_context(commands)
     for command in (report, *(commands.choices[name] for name in ("check", "export"))):
         command.add_argument("--engine", choices=("local", "ray"), default="local",
-                             help="where documents are analysed: this machine (default) or a Ray cluster "
-                                  "($RAY_ADDRESS, else a local Ray; needs the ray[data] extra)")
+                             help="where documents are analysed and BM25 indexes and ranks chunks: this machine "
+                                  "(default) or a Ray cluster ($RAY_ADDRESS, else a local Ray; needs the ray[data] "
+                                  "extra)")
         command.add_argument("--context-model", metavar="MODEL",
                              help="the model whose context lines +context specs without ;llm= use "
                                   "(default $CHUNK_INSPECTOR_CONTEXT_MODEL)")
@@ -100,19 +101,28 @@ def main(argv: list[str] | None = None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        if args.command == "report":
-            return run_report(args)
-        if args.command == "check":
-            return run_check(args)
-        if args.command == "export":
-            return run_export(args)
-        if args.command == "context":
-            return run_context(args)
+        if getattr(args, "engine", "local") == "ray":
+            from ..measure.ray_engine import ray_session
+
+            with ray_session():  # Ray starts when the command first needs it
+                return _run(args)
+        return _run(args)
     except InspectorError as exc:
         return fail(str(exc))
     finally:
         if collecting:
             gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "report":
+        return run_report(args)
+    if args.command == "check":
+        return run_check(args)
+    if args.command == "export":
+        return run_export(args)
+    if args.command == "context":
+        return run_context(args)
     return 2  # pragma: no cover - argparse requires a command
 
 

@@ -124,7 +124,8 @@ def say_problems(problems, source: str = "") -> None:
 
 
 def retriever_for(args: argparse.Namespace, workspace):
-    """The run's retriever, its vectors kept in the data folder; a cache it cannot use is said."""
+    """The run's retriever, its vectors kept in the data folder, its BM25 ranking on the
+    cluster with ``--engine ray``; a cache it cannot use is said."""
     from ..data_folder import data_folder
     from ..retrieval.remote import base_url_of
     from ..retrieval.retriever_spec import parse_retriever
@@ -134,6 +135,11 @@ def retriever_for(args: argparse.Namespace, workspace):
         base_url_of(args.embeddings_url)
     workspace.vector_folder, workspace.embeddings_url = data_folder(), args.embeddings_url
     retriever = workspace.retriever(spec)
+    if getattr(args, "engine", "local") == "ray":
+        from ..measure.ray_ranking import on_partitions
+        from ..model import every_script
+
+        retriever = on_partitions(retriever, workspace.documents, every_script(workspace.mode))
     if retriever.warning:
         sys.stderr.write(f"note: {retriever.warning}\n")
     return retriever

@@ -52,6 +52,8 @@ def run_report(args: argparse.Namespace) -> int:
     jobs = args.jobs or min(4, os.cpu_count() or 1)
     if not 1 <= jobs <= MAX_JOBS:
         return fail(f"--jobs must be from 1 to {MAX_JOBS}")
+    if args.engine == "ray":
+        jobs = 1  # the cluster analyses and ranks; a process holding Ray's threads must not fork
     progress = ProgressBar(enabled=not args.quiet)
     corpus = read_corpus(args, progress)
     for skipped in corpus.skipped:

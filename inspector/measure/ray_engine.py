@@ -4,8 +4,10 @@ Finding atoms is a pure function of a document's text and the atom mode, and the
 step of a run; it maps onto Ray Data as one ``map_batches`` over the documents. Each analysis
 comes back as ``marshal`` bytes of ``Analysis.to_plain`` and is put in the workspace, so every
 measure after it (splits, survival, the probe, golden recall) is the local engine's own code on
-the same analyses, and the printed numbers are identical. What this slice leaves local: the
-term index, the ranking and the per-document measures (see the README's *Scale*).
+the same analyses, and the printed numbers are identical. BM25's term index and ranking are
+split across the cluster too (``ray_ranking``); splitting and the per-configuration measures
+run on the driver, one configuration after another (a process holding Ray's threads must not
+fork measuring workers).
 
 The cluster is ``$RAY_ADDRESS`` when set (``ray job submit -- python -m inspector report ...``
 runs the same command on one), else a local Ray started for the run. Ray is an optional extra.
@@ -17,7 +19,8 @@ from __future__ import annotations
 
 import marshal
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..atoms.analysis import Analysis
@@ -29,6 +32,8 @@ ENGINES: tuple[str, ...] = ("local", "ray")
 ENV_ADDRESS = "RAY_ADDRESS"
 #: Documents per Ray Data batch: large enough to pay for a task, small enough to spread a corpus.
 BATCH = 64
+
+_IN_SESSION: list[bool] | None = None  # inside ``ray_session``: whether Ray was started or connected
 
 
 def ray_available() -> bool:
@@ -61,7 +66,25 @@ def start_ray(num_cpus: int | None = None) -> bool:
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = address or "a local Ray"
         raise EngineError(f"could not start or reach {where}: {' '.join(str(exc).split())[:300]}") from None
+    if _IN_SESSION is not None:
+        _IN_SESSION.append(True)
     return True
+
+
+@contextmanager
+def ray_session() -> Iterator[None]:
+    """The length of a command on Ray: a Ray that ``start_ray`` starts or connects to inside it
+    is shut down (or left) on exit; the actors of this run end with it either way."""
+    global _IN_SESSION
+    _IN_SESSION = []
+    try:
+        yield
+    finally:
+        started, _IN_SESSION = _IN_SESSION, None
+        if started:
+            import ray
+
+            ray.shutdown()
 
 
 def _analyse_batch(mode: str) -> Callable[[dict], dict]:
@@ -77,26 +100,22 @@ def _analyse_batch(mode: str) -> Callable[[dict], dict]:
 
 
 def ray_analyses(documents: Sequence[Document], mode: str) -> list[Analysis]:
-    """Every document's analysis, computed on the Ray cluster, in the order given."""
+    """Every document's analysis, computed on the Ray cluster, in the order given (Ray is
+    connected or started when it is not yet, and left running: see ``ray_session``)."""
     if not documents:
         return []
-    started = start_ray()
+    start_ray()
     import logging
 
-    import ray
     import ray.data
 
     logging.getLogger("ray.data").setLevel(logging.WARNING)
-    try:
-        ray.data.DataContext.get_current().enable_progress_bars = False
-        items = [{"position": i, "text": d.text} for i, d in enumerate(documents)]
-        dataset = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // BATCH, 256)))
-        found: list[Analysis | None] = [None] * len(documents)
-        for row in dataset.map_batches(_analyse_batch(mode), batch_format="numpy", batch_size=BATCH).iter_rows():
-            found[int(row["position"])] = Analysis.from_plain(marshal.loads(row["plain"]))
-    finally:
-        if started:  # the rest of the run may fork, which a process holding Ray's threads must not
-            ray.shutdown()
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    items = [{"position": i, "text": d.text} for i, d in enumerate(documents)]
+    dataset = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // BATCH, 256)))
+    found: list[Analysis | None] = [None] * len(documents)
+    for row in dataset.map_batches(_analyse_batch(mode), batch_format="numpy", batch_size=BATCH).iter_rows():
+        found[int(row["position"])] = Analysis.from_plain(marshal.loads(row["plain"]))
     missing = [documents[i].id for i, a in enumerate(found) if a is None]
     if missing:
         raise EngineError(f"the Ray job returned no analysis for {len(missing)} documents (first {missing[0]})")

@@ -180,7 +180,7 @@ class Workspace:
         if workers is not None:
             candidates: dict[str, list] = {}
             try:
-                self.term_table()  # independent of atoms: overlaps the workers' parsing
+                self.term_table().index()  # independent of atoms: overlaps the workers' parsing
                 for document in workers.own:
                     candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"],
                                                                every_script(self.mode))

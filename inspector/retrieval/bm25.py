@@ -1,18 +1,69 @@
 """Okapi BM25 over chunk term statistics, scored exactly as the article's script scores it.
 
 The statistics (chunk lengths in terms, and per word the chunks holding it with how often)
-come from ``terms.TermTable``; this module only ranks.
+come from ``terms.TermTable``; this module only ranks. A pool too large for one machine is
+ranked in partitions: each partition's ``Statistics`` are summed into the pool's, each
+partition ranks its own chunks with them (``BM25.ranked``), and ``merge_ranked`` keeps the
+best of all partitions in the order one ranking of the whole pool gives.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 #: About how many (query, word, chunk) contributions ``top_many`` ranks in one pass.
 TRIPLES = 1 << 19
+
+
+@dataclass(frozen=True, slots=True)
+class Statistics:
+    """What a BM25 score needs of the whole pool: its chunks, their terms in all (the mean
+    chunk length is ``terms / chunks``) and how many chunks hold each word."""
+
+    chunks: int
+    terms: int
+    df: dict[str, int]
+
+    @classmethod
+    def of(cls, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]]) -> "Statistics":
+        """The statistics of one pool (or partition)."""
+        return cls(len(lens), int(lens.sum()), {word: len(ids) for word, (ids, _) in postings.items()})
+
+    @classmethod
+    def total(cls, parts: Iterable["Statistics"]) -> "Statistics":
+        """The statistics of the pool the partitions ``parts`` make up."""
+        chunks, terms, df = 0, 0, {}
+        for part in parts:
+            chunks, terms = chunks + part.chunks, terms + part.terms
+            for word, count in part.df.items():
+                df[word] = df.get(word, 0) + count
+        return cls(chunks, terms, df)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One query's best chunks, best first, with what orders them: the score, then the first
+    query word that reaches the chunk (``seen``), then the chunk's position."""
+
+    scores: np.ndarray
+    seen: np.ndarray
+    chunks: np.ndarray
+
+
+def merge_ranked(parts: Sequence[Sequence[Ranked]], k: int) -> list[list[int]]:
+    """Per query, the ``k`` best chunks of all partitions' rankings (their chunks given as
+    positions in the whole pool), in the order ``BM25.top_many`` over the whole pool gives."""
+    out = []
+    for query in zip(*parts):
+        scores = np.concatenate([r.scores for r in query])
+        seen = np.concatenate([r.seen for r in query])
+        chunks = np.concatenate([r.chunks for r in query])
+        out.append(chunks[np.lexsort((chunks, seen, -scores))[:k]].tolist())
+    return out
 
 
 class BM25:
@@ -21,13 +72,21 @@ class BM25:
     Each term's contribution is evaluated in the article's operation order in float64, and
     terms are summed in query order, so scores are bit-identical to its pure-Python loop;
     ties keep the order in which chunks were first scored (``Counter.most_common``'s order).
+    ``pool``: the statistics of the whole pool when these chunks are one partition of it.
     """
 
-    def __init__(self, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+    def __init__(self, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]],
+                 pool: Statistics | None = None) -> None:
         self.n = len(lens)
         self.postings = postings
-        avg = int(lens.sum()) / self.n if self.n else 1.0
+        self.pool = pool or Statistics.of(lens, postings)
+        avg = self.pool.terms / self.pool.chunks if self.pool.chunks else 1.0
         self.norm = 1.2 * ((1 - 0.75) + 0.75 * lens.astype(np.float64) / avg)
+
+    def idf(self, word: str) -> float:
+        """The word's inverse document frequency over the pool, as the article computes it."""
+        df = self.pool.df.get(word, 0)
+        return math.log(1 + (self.pool.chunks - df + 0.5) / (df + 0.5))
 
     def top(self, words: Iterable[str], k: int) -> list[int]:
         """Positions of the ``k`` best chunks for the query ``words`` (fewer if fewer match)."""
@@ -36,9 +95,7 @@ class BM25:
             posting = self.postings.get(word)
             if posting is not None:
                 ids, counts = posting
-                df = len(ids)
-                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-                parts.append((ids, idf * counts * 2.2 / (counts + self.norm[ids])))
+                parts.append((ids, self.idf(word) * counts * 2.2 / (counts + self.norm[ids])))
         if not parts:
             return []
         touched = np.concatenate([ids for ids, _ in parts])
@@ -56,7 +113,12 @@ class BM25:
         query's chunks with their contributions still in word order, so each score is summed
         in the order ``top`` (and the article) adds it.
         """
-        out: list[list[int]] = [[] for _ in queries]
+        return [ranked.chunks.tolist() for ranked in self.ranked(queries, k, batch)]
+
+    def ranked(self, queries: list[tuple[str, ...]], k: int, batch: int = TRIPLES) -> list[Ranked]:
+        """``top_many``'s rankings with the scores and first words that order them."""
+        none = Ranked(np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        out: list[Ranked] = [none] * len(queries)
         words = [w for w, (ids, _) in self.postings.items() if len(ids)]
         if not words:
             return out
@@ -67,7 +129,7 @@ class BM25:
         tf_all = np.concatenate([self.postings[w][1] for w in words])
         # Each word's idf with math.log, as ``top`` computes it, then every contribution in
         # ``top``'s operation order, element by element.
-        idf = np.array([math.log(1 + (self.n - d + 0.5) / (d + 0.5)) for d in df.tolist()])
+        idf = np.array([self.idf(w) for w in words])
         value_all = np.repeat(idf, df) * tf_all * 2.2 / (tf_all + self.norm[chunk_all])
         # Each word's k-th best contribution: k chunks score at least that on any query
         # holding the word (scores only grow as words add up), so a query's top k all
@@ -91,7 +153,7 @@ class BM25:
         return out
 
     def _rank(self, pairs: list[tuple[int, int, int]], queries: int, df: np.ndarray, begin: np.ndarray,
-              chunk_all: np.ndarray, value_all: np.ndarray, kth: np.ndarray, k: int, out: list[list[int]]) -> None:
+              chunk_all: np.ndarray, value_all: np.ndarray, kth: np.ndarray, k: int, out: list[Ranked]) -> None:
         """``top_many``'s ranking of the queries in ``pairs`` (query, word position, word id), into ``out``."""
         query_of = np.array([q for q, _, _ in pairs], dtype=np.int64)
         word_at = np.array([p for _, p, _ in pairs], dtype=np.int64)
@@ -119,10 +181,9 @@ class BM25:
         # Best score first; ties in the order the chunks were first scored: by the first
         # query word that reaches them, then in chunk order.
         ranked = np.lexsort((chunk, seen, -score, query))
-        query, chunk = query[ranked], chunk[ranked]
+        query, chunk, seen, score = query[ranked], chunk[ranked], seen[ranked], score[ranked]
         asked = sorted({q for q, _, _ in pairs})
         starts = np.searchsorted(query, asked)
         stops = np.minimum(np.searchsorted(query, asked, side="right"), starts + k)
-        chunks = chunk.tolist()
         for q, a, b in zip(asked, starts.tolist(), stops.tolist()):
-            out[q] = chunks[a:b]
+            out[q] = Ranked(score[a:b], seen[a:b], chunk[a:b])

@@ -159,10 +159,11 @@ class DenseRetriever(Retriever):
 
 
 class HybridRetriever(Retriever):
-    """Reciprocal rank fusion of BM25 and a dense retriever."""
+    """Reciprocal rank fusion of BM25 (``bm25``: the article's, ranked here by default) and a
+    dense retriever."""
 
-    def __init__(self, spec: RetrieverSpec, dense: DenseRetriever) -> None:
-        self.spec, self.dense, self.bm25 = spec, dense, BM25Retriever()
+    def __init__(self, spec: RetrieverSpec, dense: DenseRetriever, bm25: BM25Retriever | None = None) -> None:
+        self.spec, self.dense, self.bm25 = spec, dense, bm25 or BM25Retriever()
 
     @property
     def warning(self) -> str:  # type: ignore[override]

@@ -4,86 +4,37 @@ Terms are what the article's ``[A-Za-z0-9][A-Za-z0-9.+-]*`` finds, lowercased (s
 the terms of every script (``unicode_terms``: the same on ASCII text). A chunk's
 terms are the document's terms inside its span, plus the pieces of any term the span cuts
 through (re-tokenised exactly as the article would tokenise the sliced text). Every
-document is tokenised once; each configuration then costs a few array operations.
+document is tokenised once; each configuration then costs a few array operations. The table
+keeps each term's bounds (and, for the article's terms, the lowered text); every script's
+codes, two bytes a character once a corpus holds Chinese, are made again from the texts where
+ranking reads them, so the index stays near what the article's terms cost.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import bisect
+from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
 from .article_terms import LETTER_BYTE, TERM_CLASS, offset_type, one_byte_per_char, runs_of_bytes, terms_of
+from .lookup import occurrences
+from .scripts import lower
 from .unicode_terms import BIGRAM, LETTER, class_of_codes, codes_of, narrowest, top_code, unicode_terms
 from .unicode_terms import term_runs as unicode_runs
 
-#: Terms per block when a whole-corpus pass would otherwise hold several arrays of every term.
-_BLOCK = 1 << 20
 #: Chunks per pass when counting terms in chunks.
 CHUNK_PART = 1 << 17
+#: About how many characters' codes are made at once when looking words up.
+CODE_BLOCK = 1 << 24
 
 
-def _fingerprints(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """A cheap key per term (length, first, second and last code) that equal terms share
-    (unequal ones too, now and then: candidates are compared in full afterwards)."""
-    starts, ends = starts.astype(np.int64), ends.astype(np.int64)
-    second = np.minimum(starts + 1, ends - 1)
-    return (((ends - starts) << 42) ^ (codes[starts].astype(np.int64) << 28)
-            ^ (codes[second].astype(np.int64) << 14) ^ codes[ends - 1].astype(np.int64))
+class _Index(NamedTuple):
+    """What a table keeps of its terms."""
 
-
-def _occurrences(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, ids: dict[bytes, int]
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Numbers of the terms equal to a word of ``ids`` (keyed by its codes' bytes, in the type
-    of ``codes``), and that word's id, in term order.
-
-    Fingerprints narrow half a million terms to the few that can equal a wanted word; those
-    are then compared with their word code by code, all as array operations.
-    """
-    none = np.zeros(0, dtype=np.int64)
-    if not ids or not len(starts):
-        return none, none
-    width = codes.dtype.itemsize
-    words = list(ids)
-    lengths = np.fromiter((len(w) // width for w in words), np.int64, len(words))
-    word_ends = np.cumsum(lengths)
-    spelling = np.frombuffer(b"".join(words), dtype=codes.dtype)
-    keys = _fingerprints(spelling, word_ends - lengths, word_ends)
-    order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    # Block by block, so that no pass holds several arrays the size of the whole corpus's terms.
-    hits, slots = [], []
-    for at in range(0, len(starts), _BLOCK):
-        found = _fingerprints(codes, starts[at:at + _BLOCK], ends[at:at + _BLOCK])
-        slot = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
-        hit = np.flatnonzero(keys[slot] == found)
-        hits.append(hit + at)
-        slots.append(slot[hit])
-    terms, slot = np.concatenate(hits), np.concatenate(slots)
-    shared = np.flatnonzero(keys[1:] == keys[:-1])
-    if len(shared):  # two wanted words with one fingerprint: compare those terms as text
-        ambiguous = np.isin(keys[slot], keys[shared])
-        exact = [(t, ids[codes[a:b].tobytes()]) for t, a, b in zip(
-            terms[ambiguous].tolist(), starts[terms[ambiguous]].tolist(), ends[terms[ambiguous]].tolist())
-            if codes[a:b].tobytes() in ids]
-        terms, slot = terms[~ambiguous], slot[~ambiguous]
-    word = order[slot]
-    size = (ends[terms] - starts[terms]).astype(np.int64)
-    fits = size == lengths[word]  # fingerprints of unequal lengths can meet
-    terms, word, size = terms[fits], word[fits], size[fits]
-    total = int(size.sum())
-    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(size) - size, size)
-    text = codes[np.repeat(starts[terms], size) + within]
-    spelled = spelling[np.repeat(word_ends[word] - lengths[word], size) + within]
-    same = np.logical_and.reduceat(text == spelled, np.cumsum(size) - size) if total else np.zeros(0, dtype=bool)
-    terms, word = terms[same], word[same]
-    word_ids = np.fromiter(ids.values(), np.int64, len(ids))[word]
-    if len(shared) and exact:
-        terms = np.concatenate((terms, np.fromiter((t for t, _ in exact), np.int64, len(exact))))
-        word_ids = np.concatenate((word_ids, np.fromiter((w for _, w in exact), np.int64, len(exact))))
-        sort = np.argsort(terms, kind="stable")
-        terms, word_ids = terms[sort], word_ids[sort]
-    return terms, word_ids
+    starts: np.ndarray
+    ends: np.ndarray
+    lowered: bytes | None  # the article's terms: the joined text lowered, a byte per character
 
 
 class TermTable:
@@ -99,40 +50,102 @@ class TermTable:
             self.texts[doc_id] = text
             self.base[doc_id] = offset
             offset += len(text) + 1
-        # Global offsets index the documents joined by a newline, which no term spans, so one
-        # pass over the joined text finds every document's terms. Only what ranking needs is
-        # kept: a code per character (the article's: the lowered text, one byte per character;
-        # bytes.lower() changes only A-Z, so the terms are where they were) and each term's
-        # start and end.
-        if scripts:
-            self._index_scripts()
-        else:
-            self.lowered = b"\n".join(one_byte_per_char(t).lower() for t in self.texts.values())
-            self.codes = np.frombuffer(self.lowered, dtype=np.uint8)
-            self.starts, self.ends = runs_of_bytes(self.lowered)
+        self._index: _Index | None = None
+        self._ordered: tuple[list[str], list[int]] | None = None
+        self.code_type: type = np.uint8
+        """The type of a character's code (every script's: the narrowest that holds the corpus's)."""
         self._selected: dict[frozenset, tuple[np.ndarray, np.ndarray, list[str]]] = {}
 
-    def _index_scripts(self) -> None:
-        """The codes (``unicode_terms.codes_of``) of every document, joined by a newline, in the
-        narrowest type that holds them, and every term's start and end, bigrams included. The
-        type is chosen from each text's set of characters first, so every document's codes go
-        straight into the joined array (no second copy of the corpus's codes is held)."""
+    def index(self) -> "TermTable":
+        """Find every term now (else on first use: a table whose chunks are ranked elsewhere,
+        on a cluster's partitions, never finds them)."""
+        if self._index is not None:
+            return self
+        # Global offsets index the documents joined by a newline, which no term spans, so one
+        # pass over the joined text finds every document's terms. Only what ranking needs is
+        # kept: each term's start and end and, for the article's terms, the lowered text, one
+        # byte per character (bytes.lower() changes only A-Z, so the terms are where they were).
+        # Every script's codes (two bytes a character once the corpus holds Chinese) are not
+        # kept: the few that ranking reads are made again from the texts.
+        if self.scripts:
+            self._index = self._index_scripts()
+        else:
+            lowered = b"\n".join(one_byte_per_char(t).lower() for t in self.texts.values())
+            self._index = _Index(*runs_of_bytes(lowered), lowered)
+        return self
+
+    def _built(self) -> "_Index":
+        self.index()
+        assert self._index is not None
+        return self._index
+
+    @property
+    def starts(self) -> np.ndarray:
+        """Every term's start, in order."""
+        return self._built().starts
+
+    @property
+    def ends(self) -> np.ndarray:
+        """Every term's end."""
+        return self._built().ends
+
+    @property
+    def lowered(self) -> bytes | None:
+        """The joined documents, lowered, one byte per character (the article's terms only)."""
+        return self._built().lowered
+
+    @property
+    def codes(self) -> np.ndarray | None:
+        """The article's terms: the lowered text as codes, one byte per character (every
+        script's codes are not kept: ``_codes_of_documents`` makes them again)."""
+        lowered = self.lowered
+        return np.frombuffer(lowered, dtype=np.uint8) if lowered is not None else None
+
+    def _index_scripts(self) -> "_Index":
+        """Every term's start and end, bigrams included, found document by document from its
+        codes (``unicode_terms.codes_of``); the codes' type is chosen from each text's set of
+        characters."""
         texts = list(self.texts.values())
-        kind = narrowest(max(map(top_code, texts), default=0))
+        self.code_type = narrowest(max(map(top_code, texts), default=0))
         total = sum(map(len, texts)) + max(len(texts) - 1, 0)
-        self.codes = np.full(total, ord("\n"), dtype=kind)
         offset_kind = offset_type(total)
         starts, ends = [np.zeros(0, dtype=offset_kind)], [np.zeros(0, dtype=offset_kind)]
-        at = 0
-        for text in texts:
-            part = codes_of(text)
-            self.codes[at:at + len(part)] = part
-            first, last = unicode_runs(part)
+        for text, at in zip(texts, self.base.values()):
+            first, last = unicode_runs(codes_of(text))
             starts.append((first + at).astype(offset_kind))
             ends.append((last + at).astype(offset_kind))
-            at += len(part) + 1
-        self.starts, self.ends = np.concatenate(starts), np.concatenate(ends)
-        self.lowered = None
+        return _Index(np.concatenate(starts), np.concatenate(ends), None)
+
+    def _codes_of_documents(self, first: int, stop: int) -> np.ndarray:
+        """The codes of documents ``first`` to ``stop`` (by position), joined by a newline as the
+        table's offsets join them."""
+        texts = self._in_order()[0][first:stop]
+        codes = np.full(sum(map(len, texts)) + max(len(texts) - 1, 0), ord("\n"), dtype=self.code_type)
+        at = 0
+        for text in texts:
+            codes[at:at + len(text)] = codes_of(text)
+            at += len(text) + 1
+        return codes
+
+    def _in_order(self) -> tuple[list[str], list[int]]:
+        """The documents' texts and where each starts, in order."""
+        if self._ordered is None:
+            self._ordered = list(self.texts.values()), list(self.base.values())
+        return self._ordered
+
+    def _text(self, start: int, stop: int) -> str:
+        """The joined documents' text from ``start`` to ``stop``, inside one document."""
+        texts, bases = self._in_order()
+        doc = bisect.bisect_right(bases, start) - 1
+        return texts[doc][start - bases[doc]:stop - bases[doc]]
+
+    def _characters(self, positions: np.ndarray) -> str:
+        """The character at each position (a separator between documents reads as a newline)."""
+        texts, bases = self._in_order()
+        starts = np.array(bases, dtype=np.int64)
+        docs = np.searchsorted(starts, positions, "right") - 1
+        offsets = (positions - starts[docs]).tolist()
+        return "".join([texts[d][o] if o < len(texts[d]) else "\n" for d, o in zip(docs.tolist(), offsets)])
 
     def terms_of(self, text: str) -> list[str]:
         """The lowercased terms of any string (a question, a prefix), as this table finds them."""
@@ -143,22 +156,23 @@ class TermTable:
         if not self.scripts:
             return word.encode("ascii") if word.isascii() and word else None
         codes = codes_of(word)
-        if not len(codes) or int(codes.max()) > np.iinfo(self.codes.dtype).max:
+        self.index()  # which sets the codes' type
+        if not len(codes) or int(codes.max()) > np.iinfo(self.code_type).max:
             return None
-        return codes.astype(self.codes.dtype).tobytes()
+        return codes.astype(self.code_type).tobytes()
 
     def _kinds(self, positions: np.ndarray) -> np.ndarray:
         """The character class (``unicode_terms``) at each position."""
         if not self.scripts:
             return TERM_CLASS[self.codes[positions]]
-        return class_of_codes(self.codes[positions])
+        return class_of_codes(codes_of(self._characters(positions)))
 
     def _first_letter(self, start: int, stop: int) -> int | None:
         """The first letter or digit in ``[start, stop)``, if any."""
         if not self.scripts:
             found = LETTER_BYTE.search(self.lowered, start, stop)
             return found.start() if found else None
-        letters = np.flatnonzero(class_of_codes(self.codes[start:stop]) == LETTER)
+        letters = np.flatnonzero(class_of_codes(codes_of(self._text(start, stop))) == LETTER)
         return start + int(letters[0]) if len(letters) else None
 
     def _lone(self, at: np.ndarray, limit: np.ndarray, step: int) -> np.ndarray:
@@ -170,6 +184,24 @@ class TermTable:
         lone = outside.copy()
         lone[inside] = self._kinds(neighbour[inside]) != BIGRAM
         return lone
+
+    def _occurrences(self, ids: dict[bytes, int]) -> tuple[np.ndarray, np.ndarray]:
+        """``lookup.occurrences`` over the table: every script's codes made again block by block
+        of documents (about ``CODE_BLOCK`` characters each), so they are never all held at once."""
+        if not self.scripts:
+            return occurrences(self.codes, self.starts, self.ends, ids)
+        starts, ends, bases = self.starts, self.ends, self._in_order()[1]
+        found, first = [], 0
+        while first < len(bases):
+            stop = bisect.bisect_right(bases, bases[first] + CODE_BLOCK, first + 1)
+            codes, at = self._codes_of_documents(first, stop), bases[first]
+            a, b = np.searchsorted(starts, [at, at + len(codes)]).tolist()
+            terms, words = occurrences(codes, starts[a:b] - at, ends[a:b] - at, ids)
+            found.append((terms + a, words))
+            first = stop
+        if not found:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate([t for t, _ in found]), np.concatenate([w for _, w in found])
 
     def select(self, wanted: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
         """Term numbers of the occurrences of ``wanted`` words, their word ids, and the vocabulary."""
@@ -183,7 +215,7 @@ class TermTable:
             key = self._key(word)
             if key is not None:
                 ids[key] = i
-        positions, word_ids = _occurrences(self.codes, self.starts, self.ends, ids)
+        positions, word_ids = self._occurrences(ids)
         found = (positions, word_ids, vocabulary)
         self._selected[wanted] = found
         return found
@@ -235,7 +267,9 @@ class TermTable:
         tail[has_next] = (self.starts[nxt] < stop_at[has_next]) & (self.starts[nxt] >= base[has_next])
         positions, word_ids, vocabulary = self.select(wanted)
         ids = {w: i for i, w in enumerate(vocabulary)}
-        piece_ids = {key: i for key, i in ((self._key(w), i) for w, i in ids.items()) if key is not None}
+        # A cut piece is looked up by its lowered text (every script: a piece holds only term
+        # characters, whose codes are their lowered code points) or its lowered bytes.
+        piece_ids = ids if self.scripts else {w.encode("ascii"): i for w, i in ids.items() if w.isascii()}
         shortest = min((len(w) for w in vocabulary), default=1 << 30)
         # A term cut by the chunk's start leaves its tail [first letter at or after a, end):
         # one term if that tail holds a letter or digit. A term cut by the chunk's end leaves
@@ -275,9 +309,9 @@ class TermTable:
             pieces += zip(tails[long].tolist(), tail_start[long].tolist(), stop_at[tails][long].tolist())
         extra_chunks: list[int] = []
         extra_words: list[int] = []
-        text = self.lowered if not self.scripts else None
+        text = self.lowered
         for j, x, y in pieces:
-            word_id = piece_ids.get(text[x:y] if text is not None else self.codes[x:y].tobytes())
+            word_id = piece_ids.get(text[x:y] if text is not None else lower(self._text(x, y)))
             if word_id is not None:
                 extra_chunks.append(j)
                 extra_words.append(word_id)

@@ -1,37 +1,18 @@
-"""``--engine ray``: documents analysed on a local Ray cluster (2 CPUs, started by the test) give
-the local engine's report byte for byte, in both atom modes, with a golden set."""
+"""``--engine ray``: documents analysed, and BM25 indexed and ranked, on a local Ray cluster
+(2 CPUs, started by the test) give the local engine's report byte for byte, in both atom modes,
+with a golden set."""
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
 from inspector.cli import main
 from inspector.data_folder import ENV_DATA
+from inspector.measure.ray_ranking import RayBM25Retriever
+from inspector.retrieval.terms import TermTable
 from tests.support.paths import SAMPLE
 
 pytestmark = pytest.mark.ray
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    try:
-        import ray
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("Ray is not installed (pip install -r requirements-dev.txt); under CI the Ray tests run",
-                        pytrace=False)
-        pytest.skip("Ray is not installed: pip install '.[ray]' in Chunk Inspector's folder to run the Ray "
-                    "engine's tests")
-    from inspector.measure.ray_engine import start_ray
-
-    saved = os.environ.pop("RAY_ADDRESS", None)
-    start_ray(num_cpus=2)
-    yield ray
-    ray.shutdown()
-    if saved is not None:
-        os.environ["RAY_ADDRESS"] = saved
 
 
 def report(capsys, monkeypatch, folder, data, *args) -> str:
@@ -41,12 +22,34 @@ def report(capsys, monkeypatch, folder, data, *args) -> str:
     return capsys.readouterr().out
 
 
+def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch, tmp_path):
+    """Before the module's cluster starts: the command starts a local Ray itself, and stops it."""
+    ray = pytest.importorskip("ray")
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv(ENV_DATA, str(tmp_path))
+    assert not ray.is_initialized()
+    assert main(["export", str(SAMPLE), "--spec", "fixed:400", "--engine", "ray"]) == 0
+    assert capsys.readouterr().out.count("\n") > 100
+    assert not ray.is_initialized()
+
+
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_ray_engine_prints_the_local_engines_report(cluster, capsys, monkeypatch, tmp_path, mode):
     golden = ["--golden", str(SAMPLE / "golden-questions.jsonl")]
     local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", "--atoms", mode, *golden)
+    ranked = []
+    rank = RayBM25Retriever.rank
+    monkeypatch.setattr(RayBM25Retriever, "rank",
+                        lambda self, asks, pool, k: ranked.append(k) or rank(self, asks, pool, k))
+
+    def refused(table):
+        raise AssertionError("the driver found the corpus's terms: the partitions should have")
+
+    monkeypatch.setattr(TermTable, "index", refused)  # the actors run in Ray's processes, unpatched
     on_ray = report(capsys, monkeypatch, SAMPLE, tmp_path / "ray", "--atoms", mode, "--engine", "ray", *golden)
     assert on_ray == local
+    # Every probe (the seven splitters and the sweep's budgets) and every golden ranking ran there.
+    assert ranked.count(5) >= 7 and None in ranked
 
 
 def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, monkeypatch, tmp_path):

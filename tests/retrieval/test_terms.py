@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from unittest.mock import patch
 
 import numpy as np
 from hypothesis import given
@@ -139,29 +140,32 @@ SCRIPTS = "ab.+-1 \nAéÉİ服务器延迟新しいパス서버가Яд\u0301ß"
 @given(texts=st.lists(st.text(alphabet=SCRIPTS, max_size=50), min_size=1, max_size=3),
        cuts=st.lists(st.tuples(st.integers(0, 2), st.floats(0, 1), st.floats(0, 1),
                                st.sampled_from(["", "服务 > B\n", "x-1 ", "é", "延"])), min_size=1, max_size=12),
-       extra=st.lists(st.sampled_from(["服务", "务器", "延", "ab", "é", "яд\u0301", "서버", "a+b"]), max_size=4))
-def test_script_postings_count_the_terms_of_each_span(texts, cuts, extra):
+       extra=st.lists(st.sampled_from(["服务", "务器", "延", "ab", "é", "яд\u0301", "서버", "a+b"]), max_size=4),
+       block=st.sampled_from([1, 40, 1 << 24]))
+def test_script_postings_count_the_terms_of_each_span(texts, cuts, extra, block):
     """With ``scripts``, a chunk's length is the term count of its prefix and its slice, a cut
-    bigram leaving a term only when its one character stands alone in the chunk."""
+    bigram leaving a term only when its one character stands alone in the chunk; the codes
+    words are looked up in are made a block of documents at a time (``block`` characters)."""
     table = TermTable(((f"d{i}", t) for i, t in enumerate(texts)), scripts=True)
     spans = _spans(texts, cuts)
     expected = [_script_terms(prefix) + _script_terms(texts[int(d[1:])][a:b]) for d, a, b, prefix in spans]
     assert [table.terms_of(p) for _, _, _, p in spans] == [_script_terms(p) for _, _, _, p in spans]
-    _postings_are_the_counts(table, spans, expected, extra)
+    with patch("inspector.retrieval.terms.CODE_BLOCK", block):
+        _postings_are_the_counts(table, spans, expected, extra)
 
 
 def test_script_terms_on_ascii_are_the_articles():
     text = "..a.b+c -x 3.14 ++ Foo-Bar. v4.2, end. e.g. U.S."
     table = TermTable([("a", text)], scripts=True)
     assert table.terms_of(text) == terms_of(text)
-    assert table.codes.dtype == np.uint8
+    assert table.index().code_type == np.uint8
     assert [text[a:b] for a, b in zip(table.starts.tolist(), table.ends.tolist())] == TERM.findall(text)
 
 
 def test_german_words_stay_whole_and_chinese_gives_bigrams():
     table = TermTable([("a", "Die Größenplanung: 在 80% 负载下")], scripts=True)
     assert table.terms_of("Die Größenplanung: 在 80% 负载下") == ["die", "größenplanung", "在", "80", "负载", "载下"]
-    assert table.codes.dtype == np.uint16
+    assert table.index().code_type == np.uint16
 
 
 def test_the_class_table_is_the_class_of_every_code_point():
