@@ -198,14 +198,12 @@ def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown",
                  max_bytes: int = MAX_DOCUMENT_BYTES, conversions=None, keep_front_matter: bool = False) -> Corpus:
     """Load (name, bytes) pairs, e.g. Streamlit uploads; clashing names get `` (2)``, `` (3)``."""
     check_mode(mode)
-    conversions = _cache(conversions)
     _check_max_bytes(max_bytes)
     items = [(name, bytes(data)) for name, data in items]
     # Unique names keep their name even when a generated one would have taken it.
     taken = {name for name, _ in items}
     seen: set[str] = set()
-    documents: list[Document] = []
-    skipped: list[SkippedFile] = []
+    named = []
     for name, data in items:
         doc_id = name
         if name in seen:
@@ -215,14 +213,35 @@ def load_uploads(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown",
                 n += 1
             taken.add(doc_id)
         seen.add(name)
+        named.append((doc_id, data))
+    return load_objects(named, mode=mode, max_bytes=max_bytes, conversions=conversions,
+                        keep_front_matter=keep_front_matter)
+
+
+def load_objects(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown", max_bytes: int = MAX_DOCUMENT_BYTES,
+                 conversions=None, keep_front_matter: bool = False) -> Corpus:
+    """Load (key, bytes) pairs taken one at a time from any iterable, such as a generator over
+    an object store's listing: each object is read as a file of that name and its bytes let go,
+    so only the documents' texts are held. A key given twice is skipped with the reason."""
+    check_mode(mode)
+    conversions = _cache(conversions)
+    _check_max_bytes(max_bytes)
+    documents: list[Document] = []
+    skipped: list[SkippedFile] = []
+    seen: set[str] = set()
+    for key, data in items:
         try:
-            limit = _limit(doc_id, mode, max_bytes)
+            if key in seen:
+                raise UnreadableFile("the same key was given twice; the first object was read")
+            seen.add(key)
+            limit = _limit(key, mode, max_bytes)
             if len(data) > limit:
                 raise UnreadableFile(too_large(len(data), limit))
-            documents.append(read_document(doc_id, data, mode, source=name, conversions=conversions,
+            documents.append(read_document(key, bytes(data), mode, source=key, conversions=conversions,
                                            keep_front_matter=keep_front_matter))
         except UnreadableFile as exc:
-            skipped.append(SkippedFile(doc_id, exc.reason))
+            skipped.append(SkippedFile(key, exc.reason))
+        del data  # before the next object is fetched
     return _corpus("", documents, skipped, mode)
 
 

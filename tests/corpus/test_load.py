@@ -20,6 +20,7 @@ from inspector.corpus.load import (
     SkippedFile,
     load_corpus,
     load_files,
+    load_objects,
     load_uploads,
 )
 from inspector.corpus.read import read_text
@@ -291,6 +292,26 @@ def test_uploads_with_clashing_names():
         "big.md": "larger than the 40 bytes limit (50 bytes)",
     }
     assert load_uploads([("b.md", b"\xef\xbb\xbfbom")], mode="seed").by_id("b.md").text == "\ufeffbom"
+
+
+def test_objects_are_read_one_at_a_time_from_a_generator_and_let_go():
+    """What an object store's reader would hand over: (key, bytes) pairs, fetched lazily."""
+    held: list[int] = []
+
+    def listing():
+        previous = None
+        for key, data in [("docs/a.md", b"# A\n\nalpha"), ("docs/b.pdf", b"not a pdf"), ("docs/a.md", b"again"),
+                          ("docs/c.txt", b"gamma"), ("docs/big.md", b"x" * 50)]:
+            if previous is not None:
+                held.append(sys.getrefcount(previous) - 2)  # references besides ``previous`` and the call's
+            previous = bytes(bytearray(data))  # a fresh object per fetch
+            yield key, previous
+
+    corpus = load_objects(listing(), max_bytes=40)
+    assert [(d.id, d.text) for d in corpus] == [("docs/a.md", "# A\n\nalpha"), ("docs/c.txt", "gamma")]
+    assert set(reasons(corpus)) == {"docs/b.pdf", "docs/a.md", "docs/big.md"}
+    assert reasons(corpus)["docs/a.md"] == "the same key was given twice; the first object was read"
+    assert held == [0, 0, 0, 0]  # no object's bytes were kept once the next was asked for
 
 
 def test_corpus_helpers(tmp_path):

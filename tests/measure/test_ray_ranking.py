@@ -36,9 +36,8 @@ def workspace():
 
 
 @pytest.mark.ray
-@pytest.mark.parametrize("partitions", [1, 3, 7])
-@pytest.mark.parametrize("spec", ["fixed:400", "structured:800+address"])
-def test_ranking_on_partitions_equals_the_local_ranking(cluster, workspace, partitions, spec):
+@pytest.mark.parametrize(("spec", "partitions"), [("fixed:400", 1), ("fixed:400", 7), ("structured:800+address", 3)])
+def test_ranking_on_partitions_equals_the_local_ranking(cluster, workspace, spec, partitions):
     pool = workspace.pool(spec)
     assert pool.prefixes is not None or spec == "fixed:400"
     asks = workspace.queries() + [Question.of(text, pool.table) for text in

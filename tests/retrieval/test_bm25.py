@@ -9,16 +9,21 @@ from hypothesis import strategies as st
 from inspector.retrieval.bm25 import BM25, Ranked, Statistics, merge_ranked
 
 
+def _statistics(data, n: int, vocabulary: list[str], top: int):
+    """Postings of each word over ``n`` chunks (counts up to ``top``) and the chunks' lengths."""
+    postings = {}
+    for word in vocabulary:
+        chunks = sorted(data.draw(st.sets(st.integers(0, n - 1), max_size=n)))
+        counts = data.draw(st.lists(st.integers(1, top), min_size=len(chunks), max_size=len(chunks)))
+        postings[word] = (np.array(chunks, dtype=np.int64), np.array(counts, dtype=np.float64))
+    return postings, np.array(data.draw(st.lists(st.integers(1, top + 1), min_size=n, max_size=n)), dtype=np.int64)
+
+
 @settings(max_examples=80, deadline=None)
 @given(n=st.integers(1, 30), k=st.integers(1, 8), batch=st.sampled_from([1, 7, 1 << 19]), data=st.data())
 def test_batched_ranking_equals_one_query_at_a_time(n, k, batch, data):
     vocabulary = ["w0", "w1", "w2", "w3", "w4"]
-    postings = {}
-    for word in vocabulary:
-        chunks = sorted(data.draw(st.sets(st.integers(0, n - 1), max_size=n)))
-        counts = data.draw(st.lists(st.integers(1, 3), min_size=len(chunks), max_size=len(chunks)))
-        postings[word] = (np.array(chunks, dtype=np.int64), np.array(counts, dtype=np.float64))
-    lens = np.array(data.draw(st.lists(st.integers(1, 4), min_size=n, max_size=n)), dtype=np.int64)
+    postings, lens = _statistics(data, n, vocabulary, top=3)
     queries = data.draw(st.lists(st.lists(st.sampled_from(vocabulary + ["none"]), max_size=4).map(tuple),
                                  min_size=1, max_size=6))
     ranker = BM25(lens, postings)
@@ -32,13 +37,8 @@ def test_ranking_in_partitions_and_merging_equals_ranking_the_whole_pool(n, k, p
     """What ``--engine ray`` does: each partition ranks its own chunks with the pool's summed
     statistics, and the merge gives the whole pool's ranking, ties included."""
     vocabulary = ["w0", "w1", "w2", "w3"]
-    postings = {}
-    for word in vocabulary:
-        chunks = sorted(data.draw(st.sets(st.integers(0, n - 1), max_size=n)))
-        # Counts of one value make ties common, so the merge's tie order is what is tested.
-        counts = data.draw(st.lists(st.integers(1, 2), min_size=len(chunks), max_size=len(chunks)))
-        postings[word] = (np.array(chunks, dtype=np.int64), np.array(counts, dtype=np.float64))
-    lens = np.array(data.draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)), dtype=np.int64)
+    # Counts and lengths of few values make ties common, so the merge's tie order is tested.
+    postings, lens = _statistics(data, n, vocabulary, top=2)
     queries = data.draw(st.lists(st.lists(st.sampled_from(vocabulary + ["none"]), max_size=3, unique=True)
                                  .map(tuple), min_size=1, max_size=6))
     # Any chunk may go to any partition: members need not be contiguous.
