@@ -33,7 +33,14 @@ ENV_ADDRESS = "RAY_ADDRESS"
 #: Documents per Ray Data batch: large enough to pay for a task, small enough to spread a corpus.
 BATCH = 64
 
-_IN_SESSION: list[bool] | None = None  # inside ``ray_session``: whether Ray was started or connected
+
+class _Session:
+    """A command's time on Ray (``ray_session``): whether ``start_ray`` started or reached Ray in it."""
+
+    started = False
+
+
+_SESSION: _Session | None = None
 
 
 def ray_available() -> bool:
@@ -66,22 +73,22 @@ def start_ray(num_cpus: int | None = None) -> bool:
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = address or "a local Ray"
         raise EngineError(f"could not start or reach {where}: {' '.join(str(exc).split())[:300]}") from None
-    if _IN_SESSION is not None:
-        _IN_SESSION.append(True)
+    if _SESSION is not None:
+        _SESSION.started = True
     return True
 
 
 @contextmanager
 def ray_session() -> Iterator[None]:
-    """The length of a command on Ray: a Ray that ``start_ray`` starts or connects to inside it
-    is shut down (or left) on exit; the actors of this run end with it either way."""
-    global _IN_SESSION
-    _IN_SESSION = []
+    """A command's time on Ray: a Ray that ``start_ray`` starts, or a cluster it connects to,
+    inside it is let go on exit (a local Ray stops; a cluster ends this run's actors)."""
+    global _SESSION
+    _SESSION = session = _Session()
     try:
         yield
     finally:
-        started, _IN_SESSION = _IN_SESSION, None
-        if started:
+        _SESSION = None
+        if session.started:
             import ray
 
             ray.shutdown()
