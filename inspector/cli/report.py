@@ -53,7 +53,10 @@ def run_report(args: argparse.Namespace) -> int:
     if not 1 <= jobs <= MAX_JOBS:
         return fail(f"--jobs must be from 1 to {MAX_JOBS}")
     if args.engine == "ray":
-        jobs = 1  # the cluster analyses and ranks; a process holding Ray's threads must not fork
+        if jobs > 1 and args.jobs:
+            sys.stderr.write("note: --engine ray measures the configurations in this process, one after another "
+                             "(a process holding Ray's threads must not fork); --jobs is not used\n")
+        jobs = 1  # the cluster analyses and ranks
     progress = ProgressBar(enabled=not args.quiet)
     corpus = read_corpus(args, progress)
     for skipped in corpus.skipped:

@@ -73,6 +73,13 @@ def test_without_ray_the_engine_is_refused_with_what_to_install(capsys, monkeypa
     assert "pip install '.[ray]' in Chunk Inspector's folder" in capsys.readouterr().err
 
 
+def test_jobs_asked_of_the_ray_engine_are_said_to_be_unused(cluster, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv(ENV_DATA, str(tmp_path))
+    assert main(["report", str(SAMPLE), "--quiet", "--atoms", "seed", "--spec", "fixed:400", "--budgets", "400",
+                 "--engine", "ray", "--jobs", "3"]) == 0
+    assert "--jobs is not used" in capsys.readouterr().err
+
+
 def test_check_and_export_run_on_ray_too(cluster, capsys, monkeypatch, tmp_path):
     outputs = []
     for engine in ("local", "ray"):
