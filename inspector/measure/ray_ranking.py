@@ -24,6 +24,7 @@ from ..model import Document
 from ..retrieval.bm25 import BM25, Ranked, Statistics, merge_ranked
 from ..retrieval.ranking import Ask, BM25Retriever, HybridRetriever, Pool, Retriever
 from ..retrieval.terms import TermTable
+from .workers import shares
 
 
 class PartitionIndex:
@@ -51,14 +52,7 @@ class PartitionIndex:
 def partition_bounds(sizes: Sequence[int], parts: int) -> list[int]:
     """Where to cut documents of these sizes into at most ``parts`` runs of about equal
     characters, every run holding a document: positions from 0 to ``len(sizes)``."""
-    parts = max(1, min(parts, len(sizes)))
-    total = sum(sizes) or 1
-    bounds, done = [0], 0
-    for position, size in enumerate(sizes):
-        done += size
-        if len(bounds) < parts and done >= total * len(bounds) / parts and position + 1 < len(sizes):
-            bounds.append(position + 1)
-    return [*bounds, len(sizes)]
+    return sorted(set(shares(list(sizes), parts, 0.0)))  # as the analysis workers share a corpus
 
 
 class RayBM25Retriever(BM25Retriever):
@@ -75,10 +69,10 @@ class RayBM25Retriever(BM25Retriever):
         if self._actors is None:
             import ray
 
-            parts = self.partitions or max(1, int(ray.cluster_resources().get("CPU", 1)))
-            bounds = partition_bounds([len(d.text) for d in self.documents], parts)
+            cluster = max(1.0, ray.cluster_resources().get("CPU", 1.0))
+            bounds = partition_bounds([len(d.text) for d in self.documents], self.partitions or int(cluster))
             # The actors share the cluster's CPUs among them, so any number of partitions fits.
-            cpus = min(1.0, max(ray.cluster_resources().get("CPU", 1), 1) / (len(bounds) - 1))
+            cpus = min(1.0, cluster / (len(bounds) - 1))
             actor = ray.remote(num_cpus=cpus, scheduling_strategy="SPREAD")(PartitionIndex)
             self._actors = []
             for p, (a, b) in enumerate(zip(bounds, bounds[1:])):

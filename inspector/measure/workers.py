@@ -34,13 +34,12 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def shares(documents: list[Document], jobs: int, head: float) -> list[int]:
-    """Where to cut ``documents`` among this process (first; ``head`` is its other work as a
-    share of analysing them all) and ``jobs - 1`` workers, for about equal work each:
-    positions from 0 to the number of documents. Every worker gets a document."""
-    n = len(documents)
+def shares(sizes: list[int], jobs: int, head: float) -> list[int]:
+    """Where to cut documents of these sizes among this process (first; ``head`` is its other
+    work as a share of analysing them all) and ``jobs - 1`` workers, for about equal work
+    each: positions from 0 to the number of documents. Every worker gets a document."""
+    n = len(sizes)
     workers = min(jobs - 1, n)
-    sizes = [len(d.text) for d in documents]
     total = sum(sizes) or 1
     other = total * head
     each = (total + other) / jobs
@@ -67,7 +66,7 @@ class Workers:
         load_detector(mode)  # once, before forking, rather than in every process
         self.documents = list(documents)
         self.mode = mode
-        bounds = shares(self.documents, jobs, head)
+        bounds = shares([len(d.text) for d in self.documents], jobs, head)
         self.own: list[Document] = self.documents[:bounds[1]]
         """The documents left to this process."""
         # The workers' documents go out in slices of about SLICE_CHARS characters and come back

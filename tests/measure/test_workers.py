@@ -14,7 +14,7 @@ from inspector.model import Document
        jobs=st.integers(2, 6), head=st.sampled_from([0.0, 0.05, 0.2, 1.0, 3.0]))
 def test_every_worker_gets_documents(sizes, jobs, head):
     docs = [Document(f"d{i}", "x" * size) for i, size in enumerate(sizes)]
-    bounds = shares(docs, jobs, head)
+    bounds = shares([len(d.text) for d in docs], jobs, head)
     assert bounds[0] == 0 and bounds[-1] == len(docs)
     assert len(bounds) == min(jobs - 1, len(docs)) + 2
     assert all(a <= b for a, b in zip(bounds, bounds[1:]))
