@@ -84,13 +84,16 @@ def load(args) -> tuple | int:
 
 
 def on_ray(workspace) -> None:
-    """Analyse on Ray every document the analysis store does not have (``--engine ray``)."""
+    """Analyse on Ray every document the analysis store does not have, and split and measure
+    built-in splitters on the cluster's partitions (``--engine ray``)."""
     from ..measure.ray_engine import ray_analyses
+    from ..measure.ray_partitions import on_cluster
 
     workspace.read_analyses()
     missing = [d for d in workspace.documents if not workspace.has_analysis(d)]
     workspace.add_analyses(dict(zip((d.id for d in missing), ray_analyses(missing, workspace.mode))), new=True)
     workspace.save_analyses()
+    on_cluster(workspace)
 
 
 def analysis_store():
@@ -136,10 +139,9 @@ def retriever_for(args: argparse.Namespace, workspace):
     workspace.vector_folder, workspace.embeddings_url = data_folder(), args.embeddings_url
     retriever = workspace.retriever(spec)
     if getattr(args, "engine", "local") == "ray":
-        from ..measure.ray_ranking import on_partitions
-        from ..model import every_script
+        from ..measure.ray_partitions import on_partitions
 
-        retriever = on_partitions(retriever, workspace.documents, every_script(workspace.mode))
+        retriever = on_partitions(retriever, workspace.cluster)
     if retriever.warning:
         sys.stderr.write(f"note: {retriever.warning}\n")
     return retriever

@@ -11,7 +11,8 @@ arrays for speed and ``workers`` analyses documents in forked processes.
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "workspace": ["SplitSummary", "Workspace"],
+    "summary": ["SplitSummary"],
+    "workspace": ["Workspace"],
     "survival": ["CutAtom", "contained", "cut_atoms"],
     "headers": ["HeaderCarry", "header_carry"],
     "sizes": ["CapReport", "SizeStats", "cap_report", "percentile"],

@@ -2,12 +2,12 @@
 
 Finding atoms is a pure function of a document's text and the atom mode, and the costliest
 step of a run; it maps onto Ray Data as one ``map_batches`` over the documents. Each analysis
-comes back as ``marshal`` bytes of ``Analysis.to_plain`` and is put in the workspace, so every
-measure after it (splits, survival, the probe, golden recall) is the local engine's own code on
-the same analyses, and the printed numbers are identical. BM25's term index and ranking are
-split across the cluster too (``ray_ranking``); splitting and the per-configuration measures
-run on the driver, one configuration after another (a process holding Ray's threads must not
-fork measuring workers).
+comes back as ``marshal`` bytes of ``Analysis.to_plain`` and is put in the workspace. The
+corpus then goes, with its analyses, to the cluster's partitions (``ray_partitions``), which
+split and measure every built-in splitter and index and rank BM25 with the local engine's own
+code, the driver summing and merging what they send back, so the printed numbers are
+identical. The configurations are measured one after another, each on every partition at once
+(a process holding Ray's threads must not fork measuring workers).
 
 The cluster is ``$RAY_ADDRESS`` when set (``ray job submit -- python -m inspector report ...``
 runs the same command on one), else a local Ray started for the run. Ray is an optional extra.

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass
 from itertools import accumulate
 
 from ..atoms.analysis import Analysis, HeadingIndex
@@ -28,36 +27,8 @@ from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
 from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
 from .headers import HeaderCarry, header_carry_spans
+from .summary import SplitSummary
 from .workers import TABLE_SHARE, Workers
-
-
-@dataclass(frozen=True, slots=True)
-class SplitSummary:
-    """A configuration's corpus-wide counts (survival as ``kind -> (intact, counted)``)."""
-
-    spec: SplitterSpec
-    """The configuration."""
-
-    chunks: int
-    """Number of chunks over the corpus."""
-
-    span_chars: int
-    """Characters inside chunk spans, repeats counted (prefixes not included)."""
-
-    survival_fit: dict[str, tuple[int, int]]
-    """Survival over atoms no larger than the budget."""
-
-    survival_all: dict[str, tuple[int, int]]
-    """Survival over every atom."""
-
-    oversized: int
-    """Chunks over budget because one indivisible piece is."""
-
-    def kept(self, kind: str, *, every: bool = False) -> float | None:
-        """Share of ``kind``'s atoms kept whole: of those that fit the budget, or of ``every``
-        one; None when there is no such atom."""
-        intact, counted = (self.survival_all if every else self.survival_fit)[kind]
-        return intact / counted if counted else None
 
 
 class Workspace:
@@ -93,6 +64,9 @@ class Workspace:
         """Where ``+context`` specs find their lines (a ``ContextStore``; None: nowhere)."""
         self.analysis_store = None
         """Where analyses are kept between runs (an ``atoms.store.AnalysisStore``; None: nowhere)."""
+        self.cluster = None
+        """Where built-in splitters are split and measured (``ray_partitions.Partitions``, for
+        ``--engine ray``; None: here). A subset measures here."""
         self._store_read = False
         self._unsaved: list[str] = []  # ids of analyses computed here and not yet kept
 
@@ -315,6 +289,8 @@ class Workspace:
         Imported chunks have no budget of their own: without ``fits`` every atom counts and
         none is oversized; with it, chunks embedding more than ``fits`` are oversized."""
         spec = parse_spec(spec)
+        if self.cluster is not None and self.cluster.measures(spec):
+            return self.cluster.summarize(spec, fits)
         if fits is None and not spec.is_imported:
             fits = spec.budget
         chunks = self._chunk_arrays(spec)
@@ -334,13 +310,18 @@ class Workspace:
     def release(self, spec: SplitterSpec | str) -> None:
         """Forget ``spec``'s chunks (split again when asked): what a forked measuring worker
         does once it has measured a configuration, so that it holds one at a time."""
-        key = str(parse_spec(spec))
-        self._splits.pop(key, None)
-        self._chunk_arrays_cache.pop(key, None)
+        spec = parse_spec(spec)
+        self._splits.pop(str(spec), None)
+        self._chunk_arrays_cache.pop(str(spec), None)
+        if self.cluster is not None:
+            self.cluster.release(spec)
 
     def header_carry(self, spec: SplitterSpec | str = "structured:800") -> HeaderCarry:
         """Rows that keep or lose their table header under ``spec``."""
-        chunks = self._chunk_arrays(parse_spec(spec))
+        spec = parse_spec(spec)
+        if self.cluster is not None and self.cluster.measures(spec):
+            return self.cluster.header_carry(spec)
+        chunks = self._chunk_arrays(spec)
         total = HeaderCarry()
         stops = list(accumulate(chunks.counts.tolist()))
         starts, ends = chunks.starts.tolist(), chunks.ends.tolist()
@@ -382,11 +363,12 @@ class Workspace:
         """answer@k, cut and context for one configuration, ranked by ``retriever`` (default
         BM25; context tokens: characters / 4 in seed mode, real o200k tokens otherwise), each
         top-k chunk read with ``expand`` neighbours either side."""
-        counter = None
-        if self.mode != "seed":
-            counter = get_length("o200k").count_many
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
+        spec = parse_spec(spec)
+        if self.cluster is not None and self.cluster.probes(spec, retriever, expand):
+            return self.cluster.probe(self.queries(), spec, k)
+        counter = get_length("o200k").count_many if self.mode != "seed" else None
         return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever,
                           expand=expand)
 

@@ -205,35 +205,51 @@ def probe_pool(queries: list[Query], pool: Pool, *, k: int = 5, token_count=None
     windows = Windows.of_pool(pool, expand) if expand else None
     reads = [windows.read(top) for top in picked] if windows else picked
     doc_ids, table, prefixes = pool.doc_ids, pool.table, pool.prefixes
-    position = {d: i for i, d in enumerate(doc_ids)}
     used = sorted({j for read in reads for j in read})
-    doc = dict(zip(used, pool.doc_of[used].tolist()))
-    start = dict(zip(used, pool.starts[used].tolist()))
-    end = dict(zip(used, pool.ends[used].tolist()))
-    prefix = {j: prefixes[j] if prefixes is not None else "" for j in used}
-    answered = cut = 0
-    context = 0
-    for query, top, read in zip(queries, picked, reads):
-        context += sum(len(prefix[j]) + end[j] - start[j] for j in read)
+    chunks = {j: Read(d, a, b, prefixes[j] if prefixes is not None else "") for j, d, a, b in
+              zip(used, pool.doc_of[used].tolist(), pool.starts[used].tolist(), pool.ends[used].tolist())}
+    tokens = None
+    if token_count is not None:
+        order = list(chunks)
+        texts = [chunks[j].prefix + table.texts[doc_ids[chunks[j].doc]][chunks[j].start:chunks[j].end] for j in order]
+        tokens = dict(zip(order, token_count(texts)))
+    position = {d: i for i, d in enumerate(doc_ids)}
+    return judge(queries, picked, reads, chunks, [position.get(q.doc_id, -1) for q in queries], tokens,
+                 windows.holds if windows else None, expand)
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A chunk the probe read: its document's position, its span and its prefix."""
+
+    doc: int
+    start: int
+    end: int
+    prefix: str = ""
+
+
+def judge(queries: list[Query], picked: list[list[int]], reads: list[list[int]], chunks: dict[int, Read],
+          homes: list[int], tokens: dict[int, int] | None = None, holds=None, expand: int = 0) -> ProbeResult:
+    """The probe's result from what was ranked: ``picked[i]`` query ``i``'s top k and
+    ``reads[i]`` every chunk read for it (``chunks`` tells each), ``homes[i]`` the position of
+    the document holding its evidence; ``tokens`` each read chunk's tokens (None: characters / 4);
+    ``holds(j, start, end)`` whether hit ``j``'s neighbour window holds a span whole."""
+    answered = cut = context = 0
+    for query, top, read, home in zip(queries, picked, reads, homes):
+        context += sum(len(chunks[j].prefix) + chunks[j].end - chunks[j].start for j in read)
         s0, s1 = query.evidence
-        home = position.get(query.doc_id, -1)
         whole = touch = False
         for j in read:
-            if doc[j] == home:
-                if start[j] <= s0 and s1 <= end[j]:
+            chunk = chunks[j]
+            if chunk.doc == home:
+                if chunk.start <= s0 and s1 <= chunk.end:
                     whole = True
-                if not (end[j] <= s0 or start[j] >= s1):
+                if not (chunk.end <= s0 or chunk.start >= s1):
                     touch = True
-        if windows and not whole:
-            whole = any(doc[j] == home and windows.holds(j, s0, s1) for j in top)
+        if holds is not None and not whole:
+            whole = any(chunks[j].doc == home and holds(j, s0, s1) for j in top)
         answered += whole
         cut += (not whole) and touch
     chars = context / len(queries)
-    if token_count is None:
-        tokens = chars / 4
-    else:
-        texts = {j: prefix[j] + table.texts[doc_ids[doc[j]]][start[j]:end[j]] for read in reads for j in read}
-        order = list(texts)
-        counted = dict(zip(order, token_count([texts[j] for j in order])))
-        tokens = sum(counted[j] for read in reads for j in read) / len(queries)
-    return ProbeResult(len(queries), answered, cut, chars, tokens, tuple(tuple(top) for top in picked), expand)
+    counted = chars / 4 if tokens is None else sum(tokens[j] for read in reads for j in read) / len(queries)
+    return ProbeResult(len(queries), answered, cut, chars, counted, tuple(tuple(top) for top in picked), expand)

@@ -1,6 +1,6 @@
-"""``--engine ray``: documents analysed, and BM25 indexed and ranked, on a local Ray cluster
-(2 CPUs, started by the test) give the local engine's report byte for byte, in both atom modes,
-with a golden set."""
+"""``--engine ray``: documents analysed, split, measured, and BM25 indexed and ranked, on a local
+Ray cluster (2 CPUs, started by the test) give the local engine's report byte for byte, in both
+atom modes, with a golden set."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from inspector.cli import main
 from inspector.data_folder import ENV_DATA
-from inspector.measure.ray_ranking import RayBM25Retriever
+from inspector.measure.ray_partitions import Partitions, RayBM25Retriever
 from inspector.retrieval.terms import TermTable
 from tests.support.paths import SAMPLE
 
@@ -37,10 +37,12 @@ def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch
 def test_the_ray_engine_prints_the_local_engines_report(cluster, capsys, monkeypatch, tmp_path, mode):
     golden = ["--golden", str(SAMPLE / "golden-questions.jsonl")]
     local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", "--atoms", mode, *golden)
-    ranked = []
-    rank = RayBM25Retriever.rank
+    ranked, probed = [], []
+    rank, probe = RayBM25Retriever.rank, Partitions.probe
     monkeypatch.setattr(RayBM25Retriever, "rank",
                         lambda self, asks, pool, k: ranked.append(k) or rank(self, asks, pool, k))
+    monkeypatch.setattr(Partitions, "probe",
+                        lambda self, queries, spec, k: probed.append(str(spec)) or probe(self, queries, spec, k))
 
     def refused(table):
         raise AssertionError("the driver found the corpus's terms: the partitions should have")
@@ -48,8 +50,9 @@ def test_the_ray_engine_prints_the_local_engines_report(cluster, capsys, monkeyp
     monkeypatch.setattr(TermTable, "index", refused)  # the actors run in Ray's processes, unpatched
     on_ray = report(capsys, monkeypatch, SAMPLE, tmp_path / "ray", "--atoms", mode, "--engine", "ray", *golden)
     assert on_ray == local
-    # Every probe (the seven splitters and the sweep's budgets) and every golden ranking ran there.
-    assert ranked.count(5) >= 7 and None in ranked
+    # The seven splitters and the sweep's five budgets were split and probed on the partitions,
+    # and the golden set's whole rankings of the driver's pools ranked there.
+    assert len(probed) == 12 and None in ranked and 5 not in ranked
 
 
 def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, monkeypatch, tmp_path):
@@ -64,6 +67,11 @@ def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, m
     spec = ["--spec", "structured:400", "--spec", "fixed:400", "--budgets", "400,800"]
     local = report(capsys, monkeypatch, corpus, tmp_path / "local", *spec)
     assert '"documents": 2000' in local
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the driver split a built-in splitter: the partitions should have")
+
+    monkeypatch.setattr("inspector.measure.workspace.chunk_spans", refused)  # the actors run unpatched
     assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--engine", "ray", *spec) == local
 
 

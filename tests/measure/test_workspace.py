@@ -10,8 +10,11 @@ from inspector.chunks.importer import import_chunks
 from inspector.chunks.sets import ChunkSetStore, chunk_set_from_import, make_chunk_set
 from inspector.errors import ChunkSetError
 from inspector.lengths import get_length
+from inspector.measure.headers import HeaderCarry
+from inspector.measure.summary import SplitSummary
 from inspector.measure.survival import survival_pair
 from inspector.model import ATOM_KINDS, Chunk
+from inspector.spec import parse_spec
 from tests.support.chunks import chunks_of, jsonl
 from tests.support.paths import SAMPLE
 
@@ -206,3 +209,19 @@ def test_a_released_configuration_is_measured_again_the_same(sample_markdown):
     work.release("fixed:800")
     assert work.pool("recursive:800").starts is not pooled and work.split("fixed:800") is not before[2]
     assert (work.summarize("recursive:800"), work.probe("recursive:800"), work.split("fixed:800")) == before
+
+
+@pytest.mark.parametrize("spec", ["structured:800", "recursive:200t/40"])
+def test_a_corpus_measured_in_runs_of_documents_adds_up_to_the_whole(sample_markdown, spec):
+    """What ``--engine ray``'s partitions rely on: survival, sizes and header carry are sums over documents."""
+    whole = sample_markdown
+    ids = [d.id for d in whole.documents]
+    runs = [whole.subset(ids[a:b]) for a, b in ((0, 3), (3, 4), (4, len(ids)))]
+    for fits in (None, 300):
+        summary = SplitSummary.total(parse_spec(spec), [run.summarize(spec, fits=fits) for run in runs])
+        assert summary == whole.summarize(spec, fits=fits)
+    carry = HeaderCarry()
+    for run in runs:
+        carry.add(run.header_carry(spec))
+    assert carry == whole.header_carry(spec) and carry.rows > 0
+    assert SplitSummary.total(parse_spec(spec), []).chunks == 0

@@ -1,0 +1,261 @@
+"""``--engine ray``'s partitions: the corpus cut across the cluster, split, measured and ranked there.
+
+The corpus's documents are cut into runs of about equal characters, one Ray actor per run
+(``Partition``), which holds its documents with their analyses and finds their terms once.
+For a built-in splitter every partition splits its own documents and measures them: survival,
+sizes and header carry are sums over documents (``SplitSummary.total``, ``HeaderCarry.add``).
+A BM25 ranking takes two rounds: every partition counts BM25's statistics over its chunks
+(chunks, terms in all, chunks per query word; ``bm25.Statistics``), the driver sums them, and
+every partition ranks its chunks with the sums (``BM25.ranked``); the driver merges the
+partitions' best ``k`` (``bm25.merge_ranked``) and asks the partitions holding them for their
+spans, prefixes and tokens, and judges the probe from those (``probe.judge``). Partitions are
+runs of the corpus in order, so a chunk's position in the whole corpus is its partition's
+offset plus its position there; scores are computed with the pool's statistics in the
+article's operation order and ties are broken by the same keys, so every number printed is
+the local engine's. Only specs, queries, counts and the ranked chunks travel; the texts and
+analyses go to the actors once.
+
+Chunks made elsewhere, ``+context`` specs, neighbour windows and dense rankings are measured on
+the driver; BM25 over such a pool is still ranked by the partitions (``RayBM25Retriever``),
+the driver sending the pool's spans.
+"""
+
+from __future__ import annotations
+
+import marshal
+from bisect import bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+
+import numpy as np
+
+from ..atoms.analysis import Analysis
+from ..errors import EngineError
+from ..lengths import get_length
+from ..model import Document
+from ..retrieval.bm25 import BM25, Ranked, Statistics, merge_ranked
+from ..retrieval.probe import ProbeResult, Query, Read, judge
+from ..retrieval.ranking import Ask, BM25Retriever, HybridRetriever, Pool, Retriever
+from ..spec import SplitterSpec
+from .headers import HeaderCarry
+from .summary import SplitSummary
+from .workers import shares
+from .workspace import Workspace
+
+
+class Partition:
+    """One partition of the corpus on the cluster (a Ray actor): its documents, their analyses
+    and terms. It splits and measures them under a built-in splitter, keeping the chunks for the
+    rankings that follow, and counts and ranks chunks for BM25: its own, or a pool's the driver
+    sends."""
+
+    def __init__(self, documents: list[Document], analyses: list[bytes], mode: str) -> None:
+        self.work = Workspace(documents, mode)
+        self.work.add_analyses({d.id: Analysis.from_plain(marshal.loads(a)) for d, a in zip(documents, analyses)})
+        self.table = self.work.term_table().index()
+        self.doc_ids = [d.id for d in documents]
+        self.counted: dict[int, tuple[np.ndarray, dict]] = {}
+
+    def summarize(self, spec: str, fits: int | None) -> SplitSummary:
+        return self.work.summarize(spec, fits=fits)
+
+    def header_carry(self, spec: str) -> HeaderCarry:
+        return self.work.header_carry(spec)
+
+    def release(self, spec: str) -> None:
+        self.work.release(spec)
+
+    def statistics(self, ranking: int, pool: str | tuple, wanted: frozenset[str]) -> Statistics:
+        """Count BM25's statistics over this partition's chunks of a spec, or of a pool given as
+        ``(doc_of, starts, ends, prefixes)`` (kept for ``ranked`` when there is a chunk)."""
+        chunks = self.work.pool(pool) if isinstance(pool, str) else Pool(self.table, self.doc_ids, *pool)
+        lens, postings = chunks.postings(wanted)
+        if len(lens):
+            self.counted[ranking] = lens, postings
+        return Statistics.of(lens, postings)
+
+    def ranked(self, ranking: int, queries: list[tuple[str, ...]], k: int, pool: Statistics) -> list[Ranked]:
+        """Each query's best ``k`` chunks of this partition, scored with the pool's statistics."""
+        lens, postings = self.counted.pop(ranking)
+        return BM25(lens, postings, pool).ranked(queries, k)
+
+    def reads(self, spec: str, chunks: list[int], tokens: bool) -> tuple[list[Read], list[int] | None]:
+        """Some of this partition's chunks of a spec as the probe reads them, and their o200k
+        tokens (prefix and text) when asked."""
+        pool = self.work.pool(spec)
+        spans = zip(chunks, pool.doc_of[chunks].tolist(), pool.starts[chunks].tolist(), pool.ends[chunks].tolist())
+        reads = [Read(d, a, b, pool.prefixes[j] if pool.prefixes is not None else "") for j, d, a, b in spans]
+        if not tokens:
+            return reads, None
+        texts = self.table.texts
+        return reads, get_length("o200k").count_many([r.prefix + texts[self.doc_ids[r.doc]][r.start:r.end]
+                                                      for r in reads])
+
+
+def partition_bounds(sizes: Sequence[int], parts: int) -> list[int]:
+    """Where to cut documents of these sizes into at most ``parts`` runs of about equal
+    characters, every run holding a document: positions from 0 to ``len(sizes)``."""
+    return sorted(set(shares(list(sizes), parts, 0.0)))  # as the analysis workers share a corpus
+
+
+class Partitions:
+    """A workspace's corpus on the cluster's partitions (``Workspace.cluster``): what the driver
+    asks of them, and how their answers make the whole corpus's."""
+
+    def __init__(self, workspace: Workspace, partitions: int | None = None) -> None:
+        self.workspace, self.partitions = workspace, partitions
+        self._actors: list | None = None
+        self._bounds: list[int] = []  # the partitions' first documents, and the corpus's end
+        self._where: dict[str, tuple[int, int]] = {}  # document id -> (partition, position in it)
+        self._rankings = 0
+
+    def actors(self) -> list:
+        """The partitions' actors, started on first use with every document's analysis (each
+        finds its documents' terms)."""
+        if self._actors is None:
+            import ray
+
+            documents = self.workspace.documents
+            analyses = self.workspace.analyses()
+            cluster = max(1.0, ray.cluster_resources().get("CPU", 1.0))
+            self._bounds = partition_bounds([len(d.text) for d in documents], self.partitions or int(cluster))
+            # The actors share the cluster's CPUs among them, so any number of partitions fits.
+            cpus = min(1.0, cluster / (len(self._bounds) - 1))
+            actor = ray.remote(num_cpus=cpus, scheduling_strategy="SPREAD")(Partition)
+            self._actors = []
+            for p, (a, b) in enumerate(zip(self._bounds, self._bounds[1:])):
+                self._where.update((d.id, (p, i)) for i, d in enumerate(documents[a:b]))
+                plain = [marshal.dumps(analysis.to_plain()) for analysis in analyses[a:b]]
+                self._actors.append(actor.remote(documents[a:b], plain, self.workspace.mode))
+        return self._actors
+
+    # -- a built-in splitter, split and measured where its documents are ---------------------
+
+    @staticmethod
+    def measures(spec: SplitterSpec) -> bool:
+        """Whether the partitions split and measure ``spec`` (a built-in splitter's chunks are a
+        function of each document alone)."""
+        return not (spec.is_imported or spec.is_adapter or spec.context)
+
+    def probes(self, spec: SplitterSpec, retriever: Retriever, expand: int) -> bool:
+        """Whether the partitions run ``spec``'s probe: BM25 over its own chunks, read alone."""
+        return self.measures(spec) and not expand and type(retriever) in (BM25Retriever, RayBM25Retriever)
+
+    def summarize(self, spec: SplitterSpec, fits: int | None) -> SplitSummary:
+        import ray
+
+        return SplitSummary.total(spec, ray.get([a.summarize.remote(str(spec), fits) for a in self.actors()]))
+
+    def header_carry(self, spec: SplitterSpec) -> HeaderCarry:
+        import ray
+
+        total = HeaderCarry()
+        for part in ray.get([a.header_carry.remote(str(spec)) for a in self.actors()]):
+            total.add(part)
+        return total
+
+    def release(self, spec: SplitterSpec) -> None:
+        """Let the partitions forget ``spec``'s chunks."""
+        for actor in self._actors or ():
+            actor.release.remote(str(spec))
+
+    def probe(self, queries: list[Query], spec: SplitterSpec, k: int) -> ProbeResult:
+        """``Workspace.probe`` of ``spec`` with BM25, every partition ranking its own chunks."""
+        import ray
+
+        if not queries:
+            return ProbeResult(0, 0, 0, 0.0, 0.0)
+        actors, key = self.actors(), str(spec)
+        ranking = self._ranking()
+        parts = ray.get([a.statistics.remote(ranking, key, frozenset(w for q in queries for w in q.words))
+                         for a in actors])
+        offsets = [0, *accumulate(part.chunks for part in parts)]
+        picked = self._merged(ranking, [(p, offsets[p]) for p, part in enumerate(parts) if part.chunks],
+                              [tuple(q.words) for q in queries], k, Statistics.total(parts))
+        if not picked:
+            return ProbeResult(len(queries), 0, 0, 0.0, 0.0)
+        wanted: dict[int, list[int]] = {}
+        for j in sorted({j for top in picked for j in top}):
+            wanted.setdefault(bisect_right(offsets, j) - 1, []).append(j)
+        counting = self.workspace.mode != "seed"  # seed mode counts characters / 4, as the article
+        found = ray.get([actors[p].reads.remote(key, [j - offsets[p] for j in chunks], counting)
+                         for p, chunks in wanted.items()])
+        reads: dict[int, Read] = {}
+        tokens: dict[int, int] | None = {} if counting else None
+        for (p, chunks), (mine, counts) in zip(wanted.items(), found):
+            base = self._bounds[p]
+            reads.update((j, Read(base + r.doc, r.start, r.end, r.prefix)) for j, r in zip(chunks, mine))
+            if tokens is not None:
+                tokens.update(zip(chunks, counts))
+        position = {d.id: i for i, d in enumerate(self.workspace.documents)}
+        return judge(queries, picked, picked, reads, [position.get(q.doc_id, -1) for q in queries], tokens)
+
+    # -- BM25 over a pool the driver holds ------------------------------------------------
+
+    def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
+        """``BM25Retriever.rank`` of a pool of this corpus's chunks, on the partitions."""
+        import ray
+
+        if not asks or not len(pool):
+            return [[] for _ in asks]
+        actors = self.actors()
+        try:
+            where = np.array([self._where[d] for d in pool.doc_ids], dtype=np.int64).reshape(-1, 2)
+        except KeyError as missing:
+            raise EngineError(f"document {missing} is not in the corpus the cluster indexed") from None
+        partition_of, local = where[pool.doc_of, 0], where[pool.doc_of, 1]
+        ranking, wanted = self._ranking(), frozenset(w for a in asks for w in a.words)
+        members, counting = [], []
+        for p, actor in enumerate(actors):
+            chunks = np.flatnonzero(partition_of == p)
+            if len(chunks):
+                prefixes = [pool.prefixes[j] for j in chunks.tolist()] if pool.prefixes is not None else None
+                members.append((p, chunks))
+                counting.append(actor.statistics.remote(ranking, (local[chunks], pool.starts[chunks],
+                                                                  pool.ends[chunks], prefixes), wanted))
+        statistics = Statistics.total(ray.get(counting))
+        return self._merged(ranking, members, [tuple(a.words) for a in asks],
+                            statistics.chunks if k is None else k, statistics)
+
+    def _ranking(self) -> int:
+        self._rankings += 1
+        return self._rankings
+
+    def _merged(self, ranking: int, members: list[tuple[int, int | np.ndarray]], queries: list[tuple[str, ...]],
+                k: int, statistics: Statistics) -> list[list[int]]:
+        """The best ``k`` of the ranking counted on ``members`` (partition, and its chunks'
+        positions in the pool: an offset or an array), scored with the pool's ``statistics``."""
+        import ray
+
+        if not members:
+            return []
+        ranked = ray.get([self._actors[p].ranked.remote(ranking, queries, k, statistics) for p, _ in members])
+        return merge_ranked([[Ranked(r.scores, r.seen, chunks[r.chunks] if isinstance(chunks, np.ndarray)
+                                     else r.chunks + chunks) for r in part]
+                             for (_, chunks), part in zip(members, ranked)], k)
+
+
+class RayBM25Retriever(BM25Retriever):
+    """The article's BM25, its term index and ranking on the cluster's partitions."""
+
+    def __init__(self, partitions: Partitions) -> None:
+        self.partitions = partitions
+
+    def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
+        return self.partitions.rank(asks, pool, k)
+
+
+def on_partitions(retriever: Retriever, partitions: Partitions) -> Retriever:
+    """``retriever`` with its BM25 ranking on the cluster's partitions (a dense one unchanged)."""
+    if isinstance(retriever, HybridRetriever):
+        return HybridRetriever(retriever.spec, retriever.dense, RayBM25Retriever(partitions))
+    if isinstance(retriever, BM25Retriever):
+        return RayBM25Retriever(partitions)
+    return retriever
+
+
+def on_cluster(workspace: Workspace, partitions: int | None = None) -> Partitions:
+    """Put ``workspace``'s built-in splitters' measures on the cluster's partitions (started when
+    first asked); the partitions, for ``on_partitions``."""
+    workspace.cluster = found = Partitions(workspace, partitions)
+    return found
