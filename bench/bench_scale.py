@@ -5,9 +5,9 @@ Corpora of 3.6, 36 and 360 MB are built from copies of the bench corpus (``SCALE
 from an earlier one. Peak memory comes from ``getrusage`` of the children: the largest resident
 set of any one process of the run (the command or a worker it forked); *all processes* is the
 largest sum, sampled every half second, of the proportional set sizes of the command and every
-process under it (Ray's workers, raylet and object store included, when the command started them). Issue 15's targets on a 2-core, 24 GB machine: 36 MB
-under 1 GB peak; 360 MB under 4 GB and 150 s locally; peak memory growing at most half as fast
-as the corpus between 36 and 360 MB.
+process under it (Ray's workers, raylet and object store included, when the command started
+them). Issue 15's targets on a 2-core, 24 GB machine: 36 MB under 1 GB peak; 360 MB under 4 GB
+and 150 s locally; peak memory growing at most half as fast as the corpus between 36 and 360 MB.
 
     python bench/bench_scale.py
     BENCH_SCALE_MB=3.6,36 BENCH_ENGINES=local python bench/bench_scale.py
