@@ -20,7 +20,7 @@ def run_check(args: argparse.Namespace) -> int:
     if isinstance(limits, str):
         return fail(limits)
     floors, ceilings, baseline, recall_budgets = limits
-    loaded = load(args)
+    loaded = load(args, alone=_on_cluster_alone(args))
     if isinstance(loaded, int):
         return loaded
     corpus, workspace = loaded
@@ -85,7 +85,7 @@ def run_check(args: argparse.Namespace) -> int:
         try:
             write_baseline(args.write_baseline, baseline_document(
                 values, spec=label, mode=args.atoms, retriever=str(retriever.spec), expand=expand,
-                corpus={"documents": len(corpus.documents), "characters": corpus.characters,
+                corpus={"documents": len(corpus), "characters": corpus.characters,
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:
             return fail(f"cannot write {args.write_baseline}: {exc.strerror or exc}")
@@ -102,7 +102,7 @@ def run_check(args: argparse.Namespace) -> int:
                              "left_out": golden.left_out(), "outcomes": {str(b): scored.counts(b) for b in budgets}}
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
-        title = f"check {label} on {args.corpus} ({len(corpus.documents)} documents, {args.atoms} atoms)"
+        title = f"check {label} on {args.corpus} ({len(corpus)} documents, {args.atoms} atoms)"
         sys.stdout.write(format_check(title, result, notes))
     return 0 if result.passed else 1
 
@@ -182,12 +182,10 @@ def _golden_note(golden, scored) -> str:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from ..chunks.export import export_chunks
-
     if not args.spec:
         return fail("export needs --spec SPEC")
     spec = with_context_model(parse_spec(args.spec), args)
-    loaded = load(args)
+    loaded = load(args, alone=_built_in(spec))
     if isinstance(loaded, int):
         return loaded
     _, workspace = loaded
@@ -198,7 +196,7 @@ def run_export(args: argparse.Namespace) -> int:
         say_problems(workspace.problems(spec))
     if args.output == "-":
         try:
-            export_chunks(workspace, spec, sys.stdout)
+            workspace.export(spec, sys.stdout)
             sys.stdout.flush()
         except BrokenPipeError:
             # The reader (e.g. ``head``) stopped early; silence the interpreter's final flush.
@@ -207,8 +205,23 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         try:
             with open(args.output, "w", encoding="utf-8") as stream:
-                count = export_chunks(workspace, spec, stream)
+                count = workspace.export(spec, stream)
         except OSError as exc:
             return fail(f"cannot write {args.output}: {exc.strerror or exc}")
         sys.stderr.write(f"wrote {count} chunks to {args.output}\n")
     return 0
+
+
+def _built_in(spec) -> bool:
+    from ..measure.ray_partitions import Partitions
+
+    return Partitions.measures(spec)
+
+
+def _on_cluster_alone(args: argparse.Namespace) -> bool:
+    """Whether ``check --engine ray`` can leave the corpus to the cluster: one built-in splitter,
+    ranked by BM25, each chunk read alone, with no golden set, chunk file or MLflow."""
+    from ..retrieval.retriever_spec import parse_retriever
+
+    return (not (args.chunks or args.golden or args.expand or args.mlflow is not None)
+            and parse_retriever(args.retriever).kind == "bm25" and _built_in(parse_spec(args.spec)))

@@ -68,7 +68,40 @@ def read_corpus(args, progress=None):
     return load_corpus(args.corpus, **options)
 
 
-def load(args) -> tuple | int:
+def read_on_ray(args):
+    """The corpus read, analysed and held by the Ray cluster (``ray_corpus.ClusterWorkspace``),
+    its converted files and analyses kept in the data folder where the workers reach it; the
+    files it could not read on stderr. An exit status when none could be read."""
+    from ..corpus.conversions import FOLDER_NAME, ConversionCache
+    from ..corpus.convert import check_converter
+    from ..corpus.load import Reading, list_corpus, list_files
+    from ..data_folder import data_folder
+    from ..measure.ray_corpus import read_on_cluster
+
+    check_converter(args.converter)
+    if getattr(args, "files_from", None):
+        if not os.path.isdir(args.corpus):
+            raise CorpusError(f"--files-from names files inside a corpus folder; {args.corpus} is not a folder")
+        listing = list_files(read_listing(args.files_from), root=args.corpus)
+    else:
+        listing = list_corpus(args.corpus, mode=args.atoms)
+    folder = data_folder()
+    reading = Reading(args.atoms, conversions=ConversionCache(folder / FOLDER_NAME, args.converter),
+                      keep_front_matter=args.keep_front_matter, converter=args.converter)
+    workspace = read_on_cluster(listing, reading, str(folder), fingerprint=args.command == "check")
+    for skipped in workspace.skipped:
+        sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
+    if not workspace.facts.documents:
+        return fail(f"no readable documents in {args.corpus}")
+    return workspace
+
+
+def load(args, *, alone: bool = False) -> tuple | int:
+    """``(corpus, workspace)`` of a command, or an exit status. ``alone``: with ``--engine ray``
+    the cluster reads and holds the corpus, both being a ``ray_corpus.ClusterWorkspace``."""
+    if alone and getattr(args, "engine", "local") == "ray":
+        found = read_on_ray(args)
+        return found if isinstance(found, int) else (found, found)
     corpus = read_corpus(args)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")

@@ -18,6 +18,7 @@ from .common import (
     on_ray,
     question_set,
     read_corpus,
+    read_on_ray,
     retriever_for,
     tracking_ready,
     with_chunk_sets,
@@ -58,6 +59,16 @@ def run_report(args: argparse.Namespace) -> int:
                              "(a process holding Ray's threads must not fork); --jobs is not used\n")
         jobs = 1  # the cluster analyses and ranks
     progress = ProgressBar(enabled=not args.quiet)
+    if args.engine == "ray" and _on_cluster_alone(args, [*specs, sweep], fixes):
+        from ..reports.article import build_report, format_report
+
+        work = read_on_ray(args)
+        if isinstance(work, int):
+            return work
+        report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress)
+        report["skipped"] = [{"path": s.path, "reason": s.reason} for s in work.skipped]
+        sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else format_report(report))
+        return 0
     corpus = read_corpus(args, progress)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
@@ -115,6 +126,20 @@ def run_report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_report(report))
     return 0
+
+
+def _on_cluster_alone(args: argparse.Namespace, specs: list, fixes) -> bool:
+    """Whether the cluster can hold the corpus and measure all of this report, the driver
+    holding none of it: the four tables of built-in splitters ranked by BM25 (golden sets,
+    questions, the per-format, per-language and fixes tables, neighbour windows, a dense
+    retriever and MLflow need the corpus on the driver)."""
+    from ..measure.ray_partitions import Partitions
+    from ..retrieval.retriever_spec import parse_retriever
+
+    extras = (args.golden, args.questions, args.by_format, args.by_language, args.expand, fixes,
+              args.mlflow is not None)
+    return (not any(extras) and parse_retriever(args.retriever).kind == "bm25"
+            and all(Partitions.measures(spec) for spec in specs))
 
 
 def _budgets(text: str) -> tuple[int, ...] | str:

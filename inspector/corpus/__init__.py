@@ -10,8 +10,8 @@ makes markdown of PDF, DOCX, PPTX, XLSX, HTML and EPUB files (pages kept) and
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "load": ["Corpus", "MARKDOWN_SUFFIXES", "SkippedFile", "load_corpus", "load_files", "load_objects",
-             "load_uploads", "read_listing"],
+    "load": ["Corpus", "Listing", "MARKDOWN_SUFFIXES", "Reading", "SkippedFile", "list_corpus", "list_files",
+             "load_corpus", "load_files", "load_objects", "load_uploads", "read_listing"],
     "read": ["read_text"],
     "convert": ["CONVERTED_SUFFIXES", "CONVERTERS", "Converted", "converter_version", "to_markdown"],
     "conversions": ["CONVERSIONS", "ConversionCache"],

@@ -100,14 +100,82 @@ class Corpus:
     def fingerprint(self) -> str:
         """A stable hex digest of the ids and texts (in order), for cache keys."""
         if not self._fingerprint:
-            digest = hashlib.blake2b(digest_size=16)
+            digest = Fingerprint()
             for doc in self.documents:
-                # Length prefixes keep ("ab", "c") and ("a", "bc") apart.
-                for part in (doc.id.encode("utf-8"), doc.text.encode("utf-8", "surrogatepass")):
-                    digest.update(len(part).to_bytes(8, "little"))
-                    digest.update(part)
+                digest.add(doc)
             object.__setattr__(self, "_fingerprint", digest.hexdigest())
         return self._fingerprint
+
+
+class Fingerprint:
+    """``Corpus.fingerprint`` made as the documents come, one at a time, in corpus order."""
+
+    def __init__(self) -> None:
+        self._digest = hashlib.blake2b(digest_size=16)
+
+    def add(self, document: Document) -> None:
+        # Length prefixes keep ("ab", "c") and ("a", "bc") apart.
+        for part in (document.id.encode("utf-8"), document.text.encode("utf-8", "surrogatepass")):
+            self._digest.update(len(part).to_bytes(8, "little"))
+            self._digest.update(part)
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The files a load would read, found but not yet read: what ``--engine ray`` hands its
+    cluster, which reads them (``Reading.read``) where they are measured."""
+
+    root: str
+    """The folder ids are relative to (absolute)."""
+
+    entries: tuple[tuple[str, str], ...]
+    """``(id, path)`` of each file, in id order (the order of the corpus's documents)."""
+
+    skipped: tuple[SkippedFile, ...]
+    """Files found but refused before reading (links leaving the root, loops, not found)."""
+
+
+def list_corpus(path: str | os.PathLike[str], *, mode: str = "markdown") -> Listing:
+    """The files ``load_corpus`` reads under a folder (or the one file given), unread."""
+    check_mode(mode)
+    path = os.fspath(path)
+    if "\x00" in str(path):
+        raise CorpusError(f"a corpus path cannot contain a NUL character: {path!r}")
+    if not os.path.exists(path):
+        raise CorpusError(f"corpus path not found: {path}")
+    if os.path.isfile(path):
+        return Listing(os.path.dirname(os.path.abspath(path)), ((os.path.basename(path), path),), ())
+    if not os.path.isdir(path):
+        raise CorpusError(f"corpus path is neither a folder nor a file: {path}")
+    root = os.path.abspath(path)
+    skipped: list[SkippedFile] = []
+    entries = _walk(root, mode, skipped)
+    return Listing(root, tuple(sorted(entries)), tuple(skipped))
+
+
+def list_files(paths: Iterable[str | os.PathLike[str]], *, root: str | os.PathLike[str] | None = None) -> Listing:
+    """The files ``load_files`` reads from a list of paths, unread (see there)."""
+    base = os.path.abspath(os.fspath(root)) if root is not None else None
+    files = [os.path.abspath(os.path.join(base or "", os.fspath(p))) for p in paths]
+    if base is None:
+        base = os.path.commonpath([os.path.dirname(f) for f in files]) if files else ""
+    entries: dict[str, str] = {}
+    skipped: list[SkippedFile] = []
+    for file in files:
+        if "\x00" in file:
+            skipped.append(SkippedFile(repr(file), "a path cannot contain a NUL character"))
+            continue
+        rel = os.path.relpath(file, base).replace(os.sep, "/")
+        if rel == os.pardir or rel.startswith(os.pardir + "/"):
+            skipped.append(SkippedFile(file, f"not inside the corpus folder {base}"))
+        elif not os.path.isfile(file):
+            skipped.append(SkippedFile(rel, "not found" if not os.path.exists(file) else "not a file"))
+        else:
+            entries.setdefault(rel, file)
+    return Listing(base, tuple(sorted(entries.items())), tuple(skipped))
 
 
 def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_bytes: int = MAX_DOCUMENT_BYTES,
@@ -119,24 +187,11 @@ def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_byt
     ``progress(done, total)`` is called as files that need converting are read;
     ``keep_front_matter`` leaves front matter in the text (as a pipeline reading raw files sees it);
     ``converter`` is ``markitdown`` (the default) or ``docling`` (when installed)."""
-    check_mode(mode)
     check_converter(converter)
-    conversions = _cache(conversions, converter)
-    reading = _Reading(mode, max_bytes, conversions, progress, keep_front_matter, converter)
     _check_max_bytes(max_bytes)
-    path = os.fspath(path)
-    if "\x00" in str(path):
-        raise CorpusError(f"a corpus path cannot contain a NUL character: {path!r}")
-    if not os.path.exists(path):
-        raise CorpusError(f"corpus path not found: {path}")
-    if os.path.isfile(path):
-        root = os.path.dirname(os.path.abspath(path))
-        return _load(root, [(os.path.basename(path), path)], [], reading)
-    if not os.path.isdir(path):
-        raise CorpusError(f"corpus path is neither a folder nor a file: {path}")
-    root = os.path.abspath(path)
-    skipped: list[SkippedFile] = []
-    return _load(root, _walk(root, mode, skipped), skipped, reading)
+    listing = list_corpus(path, mode=mode)
+    return _load(listing, Reading(mode, max_bytes, _cache(conversions, converter), progress, keep_front_matter,
+                                  converter))
 
 
 def load_files(
@@ -160,25 +215,9 @@ def load_files(
     check_mode(mode)
     check_converter(converter)
     _check_max_bytes(max_bytes)
-    base = os.path.abspath(os.fspath(root)) if root is not None else None
-    files = [os.path.abspath(os.path.join(base or "", os.fspath(p))) for p in paths]
-    if base is None:
-        base = os.path.commonpath([os.path.dirname(f) for f in files]) if files else ""
-    entries: dict[str, str] = {}
-    skipped: list[SkippedFile] = []
-    for file in files:
-        if "\x00" in file:
-            skipped.append(SkippedFile(repr(file), "a path cannot contain a NUL character"))
-            continue
-        rel = os.path.relpath(file, base).replace(os.sep, "/")
-        if rel == os.pardir or rel.startswith(os.pardir + "/"):
-            skipped.append(SkippedFile(file, f"not inside the corpus folder {base}"))
-        elif not os.path.isfile(file):
-            skipped.append(SkippedFile(rel, "not found" if not os.path.exists(file) else "not a file"))
-        else:
-            entries.setdefault(rel, file)
-    reading = _Reading(mode, max_bytes, _cache(conversions, converter), progress, keep_front_matter, converter)
-    return _load(base, list(entries.items()), skipped, reading)
+    listing = list_files(paths, root=root)
+    return _load(listing, Reading(mode, max_bytes, _cache(conversions, converter), progress, keep_front_matter,
+                                  converter))
 
 
 def read_listing(path: str | os.PathLike[str]) -> list[str]:
@@ -246,35 +285,39 @@ def load_objects(items: Iterable[tuple[str, bytes]], *, mode: str = "markdown", 
 
 
 @dataclass(frozen=True, slots=True)
-class _Reading:
+class Reading:
     """How one load reads its files."""
 
     mode: str
-    max_bytes: int
+    max_bytes: int = MAX_DOCUMENT_BYTES
     conversions: ConversionCache | None = None
     progress: object = None
     keep_front_matter: bool = False
     converter: str = "markitdown"
 
-
-def _load(root: str, entries: list[tuple[str, str]], skipped: list[SkippedFile], reading: _Reading) -> Corpus:
-    """Read (id, path) entries in id order into a corpus; failures join ``skipped``."""
-    mode = reading.mode
-    documents = []
-    converting = sum(1 for doc_id, _ in entries if mode == "markdown" and kind_of(doc_id))
-    done = 0
-    for doc_id, path in sorted(entries):
+    def read(self, doc_id: str, path: str) -> Document | SkippedFile:
+        """One file of a listing as a document, or skipped with the reason."""
         try:
-            raw = read_file(path, _limit(doc_id, mode, reading.max_bytes))
-            documents.append(read_document(doc_id, raw, mode, source=path, conversions=reading.conversions,
-                                           keep_front_matter=reading.keep_front_matter,
-                                           converter=reading.converter))
+            raw = read_file(path, _limit(doc_id, self.mode, self.max_bytes))
+            return read_document(doc_id, raw, self.mode, source=path, conversions=self.conversions,
+                                 keep_front_matter=self.keep_front_matter, converter=self.converter)
         except UnreadableFile as exc:
-            skipped.append(SkippedFile(doc_id, exc.reason))
+            return SkippedFile(doc_id, exc.reason)
+
+
+def _load(listing: Listing, reading: Reading) -> Corpus:
+    """Read a listing's files in id order into a corpus; failures join ``skipped``."""
+    mode = reading.mode
+    documents, skipped = [], list(listing.skipped)
+    converting = sum(1 for doc_id, _ in listing.entries if mode == "markdown" and kind_of(doc_id))
+    done = 0
+    for doc_id, path in listing.entries:
+        found = reading.read(doc_id, path)
+        (skipped if isinstance(found, SkippedFile) else documents).append(found)
         if reading.progress is not None and mode == "markdown" and kind_of(doc_id):
             done += 1
             reading.progress(done, converting)
-    return _corpus(root, documents, skipped, mode)
+    return _corpus(listing.root, documents, skipped, mode)
 
 
 def _limit(doc_id: str, mode: str, max_bytes: int) -> int:

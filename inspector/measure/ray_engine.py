@@ -1,13 +1,15 @@
-"""``--engine ray``: documents analysed on a Ray cluster with Ray Data, measured as the local engine does.
+"""``--engine ray``: files read and analysed on a Ray cluster with Ray Data, measured as the local engine does.
 
-Finding atoms is a pure function of a document's text and the atom mode, and the costliest
-step of a run; it maps onto Ray Data as one ``map_batches`` over the documents. Each analysis
-comes back as ``marshal`` bytes of ``Analysis.to_plain`` and is put in the workspace. The
-corpus then goes, with its analyses, to the cluster's partitions (``ray_partitions``), which
-split and measure every built-in splitter and index and rank BM25 with the local engine's own
-code, the driver summing and merging what they send back, so the printed numbers are
-identical. The configurations are measured one after another, each on every partition at once
-(a process holding Ray's threads must not fork measuring workers).
+Reading a file and finding its atoms are a pure function of the file and the atom mode, and
+the costliest steps of a run; they map onto Ray Data as one ``map_batches``: over a listing of
+paths (``ray_read``, which hands each file's document, analysis and facts on in corpus order,
+for ``ray_corpus``), or over documents the driver read (``ray_analyses``). Each analysis
+comes back as ``marshal`` bytes of ``Analysis.to_plain``. The corpus then goes, with its
+analyses, to the cluster's partitions (``ray_partitions``), which split and measure every
+built-in splitter and index and rank BM25 with the local engine's own code, the driver summing
+and merging what they send back, so the printed numbers are identical. The configurations are
+measured one after another, each on every partition at once (a process holding Ray's threads
+must not fork measuring workers).
 
 The cluster is ``$RAY_ADDRESS`` when set (``ray job submit -- python -m inspector report ...``
 runs the same command on one), else a local Ray started for the run. Ray is an optional extra.
@@ -127,3 +129,76 @@ def ray_analyses(documents: Sequence[Document], mode: str) -> list[Analysis]:
     if missing:
         raise EngineError(f"the Ray job returned no analysis for {len(missing)} documents (first {missing[0]})")
     return found  # type: ignore[return-value]
+
+
+def _read_batch(reading, store: str | None) -> Callable[[dict], dict]:
+    def read(batch: dict) -> dict:
+        import pickle
+
+        import numpy as np
+
+        from inspector.atoms.detect import analyze
+        from inspector.atoms.store import AnalysisStore
+        from inspector.measure.summary import CorpusFacts
+        from inspector.model import every_script
+        from inspector.retrieval.probe import query_candidates
+
+        found = [reading.read(str(i), str(p)) for i, p in zip(batch["id"], batch["path"])]
+        documents = [f for f in found if isinstance(f, Document)]
+        kept = AnalysisStore(store) if store else None
+        texts = [d.text for d in documents]
+        analyses = kept.load(texts, reading.mode) if kept else [None] * len(documents)
+        new = [i for i, a in enumerate(analyses) if a is None]
+        for i in new:
+            analyses[i] = analyze(texts[i], reading.mode)
+        if kept:
+            kept.save((texts[i], analyses[i]) for i in new)
+        items, plains, facts = [], [], []
+        analysed = iter(zip(documents, analyses))
+        for item in found:
+            if isinstance(item, Document):
+                document, analysis = next(analysed)
+                plains.append(marshal.dumps(analysis.to_plain()))
+                candidates = query_candidates(document, analysis.atoms["num"], every_script(reading.mode))
+                facts.append(marshal.dumps((document.id, len(document.text), analysis.language,
+                                            CorpusFacts.lengths_of(analysis.atoms), candidates)))
+            else:
+                plains.append(b"")
+                facts.append(b"")
+            items.append(pickle.dumps(item))
+        column = lambda values: np.array(values, dtype=object)  # noqa: E731
+        return {"position": batch["position"], "item": column(items), "plain": column(plains), "facts": column(facts)}
+
+    return read
+
+
+def ray_read(listing, reading, store: str | None = None) -> Iterator[tuple[bytes, bytes, bytes]]:
+    """Every file of a ``corpus.Listing`` read on the Ray cluster by ``reading`` (a
+    ``corpus.Reading``), with its analysis (from ``store``, a data folder, where the worker
+    reaches it, else computed and kept there) and facts, in the listing's order: per file, the
+    pickled document or ``SkippedFile``, the analysis as ``marshal`` bytes of ``to_plain`` and
+    ``marshal`` bytes of ``(id, characters, language, atom lengths by kind, query candidates)``
+    (both empty for a skipped file). Rows are handed over as they come, so only a few batches
+    are held at a time."""
+    if not listing.entries:
+        return
+    start_ray()
+    import logging
+
+    import ray.data
+
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.execution_options.preserve_order = True
+    items = [{"position": i, "id": doc_id, "path": path} for i, (doc_id, path) in enumerate(listing.entries)]
+    dataset = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // BATCH, 256)))
+    waiting: dict[int, tuple[bytes, bytes, bytes]] = {}
+    expected = 0
+    for row in dataset.map_batches(_read_batch(reading, store), batch_format="numpy", batch_size=BATCH).iter_rows():
+        waiting[int(row["position"])] = (row["item"], row["plain"], row["facts"])
+        while expected in waiting:  # in the listing's order, whatever order the batches finish in
+            yield waiting.pop(expected)
+            expected += 1
+    if expected != len(items):
+        raise EngineError(f"the Ray job returned {expected} of {len(items)} files")

@@ -23,6 +23,7 @@ the driver sending the pool's spans.
 from __future__ import annotations
 
 import marshal
+import pickle
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
@@ -30,11 +31,12 @@ from itertools import accumulate
 import numpy as np
 
 from ..atoms.analysis import Analysis
+from ..chunks.export import export_text
 from ..errors import EngineError
 from ..lengths import get_length
-from ..model import Document
+from ..model import Document, Span, every_script
 from ..retrieval.bm25 import BM25, Ranked, Statistics, merge_ranked
-from ..retrieval.probe import ProbeResult, Query, Read, judge
+from ..retrieval.probe import ProbeResult, Query, Read, chosen_words, judge
 from ..retrieval.ranking import Ask, BM25Retriever, HybridRetriever, Pool, Retriever
 from ..spec import SplitterSpec
 from .headers import HeaderCarry
@@ -49,12 +51,47 @@ class Partition:
     rankings that follow, and counts and ranks chunks for BM25: its own, or a pool's the driver
     sends."""
 
-    def __init__(self, documents: list[Document], analyses: list[bytes], mode: str) -> None:
-        self.work = Workspace(documents, mode)
-        self.work.add_analyses({d.id: Analysis.from_plain(marshal.loads(a)) for d, a in zip(documents, analyses)})
-        self.table = self.work.term_table().index()
-        self.doc_ids = [d.id for d in documents]
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.documents: list[Document] = []
+        self.analyses: dict[str, Analysis] = {}
+        self._work: Workspace | None = None
         self.counted: dict[int, tuple[np.ndarray, dict]] = {}
+
+    def take(self, documents: list[Document | bytes], analyses: list[bytes]) -> int:
+        """Add documents (or their pickles) after those taken before, with their analyses
+        (``marshal`` bytes of ``Analysis.to_plain``); how many this partition holds."""
+        for document, plain in zip(documents, analyses):
+            document = pickle.loads(document) if isinstance(document, bytes) else document
+            self.documents.append(document)
+            self.analyses[document.id] = Analysis.from_plain(marshal.loads(plain))
+        self._work = None
+        return len(self.documents)
+
+    @property
+    def work(self) -> Workspace:
+        """The partition's documents as a workspace, built when first measured."""
+        if self._work is None:
+            self._work = Workspace(self.documents, self.mode)
+            self._work.add_analyses(self.analyses)
+        return self._work
+
+    @property
+    def table(self):
+        return self.work.term_table().index()
+
+    @property
+    def doc_ids(self) -> list[str]:
+        return [d.id for d in self.documents]
+
+    def words(self, wanted: list[tuple[int, Span]]) -> list[tuple[str, ...]]:
+        """The query words of figure sentences ``(document position here, span)``."""
+        scripts = every_script(self.mode)
+        return [chosen_words(self.documents[doc].text, span, scripts) for doc, span in wanted]
+
+    def export(self, spec: str, first: int, stop: int) -> str:
+        """The export records (JSON lines) of documents ``first`` to ``stop`` under ``spec``."""
+        return export_text(self.work.subset(d.id for d in self.documents[first:stop]), spec)
 
     def summarize(self, spec: str, fits: int | None) -> SplitSummary:
         return self.work.summarize(spec, fits=fits)
@@ -87,8 +124,7 @@ class Partition:
         reads = [Read(d, a, b, pool.prefixes[j] if pool.prefixes is not None else "") for j, d, a, b in spans]
         if not tokens:
             return reads, None
-        texts = self.table.texts
-        return reads, get_length("o200k").count_many([r.prefix + texts[self.doc_ids[r.doc]][r.start:r.end]
+        return reads, get_length("o200k").count_many([r.prefix + self.documents[r.doc].text[r.start:r.end]
                                                       for r in reads])
 
 
@@ -102,12 +138,23 @@ class Partitions:
     """A workspace's corpus on the cluster's partitions (``Workspace.cluster``): what the driver
     asks of them, and how their answers make the whole corpus's."""
 
-    def __init__(self, workspace: Workspace, partitions: int | None = None) -> None:
+    def __init__(self, workspace: Workspace | None, partitions: int | None = None) -> None:
         self.workspace, self.partitions = workspace, partitions
+        self.mode = workspace.mode if workspace is not None else ""
+        self.ids: list[str] = []  # the corpus's document ids, in order
         self._actors: list | None = None
         self._bounds: list[int] = []  # the partitions' first documents, and the corpus's end
         self._where: dict[str, tuple[int, int]] = {}  # document id -> (partition, position in it)
         self._rankings = 0
+
+    @classmethod
+    def started(cls, mode: str, ids: list[str], bounds: list[int], actors: list) -> "Partitions":
+        """Partitions whose actors already hold their documents: ``ids[bounds[p]:bounds[p + 1]]``
+        are ``actors[p]``'s."""
+        found = cls(None)
+        found.mode, found.ids, found._bounds, found._actors = mode, list(ids), list(bounds), list(actors)
+        found._place()
+        return found
 
     def actors(self) -> list:
         """The partitions' actors, started on first use with every document's analysis (each
@@ -119,15 +166,29 @@ class Partitions:
             analyses = self.workspace.analyses()
             cluster = max(1.0, ray.cluster_resources().get("CPU", 1.0))
             self._bounds = partition_bounds([len(d.text) for d in documents], self.partitions or int(cluster))
-            # The actors share the cluster's CPUs among them, so any number of partitions fits.
-            cpus = min(1.0, cluster / (len(self._bounds) - 1))
-            actor = ray.remote(num_cpus=cpus, scheduling_strategy="SPREAD")(Partition)
+            self.ids = [d.id for d in documents]
             self._actors = []
-            for p, (a, b) in enumerate(zip(self._bounds, self._bounds[1:])):
-                self._where.update((d.id, (p, i)) for i, d in enumerate(documents[a:b]))
-                plain = [marshal.dumps(analysis.to_plain()) for analysis in analyses[a:b]]
-                self._actors.append(actor.remote(documents[a:b], plain, self.workspace.mode))
+            for a, b in zip(self._bounds, self._bounds[1:]):
+                actor = partition_actor().remote(self.mode)
+                actor.take.remote(documents[a:b], [marshal.dumps(analysis.to_plain()) for analysis in analyses[a:b]])
+                self._actors.append(actor)
+            self._place()
         return self._actors
+
+    @property
+    def bounds(self) -> list[int]:
+        """Each partition's first document's position, then the corpus's end."""
+        self.actors()
+        return self._bounds
+
+    def partition_of(self, doc: int) -> tuple[int, int]:
+        """The partition holding document ``doc`` (a position in the corpus), and its position there."""
+        p = bisect_right(self.bounds, doc) - 1
+        return p, doc - self._bounds[p]
+
+    def _place(self) -> None:
+        for p, (a, b) in enumerate(zip(self._bounds, self._bounds[1:])):
+            self._where.update((doc_id, (p, i)) for i, doc_id in enumerate(self.ids[a:b]))
 
     # -- a built-in splitter, split and measured where its documents are ---------------------
 
@@ -177,7 +238,7 @@ class Partitions:
         wanted: dict[int, list[int]] = {}
         for j in sorted({j for top in picked for j in top}):
             wanted.setdefault(bisect_right(offsets, j) - 1, []).append(j)
-        counting = self.workspace.mode != "seed"  # seed mode counts characters / 4, as the article
+        counting = self.mode != "seed"  # seed mode counts characters / 4, as the article
         found = ray.get([actors[p].reads.remote(key, [j - offsets[p] for j in chunks], counting)
                          for p, chunks in wanted.items()])
         reads: dict[int, Read] = {}
@@ -187,7 +248,7 @@ class Partitions:
             reads.update((j, Read(base + r.doc, r.start, r.end, r.prefix)) for j, r in zip(chunks, mine))
             if tokens is not None:
                 tokens.update(zip(chunks, counts))
-        position = {d.id: i for i, d in enumerate(self.workspace.documents)}
+        position = {doc_id: i for i, doc_id in enumerate(self.ids)}
         return judge(queries, picked, picked, reads, [position.get(q.doc_id, -1) for q in queries], tokens)
 
     # -- BM25 over a pool the driver holds ------------------------------------------------
@@ -233,6 +294,15 @@ class Partitions:
         return merge_ranked([[Ranked(r.scores, r.seen, chunks[r.chunks] if isinstance(chunks, np.ndarray)
                                      else r.chunks + chunks) for r in part]
                              for (_, chunks), part in zip(members, ranked)], k)
+
+
+def partition_actor():
+    """``Partition`` as a Ray actor class, spread over the cluster's nodes. Its actors reserve no
+    CPU: they hold their documents while Ray Data's tasks read and analyse the rest on every CPU
+    (a reserved CPU each would leave the reading none), and work only when asked."""
+    import ray
+
+    return ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(Partition)
 
 
 class RayBM25Retriever(BM25Retriever):

@@ -1,12 +1,15 @@
-"""A configuration's corpus-wide counts, and the counts of a corpus measured in parts."""
+"""What is counted over a whole corpus: a configuration's counts (summed over runs of documents
+measured apart) and the corpus's own facts."""
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..model import ATOM_KINDS
+from ..model import ATOM_KINDS, Span
 from ..spec import SplitterSpec
+from .sizes import percentile
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,3 +54,41 @@ class SplitSummary:
                 for kind, (intact, counted) in theirs.items():
                     mine[kind] = (mine[kind][0] + intact, mine[kind][1] + counted)
         return cls(spec, chunks, span_chars, fit, every, oversized)
+
+
+@dataclass(slots=True)
+class CorpusFacts:
+    """What a report says of a corpus, counted document by document (``add``): documents,
+    characters, documents per language, and every atom's length per kind."""
+
+    documents: int = 0
+    characters: int = 0
+    languages: dict[str, int] = field(default_factory=dict)
+    lengths: dict[str, array] = field(default_factory=lambda: {kind: array("q") for kind in ATOM_KINDS})
+
+    def add(self, characters: int, language: str, lengths: dict[str, Iterable[int]]) -> None:
+        """Count one document: its length, language and its atoms' lengths by kind."""
+        self.documents += 1
+        self.characters += characters
+        self.languages[language] = self.languages.get(language, 0) + 1
+        for kind in ATOM_KINDS:
+            self.lengths[kind].extend(lengths.get(kind, ()))
+
+    @staticmethod
+    def lengths_of(atoms: dict[str, Iterable[Span]]) -> dict[str, list[int]]:
+        """Atoms' lengths by kind, from their spans."""
+        return {kind: [b - a for a, b in spans] for kind, spans in atoms.items()}
+
+    def language_counts(self) -> dict[str, int]:
+        """Documents per language, the most written first."""
+        return dict(sorted(self.languages.items(), key=lambda item: (-item[1], item[0])))
+
+    def as_dict(self) -> dict:
+        """The report's ``corpus`` section: atom counts and length percentiles (p50, p90, p99, max)."""
+        lengths = {}
+        for kind in ATOM_KINDS:
+            sizes = self.lengths[kind].tolist()
+            lengths[kind] = {"p50": percentile(sizes, 50), "p90": percentile(sizes, 90),
+                             "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
+        return {"documents": self.documents, "characters": self.characters, "languages": self.language_counts(),
+                "atoms": {kind: len(self.lengths[kind]) for kind in ATOM_KINDS}, "atom_lengths": lengths}

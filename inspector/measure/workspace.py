@@ -12,6 +12,7 @@ from itertools import accumulate
 
 from ..atoms.analysis import Analysis, HeadingIndex
 from ..atoms.detect import analyze
+from ..chunks.export import export_chunks
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..collector import collection_paused
 from ..corpus.load import Corpus
@@ -27,7 +28,7 @@ from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
 from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
 from .headers import HeaderCarry, header_carry_spans
-from .summary import SplitSummary
+from .summary import CorpusFacts, SplitSummary
 from .workers import TABLE_SHARE, Workers
 
 
@@ -188,10 +189,14 @@ class Workspace:
 
     def language_counts(self) -> dict[str, int]:
         """Documents per language, the most written first."""
-        counts: dict[str, int] = {}
-        for language in self.languages().values():
-            counts[language] = counts.get(language, 0) + 1
-        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+        return self.corpus_facts().language_counts()
+
+    def corpus_facts(self) -> CorpusFacts:
+        """Documents, characters, languages and atoms of the corpus."""
+        facts = CorpusFacts()
+        for document, analysis in zip(self.documents, self.analyses()):
+            facts.add(len(document.text), analysis.language, CorpusFacts.lengths_of(analysis.atoms))
+        return facts
 
     def subset_of(self, language: str) -> "Workspace":
         """``subset`` of the documents written in ``language``."""
@@ -273,6 +278,11 @@ class Workspace:
     def chunks(self, spec: SplitterSpec | str) -> list[Chunk]:
         """Every chunk of the corpus under ``spec``, in corpus order."""
         return [c for result in self.split(spec) for c in result.chunks]
+
+    def export(self, spec: SplitterSpec | str, stream) -> int:
+        """Every chunk of ``spec`` as export records (JSON lines, ``chunks.export``) on ``stream``;
+        how many."""
+        return export_chunks(self, spec, stream)
 
     def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
         """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the

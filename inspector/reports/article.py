@@ -11,7 +11,6 @@ from __future__ import annotations
 import multiprocessing
 from typing import Callable
 
-from ..measure.sizes import percentile
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
@@ -72,7 +71,7 @@ def build_report(
     tasks.append(("headers", header_spec, None))
     steps = _Steps(progress, len(tasks) + 1 + len(goldens) + (questions is not None) + (fixes is not None))
     workspace.analyses(jobs=jobs, workers=workers)
-    corpus = _corpus_facts(workspace)
+    corpus = workspace.corpus_facts().as_dict()
     steps.done("atoms")
     if not retriever.spec.is_default:
         texts = [q.text for q in workspace.queries()] + [item.question for g in goldens for item in g.items]
@@ -131,18 +130,6 @@ class _Steps:
         self.count += 1
         if self.progress:
             self.progress(what, self.count, self.total)
-
-
-def _corpus_facts(workspace: Workspace) -> dict:
-    """Documents, characters, atoms per kind and their length percentiles."""
-    lengths = {}
-    for kind in ATOM_KINDS:
-        sizes = [b - a for analysis in workspace.analyses() for a, b in analysis.atoms[kind]]
-        lengths[kind] = {"p50": percentile(sizes, 50), "p90": percentile(sizes, 90),
-                         "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
-    return {"documents": len(workspace.documents), "characters": workspace.characters,
-            "languages": workspace.language_counts(),
-            "atoms": workspace.atom_counts(), "atom_lengths": lengths}
 
 
 def _sweep_row(row: dict) -> dict:

@@ -96,7 +96,7 @@ def _query_words(text: str, span: Span, scripts: bool = False) -> list[str]:
     return words if visible.isascii() else words + [term for _, term in bigrams(visible)]
 
 
-def _chosen_words(text: str, span: Span, scripts: bool) -> tuple[str, ...]:
+def chosen_words(text: str, span: Span, scripts: bool) -> tuple[str, ...]:
     """The three query words of a figure sentence: its longest words, then its rarest bigrams."""
     if not scripts:
         return tuple(sorted({w.lower() for w in _query_words(text, span)}, key=lambda w: (-len(w), w))[:3])
@@ -121,19 +121,23 @@ def choose_queries(documents: list[Document], candidates: list[list[Span]], *, c
                    seed: int = QUERY_SEED, scripts: bool = False) -> list[Query]:
     """The queries the article draws from every candidate of a corpus (``candidates[i]``: the
     spans of ``documents[i]``), in the article's order."""
+    return [Query(documents[doc].id, span, chosen_words(documents[doc].text, span, scripts))
+            for doc, span in drawn(candidates, count=count, seed=seed)]
+
+
+def drawn(candidates: list[list[Span]], *, count: int = QUERY_COUNT, seed: int = QUERY_SEED) -> list[tuple[int, Span]]:
+    """``(document position, span)`` of the candidates the article's draw keeps, in its order."""
     # A shuffle's permutation depends only on the list's length, so shuffling positions and
     # finding the words of only the queries kept gives the article's queries in its order,
     # without holding every candidate's words.
     ends = list(accumulate(len(spans) for spans in candidates))
     order = list(range(ends[-1] if ends else 0))
     random.Random(seed).shuffle(order)
-    queries = []
+    out = []
     for position in order[:count]:
         doc = bisect_right(ends, position)
-        document = documents[doc]
-        span = candidates[doc][position - (ends[doc - 1] if doc else 0)]
-        queries.append(Query(document.id, span, _chosen_words(document.text, span, scripts)))
-    return queries
+        out.append((doc, candidates[doc][position - (ends[doc - 1] if doc else 0)]))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

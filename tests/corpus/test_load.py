@@ -17,7 +17,11 @@ import pytest
 
 from inspector.corpus.load import (
     Corpus,
+    Fingerprint,
+    Reading,
     SkippedFile,
+    list_corpus,
+    list_files,
     load_corpus,
     load_files,
     load_objects,
@@ -350,3 +354,23 @@ def test_a_path_with_a_nul_character_is_refused_not_raised(tmp_path):
     corpus = load_files([tmp_path / "ok.md", str(tmp_path / "bad") + "\x00.md"])
     assert [d.id for d in corpus] == ["ok.md"]
     assert [s.reason for s in corpus.skipped] == ["a path cannot contain a NUL character"]
+
+
+@pytest.mark.parametrize("mode", ["markdown", "seed"])
+def test_a_listing_read_file_by_file_is_the_corpus_a_load_reads(tmp_path, mode):
+    """What ``--engine ray`` does: the files listed on one machine, read one by one elsewhere."""
+    for rel, data in {"b.md": "# B\n\nText.\n", "a/c.md": "---\ntitle: C\n---\nBody.\n", "bad.md": b"x\x00y",
+                      ".hidden.md": "no", "notes.txt": "plain\n"}.items():
+        write(tmp_path, rel, data)
+    listing = list_corpus(tmp_path, mode=mode)
+    assert [doc_id for doc_id, _ in listing.entries] == sorted(doc_id for doc_id, _ in listing.entries)
+    reading = Reading(mode)
+    found = [reading.read(doc_id, path) for doc_id, path in listing.entries]
+    corpus = load_corpus(tmp_path, mode=mode)
+    assert tuple(f for f in found if isinstance(f, Document)) == corpus.documents
+    assert tuple(sorted([*listing.skipped, *(f for f in found if isinstance(f, SkippedFile))])) == corpus.skipped
+    fingerprint = Fingerprint()
+    for document in corpus.documents:
+        fingerprint.add(document)
+    assert fingerprint.hexdigest() == corpus.fingerprint
+    assert list_files([tmp_path / "b.md", tmp_path / "nope.md"], root=tmp_path).skipped[0].reason == "not found"

@@ -1,14 +1,19 @@
-"""``--engine ray``: documents analysed, split, measured, and BM25 indexed and ranked, on a local
-Ray cluster (2 CPUs, started by the test) give the local engine's report byte for byte, in both
-atom modes, with a golden set."""
+"""``--engine ray``: documents read, analysed, split, measured, and BM25 indexed and ranked, on a
+local Ray cluster (2 CPUs, started by the test) give the local engine's report byte for byte, in
+both atom modes, with a golden set; without one (and for ``check`` and ``export``) the driver
+neither reads a file nor holds a workspace."""
 
 from __future__ import annotations
+
+import shutil
 
 import pytest
 
 from inspector.cli import main
+from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
 from inspector.measure.ray_partitions import Partitions, RayBM25Retriever
+from inspector.measure.workspace import Workspace
 from inspector.retrieval.terms import TermTable
 from tests.support.paths import SAMPLE
 
@@ -20,6 +25,16 @@ def report(capsys, monkeypatch, folder, data, *args) -> str:
     # One process: a process running Ray's threads must not fork the report's workers.
     assert main(["report", str(folder), "--json", "--quiet", "--jobs", "1", *args]) == 0
     return capsys.readouterr().out
+
+
+def driver_holds_nothing(monkeypatch) -> None:
+    """From here on, reading a file or making a workspace in this process fails the test (Ray's
+    workers and actors run in processes of their own, unpatched)."""
+    def refused(*args, **kwargs):
+        raise AssertionError("the driver read a file or built a workspace: the cluster should hold the corpus")
+
+    monkeypatch.setattr(Reading, "read", refused)
+    monkeypatch.setattr(Workspace, "__init__", refused)
 
 
 def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch, tmp_path):
@@ -67,12 +82,23 @@ def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, m
     spec = ["--spec", "structured:400", "--spec", "fixed:400", "--budgets", "400,800"]
     local = report(capsys, monkeypatch, corpus, tmp_path / "local", *spec)
     assert '"documents": 2000' in local
-
-    def refused(*args, **kwargs):
-        raise AssertionError("the driver split a built-in splitter: the partitions should have")
-
-    monkeypatch.setattr("inspector.measure.workspace.chunk_spans", refused)  # the actors run unpatched
+    driver_holds_nothing(monkeypatch)
     assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--engine", "ray", *spec) == local
+
+
+@pytest.mark.parametrize("mode", ["markdown", "seed"])
+def test_the_cluster_alone_reads_and_measures_the_corpus(cluster, capsys, monkeypatch, tmp_path, mode):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE, corpus)
+    (corpus / "binary.md").write_bytes(b"# Title\x00\x01")
+    (corpus / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
+    local = report(capsys, monkeypatch, corpus, tmp_path / "local", "--atoms", mode)
+    assert local.count('"reason"') == 2
+    driver_holds_nothing(monkeypatch)
+    assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--atoms", mode, "--engine", "ray") == local
+    # Again, the analyses now read from the data folder by Ray's workers.
+    assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--atoms", mode, "--engine", "ray") == local
+    assert (tmp_path / "ray" / "analyses.sqlite3").stat().st_size > 100_000
 
 
 def test_without_ray_the_engine_is_refused_with_what_to_install(capsys, monkeypatch):
@@ -91,8 +117,14 @@ def test_jobs_asked_of_the_ray_engine_are_said_to_be_unused(cluster, capsys, mon
 def test_check_and_export_run_on_ray_too(cluster, capsys, monkeypatch, tmp_path):
     outputs = []
     for engine in ("local", "ray"):
+        if engine == "ray":
+            driver_holds_nothing(monkeypatch)
         monkeypatch.setenv(ENV_DATA, str(tmp_path / engine))
-        assert main(["check", str(SAMPLE), "--spec", "structured:800", "--json", "--engine", engine]) == 0
+        baseline = tmp_path / f"{engine}.json"
+        assert main(["check", str(SAMPLE), "--spec", "structured:800", "--json", "--engine", engine,
+                     "--write-baseline", str(baseline)]) == 0
         assert main(["export", str(SAMPLE), "--spec", "structured:800", "--engine", engine]) == 0
-        outputs.append(capsys.readouterr().out)
+        assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--engine", engine]) == 0
+        outputs.append((capsys.readouterr().out, baseline.read_text()))
     assert outputs[0] == outputs[1]
+    assert '"fingerprint"' in outputs[1][1] and outputs[1][0].count('"chunk_id"') > 300
