@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from ..corpus.load import load_corpus, load_files, read_listing
+from ..corpus.load import read_listing
 from ..errors import CorpusError
 
 #: The longest refusal printed (the rest of a long value is left out).
@@ -54,46 +54,49 @@ def one_line(message: str) -> str:
 
 def read_corpus(args, progress=None):
     """The corpus, its converted files kept in the data folder (a bar while files convert)."""
-    from ..corpus.conversions import FOLDER_NAME
-    from ..data_folder import data_folder
+    from ..corpus.load import load_listing
 
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
-    options = dict(mode=args.atoms, conversions=data_folder() / FOLDER_NAME,
-                   progress=lambda done, total: bar("files converted", done, total),
-                   keep_front_matter=args.keep_front_matter, converter=args.converter)
-    if getattr(args, "files_from", None):
-        if not os.path.isdir(args.corpus):
-            raise CorpusError(f"--files-from names files inside a corpus folder; {args.corpus} is not a folder")
-        return load_files(read_listing(args.files_from), root=args.corpus, **options)
-    return load_corpus(args.corpus, **options)
+    return load_listing(listing_of(args), reading_of(args, lambda done, total: bar("files converted", done, total)))
 
 
 def read_on_ray(args):
     """The corpus read, analysed and held by the Ray cluster (``ray_corpus.ClusterWorkspace``),
     its converted files and analyses kept in the data folder where the workers reach it; the
     files it could not read on stderr. An exit status when none could be read."""
-    from ..corpus.conversions import FOLDER_NAME, ConversionCache
-    from ..corpus.convert import check_converter
-    from ..corpus.load import Reading, list_corpus, list_files
     from ..data_folder import data_folder
     from ..measure.ray_corpus import read_on_cluster
 
-    check_converter(args.converter)
-    if getattr(args, "files_from", None):
-        if not os.path.isdir(args.corpus):
-            raise CorpusError(f"--files-from names files inside a corpus folder; {args.corpus} is not a folder")
-        listing = list_files(read_listing(args.files_from), root=args.corpus)
-    else:
-        listing = list_corpus(args.corpus, mode=args.atoms)
-    folder = data_folder()
-    reading = Reading(args.atoms, conversions=ConversionCache(folder / FOLDER_NAME, args.converter),
-                      keep_front_matter=args.keep_front_matter, converter=args.converter)
-    workspace = read_on_cluster(listing, reading, str(folder), fingerprint=args.command == "check")
+    workspace = read_on_cluster(listing_of(args), reading_of(args), str(data_folder()),
+                                fingerprint=args.command == "check")
     for skipped in workspace.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not workspace.facts.documents:
         return fail(f"no readable documents in {args.corpus}")
     return workspace
+
+
+def listing_of(args):
+    """The files the command reads: the corpus folder's, or those ``--files-from`` lists in it."""
+    from ..corpus.load import list_corpus, list_files
+
+    if getattr(args, "files_from", None):
+        if not os.path.isdir(args.corpus):
+            raise CorpusError(f"--files-from names files inside a corpus folder; {args.corpus} is not a folder")
+        return list_files(read_listing(args.files_from), root=args.corpus)
+    return list_corpus(args.corpus, mode=args.atoms)
+
+
+def reading_of(args, progress=None):
+    """How the command reads its files (``corpus.Reading``), converted files kept in the data folder."""
+    from ..corpus.conversions import FOLDER_NAME, ConversionCache
+    from ..corpus.convert import check_converter
+    from ..corpus.load import Reading
+    from ..data_folder import data_folder
+
+    check_converter(args.converter)
+    return Reading(args.atoms, conversions=ConversionCache(data_folder() / FOLDER_NAME, args.converter),
+                   progress=progress, keep_front_matter=args.keep_front_matter, converter=args.converter)
 
 
 def load(args, *, alone: bool = False) -> tuple | int:

@@ -60,15 +60,13 @@ def run_report(args: argparse.Namespace) -> int:
         jobs = 1  # the cluster analyses and ranks
     progress = ProgressBar(enabled=not args.quiet)
     if args.engine == "ray" and _on_cluster_alone(args, [*specs, sweep], fixes):
-        from ..reports.article import build_report, format_report
+        from ..reports.article import build_report
 
         work = read_on_ray(args)
         if isinstance(work, int):
             return work
-        report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress)
-        report["skipped"] = [{"path": s.path, "reason": s.reason} for s in work.skipped]
-        sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else format_report(report))
-        return 0
+        return _printed(args, build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress),
+                        work.skipped)
     corpus = read_corpus(args, progress)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
@@ -85,7 +83,7 @@ def run_report(args: argparse.Namespace) -> int:
         workers = Workers.start(missing, args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
     try:
         from ..measure.workspace import Workspace
-        from ..reports.article import build_report, format_report
+        from ..reports.article import build_report
 
         work = Workspace(corpus, args.atoms)
         work.add_analyses({d.id: found for d, found in zip(corpus.documents, kept) if found is not None})
@@ -116,15 +114,19 @@ def run_report(args: argparse.Namespace) -> int:
     finally:
         if workers is not None:
             workers.close()
-    report["skipped"] = [{"path": s.path, "reason": s.reason} for s in corpus.skipped]
     if args.mlflow is not None:
         from ..reports.tracking import report_runs
 
         log_to_mlflow(args, report_runs(work, report))
-    if args.json:
-        sys.stdout.write(json.dumps(report, indent=2) + "\n")
-    else:
-        sys.stdout.write(format_report(report))
+    return _printed(args, report, corpus.skipped)
+
+
+def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
+    """Print the report, with the files that were skipped; the exit status."""
+    from ..reports.article import format_report
+
+    report["skipped"] = [{"path": s.path, "reason": s.reason} for s in skipped]
+    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else format_report(report))
     return 0
 
 

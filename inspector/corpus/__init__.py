@@ -11,7 +11,7 @@ from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "load": ["Corpus", "Listing", "MARKDOWN_SUFFIXES", "Reading", "SkippedFile", "list_corpus", "list_files",
-             "load_corpus", "load_files", "load_objects", "load_uploads", "read_listing"],
+             "load_corpus", "load_files", "load_listing", "load_objects", "load_uploads", "read_listing"],
     "read": ["read_text"],
     "convert": ["CONVERTED_SUFFIXES", "CONVERTERS", "Converted", "converter_version", "to_markdown"],
     "conversions": ["CONVERSIONS", "ConversionCache"],

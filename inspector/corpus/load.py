@@ -190,7 +190,7 @@ def load_corpus(path: str | os.PathLike[str], *, mode: str = "markdown", max_byt
     check_converter(converter)
     _check_max_bytes(max_bytes)
     listing = list_corpus(path, mode=mode)
-    return _load(listing, Reading(mode, max_bytes, _cache(conversions, converter), progress, keep_front_matter,
+    return load_listing(listing, Reading(mode, max_bytes, _cache(conversions, converter), progress, keep_front_matter,
                                   converter))
 
 
@@ -216,7 +216,7 @@ def load_files(
     check_converter(converter)
     _check_max_bytes(max_bytes)
     listing = list_files(paths, root=root)
-    return _load(listing, Reading(mode, max_bytes, _cache(conversions, converter), progress, keep_front_matter,
+    return load_listing(listing, Reading(mode, max_bytes, _cache(conversions, converter), progress, keep_front_matter,
                                   converter))
 
 
@@ -305,8 +305,10 @@ class Reading:
             return SkippedFile(doc_id, exc.reason)
 
 
-def _load(listing: Listing, reading: Reading) -> Corpus:
+def load_listing(listing: Listing, reading: Reading) -> Corpus:
     """Read a listing's files in id order into a corpus; failures join ``skipped``."""
+    check_mode(reading.mode)
+    _check_max_bytes(reading.max_bytes)
     mode = reading.mode
     documents, skipped = [], list(listing.skipped)
     converting = sum(1 for doc_id, _ in listing.entries if mode == "markdown" and kind_of(doc_id))
