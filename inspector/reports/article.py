@@ -216,22 +216,42 @@ def _measure_job(job: Job) -> list[tuple[int, dict]]:
 
 
 def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: Retriever):
-    """``(position, row)`` for every task, as they are measured; in forked workers when
-    ``jobs`` > 1 and fork exists."""
+    """``(position, row)`` for every task, as they are measured; with ``jobs`` > 1 and fork, in
+    this process and ``jobs - 1`` forked workers, which share the workspace's atoms and term
+    index. This process measures too rather than wait: every forked worker copies the pages of
+    the analyses it reads (their reference counts change), a second copy of most of the corpus's
+    analyses that one fewer worker saves."""
     plan = _plan(tasks)
     if jobs > 1 and len(plan) > 1 and "fork" in multiprocessing.get_all_start_methods():
         global _SHARED
         workspace.prepare_probe()
         _SHARED = workspace, retriever
         try:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(plan))) as pool:
-                for rows in pool.imap_unordered(_measure_job, plan):
-                    yield from rows
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(plan)) - 1) as pool:
+                yield from _shared_out(pool, min(jobs, len(plan)) - 1, plan)
         finally:
             _SHARED = None
         return
     for job in sorted(plan, key=lambda job: job[0][0]):  # in the report's order, for the progress bar
         yield from _run_job(workspace, job, retriever)
+
+
+def _shared_out(pool, workers: int, plan: list[Job]):
+    """The plan's rows, the workers taking its costliest jobs first and this process the
+    cheapest, until none is left. Each worker has a second job queued, so that it does not wait
+    for this process to finish one before it gets the next."""
+    waiting = list(plan)
+    running: list = []
+    while waiting or running:
+        for result in [r for r in running if r.ready()]:
+            running.remove(result)
+            yield from result.get()
+        while waiting and len(running) < 2 * workers:
+            running.append(pool.apply_async(_measure_job, (waiting.pop(0),)))
+        if waiting:
+            yield from _measure_job(waiting.pop())
+        elif running:
+            running[0].wait(0.05)
 
 
 def _pct(value: float | None, width: int) -> str:
