@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from ..corpus.load import read_listing
+from ..corpus.listing import read_listing
 from ..errors import CorpusError
 
 #: The longest refusal printed (the rest of a long value is left out).
@@ -78,7 +78,7 @@ def read_on_ray(args):
 
 def listing_of(args):
     """The files the command reads: the corpus folder's, or those ``--files-from`` lists in it."""
-    from ..corpus.load import list_corpus, list_files
+    from ..corpus.listing import list_corpus, list_files
 
     if getattr(args, "files_from", None):
         if not os.path.isdir(args.corpus):

@@ -21,7 +21,8 @@ import marshal
 import os
 from typing import IO
 
-from ..corpus.load import Fingerprint, Listing, Reading, SkippedFile
+from ..corpus.listing import Listing, SkippedFile
+from ..corpus.load import Fingerprint, Reading
 from ..errors import EngineError
 from ..model import Span
 from ..retrieval.probe import Query, drawn

@@ -15,13 +15,11 @@ import tempfile
 
 import pytest
 
+from inspector.corpus.listing import SkippedFile, list_corpus, list_files
 from inspector.corpus.load import (
     Corpus,
     Fingerprint,
     Reading,
-    SkippedFile,
-    list_corpus,
-    list_files,
     load_corpus,
     load_files,
     load_objects,

@@ -128,3 +128,14 @@ def test_check_and_export_run_on_ray_too(cluster, capsys, monkeypatch, tmp_path)
         outputs.append((capsys.readouterr().out, baseline.read_text()))
     assert outputs[0] == outputs[1]
     assert '"fingerprint"' in outputs[1][1] and outputs[1][0].count('"chunk_id"') > 300
+
+
+def test_a_listing_of_files_is_read_by_the_cluster_as_locally(cluster, capsys, monkeypatch, tmp_path):
+    listing = tmp_path / "files.txt"
+    names = sorted(p.relative_to(SAMPLE).as_posix() for p in SAMPLE.rglob("*.md"))[:12]
+    listing.write_text("\n".join([*names, "no-such-file.md"]) + "\n", encoding="utf-8")
+    args = ["--files-from", str(listing), "--spec", "fixed:400", "--budgets", "400"]
+    local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", *args)
+    assert '"documents": 12' in local and '"path": "no-such-file.md"' in local
+    driver_holds_nothing(monkeypatch)
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "ray", *args, "--engine", "ray") == local
