@@ -3,11 +3,14 @@ embedding cache.
 
 One folder, named by ``$CHUNK_INSPECTOR_DATA`` (else ``data/`` in the working folder), so a
 team's answers, imported chunk sets and embedded vectors sit side by side and move together.
+Its stores are SQLite files in write-ahead-log mode, which several processes open at once
+(``use_wal``).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -21,3 +24,21 @@ def data_folder(environ: Mapping[str, str] | None = None) -> Path:
     """``$CHUNK_INSPECTOR_DATA``, else ``data``."""
     environ = os.environ if environ is None else environ
     return Path(environ.get(ENV_DATA) or DEFAULT_FOLDER)
+
+
+def use_wal(connection, wait: float = 30.0) -> None:
+    """Put a SQLite connection's database in write-ahead-log mode. Changing the journal mode
+    takes a lock that SQLite's busy timeout does not always wait for, so processes opening a new
+    store at once could fail; each waits up to ``wait`` seconds instead."""
+    import sqlite3  # loaded with the first store, not when the engine is imported
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            if connection.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)

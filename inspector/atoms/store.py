@@ -20,6 +20,7 @@ import marshal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..data_folder import use_wal
 from ..model import Document
 from .analysis import Analysis
 
@@ -68,7 +69,7 @@ class AnalysisStore:
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.path, timeout=30)
-        connection.execute("PRAGMA journal_mode=WAL")
+        use_wal(connection)
         connection.execute("CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, plain BLOB NOT NULL)")
         return connection
 

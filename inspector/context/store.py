@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..data_folder import use_wal
 from ..errors import ContextLineError
 from ..model import Document, Span
 
@@ -38,7 +39,7 @@ class ContextStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(self.path, timeout=30)
-            connection.execute("PRAGMA journal_mode=WAL")
+            use_wal(connection)
             connection.execute(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise ContextLineError(f"cannot open the context-line store {self.path.name}: {exc}") from None

@@ -1,7 +1,8 @@
 """``--engine ray``'s partitions: the corpus cut across the cluster, split, measured and ranked there.
 
-The corpus's documents are cut into runs of about equal characters, one Ray actor per run
-(``Partition``), which holds its documents with their analyses and finds their terms once.
+The corpus's documents are cut into runs of about equal characters (of equal file bytes when
+the cluster reads them, ``ray_corpus``), one Ray actor per run (``Partition``), which holds its
+documents with their analyses and finds their terms once.
 For a built-in splitter every partition splits its own documents and measures them: survival,
 sizes and header carry are sums over documents (``SplitSummary.total``, ``HeaderCarry.add``).
 A BM25 ranking takes two rounds: every partition counts BM25's statistics over its chunks
@@ -167,9 +168,9 @@ class Partitions:
             cluster = max(1.0, ray.cluster_resources().get("CPU", 1.0))
             self._bounds = partition_bounds([len(d.text) for d in documents], self.partitions or int(cluster))
             self.ids = [d.id for d in documents]
-            self._actors = []
+            self._actors, kind = [], partition_actor()
             for a, b in zip(self._bounds, self._bounds[1:]):
-                actor = partition_actor().remote(self.mode)
+                actor = kind.remote(self.mode)
                 actor.take.remote(documents[a:b], [marshal.dumps(analysis.to_plain()) for analysis in analyses[a:b]])
                 self._actors.append(actor)
             self._place()

@@ -81,7 +81,7 @@ class CorpusFacts:
 
     def language_counts(self) -> dict[str, int]:
         """Documents per language, the most written first."""
-        return dict(sorted(self.languages.items(), key=lambda item: (-item[1], item[0])))
+        return most_first(self.languages)
 
     def as_dict(self) -> dict:
         """The report's ``corpus`` section: atom counts and length percentiles (p50, p90, p99, max)."""
@@ -92,3 +92,8 @@ class CorpusFacts:
                              "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
         return {"documents": self.documents, "characters": self.characters, "languages": self.language_counts(),
                 "atoms": {kind: len(self.lengths[kind]) for kind in ATOM_KINDS}, "atom_lengths": lengths}
+
+
+def most_first(counts: dict[str, int]) -> dict[str, int]:
+    """Counts by name, the largest first (ties by name)."""
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))

@@ -28,7 +28,7 @@ from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
 from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
 from .headers import HeaderCarry, header_carry_spans
-from .summary import CorpusFacts, SplitSummary
+from .summary import CorpusFacts, SplitSummary, most_first
 from .workers import TABLE_SHARE, Workers
 
 
@@ -189,7 +189,10 @@ class Workspace:
 
     def language_counts(self) -> dict[str, int]:
         """Documents per language, the most written first."""
-        return self.corpus_facts().language_counts()
+        counts: dict[str, int] = {}
+        for language in self.languages().values():
+            counts[language] = counts.get(language, 0) + 1
+        return most_first(counts)
 
     def corpus_facts(self) -> CorpusFacts:
         """Documents, characters, languages and atoms of the corpus."""

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..data_folder import use_wal
 from .embedders import Embedder
 
 STORE_NAME = "embeddings.sqlite3"
@@ -59,7 +60,7 @@ class VectorStore:
         if self._pid != os.getpid():
             connection = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
             try:
-                connection.execute("PRAGMA journal_mode=WAL")
+                use_wal(connection)
                 connection.execute(_SCHEMA)
             except sqlite3.Error:
                 connection.close()
@@ -175,3 +176,4 @@ class Vectors:
             if self._width is None:
                 self._width = len(vector)
             self._memory[digest] = vector
+

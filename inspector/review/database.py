@@ -15,13 +15,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Self
 
-from ..data_folder import data_folder
+from ..data_folder import data_folder, use_wal
 from ..errors import ReviewStoreError
 
 #: The store's file inside the data folder (``inspector.data_folder``).
@@ -117,14 +116,14 @@ class ReviewDatabase:
                                        f"(schema {version}; this one reads {SCHEMA_VERSION})")
             if version == SCHEMA_VERSION:
                 if not self.readonly:
-                    self._wal(connection)
+                    use_wal(connection, self.busy_timeout_ms / 1000)
                 return
         elif tables - {"rounds", "answers"}:
             raise ReviewStoreError(f"{self.path} is an SQLite database but not a review store "
                                    f"(it holds other tables: {', '.join(sorted(tables)[:5])})")
         if self.readonly:
             raise ReviewStoreError(f"the review store {self.path} is empty and opened read-only")
-        self._wal(connection)
+        use_wal(connection, self.busy_timeout_ms / 1000)
         connection.execute("BEGIN IMMEDIATE")
         try:
             # One statement at a time: executescript would COMMIT before running.
@@ -137,19 +136,6 @@ class ReviewDatabase:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
-
-    def _wal(self, connection: sqlite3.Connection) -> None:
-        # Switching to WAL takes a lock the busy handler does not always wait for; retry briefly.
-        deadline = time.monotonic() + self.busy_timeout_ms / 1000
-        while True:
-            try:
-                if connection.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                    connection.execute("PRAGMA journal_mode = WAL")
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.01)
 
     def close(self) -> None:
         """Close this thread's connection (other threads' close when their threads end)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sqlite3
 from pathlib import Path
 
@@ -89,3 +90,26 @@ def test_the_detector_version_follows_the_rooms_code(tmp_path):
     assert detector_version(tmp_path) == DETECTOR_VERSION
     (tmp_path / "detect.py").write_text("# changed\n" + (room / "detect.py").read_text())
     assert detector_version(tmp_path) != DETECTOR_VERSION
+
+
+def _save_at_once(folder, text, barrier, queue):
+    analysis = analyze(text, "markdown")
+    barrier.wait()
+    queue.put(AnalysisStore(folder).save([(text, analysis)]))
+
+
+def test_processes_opening_a_new_store_at_once_all_keep_their_analyses(tmp_path):
+    """What ``--engine ray``'s readers do: several processes open a store that does not exist
+    yet, and none passes over it (the journal-mode switch waits out the others' lock)."""
+    context = multiprocessing.get_context("fork")
+    written = []
+    for round_ in range(8):
+        barrier, queue = context.Barrier(4), context.Queue()
+        savers = [context.Process(target=_save_at_once, args=(tmp_path / str(round_), f"# Doc {k}\n", barrier, queue))
+                  for k in range(4)]
+        for saver in savers:
+            saver.start()
+        written += [queue.get(timeout=60) for _ in savers]
+        for saver in savers:
+            saver.join(60)
+    assert written == [1] * 32
