@@ -60,15 +60,17 @@ def read_corpus(args, progress=None):
     return load_listing(listing_of(args), reading_of(args, lambda done, total: bar("files converted", done, total)))
 
 
-def read_on_ray(args):
+def read_on_ray(args, progress=None):
     """The corpus read, analysed and held by the Ray cluster (``ray_corpus.ClusterWorkspace``),
     its converted files and analyses kept in the data folder where the workers reach it; the
     files it could not read on stderr. An exit status when none could be read."""
     from ..data_folder import data_folder
     from ..measure.ray_corpus import read_on_cluster
 
+    bar = progress or ProgressBar(enabled=sys.stderr.isatty())
     workspace = read_on_cluster(listing_of(args), reading_of(args), str(data_folder()),
-                                fingerprint=args.command == "check")
+                                fingerprint=args.command == "check",
+                                progress=lambda done, total: bar("files read on the cluster", done, total))
     for skipped in workspace.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not workspace.facts.documents:

@@ -62,7 +62,7 @@ def run_report(args: argparse.Namespace) -> int:
     if args.engine == "ray" and _on_cluster_alone(args, [*specs, sweep], fixes):
         from ..reports.article import build_report
 
-        work = read_on_ray(args)
+        work = read_on_ray(args, progress)
         if isinstance(work, int):
             return work
         return _printed(args, build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress),

@@ -122,9 +122,10 @@ class ClusterWorkspace:
 
 
 def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None, partitions: int | None = None,
-                    *, fingerprint: bool = False) -> ClusterWorkspace:
+                    *, fingerprint: bool = False, progress=None) -> ClusterWorkspace:
     """Read, analyse and hand out a listing's files on the Ray cluster (see the module); with
-    ``fingerprint`` the driver also digests the texts as they pass, as ``Corpus.fingerprint``."""
+    ``fingerprint`` the driver also digests the texts as they pass, as ``Corpus.fingerprint``;
+    ``progress(done, total)`` is called as files come back."""
     import pickle
 
     import ray
@@ -148,7 +149,9 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
             actors[-1].take.remote([item for item, _ in pending], [plain for _, plain in pending])
             pending.clear()
 
-    for size, (item, plain, found) in zip(sizes, ray_read(listing, reading, store)):
+    for position, (size, (item, plain, found)) in enumerate(zip(sizes, ray_read(listing, reading, store)), 1):
+        if progress is not None and (position % HANDOVER == 0 or position == len(sizes)):
+            progress(position, len(sizes))
         if not found:
             skipped.append(pickle.loads(item))
             continue

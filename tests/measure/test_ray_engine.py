@@ -139,3 +139,5 @@ def test_a_listing_of_files_is_read_by_the_cluster_as_locally(cluster, capsys, m
     assert '"documents": 12' in local and '"path": "no-such-file.md"' in local
     driver_holds_nothing(monkeypatch)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "ray", *args, "--engine", "ray") == local
+    assert main(["report", str(SAMPLE), *args, "--engine", "ray"]) == 0  # the progress bar, this time
+    assert "12/12 files read on the cluster" in capsys.readouterr().err
