@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
 import sqlite3
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from inspector import Document, Workspace, analyze
 from inspector.atoms import store as store_module
 from inspector.atoms.store import DETECTOR_VERSION, AnalysisStore, analysis_key, detector_version
 from inspector.cli import main
+from tests.support.at_once import at_once
 from tests.support.paths import SAMPLE
 
 TEXT = "# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nIt costs 5 euros. See [x](http://y).\n\n```\ncode\n```\n"
@@ -92,24 +92,12 @@ def test_the_detector_version_follows_the_rooms_code(tmp_path):
     assert detector_version(tmp_path) != DETECTOR_VERSION
 
 
-def _save_at_once(folder, text, barrier, queue):
-    analysis = analyze(text, "markdown")
-    barrier.wait()
-    queue.put(AnalysisStore(folder).save([(text, analysis)]))
-
-
 def test_processes_opening_a_new_store_at_once_all_keep_their_analyses(tmp_path):
     """What ``--engine ray``'s readers do: several processes open a store that does not exist
     yet, and none passes over it (the journal-mode switch waits out the others' lock)."""
-    context = multiprocessing.get_context("fork")
-    written = []
-    for round_ in range(8):
-        barrier, queue = context.Barrier(4), context.Queue()
-        savers = [context.Process(target=_save_at_once, args=(tmp_path / str(round_), f"# Doc {k}\n", barrier, queue))
-                  for k in range(4)]
-        for saver in savers:
-            saver.start()
-        written += [queue.get(timeout=60) for _ in savers]
-        for saver in savers:
-            saver.join(60)
+    def prepare(round_, k):
+        text = f"# Doc {k}\n"
+        return tmp_path / str(round_), text, analyze(text, "markdown")
+
+    written = at_once(prepare, lambda found: AnalysisStore(found[0]).save([found[1:]]), [0, 1, 2, 3], 8)
     assert written == [1] * 32

@@ -12,6 +12,7 @@ import pytest
 from inspector.retrieval.ranking import DenseRetriever, Question
 from inspector.retrieval.retriever_spec import RetrieverSpec
 from inspector.retrieval.vectors import STORE_NAME, Vectors, VectorStore, digest_of, open_store
+from tests.support.at_once import at_once
 from tests.support.embedding import CountingEmbedder
 
 
@@ -134,23 +135,8 @@ def test_a_store_that_fails_to_write_says_so_and_keeps_the_vectors(tmp_path):
     assert "could not be written" in vectors.warning and vectors.store is None
 
 
-def _open_at_once(folder, barrier, queue):
-    barrier.wait()
-    queue.put(open_store(folder)[1])
-
-
 def test_processes_opening_a_new_store_at_once_all_keep_it(tmp_path):
     """Changing the journal mode does not wait out another process's lock: before it was waited
     for, about one open in ten of four at once fell back to memory."""
-    context = multiprocessing.get_context("fork")
-    warnings = []
-    for round_ in range(12):
-        barrier, queue = context.Barrier(4), context.Queue()
-        openers = [context.Process(target=_open_at_once, args=(tmp_path / str(round_), barrier, queue))
-                   for _ in range(4)]
-        for opener in openers:
-            opener.start()
-        warnings += [queue.get(timeout=60) for _ in openers]
-        for opener in openers:
-            opener.join(60)
+    warnings = at_once(lambda round_, _: tmp_path / str(round_), lambda folder: open_store(folder)[1], [0, 1, 2, 3], 12)
     assert warnings == [""] * 48
