@@ -113,17 +113,9 @@ def ray_analyses(documents: Sequence[Document], mode: str) -> list[Analysis]:
     connected or started when it is not yet, and left running: see ``ray_session``)."""
     if not documents:
         return []
-    start_ray()
-    import logging
-
-    import ray.data
-
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
-    ray.data.DataContext.get_current().enable_progress_bars = False
     items = [{"position": i, "text": d.text} for i, d in enumerate(documents)]
-    dataset = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // BATCH, 256)))
     found: list[Analysis | None] = [None] * len(documents)
-    for row in dataset.map_batches(_analyse_batch(mode), batch_format="numpy", batch_size=BATCH).iter_rows():
+    for row in _mapped(items, _analyse_batch(mode)):
         found[int(row["position"])] = Analysis.from_plain(marshal.loads(row["plain"]))
     missing = [documents[i].id for i, a in enumerate(found) if a is None]
     if missing:
@@ -182,6 +174,21 @@ def ray_read(listing, reading, store: str | None = None) -> Iterator[tuple[bytes
     are held at a time."""
     if not listing.entries:
         return
+    items = [{"position": i, "id": doc_id, "path": path} for i, (doc_id, path) in enumerate(listing.entries)]
+    waiting: dict[int, tuple[bytes, bytes, bytes]] = {}
+    expected = 0
+    for row in _mapped(items, _read_batch(reading, store)):
+        waiting[int(row["position"])] = (row["item"], row["plain"], row["facts"])
+        while expected in waiting:  # in the listing's order, whatever order the batches finish in
+            yield waiting.pop(expected)
+            expected += 1
+    if expected != len(items):
+        raise EngineError(f"the Ray job returned {expected} of {len(items)} files")
+
+
+def _mapped(items: list[dict], function: Callable[[dict], dict]) -> Iterator[dict]:
+    """The rows ``function`` makes of ``items``, batch by batch, on the Ray cluster (connected or
+    started when it is not yet), in the items' order as far as Ray Data keeps it."""
     start_ray()
     import logging
 
@@ -191,14 +198,5 @@ def ray_read(listing, reading, store: str | None = None) -> Iterator[tuple[bytes
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     context.execution_options.preserve_order = True
-    items = [{"position": i, "id": doc_id, "path": path} for i, (doc_id, path) in enumerate(listing.entries)]
     dataset = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // BATCH, 256)))
-    waiting: dict[int, tuple[bytes, bytes, bytes]] = {}
-    expected = 0
-    for row in dataset.map_batches(_read_batch(reading, store), batch_format="numpy", batch_size=BATCH).iter_rows():
-        waiting[int(row["position"])] = (row["item"], row["plain"], row["facts"])
-        while expected in waiting:  # in the listing's order, whatever order the batches finish in
-            yield waiting.pop(expected)
-            expected += 1
-    if expected != len(items):
-        raise EngineError(f"the Ray job returned {expected} of {len(items)} files")
+    return dataset.map_batches(function, batch_format="numpy", batch_size=BATCH).iter_rows()
