@@ -15,7 +15,7 @@ import sys
 from ..errors import InspectorError
 from ..spec import SWEEP_BUDGETS
 from .check import run_check, run_export
-from .common import fail, one_line
+from .common import ENGINES, fail, one_line
 from .context import run_context
 from .report import run_report
 
@@ -81,10 +81,12 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     _add_export(commands)
     _add_context(commands)
     for command in (report, *(commands.choices[name] for name in ("check", "export"))):
-        command.add_argument("--engine", choices=("local", "ray"), default="local",
-                             help="where documents are analysed and BM25 indexes and ranks chunks: this machine "
-                                  "(default) or a Ray cluster ($RAY_ADDRESS, else a local Ray; needs the ray[data] "
-                                  "extra)")
+        command.add_argument("--engine", choices=ENGINES, default="local",
+                             help="where documents are read, analysed and measured: this machine with the corpus "
+                                  "in memory (memory), this machine a batch of documents at a time, the rest parked "
+                                  "on disk (stream; options that need the whole corpus hold it in memory), memory "
+                                  "or stream by the corpus's size (local, the default: stream from 16 MB of files), "
+                                  "or a Ray cluster (ray: $RAY_ADDRESS, else a local Ray; needs the ray[data] extra)")
         command.add_argument("--context-model", metavar="MODEL",
                              help="the model whose context lines +context specs without ;llm= use "
                                   "(default $CHUNK_INSPECTOR_CONTEXT_MODEL)")

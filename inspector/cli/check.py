@@ -20,7 +20,7 @@ def run_check(args: argparse.Namespace) -> int:
     if isinstance(limits, str):
         return fail(limits)
     floors, ceilings, baseline, recall_budgets = limits
-    loaded = load(args, alone=_on_cluster_alone(args))
+    loaded = load(args, alone=_alone(args))
     if isinstance(loaded, int):
         return loaded
     corpus, workspace = loaded
@@ -218,9 +218,10 @@ def _built_in(spec) -> bool:
     return Partitions.measures(spec)
 
 
-def _on_cluster_alone(args: argparse.Namespace) -> bool:
-    """Whether ``check --engine ray`` can leave the corpus to the cluster: one built-in splitter,
-    ranked by BM25, each chunk read alone, with no golden set, chunk file or MLflow."""
+def _alone(args: argparse.Namespace) -> bool:
+    """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
+    held by the Ray cluster): one built-in splitter, ranked by BM25, each chunk read alone, with
+    no golden set, chunk file or MLflow."""
     from ..retrieval.retriever_spec import parse_retriever
 
     return (not (args.chunks or args.golden or args.expand or args.mlflow is not None)

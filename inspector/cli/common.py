@@ -12,6 +12,11 @@ import time
 from ..corpus.listing import read_listing
 from ..errors import CorpusError
 
+#: Where a command reads and measures its corpus (``--engine``).
+ENGINES: tuple[str, ...] = ("local", "memory", "stream", "ray")
+#: The file bytes from which ``--engine local`` streams a corpus rather than hold it: below them the
+#: corpus held in memory is measured sooner (its configurations in parallel, each split once).
+STREAM_BYTES = 16 << 20
 #: The longest refusal printed (the rest of a long value is left out).
 MAX_MESSAGE = 600
 #: Chunks placed by their text a fixed shift from their offsets are harmless: the first few are
@@ -78,15 +83,50 @@ def read_on_ray(args, progress=None):
     return workspace
 
 
+def read_streamed(args, progress=None, jobs: int = 0):
+    """The corpus read and analysed a batch at a time by ``jobs`` workers (default: up to 4) and
+    parked on disk (``stream.StreamWorkspace``), its converted files and analyses kept in the data
+    folder; the files it could not read on stderr. An exit status when none could be read."""
+    from ..data_folder import data_folder
+    from ..measure.stream import read_streamed as read
+
+    bar = progress or ProgressBar(enabled=sys.stderr.isatty())
+    workspace = read(listing_of(args), reading_of(args), str(data_folder()), jobs=jobs or default_jobs(),
+                     progress=bar)
+    for skipped in workspace.skipped:
+        sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
+    if not len(workspace):
+        workspace.close()
+        return fail(f"no readable documents in {args.corpus}")
+    return workspace
+
+
+def default_jobs() -> int:
+    return min(4, os.cpu_count() or 1)
+
+
 def listing_of(args):
-    """The files the command reads: the corpus folder's, or those ``--files-from`` lists in it."""
+    """The files the command reads: the corpus folder's, or those ``--files-from`` lists in it
+    (listed once a command, as a listing on standard input can be read only once)."""
     from ..corpus.listing import list_corpus, list_files
 
-    if getattr(args, "files_from", None):
-        if not os.path.isdir(args.corpus):
-            raise CorpusError(f"--files-from names files inside a corpus folder; {args.corpus} is not a folder")
-        return list_files(read_listing(args.files_from), root=args.corpus)
-    return list_corpus(args.corpus, mode=args.atoms)
+    if getattr(args, "listing", None) is None:
+        if getattr(args, "files_from", None):
+            if not os.path.isdir(args.corpus):
+                raise CorpusError(f"--files-from names files inside a corpus folder; {args.corpus} is not a folder")
+            args.listing = list_files(read_listing(args.files_from), root=args.corpus)
+        else:
+            args.listing = list_corpus(args.corpus, mode=args.atoms)
+    return args.listing
+
+
+def engine_of(args) -> str:
+    """Where the command measures: ``--engine``, with ``local`` made ``memory`` for a corpus whose
+    files total under ``STREAM_BYTES`` and ``stream`` for a larger one."""
+    engine = getattr(args, "engine", "local")
+    if engine != "local":
+        return engine
+    return "stream" if sum(listing_of(args).sizes()) >= STREAM_BYTES else "memory"
 
 
 def reading_of(args, progress=None):
@@ -102,10 +142,13 @@ def reading_of(args, progress=None):
 
 
 def load(args, *, alone: bool = False) -> tuple | int:
-    """``(corpus, workspace)`` of a command, or an exit status. ``alone``: with ``--engine ray``
-    the cluster reads and holds the corpus, both being a ``ray_corpus.ClusterWorkspace``."""
-    if alone and getattr(args, "engine", "local") == "ray":
-        found = read_on_ray(args)
+    """``(corpus, workspace)`` of a command, or an exit status. ``alone``: the command needs no
+    more than a corpus it does not hold gives, so (``engine_of`` permitting) the corpus is
+    streamed from disk (``stream.StreamWorkspace``) or held by the Ray cluster
+    (``ray_corpus.ClusterWorkspace``), one object being both."""
+    engine = engine_of(args)
+    if alone and engine != "memory":
+        found = read_on_ray(args) if engine == "ray" else read_streamed(args)
         return found if isinstance(found, int) else (found, found)
     corpus = read_corpus(args)
     for skipped in corpus.skipped:

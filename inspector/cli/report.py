@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from ..extras import install_hint
@@ -12,6 +11,8 @@ from ..spec import ARTICLE_SPECS, parse_spec
 from .common import (
     ProgressBar,
     analysis_store,
+    default_jobs,
+    engine_of,
     fail,
     golden_set,
     log_to_mlflow,
@@ -19,6 +20,7 @@ from .common import (
     question_set,
     read_corpus,
     read_on_ray,
+    read_streamed,
     retriever_for,
     tracking_ready,
     with_chunk_sets,
@@ -50,7 +52,7 @@ def run_report(args: argparse.Namespace) -> int:
             return fail(f"--engine ray needs Ray: {install_hint('ray')}")
     if not tracking_ready(args):
         return fail(f"--mlflow needs MLflow: {install_hint('mlflow')}")
-    jobs = args.jobs or min(4, os.cpu_count() or 1)
+    jobs = args.jobs or default_jobs()
     if not 1 <= jobs <= MAX_JOBS:
         return fail(f"--jobs must be from 1 to {MAX_JOBS}")
     if args.engine == "ray":
@@ -59,14 +61,19 @@ def run_report(args: argparse.Namespace) -> int:
                              "(a process holding Ray's threads must not fork); --jobs is not used\n")
         jobs = 1  # the cluster analyses and ranks
     progress = ProgressBar(enabled=not args.quiet)
-    if args.engine == "ray" and _on_cluster_alone(args, [*specs, sweep], fixes):
+    engine = engine_of(args)
+    if engine != "memory" and _alone(args, [*specs, sweep], fixes):
         from ..reports.article import build_report
 
-        work = read_on_ray(args, progress)
+        work = read_on_ray(args, progress) if engine == "ray" else read_streamed(args, progress, jobs)
         if isinstance(work, int):
             return work
-        return _printed(args, build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress),
-                        work.skipped)
+        try:
+            report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress)
+        finally:
+            if engine == "stream":
+                work.close()
+        return _printed(args, report, work.skipped)
     corpus = read_corpus(args, progress)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
@@ -79,7 +86,7 @@ def run_report(args: argparse.Namespace) -> int:
     kept = store.load([d.text for d in corpus.documents], args.atoms)
     missing = [d for d, found in zip(corpus.documents, kept) if found is None]
     workers = None
-    if args.engine == "local":
+    if args.engine != "ray":
         workers = Workers.start(missing, args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
     try:
         from ..measure.workspace import Workspace
@@ -130,11 +137,11 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
     return 0
 
 
-def _on_cluster_alone(args: argparse.Namespace, specs: list, fixes) -> bool:
-    """Whether the cluster can hold the corpus and measure all of this report, the driver
-    holding none of it: the four tables of built-in splitters ranked by BM25 (golden sets,
-    questions, the per-format, per-language and fixes tables, neighbour windows, a dense
-    retriever and MLflow need the corpus on the driver)."""
+def _alone(args: argparse.Namespace, specs: list, fixes) -> bool:
+    """Whether all of this report can be measured without the corpus in this process (streamed
+    from disk, or held by the Ray cluster): the four tables of built-in splitters ranked by BM25
+    (golden sets, questions, the per-format, per-language and fixes tables, neighbour windows, a
+    dense retriever and MLflow need the corpus in memory)."""
     from ..measure.ray_partitions import Partitions
     from ..retrieval.retriever_spec import parse_retriever
 

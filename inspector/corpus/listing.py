@@ -46,6 +46,17 @@ class Listing:
     skipped: tuple[SkippedFile, ...]
     """Files found but refused before reading (links leaving the root, loops, not found)."""
 
+    def sizes(self) -> list[int]:
+        """Each file's size in bytes, in the entries' order (0 for one that cannot be looked at)."""
+        return [_size(path) for _, path in self.entries]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
 
 def list_corpus(path: str | os.PathLike[str], *, mode: str = "markdown") -> Listing:
     """The files ``load_corpus`` reads under a folder (or the one file given), unread."""

@@ -18,7 +18,6 @@ retriever) needs the corpus on the driver and takes the ``Workspace`` path.
 from __future__ import annotations
 
 import marshal
-import os
 from typing import IO
 
 from ..corpus.listing import Listing, SkippedFile
@@ -62,6 +61,9 @@ class ClusterWorkspace:
 
     def analyses(self, jobs: int = 1, workers=None) -> None:
         """Nothing to do: the partitions hold every analysis."""
+
+    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5) -> None:
+        """Nothing to do: the partitions measure each configuration when asked."""
 
     def queries(self) -> list[Query]:
         """The article's 200 lexical queries, drawn as the local engine draws them."""
@@ -135,7 +137,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
     start_ray()
     cluster = max(1.0, ray.cluster_resources().get("CPU", 1.0))
     count = max(1, min(partitions or int(cluster), len(listing.entries)))
-    sizes = [_size(path) for _, path in listing.entries]
+    sizes = listing.sizes()
     share = (sum(sizes) or 1) / count
     actor = partition_actor()
     actors, bounds, ids = [actor.remote(reading.mode)], [0], []
@@ -174,13 +176,6 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
     bounds.append(len(ids))
     return ClusterWorkspace(Partitions.started(reading.mode, ids, bounds, actors), facts, candidates, skipped,
                             digest.hexdigest() if digest is not None else "")
-
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
 
 
 

@@ -30,7 +30,6 @@ from ..errors import EngineError
 from ..extras import install_hint
 from ..model import Document
 
-ENGINES: tuple[str, ...] = ("local", "ray")
 ENV_ADDRESS = "RAY_ADDRESS"
 #: Documents per Ray Data batch: large enough to pay for a task, small enough to spread a corpus.
 BATCH = 64
@@ -129,35 +128,19 @@ def _read_batch(reading, store: str | None) -> Callable[[dict], dict]:
 
         import numpy as np
 
-        from inspector.atoms.detect import analyze
-        from inspector.atoms.store import AnalysisStore
-        from inspector.measure.summary import CorpusFacts
-        from inspector.model import every_script
-        from inspector.retrieval.probe import query_candidates
+        from inspector.measure.reading import facts_of, read_analysed
 
-        found = [reading.read(str(i), str(p)) for i, p in zip(batch["id"], batch["path"])]
-        documents = [f for f in found if isinstance(f, Document)]
-        kept = AnalysisStore(store) if store else None
-        texts = [d.text for d in documents]
-        analyses = kept.load(texts, reading.mode) if kept else [None] * len(documents)
-        new = [i for i, a in enumerate(analyses) if a is None]
-        for i in new:
-            analyses[i] = analyze(texts[i], reading.mode)
-        if kept:
-            kept.save((texts[i], analyses[i]) for i in new)
         items, plains, facts = [], [], []
-        analysed = iter(zip(documents, analyses))
-        for item in found:
-            if isinstance(item, Document):
-                document, analysis = next(analysed)
+        for found in read_analysed(reading, store, list(zip(map(str, batch["id"]), map(str, batch["path"])))):
+            if isinstance(found, tuple):
+                document, analysis = found
+                items.append(pickle.dumps(document))
                 plains.append(marshal.dumps(analysis.to_plain()))
-                candidates = query_candidates(document, analysis.atoms["num"], every_script(reading.mode))
-                facts.append(marshal.dumps((document.id, len(document.text), analysis.language,
-                                            CorpusFacts.lengths_of(analysis.atoms), candidates)))
+                facts.append(marshal.dumps(facts_of(document, analysis, reading.mode)))
             else:
+                items.append(pickle.dumps(found))
                 plains.append(b"")
                 facts.append(b"")
-            items.append(pickle.dumps(item))
         column = lambda values: np.array(values, dtype=object)  # noqa: E731
         return {"position": batch["position"], "item": column(items), "plain": column(plains), "facts": column(facts)}
 

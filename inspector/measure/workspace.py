@@ -320,6 +320,10 @@ class Workspace:
             oversized = sum(1 for size in self.sizes(spec) if size > fits)
         return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized)
 
+    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5) -> None:
+        """Nothing to do: a workspace holding its corpus measures each configuration when asked
+        (``stream.StreamWorkspace`` measures them all in one pass over its batches)."""
+
     def release(self, spec: SplitterSpec | str) -> None:
         """Forget ``spec``'s chunks (split again when asked): what a forked measuring worker
         does once it has measured a configuration, so that it holds one at a time."""

@@ -79,6 +79,9 @@ def build_report(
         for _, spec, _ in tasks[:-1]:
             texts += workspace.pool(spec).texts()
         retriever.prepare(texts, (lambda done, total: progress("texts embedded", done, total)) if progress else None)
+    measured = [(spec, fits) for table, spec, fits in tasks if table != "headers"]
+    workspace.measure_ahead(measured, [spec for spec, _ in measured] if retriever.spec.is_default else (),
+                            [spec for table, spec, _ in tasks if table == "headers"])
     rows: list = [None] * len(tasks)
     for position, row in _measure_all(workspace, tasks, jobs, retriever):
         rows[position] = row

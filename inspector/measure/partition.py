@@ -1,0 +1,108 @@
+"""A run of the corpus's documents measured apart from the rest: a partition on a Ray actor
+(``ray_partitions``) or a batch the local engine takes back from disk (``stream``).
+
+It holds its documents with their analyses, splits and measures them under a built-in
+splitter (survival, sizes and header carry are sums over documents), and counts and ranks its
+chunks for BM25 with the whole pool's statistics, so the parts' answers add up to the whole
+corpus's."""
+
+from __future__ import annotations
+
+import marshal
+import pickle
+
+import numpy as np
+
+from ..atoms.analysis import Analysis
+from ..chunks.export import export_text
+from ..lengths import get_length
+from ..model import Document, Span, every_script
+from ..retrieval.bm25 import BM25, Ranked, Statistics
+from ..retrieval.probe import Read, chosen_words
+from ..retrieval.ranking import Pool
+from .headers import HeaderCarry
+from .summary import SplitSummary
+from .workspace import Workspace
+
+
+class Partition:
+    """One partition of the corpus (a Ray actor, or a batch of the local engine): its documents,
+    their analyses and terms. It splits and measures them under a built-in splitter, keeping the chunks for the
+    rankings that follow, and counts and ranks chunks for BM25: its own, or a pool's the driver
+    sends."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.documents: list[Document] = []
+        self.analyses: dict[str, Analysis] = {}
+        self._work: Workspace | None = None
+        self.counted: dict[int, tuple[np.ndarray, dict]] = {}
+
+    def take(self, documents: list[Document | bytes], analyses: list[bytes]) -> int:
+        """Add documents (or their pickles) after those taken before, with their analyses
+        (``marshal`` bytes of ``Analysis.to_plain``); how many this partition holds."""
+        for document, plain in zip(documents, analyses):
+            document = pickle.loads(document) if isinstance(document, bytes) else document
+            self.documents.append(document)
+            self.analyses[document.id] = Analysis.from_plain(marshal.loads(plain))
+        self._work = None
+        return len(self.documents)
+
+    @property
+    def work(self) -> Workspace:
+        """The partition's documents as a workspace, built when first measured."""
+        if self._work is None:
+            self._work = Workspace(self.documents, self.mode)
+            self._work.add_analyses(self.analyses)
+        return self._work
+
+    @property
+    def table(self):
+        return self.work.term_table().index()
+
+    @property
+    def doc_ids(self) -> list[str]:
+        return [d.id for d in self.documents]
+
+    def words(self, wanted: list[tuple[int, Span]]) -> list[tuple[str, ...]]:
+        """The query words of figure sentences ``(document position here, span)``."""
+        scripts = every_script(self.mode)
+        return [chosen_words(self.documents[doc].text, span, scripts) for doc, span in wanted]
+
+    def export(self, spec: str, first: int, stop: int) -> str:
+        """The export records (JSON lines) of documents ``first`` to ``stop`` under ``spec``."""
+        return export_text(self.work.subset(d.id for d in self.documents[first:stop]), spec)
+
+    def summarize(self, spec: str, fits: int | None) -> SplitSummary:
+        return self.work.summarize(spec, fits=fits)
+
+    def header_carry(self, spec: str) -> HeaderCarry:
+        return self.work.header_carry(spec)
+
+    def release(self, spec: str) -> None:
+        self.work.release(spec)
+
+    def statistics(self, ranking: int, pool: str | tuple, wanted: frozenset[str]) -> Statistics:
+        """Count BM25's statistics over this partition's chunks of a spec, or of a pool given as
+        ``(doc_of, starts, ends, prefixes)`` (kept for ``ranked`` when there is a chunk)."""
+        chunks = self.work.pool(pool) if isinstance(pool, str) else Pool(self.table, self.doc_ids, *pool)
+        lens, postings = chunks.postings(wanted)
+        if len(lens):
+            self.counted[ranking] = lens, postings
+        return Statistics.of(lens, postings)
+
+    def ranked(self, ranking: int, queries: list[tuple[str, ...]], k: int, pool: Statistics) -> list[Ranked]:
+        """Each query's best ``k`` chunks of this partition, scored with the pool's statistics."""
+        lens, postings = self.counted.pop(ranking)
+        return BM25(lens, postings, pool).ranked(queries, k)
+
+    def reads(self, spec: str, chunks: list[int], tokens: bool) -> tuple[list[Read], list[int] | None]:
+        """Some of this partition's chunks of a spec as the probe reads them, and their o200k
+        tokens (prefix and text) when asked."""
+        pool = self.work.pool(spec)
+        spans = zip(chunks, pool.doc_of[chunks].tolist(), pool.starts[chunks].tolist(), pool.ends[chunks].tolist())
+        reads = [Read(d, a, b, pool.prefixes[j] if pool.prefixes is not None else "") for j, d, a, b in spans]
+        if not tokens:
+            return reads, None
+        return reads, get_length("o200k").count_many([r.prefix + self.documents[r.doc].text[r.start:r.end]
+                                                      for r in reads])

@@ -1,0 +1,83 @@
+"""A corpus parked on disk in batches of documents, for the local engine that does not hold it.
+
+The streamed engine (``stream``) reads a corpus once, batch by batch, and leaves each batch's
+documents and analyses here; every later pass takes one batch back at a time. Batches are
+cut by file bytes, so the memory a batch takes does not depend on the corpus's size."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import pickle
+import shutil
+import tempfile
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from ..atoms.analysis import Analysis
+from ..model import Document
+
+#: File bytes of the largest batch, and of the smallest worth a worker's task.
+MOST_BYTES = 8 << 20
+LEAST_BYTES = 256 << 10
+#: Batches per worker at least, so that workers finish together.
+BATCHES_PER_WORKER = 4
+
+
+def batch_runs(sizes: Sequence[int], workers: int) -> list[int]:
+    """Where to cut files of these sizes into batches: positions from 0 to ``len(sizes)``, each
+    batch of about ``BATCHES_PER_WORKER`` per worker, between ``LEAST_BYTES`` and ``MOST_BYTES``
+    (a larger file makes a batch of its own)."""
+    share = min(MOST_BYTES, max(LEAST_BYTES, sum(sizes) // max(1, workers * BATCHES_PER_WORKER)))
+    bounds, held = [0], 0
+    for position, size in enumerate(sizes):
+        if held and held + size > share:
+            bounds.append(position)
+            held = 0
+        held += size
+    return [*bounds, len(sizes)] if sizes else bounds
+
+
+class Spill:
+    """Batches of documents with their analyses in a private folder, removed by ``close``.
+
+    ``bounds[b]`` is batch ``b``'s first document's position in the corpus; the last bound is
+    the corpus's size."""
+
+    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
+        self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="chunk-inspector-"))
+        self.bounds: list[int] = [0]
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def path(self, batch: int) -> Path:
+        return self.folder / f"{batch:06d}.batch"
+
+    def write(self, batch: int, documents: Sequence[Document], analyses: Sequence[Analysis]) -> None:
+        """Park one batch (a forked reader writes its own)."""
+        plains = [marshal.dumps(a.to_plain()) for a in analyses]
+        self.path(batch).write_bytes(pickle.dumps((list(documents), plains), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def add(self, documents: int) -> None:
+        """Count the next batch, of ``documents`` documents, as written."""
+        self.bounds.append(self.bounds[-1] + documents)
+
+    def read(self, batch: int) -> tuple[list[Document], list[bytes]]:
+        """A batch's documents and their analyses (``marshal`` bytes of ``Analysis.to_plain``).
+        The folder is this process's own (``mkdtemp``), so nothing else wrote what is unpickled."""
+        return pickle.loads(self.path(batch).read_bytes())
+
+    def documents(self) -> Iterator[Document]:
+        """Every document, in corpus order, one batch in memory at a time."""
+        for batch in range(len(self)):
+            yield from self.read(batch)[0]
+
+    def batch_of(self, doc: int) -> tuple[int, int]:
+        """The batch holding document ``doc`` (a position in the corpus), and its position there."""
+        batch = bisect_right(self.bounds, doc) - 1
+        return batch, doc - self.bounds[batch]
+
+    def close(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)

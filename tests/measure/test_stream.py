@@ -1,0 +1,178 @@
+"""The streamed local engine: a corpus read and measured a batch at a time, parked on disk,
+prints what the corpus held in memory prints, byte for byte, in both atom modes, with
+unreadable files, on a few thousand documents, for ``check`` and ``export``; the command's own
+process never builds a workspace, and the parked batches are gone when the command ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+
+import pytest
+
+from inspector import load_corpus
+from inspector.cli import common, main
+from inspector.corpus.listing import list_corpus
+from inspector.corpus.load import Reading
+from inspector.data_folder import ENV_DATA
+from inspector.errors import EngineError
+from inspector.measure import stream
+from inspector.measure.spill import Spill
+from inspector.measure.stream import read_streamed
+from inspector.measure.workspace import Workspace
+from inspector.spec import ARTICLE_SPECS
+from tests.support.paths import SAMPLE
+
+
+def report(capsys, monkeypatch, folder, data, *args) -> str:
+    monkeypatch.setenv(ENV_DATA, str(data))  # a fresh data folder: nothing is read from an earlier run
+    assert main(["report", str(folder), "--json", "--quiet", *args]) == 0
+    return capsys.readouterr().out
+
+
+def workers_alone_build_workspaces(monkeypatch) -> None:
+    """From here on, building a workspace in this process fails the test; the forked workers,
+    which measure the batches, build theirs."""
+    here, build = os.getpid(), Workspace.__init__
+
+    def only_in_workers(self, *args, **kwargs):
+        if os.getpid() == here:
+            raise AssertionError("the command's process built a workspace: batches are measured by the workers")
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(Workspace, "__init__", only_in_workers)
+
+
+def count_batches(monkeypatch) -> list[int]:
+    """The sizes of the batches parked from here on (in documents)."""
+    batches, add = [], Spill.add
+    monkeypatch.setattr(Spill, "add", lambda self, documents: batches.append(documents) or add(self, documents))
+    return batches
+
+
+@pytest.fixture
+def parked(tmp_path, monkeypatch):
+    """Where the command parks its batches (a folder of the test's own)."""
+    folder = tmp_path / "parked"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("mode", ["markdown", "seed"])
+def test_the_streamed_corpus_prints_the_held_corpus_report(capsys, monkeypatch, tmp_path, parked, mode):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE, corpus)
+    (corpus / "binary.md").write_bytes(b"# Title\x00\x01")
+    (corpus / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
+    held = report(capsys, monkeypatch, corpus, tmp_path / "memory", "--atoms", mode, "--engine", "memory")
+    assert held.count('"reason"') == 2
+    workers_alone_build_workspaces(monkeypatch)
+    streamed = report(capsys, monkeypatch, corpus, tmp_path / "stream", "--atoms", mode, "--engine", "stream",
+                      "--jobs", "2")
+    assert streamed == held
+    # Again, the analyses now read from the data folder by the readers.
+    assert report(capsys, monkeypatch, corpus, tmp_path / "stream", "--atoms", mode, "--engine", "stream",
+                  "--jobs", "2") == held
+    assert (tmp_path / "stream" / "analyses.sqlite3").stat().st_size > 100_000
+    assert list(parked.iterdir()) == []  # every parked batch removed
+
+
+def test_a_few_thousand_documents_in_many_batches_give_the_same_report(capsys, monkeypatch, tmp_path, parked):
+    paragraphs = [p for path in sorted(SAMPLE.rglob("*.md"))
+                  for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip() and not p.startswith("---")]
+    corpus = tmp_path / "corpus"
+    for i in range(2_000):
+        folder = corpus / f"part-{i // 500}"
+        folder.mkdir(parents=True, exist_ok=True)
+        body = "\n\n".join(paragraphs[(7 * i + k) % len(paragraphs)] for k in range(4))
+        (folder / f"doc-{i:04d}.md").write_text(f"# Note {i}\n\n{body}\n", encoding="utf-8")
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)  # about 26 batches
+    spec = ["--spec", "structured:400", "--spec", "heading:128t", "--spec", "fixed:400/50", "--budgets", "400,800"]
+    held = report(capsys, monkeypatch, corpus, tmp_path / "memory", *spec, "--engine", "memory")
+    assert '"documents": 2000' in held
+    batches = count_batches(monkeypatch)
+    assert report(capsys, monkeypatch, corpus, tmp_path / "stream", *spec, "--engine", "stream") == held
+    assert len(batches) > 20
+
+
+def test_check_and_export_stream_too(capsys, monkeypatch, tmp_path, parked):
+    outputs = []
+    for engine in ("memory", "stream"):
+        if engine == "stream":
+            workers_alone_build_workspaces(monkeypatch)
+        monkeypatch.setenv(ENV_DATA, str(tmp_path / engine))
+        baseline = tmp_path / f"{engine}.json"
+        assert main(["check", str(SAMPLE), "--spec", "structured:800", "--json", "--engine", engine,
+                     "--write-baseline", str(baseline)]) == 0
+        assert main(["export", str(SAMPLE), "--spec", "heading:256t", "--engine", engine]) == 0
+        assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--engine", engine, "--min", "code=99%"]) == 1
+        outputs.append((capsys.readouterr().out, baseline.read_text()))
+    assert outputs[0] == outputs[1]
+    assert '"fingerprint"' in outputs[1][1] and outputs[1][0].count('"chunk_id"') > 300
+    assert list(parked.iterdir()) == []
+
+
+def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, parked):
+    streamed = []
+    original = stream.read_streamed
+    monkeypatch.setattr(stream, "read_streamed", lambda *a, **k: streamed.append(a) or original(*a, **k))
+    args = ["--spec", "fixed:400", "--budgets", "400"]
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "a", *args)
+    assert streamed == []  # the sample corpus is under STREAM_BYTES: held in memory
+    monkeypatch.setattr(common, "STREAM_BYTES", 1)
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
+    assert len(streamed) == 1
+    # What needs the corpus in memory holds it, whatever its size.
+    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--by-format")
+    assert len(streamed) == 1
+
+
+def test_a_streamed_corpus_refuses_what_needs_it_in_memory(tmp_path, parked):
+    listing = list_corpus(SAMPLE)
+    with read_streamed(listing, Reading("markdown"), str(tmp_path)) as work:
+        assert len(work) > 50 and work.characters > 100_000
+        with pytest.raises(EngineError, match="needs the corpus in memory"):
+            work.summarize("ext-langchain:800")
+        with pytest.raises(EngineError, match="each chunk read alone"):
+            work.probe("fixed:400", expand=1)
+        with pytest.raises(EngineError, match="BM25"):
+            work.probe("fixed:400", retriever="dense")
+        # Asked one at a time, measures match a workspace holding the corpus.
+        corpus = load_corpus(SAMPLE)
+        held = Workspace(corpus)
+        assert work.summarize("fixed:400", fits=800) == held.summarize("fixed:400", fits=800)
+        assert work.header_carry() == held.header_carry()
+        assert work.probe("sentence:800", k=3) == held.probe("sentence:800", k=3)
+        assert work.fingerprint == corpus.fingerprint
+        assert len(list(parked.iterdir())) == 1
+    assert list(parked.iterdir()) == []
+
+
+def test_one_pass_measures_everything_asked_ahead(tmp_path, monkeypatch, parked):
+    with read_streamed(list_corpus(SAMPLE), Reading("markdown"), str(tmp_path), jobs=2) as work:
+        specs = list(ARTICLE_SPECS)
+        work.measure_ahead([(s, 800) for s in specs], specs, ["structured:800"])
+        results = [(work.summarize(s, fits=800), work.probe(s)) for s in specs], work.header_carry("structured:800")
+        # Reading, measuring, and the batches holding the winners read back: three passes.
+        batches = len(work.spill)
+        assert batches > 1 and [what for what, _ in work.passes] == ["read", "measure", "read back"]
+        assert work.passes[:2] == [("read", batches), ("measure", batches)]
+        held = Workspace(load_corpus(SAMPLE))
+        assert results == ([(held.summarize(s, fits=800), held.probe(s)) for s in specs],
+                           held.header_carry("structured:800"))
+
+
+def test_export_keeps_corpus_order_across_batches(tmp_path, monkeypatch, parked, capsys):
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 16 << 10)
+    monkeypatch.setenv(ENV_DATA, str(tmp_path))
+    batches = count_batches(monkeypatch)
+    assert main(["export", str(SAMPLE), "--spec", "paragraph:800", "--engine", "stream", "-o", "-"]) == 0
+    streamed = capsys.readouterr().out
+    assert len(batches) > 10
+    assert main(["export", str(SAMPLE), "--spec", "paragraph:800", "--engine", "memory", "-o", "-"]) == 0
+    assert streamed == capsys.readouterr().out
+    ids = list(dict.fromkeys(json.loads(line)["doc_id"] for line in streamed.splitlines()))
+    assert ids == [d.id for d in load_corpus(SAMPLE).documents]
