@@ -76,8 +76,21 @@ class Counted:
     postings: dict[str, tuple[np.ndarray, np.ndarray]]
     per_document: np.ndarray
 
+    @classmethod
+    def of(cls, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]],
+           per_document: np.ndarray) -> "Counted":
+        """Kept in 32-bit integers, half what ranking computes in: they are held for every batch
+        until the last is counted (a batch has far fewer than 2**31 chunks, terms or repeats)."""
+        return cls(lens.astype(np.int32), {word: (ids.astype(np.int32), tf.astype(np.int32))
+                                           for word, (ids, tf) in postings.items()}, per_document.astype(np.int32))
+
     def statistics(self) -> Statistics:
         return Statistics.of(self.lens, self.postings)
+
+    def ranking(self, pool: Statistics) -> BM25:
+        """BM25 over this batch's chunks with the pool's statistics, in the types it ranks in."""
+        return BM25(self.lens.astype(np.int64), {word: (ids.astype(np.int64), tf.astype(np.float64))
+                                                 for word, (ids, tf) in self.postings.items()}, pool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +116,7 @@ def _measured(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
         if spec in asked.probes:
             pool = part.work.pool(spec)
             lens, postings = pool.postings(asked.wanted)
-            counted[spec] = Counted(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
+            counted[spec] = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
         part.release(spec)
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
     return BatchMeasures(summaries, headers, counted)
@@ -348,8 +361,7 @@ class StreamWorkspace:
             parts = [batch.statistics() for batch in found]
             pool = Statistics.total(parts)
             offsets = [0, *accumulate(part.chunks for part in parts)]
-            ranked = [[Ranked(r.scores, r.seen, r.chunks + offsets[b])
-                       for r in BM25(batch.lens, batch.postings, pool).ranked(words, k)]
+            ranked = [[Ranked(r.scores, r.seen, r.chunks + offsets[b]) for r in batch.ranking(pool).ranked(words, k)]
                       for b, batch in enumerate(found) if len(batch.lens)]
             if queries and ranked:
                 picked[spec] = merge_ranked(ranked, k), offsets

@@ -5,8 +5,6 @@ neither reads a file nor holds a workspace."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from inspector.cli import main
@@ -15,6 +13,7 @@ from inspector.data_folder import ENV_DATA
 from inspector.measure.ray_partitions import Partitions, RayBM25Retriever
 from inspector.measure.workspace import Workspace
 from inspector.retrieval.terms import TermTable
+from tests.support.engines import check_and_export, generated, with_unreadable_files
 from tests.support.paths import SAMPLE
 
 pytestmark = pytest.mark.ray
@@ -71,14 +70,7 @@ def test_the_ray_engine_prints_the_local_engines_report(cluster, capsys, monkeyp
 
 
 def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, monkeypatch, tmp_path):
-    paragraphs = [p for path in sorted(SAMPLE.rglob("*.md"))
-                  for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip() and not p.startswith("---")]
-    corpus = tmp_path / "corpus"
-    for i in range(2_000):
-        folder = corpus / f"part-{i // 500}"
-        folder.mkdir(parents=True, exist_ok=True)
-        body = "\n\n".join(paragraphs[(7 * i + k) % len(paragraphs)] for k in range(4))
-        (folder / f"doc-{i:04d}.md").write_text(f"# Note {i}\n\n{body}\n", encoding="utf-8")
+    corpus = generated(tmp_path / "corpus")
     spec = ["--spec", "structured:400", "--spec", "fixed:400", "--budgets", "400,800"]
     local = report(capsys, monkeypatch, corpus, tmp_path / "local", *spec)
     assert '"documents": 2000' in local
@@ -88,10 +80,7 @@ def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, m
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_cluster_alone_reads_and_measures_the_corpus(cluster, capsys, monkeypatch, tmp_path, mode):
-    corpus = tmp_path / "corpus"
-    shutil.copytree(SAMPLE, corpus)
-    (corpus / "binary.md").write_bytes(b"# Title\x00\x01")
-    (corpus / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
+    corpus = with_unreadable_files(tmp_path / "corpus")
     local = report(capsys, monkeypatch, corpus, tmp_path / "local", "--atoms", mode)
     assert local.count('"reason"') == 2
     driver_holds_nothing(monkeypatch)
@@ -115,19 +104,10 @@ def test_jobs_asked_of_the_ray_engine_are_said_to_be_unused(cluster, capsys, mon
 
 
 def test_check_and_export_run_on_ray_too(cluster, capsys, monkeypatch, tmp_path):
-    outputs = []
-    for engine in ("local", "ray"):
-        if engine == "ray":
-            driver_holds_nothing(monkeypatch)
-        monkeypatch.setenv(ENV_DATA, str(tmp_path / engine))
-        baseline = tmp_path / f"{engine}.json"
-        assert main(["check", str(SAMPLE), "--spec", "structured:800", "--json", "--engine", engine,
-                     "--write-baseline", str(baseline)]) == 0
-        assert main(["export", str(SAMPLE), "--spec", "structured:800", "--engine", engine]) == 0
-        assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--engine", engine]) == 0
-        outputs.append((capsys.readouterr().out, baseline.read_text()))
-    assert outputs[0] == outputs[1]
-    assert '"fingerprint"' in outputs[1][1] and outputs[1][0].count('"chunk_id"') > 300
+    held = check_and_export(capsys, monkeypatch, tmp_path / "memory", "memory")
+    driver_holds_nothing(monkeypatch)
+    assert check_and_export(capsys, monkeypatch, tmp_path / "ray", "ray") == held
+    assert '"fingerprint"' in held[1] and held[0].count('"chunk_id"') > 300
 
 
 def test_a_listing_of_files_is_read_by_the_cluster_as_locally(cluster, capsys, monkeypatch, tmp_path):

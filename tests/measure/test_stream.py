@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 
 import pytest
@@ -23,6 +22,7 @@ from inspector.measure.spill import Spill
 from inspector.measure.stream import read_streamed
 from inspector.measure.workspace import Workspace
 from inspector.spec import ARTICLE_SPECS
+from tests.support.engines import check_and_export, generated, with_unreadable_files
 from tests.support.paths import SAMPLE
 
 
@@ -63,10 +63,7 @@ def parked(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_streamed_corpus_prints_the_held_corpus_report(capsys, monkeypatch, tmp_path, parked, mode):
-    corpus = tmp_path / "corpus"
-    shutil.copytree(SAMPLE, corpus)
-    (corpus / "binary.md").write_bytes(b"# Title\x00\x01")
-    (corpus / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
+    corpus = with_unreadable_files(tmp_path / "corpus")
     held = report(capsys, monkeypatch, corpus, tmp_path / "memory", "--atoms", mode, "--engine", "memory")
     assert held.count('"reason"') == 2
     workers_alone_build_workspaces(monkeypatch)
@@ -81,14 +78,7 @@ def test_the_streamed_corpus_prints_the_held_corpus_report(capsys, monkeypatch, 
 
 
 def test_a_few_thousand_documents_in_many_batches_give_the_same_report(capsys, monkeypatch, tmp_path, parked):
-    paragraphs = [p for path in sorted(SAMPLE.rglob("*.md"))
-                  for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip() and not p.startswith("---")]
-    corpus = tmp_path / "corpus"
-    for i in range(2_000):
-        folder = corpus / f"part-{i // 500}"
-        folder.mkdir(parents=True, exist_ok=True)
-        body = "\n\n".join(paragraphs[(7 * i + k) % len(paragraphs)] for k in range(4))
-        (folder / f"doc-{i:04d}.md").write_text(f"# Note {i}\n\n{body}\n", encoding="utf-8")
+    corpus = generated(tmp_path / "corpus")
     monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)  # about 26 batches
     spec = ["--spec", "structured:400", "--spec", "heading:128t", "--spec", "fixed:400/50", "--budgets", "400,800"]
     held = report(capsys, monkeypatch, corpus, tmp_path / "memory", *spec, "--engine", "memory")
@@ -99,19 +89,10 @@ def test_a_few_thousand_documents_in_many_batches_give_the_same_report(capsys, m
 
 
 def test_check_and_export_stream_too(capsys, monkeypatch, tmp_path, parked):
-    outputs = []
-    for engine in ("memory", "stream"):
-        if engine == "stream":
-            workers_alone_build_workspaces(monkeypatch)
-        monkeypatch.setenv(ENV_DATA, str(tmp_path / engine))
-        baseline = tmp_path / f"{engine}.json"
-        assert main(["check", str(SAMPLE), "--spec", "structured:800", "--json", "--engine", engine,
-                     "--write-baseline", str(baseline)]) == 0
-        assert main(["export", str(SAMPLE), "--spec", "heading:256t", "--engine", engine]) == 0
-        assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--engine", engine, "--min", "code=99%"]) == 1
-        outputs.append((capsys.readouterr().out, baseline.read_text()))
-    assert outputs[0] == outputs[1]
-    assert '"fingerprint"' in outputs[1][1] and outputs[1][0].count('"chunk_id"') > 300
+    held = check_and_export(capsys, monkeypatch, tmp_path / "memory", "memory")
+    workers_alone_build_workspaces(monkeypatch)
+    assert check_and_export(capsys, monkeypatch, tmp_path / "stream", "stream") == held
+    assert '"fingerprint"' in held[1] and held[0].count('"chunk_id"') > 300
     assert list(parked.iterdir()) == []
 
 

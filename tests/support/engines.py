@@ -1,0 +1,43 @@
+"""What the engines' identity tests share: the corpora they measure (the sample corpus with two
+unreadable files, a few thousand generated documents) and one run of ``check`` and ``export``."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from inspector.cli import main
+from inspector.data_folder import ENV_DATA
+from tests.support.paths import SAMPLE
+
+
+def with_unreadable_files(folder: Path) -> Path:
+    """A copy of the sample corpus with a binary file and a Latin-1 file added."""
+    shutil.copytree(SAMPLE, folder)
+    (folder / "binary.md").write_bytes(b"# Title\x00\x01")
+    (folder / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
+    return folder
+
+
+def generated(folder: Path, documents: int = 2_000) -> Path:
+    """``documents`` notes of four of the sample corpus's paragraphs each, 500 to a subfolder."""
+    paragraphs = [p for path in sorted(SAMPLE.rglob("*.md"))
+                  for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip() and not p.startswith("---")]
+    for i in range(documents):
+        part = folder / f"part-{i // 500}"
+        part.mkdir(parents=True, exist_ok=True)
+        body = "\n\n".join(paragraphs[(7 * i + k) % len(paragraphs)] for k in range(4))
+        (part / f"doc-{i:04d}.md").write_text(f"# Note {i}\n\n{body}\n", encoding="utf-8")
+    return folder
+
+
+def check_and_export(capsys, monkeypatch, data: Path, engine: str) -> tuple[str, str]:
+    """What ``check`` (writing a baseline, and failing a floor) and ``export`` print with
+    ``engine``, and the baseline written."""
+    monkeypatch.setenv(ENV_DATA, str(data))
+    baseline = data.parent / f"{data.name}-baseline.json"
+    assert main(["check", str(SAMPLE), "--spec", "structured:800", "--json", "--engine", engine,
+                 "--write-baseline", str(baseline)]) == 0
+    assert main(["export", str(SAMPLE), "--spec", "heading:256t", "--engine", engine]) == 0
+    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--engine", engine, "--min", "code=99%"]) == 1
+    return capsys.readouterr().out, baseline.read_text()
