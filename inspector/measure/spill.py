@@ -40,7 +40,8 @@ def batch_runs(sizes: Sequence[int], workers: int) -> list[int]:
 
 
 class Spill:
-    """Batches of documents with their analyses in a private folder, removed by ``close``.
+    """Batches of documents with their analyses in a private folder, removed by ``close``; what
+    is unpickled from it was written by this command (the folder is made by ``mkdtemp``).
 
     ``bounds[b]`` is batch ``b``'s first document's position in the corpus; the last bound is
     the corpus's size."""
@@ -64,9 +65,21 @@ class Spill:
         """Count the next batch, of ``documents`` documents, as written."""
         self.bounds.append(self.bounds[-1] + documents)
 
+    def keep(self, batch: int, name: str, value) -> None:
+        """Park something made of a batch beside it (a worker's counts, for a later pass)."""
+        (self.folder / f"{batch:06d}.{name}").write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def kept(self, batch: int, name: str):
+        """What ``keep`` parked beside a batch."""
+        return pickle.loads((self.folder / f"{batch:06d}.{name}").read_bytes())
+
+    def drop(self, name: str) -> None:
+        """Remove what ``keep`` parked under ``name`` beside every batch."""
+        for path in self.folder.glob(f"*.{name}"):
+            path.unlink(missing_ok=True)
+
     def read(self, batch: int) -> tuple[list[Document], list[bytes]]:
-        """A batch's documents and their analyses (``marshal`` bytes of ``Analysis.to_plain``).
-        The folder is this process's own (``mkdtemp``), so nothing else wrote what is unpickled."""
+        """A batch's documents and their analyses (``marshal`` bytes of ``Analysis.to_plain``)."""
         return pickle.loads(self.path(batch).read_bytes())
 
     def documents(self) -> Iterator[Document]:

@@ -62,15 +62,22 @@ class Asked:
     probes: tuple[str, ...] = ()
     headers: tuple[str, ...] = ()
     wanted: frozenset[str] = frozenset()
+    tag: int = 0
+    """The pass's number, naming the counts it parks."""
 
     def specs(self) -> list[str]:
         return list(dict.fromkeys([*(s for s, _ in self.summaries), *self.probes, *self.headers]))
+
+    def counts(self, spec: str) -> str:
+        """The name a batch's counts of a probed spec are parked under."""
+        return f"{self.tag}-{self.probes.index(spec)}.counted"
 
 
 @dataclass(frozen=True, slots=True)
 class Counted:
     """One batch's chunks of a probed configuration as BM25 ranks them: each chunk's length in
-    terms, the query words' postings, and how many chunks each document has."""
+    terms, the query words' postings, and how many chunks each document has. Parked beside the
+    batch until every batch is counted (``Asked.counts``), so nothing is held per chunk here."""
 
     lens: np.ndarray
     postings: dict[str, tuple[np.ndarray, np.ndarray]]
@@ -79,8 +86,8 @@ class Counted:
     @classmethod
     def of(cls, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]],
            per_document: np.ndarray) -> "Counted":
-        """Kept in 32-bit integers, half what ranking computes in: they are held for every batch
-        until the last is counted (a batch has far fewer than 2**31 chunks, terms or repeats)."""
+        """Kept in 32-bit integers, half what ranking computes in (a batch has far fewer than
+        2**31 chunks, terms or repeats)."""
         return cls(lens.astype(np.int32), {word: (ids.astype(np.int32), tf.astype(np.int32))
                                            for word, (ids, tf) in postings.items()}, per_document.astype(np.int32))
 
@@ -99,7 +106,8 @@ class BatchMeasures:
 
     summaries: dict[tuple[str, int | None], SplitSummary]
     headers: dict[str, HeaderCarry]
-    counted: dict[str, Counted]
+    statistics: dict[str, Statistics]
+    """Each probed spec's BM25 statistics over the batch (its counts parked beside it)."""
 
 
 def _measured(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
@@ -107,7 +115,7 @@ def _measured(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
     spill, batch, mode, asked = job
     part = Partition(mode)
     part.take(*spill.read(batch))
-    summaries, headers, counted = {}, {}, {}
+    summaries, headers, statistics = {}, {}, {}
     for spec in asked.specs():
         for key in (key for key in asked.summaries if key[0] == spec):
             summaries[key] = part.summarize(spec, key[1])
@@ -116,10 +124,20 @@ def _measured(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
         if spec in asked.probes:
             pool = part.work.pool(spec)
             lens, postings = pool.postings(asked.wanted)
-            counted[spec] = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
+            counted = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
+            spill.keep(batch, asked.counts(spec), counted)
+            statistics[spec] = counted.statistics()
         part.release(spec)
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
-    return BatchMeasures(summaries, headers, counted)
+    return BatchMeasures(summaries, headers, statistics)
+
+
+def _ranks(job: tuple[Spill, int, dict[str, str], list[tuple[str, ...]], int, dict[str, Statistics]]
+           ) -> dict[str, list[Ranked]]:
+    """Each query's best ``k`` chunks of one batch (in a worker), per probed spec (its counts
+    parked under a name), scored with the whole pool's statistics; chunks as the batch's."""
+    spill, batch, names, words, k, pools = job
+    return {spec: spill.kept(batch, name).ranking(pools[spec]).ranked(words, k) for spec, name in names.items()}
 
 
 def _read(job: tuple[Spill, int, Reading, str | None, Sequence[tuple[str, str]]]) -> list:
@@ -132,11 +150,18 @@ def _read(job: tuple[Spill, int, Reading, str | None, Sequence[tuple[str, str]]]
     return [item if isinstance(item, SkippedFile) else facts_of(*item, reading.mode) for item in found]
 
 
-def _reads(job: tuple[Spill, int, str, dict[str, list[tuple[int, int]]], bool]
+def _reads(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]], bool]
            ) -> dict[str, tuple[list[Read], list[int] | None]]:
-    """Some chunks of one batch (per spec, ``(document there, place in it)``) as the probe reads
-    them (in a worker), and their tokens when ``counting``; only their documents are split."""
-    spill, batch, mode, places, counting = job
+    """Some chunks of one batch (per spec, its counts' name and the chunks' positions in the
+    batch) as the probe reads them (in a worker), and their tokens when ``counting``; only their
+    documents are split again."""
+    spill, batch, mode, wanted, counting = job
+    places: dict[str, list[tuple[int, int]]] = {}  # spec -> (document in the batch, place in it)
+    for spec, (name, chunks) in wanted.items():
+        counts = spill.kept(batch, name).per_document
+        ends = np.cumsum(counts)
+        docs = np.searchsorted(ends, chunks, side="right")
+        places[spec] = list(zip(docs.tolist(), (np.asarray(chunks) - (ends - counts)[docs]).tolist()))
     documents, plains = spill.read(batch)
     needed = sorted({doc for chosen in places.values() for doc, _ in chosen})
     part = Partition(mode)
@@ -288,11 +313,12 @@ class StreamWorkspace:
                       tuple(dict.fromkeys(s for s in map(str, map(self._built_in, headers)) if s not in self._headers)))
         if not (asked.summaries or asked.probes or asked.headers):
             return
+        asked = replace(asked, tag=len(self.passes))
         if asked.probes:
             asked = replace(asked, wanted=frozenset(w for q in self.queries() for w in q.words))
         parts: dict[tuple[str, int | None], list[SplitSummary]] = {key: [] for key in asked.summaries}
         carried = {spec: HeaderCarry() for spec in asked.headers}
-        counted: dict[str, list[Counted]] = {spec: [] for spec in asked.probes}
+        statistics: dict[str, list[Statistics]] = {spec: [] for spec in asked.probes}
         jobs = [(self.spill, batch, self.mode, asked) for batch in range(len(self.spill))]
         self.passes.append(("measure", len(jobs)))
         for batch, measures in enumerate(_mapped(_measured, jobs, self.jobs)):
@@ -300,15 +326,18 @@ class StreamWorkspace:
                 parts[key].append(summary)
             for spec, carry in measures.headers.items():
                 carried[spec].add(carry)
-            for spec, found in measures.counted.items():
-                counted[spec].append(found)
+            for spec, found in measures.statistics.items():
+                statistics[spec].append(found)
             if self.progress is not None:
                 self.progress("documents measured", self.spill.bounds[batch + 1], len(self))
         for key, found in parts.items():
             self._summaries[key] = SplitSummary.total(parse_spec(key[0]), found)
         self._headers.update(carried)
-        if counted:
-            self._probes.update(((spec, k), found) for spec, found in self._probed(counted, k).items())
+        if statistics:
+            try:
+                self._probes.update(((spec, k), found) for spec, found in self._probed(asked, statistics, k).items())
+            finally:
+                self.spill.drop("counted")
 
     def summarize(self, spec: SplitterSpec | str, *, fits: int | None = None) -> SplitSummary:
         """A configuration's counts; measured with its probe when first asked, as ``check`` asks both."""
@@ -351,44 +380,48 @@ class StreamWorkspace:
 
     # -- the probe, ranked over the batches ------------------------------------------------
 
-    def _probed(self, counted: dict[str, list[Counted]], k: int) -> dict[str, ProbeResult]:
-        """Each spec's probe from every batch's counts: the pool's statistics summed, each batch
-        ranked with them, the best ``k`` merged, and the winners read back and judged."""
+    def _probed(self, asked: Asked, statistics: dict[str, list[Statistics]], k: int) -> dict[str, ProbeResult]:
+        """Each probed spec's probe from every batch's statistics: summed into the pool's, each
+        batch ranked with them by the workers (its counts taken back from disk), the best ``k``
+        merged, and the winners read back and judged."""
         queries = self.queries()
+        found = {spec: ProbeResult(len(queries), 0, 0, 0.0, 0.0) if queries else ProbeResult(0, 0, 0, 0.0, 0.0)
+                 for spec in statistics}
+        if not queries:
+            return found
         words = [tuple(q.words) for q in queries]
-        picked: dict[str, tuple[list[list[int]], list[int]]] = {}  # spec -> (top k per query, batch offsets)
-        for spec, found in counted.items():
-            parts = [batch.statistics() for batch in found]
-            pool = Statistics.total(parts)
-            offsets = [0, *accumulate(part.chunks for part in parts)]
-            ranked = [[Ranked(r.scores, r.seen, r.chunks + offsets[b]) for r in batch.ranking(pool).ranked(words, k)]
-                      for b, batch in enumerate(found) if len(batch.lens)]
-            if queries and ranked:
-                picked[spec] = merge_ranked(ranked, k), offsets
-        reads = self._read_back({spec: (sorted({j for top in tops for j in top}), counted[spec], offsets)
-                                 for spec, (tops, offsets) in picked.items()})
+        pools = {spec: Statistics.total(parts) for spec, parts in statistics.items()}
+        offsets = {spec: [0, *accumulate(part.chunks for part in parts)] for spec, parts in statistics.items()}
+        holding = {batch: {spec: asked.counts(spec) for spec, parts in statistics.items() if parts[batch].chunks}
+                   for batch in range(len(self.spill))}
+        jobs = [(self.spill, batch, names, words, k, pools) for batch, names in holding.items() if names]
+        self.passes.append(("rank", len(jobs)))
+        ranked: dict[str, list[list[Ranked]]] = {spec: [] for spec in statistics}
+        for job, mine in zip(jobs, _mapped(_ranks, jobs, self.jobs)):
+            for spec, rankings in mine.items():
+                base = offsets[spec][job[1]]
+                ranked[spec].append([Ranked(r.scores, r.seen, r.chunks + base) for r in rankings])
+        picked = {spec: merge_ranked(parts, k) for spec, parts in ranked.items() if parts}
+        reads = self._read_back(asked, {spec: (sorted({j for top in tops for j in top}), offsets[spec])
+                                        for spec, tops in picked.items()})
         homes = {doc_id: i for i, doc_id in enumerate(self.ids)}
-        found = {spec: ProbeResult(len(queries), 0, 0, 0.0, 0.0) for spec in counted}
-        for spec, (tops, _) in picked.items():
+        for spec, tops in picked.items():
             chunks, tokens = reads[spec]
             found[spec] = judge(queries, tops, tops, chunks, [homes.get(q.doc_id, -1) for q in queries], tokens)
         return found
 
-    def _read_back(self, winners: dict[str, tuple[list[int], list[Counted], list[int]]]
+    def _read_back(self, asked: Asked, winners: dict[str, tuple[list[int], list[int]]]
                    ) -> dict[str, tuple[dict[int, Read], dict[int, int] | None]]:
-        """Chunks of each spec's pool (``(positions over every batch, the batches' counts, the
-        batches' offsets)``) as the probe reads them, and their o200k tokens outside seed mode
-        (which counts characters / 4, as the article): one more pass over the batches holding
-        some, splitting only their documents."""
-        wanted: dict[int, dict[str, list[tuple[int, int]]]] = {}  # batch -> spec -> (document there, place in it)
+        """Chunks of each spec's pool (``(positions over every batch, the batches' offsets)``) as
+        the probe reads them, and their o200k tokens outside seed mode (which counts characters /
+        4, as the article): one more pass over the batches holding some, splitting only their
+        documents."""
+        wanted: dict[int, dict[str, tuple[str, list[int]]]] = {}  # batch -> spec -> (counts, chunks there)
         chunk_of: dict[tuple[int, str], list[int]] = {}
-        for spec, (chunks, counted, offsets) in winners.items():
+        for spec, (chunks, offsets) in winners.items():
             for j in chunks:
                 batch = bisect_right(offsets, j) - 1
-                counts = counted[batch].per_document
-                at, ends = j - offsets[batch], np.cumsum(counts)
-                doc = int(np.searchsorted(ends, at, side="right"))
-                wanted.setdefault(batch, {}).setdefault(spec, []).append((doc, at - int(ends[doc] - counts[doc])))
+                wanted.setdefault(batch, {}).setdefault(spec, (asked.counts(spec), []))[1].append(j - offsets[batch])
                 chunk_of.setdefault((batch, spec), []).append(j)
         counting = self.mode != "seed"
         if counting and wanted:

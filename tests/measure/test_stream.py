@@ -137,9 +137,9 @@ def test_one_pass_measures_everything_asked_ahead(tmp_path, monkeypatch, parked)
         specs = list(ARTICLE_SPECS)
         work.measure_ahead([(s, 800) for s in specs], specs, ["structured:800"])
         results = [(work.summarize(s, fits=800), work.probe(s)) for s in specs], work.header_carry("structured:800")
-        # Reading, measuring, and the batches holding the winners read back: three passes.
+        # Reading, measuring, ranking, and the batches holding the winners read back.
         batches = len(work.spill)
-        assert batches > 1 and [what for what, _ in work.passes] == ["read", "measure", "read back"]
+        assert batches > 1 and [what for what, _ in work.passes] == ["read", "measure", "rank", "read back"]
         assert work.passes[:2] == [("read", batches), ("measure", batches)]
         held = Workspace(load_corpus(SAMPLE))
         assert results == ([(held.summarize(s, fits=800), held.probe(s)) for s in specs],
