@@ -32,7 +32,7 @@ def batch_runs(sizes: Sequence[int], workers: int) -> list[int]:
     share = min(MOST_BYTES, max(LEAST_BYTES, sum(sizes) // max(1, workers * BATCHES_PER_WORKER)))
     bounds, held = [0], 0
     for position, size in enumerate(sizes):
-        if held and held + size > share:
+        if position > bounds[-1] and held + size > share:
             bounds.append(position)
             held = 0
         held += size

@@ -1,196 +1,60 @@
 """The local engine over a corpus it does not hold: ``report``, ``check`` and ``export`` with
-memory that does not grow with the corpus's text.
+memory that does not grow with the corpus's text or its chunks.
 
-The corpus is cut into batches of about equal file bytes (``spill.batch_runs``) and crossed in
-two passes, each batch in a forked worker:
+The corpus is cut into batches of about equal file bytes (``spill.batch_runs``), and every pass
+over them hands one batch at a time to a forked worker:
 
-1. *Reading* (``read_streamed``): each batch's files are read, their analyses taken from the
-   data folder or computed and kept there, and the batch is parked on disk (``spill.Spill``).
-   This process keeps each document's id and query candidates and the corpus's facts.
-2. *Measuring* (``StreamWorkspace.measure_ahead``, or one configuration when first asked): each
-   batch is taken back and measured for every configuration at once by the code that measures
-   ``--engine ray``'s partitions (``partition.Partition``): survival, sizes and header carry are
-   sums over documents; for the probe each batch sends the lengths of its chunks in terms and
-   the query words' postings, which this process sums into the pool's statistics and ranks
-   batch by batch with them, merging the best k; the batches holding the winners are read once
-   more for their spans, prefixes and tokens.
+1. *read* (``read_streamed``): the batch's files are read, their analyses taken from the data
+   folder or computed and kept there, and the batch parked on disk (``spill.Spill``); this
+   process keeps each document's id and query candidates and the corpus's facts;
+2. *measure* (``StreamWorkspace.measure_ahead``, or one configuration when first asked): every
+   configuration is measured on the batch by the code that measures ``--engine ray``'s
+   partitions (``partition.Partition``): survival, sizes and header carry come back as sums
+   over documents; for the probe, each chunk's length in terms and the query words' postings
+   are parked beside the batch (``Counted``) and only their BM25 statistics come back;
+3. *rank*: the statistics summed into the pool's, each batch's chunks are ranked with them and
+   its best k come back, merged here;
+4. *read back*: the batches holding the winners are split again, their documents alone, for
+   the winners' spans, prefixes and tokens, and the probe is judged.
 
 Scores use the pool's statistics in the article's order and ties are broken by the same keys,
-so every number is the one the whole corpus held in memory gives. What is held for the whole
-corpus: ids, query candidates and atom lengths, and per probed configuration a length per chunk
-and the query words' postings, a few bytes per chunk. The rest (golden sets, chunks made
-elsewhere, neighbour windows, dense retrievers) needs the corpus in memory: ``Workspace``.
+so every number is the one the corpus held in memory gives. Held for the whole corpus: ids,
+query candidates and atom lengths. The rest (golden sets, chunks made elsewhere, neighbour
+windows, dense retrievers) needs the corpus in memory: ``Workspace``.
 """
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
 import weakref
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from itertools import accumulate
 from typing import IO
-
-import numpy as np
 
 from ..corpus.listing import Listing, SkippedFile
 from ..corpus.load import Fingerprint, Reading
 from ..errors import EngineError
 from ..lengths import get_length
 from ..model import Span, every_script
-from ..retrieval.bm25 import BM25, Ranked, Statistics, merge_ranked
+from ..retrieval.bm25 import Ranked, Statistics, merge_ranked
 from ..retrieval.probe import ProbeResult, Query, Read, chosen_words, drawn, judge
 from ..retrieval.ranking import BM25Retriever, Retriever, shared_retriever
 from ..spec import SplitterSpec, parse_spec
+from .batches import (
+    Asked,
+    export_batch,
+    measure_batch,
+    on_workers,
+    rank_batch,
+    read_back_batch,
+    read_batch,
+)
 from .headers import HeaderCarry
-from .partition import Partition
-from .reading import facts_of, read_analysed
 from .spill import Spill, batch_runs
 from .summary import CorpusFacts, SplitSummary
 
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass(frozen=True, slots=True)
-class Asked:
-    """What one pass over the batches measures: summaries ``(spec, fits)``, probes (with the
-    query words ``wanted``) and header carry, specs as strings."""
-
-    summaries: tuple[tuple[str, int | None], ...] = ()
-    probes: tuple[str, ...] = ()
-    headers: tuple[str, ...] = ()
-    wanted: frozenset[str] = frozenset()
-    tag: int = 0
-    """The pass's number, naming the counts it parks."""
-
-    def specs(self) -> list[str]:
-        return list(dict.fromkeys([*(s for s, _ in self.summaries), *self.probes, *self.headers]))
-
-    def counts(self, spec: str) -> str:
-        """The name a batch's counts of a probed spec are parked under."""
-        return f"{self.tag}-{self.probes.index(spec)}.counted"
-
-
-@dataclass(frozen=True, slots=True)
-class Counted:
-    """One batch's chunks of a probed configuration as BM25 ranks them: each chunk's length in
-    terms, the query words' postings, and how many chunks each document has. Parked beside the
-    batch until every batch is counted (``Asked.counts``), so nothing is held per chunk here."""
-
-    lens: np.ndarray
-    postings: dict[str, tuple[np.ndarray, np.ndarray]]
-    per_document: np.ndarray
-
-    @classmethod
-    def of(cls, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]],
-           per_document: np.ndarray) -> "Counted":
-        """Kept in 32-bit integers, half what ranking computes in (a batch has far fewer than
-        2**31 chunks, terms or repeats)."""
-        return cls(lens.astype(np.int32), {word: (ids.astype(np.int32), tf.astype(np.int32))
-                                           for word, (ids, tf) in postings.items()}, per_document.astype(np.int32))
-
-    def statistics(self) -> Statistics:
-        return Statistics.of(self.lens, self.postings)
-
-    def ranking(self, pool: Statistics) -> BM25:
-        """BM25 over this batch's chunks with the pool's statistics, in the types it ranks in."""
-        return BM25(self.lens.astype(np.int64), {word: (ids.astype(np.int64), tf.astype(np.float64))
-                                                 for word, (ids, tf) in self.postings.items()}, pool)
-
-
-@dataclass(frozen=True, slots=True)
-class BatchMeasures:
-    """What one batch sends back of a pass."""
-
-    summaries: dict[tuple[str, int | None], SplitSummary]
-    headers: dict[str, HeaderCarry]
-    statistics: dict[str, Statistics]
-    """Each probed spec's BM25 statistics over the batch (its counts parked beside it)."""
-
-
-def _measured(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
-    """Measure one batch (in a worker): every configuration split once, then let go."""
-    spill, batch, mode, asked = job
-    part = Partition(mode)
-    part.take(*spill.read(batch))
-    summaries, headers, statistics = {}, {}, {}
-    for spec in asked.specs():
-        for key in (key for key in asked.summaries if key[0] == spec):
-            summaries[key] = part.summarize(spec, key[1])
-        if spec in asked.headers:
-            headers[spec] = part.header_carry(spec)
-        if spec in asked.probes:
-            pool = part.work.pool(spec)
-            lens, postings = pool.postings(asked.wanted)
-            counted = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
-            spill.keep(batch, asked.counts(spec), counted)
-            statistics[spec] = counted.statistics()
-        part.release(spec)
-    gc.collect()  # the command runs with the collector paused; a worker lives for many batches
-    return BatchMeasures(summaries, headers, statistics)
-
-
-def _ranks(job: tuple[Spill, int, dict[str, str], list[tuple[str, ...]], int, dict[str, Statistics]]
-           ) -> dict[str, list[Ranked]]:
-    """Each query's best ``k`` chunks of one batch (in a worker), per probed spec (its counts
-    parked under a name), scored with the whole pool's statistics; chunks as the batch's."""
-    spill, batch, names, words, k, pools = job
-    return {spec: spill.kept(batch, name).ranking(pools[spec]).ranked(words, k) for spec, name in names.items()}
-
-
-def _read(job: tuple[Spill, int, Reading, str | None, Sequence[tuple[str, str]]]) -> list:
-    """Read, analyse and park one batch (in a worker); each file's facts, or why it was skipped."""
-    spill, batch, reading, store, entries = job
-    found = read_analysed(reading, store, entries)
-    analysed = [item for item in found if not isinstance(item, SkippedFile)]
-    spill.write(batch, [d for d, _ in analysed], [a for _, a in analysed])
-    gc.collect()
-    return [item if isinstance(item, SkippedFile) else facts_of(*item, reading.mode) for item in found]
-
-
-def _reads(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]], bool]
-           ) -> dict[str, tuple[list[Read], list[int] | None]]:
-    """Some chunks of one batch (per spec, its counts' name and the chunks' positions in the
-    batch) as the probe reads them (in a worker), and their tokens when ``counting``; only their
-    documents are split again."""
-    spill, batch, mode, wanted, counting = job
-    places: dict[str, list[tuple[int, int]]] = {}  # spec -> (document in the batch, place in it)
-    for spec, (name, chunks) in wanted.items():
-        counts = spill.kept(batch, name).per_document
-        ends = np.cumsum(counts)
-        docs = np.searchsorted(ends, chunks, side="right")
-        places[spec] = list(zip(docs.tolist(), (np.asarray(chunks) - (ends - counts)[docs]).tolist()))
-    documents, plains = spill.read(batch)
-    needed = sorted({doc for chosen in places.values() for doc, _ in chosen})
-    part = Partition(mode)
-    part.take([documents[d] for d in needed], [plains[d] for d in needed])
-    base, found = spill.bounds[batch], {}
-    for spec, chosen in places.items():
-        pool = part.work.pool(spec)
-        firsts = dict(zip(needed, accumulate([0, *np.bincount(pool.doc_of, minlength=len(needed)).tolist()])))
-        reads, tokens = part.reads(spec, [firsts[doc] + place for doc, place in chosen], counting)
-        found[spec] = [Read(base + needed[r.doc], r.start, r.end, r.prefix) for r in reads], tokens
-        part.release(spec)
-    return found
-
-
-def _exported(job: tuple[Spill, int, str, str]) -> str:
-    spill, batch, mode, spec = job
-    part = Partition(mode)
-    held = part.take(*spill.read(batch))
-    return part.export(spec, 0, held)
-
-
-def _mapped(function: Callable, jobs: Sequence, workers: int) -> Iterator:
-    """``function`` of every job, in order: in ``workers`` forked processes when there are
-    several (each holding one batch at a time), else here."""
-    if workers > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
-            yield from pool.imap(function, jobs)
-    else:
-        yield from map(function, jobs)
 
 
 def read_streamed(listing: Listing, reading: Reading, store: str | None = None, *, jobs: int = 1,
@@ -205,7 +69,7 @@ def read_streamed(listing: Listing, reading: Reading, store: str | None = None, 
     batches = [(spill, b, reading, store, listing.entries[a:z]) for b, (a, z) in enumerate(zip(runs, runs[1:]))]
     skipped = list(listing.skipped)
     work.passes.append(("read", len(batches)))
-    for batch, found in enumerate(_mapped(_read, batches, jobs)):
+    for batch, found in enumerate(on_workers(read_batch, batches, jobs)):
         held = 0
         for item in found:
             if isinstance(item, SkippedFile):
@@ -321,7 +185,7 @@ class StreamWorkspace:
         statistics: dict[str, list[Statistics]] = {spec: [] for spec in asked.probes}
         jobs = [(self.spill, batch, self.mode, asked) for batch in range(len(self.spill))]
         self.passes.append(("measure", len(jobs)))
-        for batch, measures in enumerate(_mapped(_measured, jobs, self.jobs)):
+        for batch, measures in enumerate(on_workers(measure_batch, jobs, self.jobs)):
             for key, summary in measures.summaries.items():
                 parts[key].append(summary)
             for spec, carry in measures.headers.items():
@@ -367,7 +231,8 @@ class StreamWorkspace:
         """``export_chunks`` of every document, batch by batch in corpus order."""
         key, written = str(self._built_in(spec)), 0
         self.passes.append(("export", len(self.spill)))
-        for lines in _mapped(_exported, [(self.spill, b, self.mode, key) for b in range(len(self.spill))], self.jobs):
+        jobs = [(self.spill, batch, self.mode, key) for batch in range(len(self.spill))]
+        for lines in on_workers(export_batch, jobs, self.jobs):
             stream.write(lines)
             written += lines.count("\n")
         return written
@@ -397,7 +262,7 @@ class StreamWorkspace:
         jobs = [(self.spill, batch, names, words, k, pools) for batch, names in holding.items() if names]
         self.passes.append(("rank", len(jobs)))
         ranked: dict[str, list[list[Ranked]]] = {spec: [] for spec in statistics}
-        for job, mine in zip(jobs, _mapped(_ranks, jobs, self.jobs)):
+        for job, mine in zip(jobs, on_workers(rank_batch, jobs, self.jobs)):
             for spec, rankings in mine.items():
                 base = offsets[spec][job[1]]
                 ranked[spec].append([Ranked(r.scores, r.seen, r.chunks + base) for r in rankings])
@@ -429,7 +294,7 @@ class StreamWorkspace:
         out = {spec: ({}, {} if counting else None) for spec in winners}
         jobs = [(self.spill, batch, self.mode, places, counting) for batch, places in wanted.items()]
         self.passes.append(("read back", len(jobs)))
-        for batch, found in zip(wanted, _mapped(_reads, jobs, self.jobs)):
+        for batch, found in zip(wanted, on_workers(read_back_batch, jobs, self.jobs)):
             for spec, (chunks, tokens) in found.items():
                 out[spec][0].update(zip(chunk_of[batch, spec], chunks))
                 if counting:

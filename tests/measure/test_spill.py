@@ -30,6 +30,7 @@ def test_batches_cover_every_file_once_in_order_within_their_share(sizes, worker
 def test_a_small_corpus_still_gives_every_worker_batches():
     assert len(batch_runs([10_000] * 400, 2)) - 1 >= 8
     assert batch_runs([], 2) == [0]
+    assert batch_runs([0, LEAST_BYTES + 1], 1) == [0, 1, 2]  # an empty file does not carry a larger one over
 
 
 def test_a_batch_comes_back_as_it_was_parked(tmp_path):

@@ -1,0 +1,165 @@
+"""What the streamed engine's workers do with one batch of a corpus parked on disk (``stream``):
+read it, measure it, rank its chunks, read some of them back, export it; and how the batches are
+shared among forked workers. Each function takes one picklable job and returns what the
+command's process adds up."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+import numpy as np
+
+from ..corpus.listing import SkippedFile
+from ..corpus.load import Reading
+from ..retrieval.bm25 import BM25, Ranked, Statistics
+from ..retrieval.probe import Read
+from .headers import HeaderCarry
+from .partition import Partition
+from .reading import facts_of, read_analysed
+from .spill import Spill
+from .summary import SplitSummary
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What one pass over the batches measures: summaries ``(spec, fits)``, probes (with the
+    query words ``wanted``) and header carry, specs as strings."""
+
+    summaries: tuple[tuple[str, int | None], ...] = ()
+    probes: tuple[str, ...] = ()
+    headers: tuple[str, ...] = ()
+    wanted: frozenset[str] = frozenset()
+    tag: int = 0
+    """The pass's number, naming the counts it parks."""
+
+    def specs(self) -> list[str]:
+        return list(dict.fromkeys([*(s for s, _ in self.summaries), *self.probes, *self.headers]))
+
+    def counts(self, spec: str) -> str:
+        """The name a batch's counts of a probed spec are parked under."""
+        return f"{self.tag}-{self.probes.index(spec)}.counted"
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """One batch's chunks of a probed configuration as BM25 ranks them: each chunk's length in
+    terms, the query words' postings, and how many chunks each document has. Parked beside the
+    batch until every batch is counted (``Asked.counts``), so nothing is held per chunk here."""
+
+    lens: np.ndarray
+    postings: dict[str, tuple[np.ndarray, np.ndarray]]
+    per_document: np.ndarray
+
+    @classmethod
+    def of(cls, lens: np.ndarray, postings: dict[str, tuple[np.ndarray, np.ndarray]],
+           per_document: np.ndarray) -> "Counted":
+        """Kept in 32-bit integers, half what ranking computes in (a batch has far fewer than
+        2**31 chunks, terms or repeats)."""
+        return cls(lens.astype(np.int32), {word: (ids.astype(np.int32), tf.astype(np.int32))
+                                           for word, (ids, tf) in postings.items()}, per_document.astype(np.int32))
+
+    def statistics(self) -> Statistics:
+        return Statistics.of(self.lens, self.postings)
+
+    def ranking(self, pool: Statistics) -> BM25:
+        """BM25 over this batch's chunks with the pool's statistics, in the types it ranks in."""
+        return BM25(self.lens.astype(np.int64), {word: (ids.astype(np.int64), tf.astype(np.float64))
+                                                 for word, (ids, tf) in self.postings.items()}, pool)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchMeasures:
+    """What one batch sends back of a pass."""
+
+    summaries: dict[tuple[str, int | None], SplitSummary]
+    headers: dict[str, HeaderCarry]
+    statistics: dict[str, Statistics]
+    """Each probed spec's BM25 statistics over the batch (its counts parked beside it)."""
+
+
+def measure_batch(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
+    """Measure one batch (in a worker): every configuration split once, then let go."""
+    spill, batch, mode, asked = job
+    part = Partition(mode)
+    part.take(*spill.read(batch))
+    summaries, headers, statistics = {}, {}, {}
+    for spec in asked.specs():
+        for key in (key for key in asked.summaries if key[0] == spec):
+            summaries[key] = part.summarize(spec, key[1])
+        if spec in asked.headers:
+            headers[spec] = part.header_carry(spec)
+        if spec in asked.probes:
+            pool = part.work.pool(spec)
+            lens, postings = pool.postings(asked.wanted)
+            counted = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
+            spill.keep(batch, asked.counts(spec), counted)
+            statistics[spec] = counted.statistics()
+        part.release(spec)
+    gc.collect()  # the command runs with the collector paused; a worker lives for many batches
+    return BatchMeasures(summaries, headers, statistics)
+
+
+def rank_batch(job: tuple[Spill, int, dict[str, str], list[tuple[str, ...]], int, dict[str, Statistics]]
+           ) -> dict[str, list[Ranked]]:
+    """Each query's best ``k`` chunks of one batch (in a worker), per probed spec (its counts
+    parked under a name), scored with the whole pool's statistics; chunks as the batch's."""
+    spill, batch, names, words, k, pools = job
+    return {spec: spill.kept(batch, name).ranking(pools[spec]).ranked(words, k) for spec, name in names.items()}
+
+
+def read_batch(job: tuple[Spill, int, Reading, str | None, Sequence[tuple[str, str]]]) -> list:
+    """Read, analyse and park one batch (in a worker); each file's facts, or why it was skipped."""
+    spill, batch, reading, store, entries = job
+    found = read_analysed(reading, store, entries)
+    analysed = [item for item in found if not isinstance(item, SkippedFile)]
+    spill.write(batch, [d for d, _ in analysed], [a for _, a in analysed])
+    gc.collect()
+    return [item if isinstance(item, SkippedFile) else facts_of(*item, reading.mode) for item in found]
+
+
+def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]], bool]
+           ) -> dict[str, tuple[list[Read], list[int] | None]]:
+    """Some chunks of one batch (per spec, its counts' name and the chunks' positions in the
+    batch) as the probe reads them (in a worker), and their tokens when ``counting``; only their
+    documents are split again."""
+    spill, batch, mode, wanted, counting = job
+    places: dict[str, list[tuple[int, int]]] = {}  # spec -> (document in the batch, place in it)
+    for spec, (name, chunks) in wanted.items():
+        counts = spill.kept(batch, name).per_document
+        ends = np.cumsum(counts)
+        docs = np.searchsorted(ends, chunks, side="right")
+        places[spec] = list(zip(docs.tolist(), (np.asarray(chunks) - (ends - counts)[docs]).tolist()))
+    documents, plains = spill.read(batch)
+    needed = sorted({doc for chosen in places.values() for doc, _ in chosen})
+    part = Partition(mode)
+    part.take([documents[d] for d in needed], [plains[d] for d in needed])
+    base, found = spill.bounds[batch], {}
+    for spec, chosen in places.items():
+        pool = part.work.pool(spec)
+        firsts = dict(zip(needed, accumulate([0, *np.bincount(pool.doc_of, minlength=len(needed)).tolist()])))
+        reads, tokens = part.reads(spec, [firsts[doc] + place for doc, place in chosen], counting)
+        found[spec] = [Read(base + needed[r.doc], r.start, r.end, r.prefix) for r in reads], tokens
+        part.release(spec)
+    return found
+
+
+def export_batch(job: tuple[Spill, int, str, str]) -> str:
+    """The export records (JSON lines) of one batch's documents under a spec (in a worker)."""
+    spill, batch, mode, spec = job
+    part = Partition(mode)
+    held = part.take(*spill.read(batch))
+    return part.export(spec, 0, held)
+
+
+def on_workers(function: Callable, jobs: Sequence, workers: int) -> Iterator:
+    """``function`` of every job, in order: in ``workers`` forked processes when there are
+    several (each holding one batch at a time), else here."""
+    if workers > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+            yield from pool.imap(function, jobs)
+    else:
+        yield from map(function, jobs)
