@@ -221,8 +221,8 @@ def _built_in(spec) -> bool:
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
     held by the Ray cluster): one built-in splitter, ranked by BM25, each chunk read alone, with
-    no golden set, chunk file or MLflow."""
+    no golden set or chunk file."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not (args.chunks or args.golden or args.expand or args.mlflow is not None)
+    return (not (args.chunks or args.golden or args.expand)
             and parse_retriever(args.retriever).kind == "bm25" and _built_in(parse_spec(args.spec)))

@@ -74,7 +74,7 @@ def read_on_ray(args, progress=None):
 
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
     workspace = read_on_cluster(listing_of(args), reading_of(args), str(data_folder()),
-                                fingerprint=args.command == "check",
+                                fingerprint=args.command == "check" or getattr(args, "mlflow", None) is not None,
                                 progress=lambda done, total: bar("files read on the cluster", done, total))
     for skipped in workspace.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")

@@ -147,6 +147,14 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
     return found
 
 
+def size_batch(job: tuple[Spill, int, str, str, str | None]) -> list[int]:
+    """What each chunk of one batch embeds under a spec, in a unit (in a worker)."""
+    spill, batch, mode, spec, unit = job
+    part = Partition(mode)
+    part.take(*spill.read(batch))
+    return part.sizes(spec, unit)
+
+
 def export_batch(job: tuple[Spill, int, str, str]) -> str:
     """The export records (JSON lines) of one batch's documents under a spec (in a worker)."""
     spill, batch, mode, spec = job

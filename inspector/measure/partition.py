@@ -76,6 +76,10 @@ class Partition:
     def summarize(self, spec: str, fits: int | None) -> SplitSummary:
         return self.work.summarize(spec, fits=fits)
 
+    def sizes(self, spec: str, unit: str | None) -> list[int]:
+        """What each chunk of ``spec`` embeds, in ``unit`` (default: the spec's), in document order."""
+        return self.work.sizes(spec, unit)
+
     def header_carry(self, spec: str) -> HeaderCarry:
         return self.work.header_carry(spec)
 

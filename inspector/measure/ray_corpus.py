@@ -95,6 +95,11 @@ class ClusterWorkspace:
     def summarize(self, spec: SplitterSpec | str, *, fits: int | None = None) -> SplitSummary:
         return self.cluster.summarize(self._built_in(spec), fits)
 
+    def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
+        """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the
+        spec's), in corpus order."""
+        return self.cluster.sizes(self._built_in(spec), unit)
+
     def header_carry(self, spec: SplitterSpec | str = "structured:800") -> HeaderCarry:
         return self.cluster.header_carry(self._built_in(spec))
 

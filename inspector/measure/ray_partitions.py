@@ -121,6 +121,12 @@ class Partitions:
 
         return SplitSummary.total(spec, ray.get([a.summarize.remote(str(spec), fits) for a in self.actors()]))
 
+    def sizes(self, spec: SplitterSpec, unit: str | None) -> list[int]:
+        """``Workspace.sizes`` of ``spec``, each partition's in corpus order."""
+        import ray
+
+        return [size for part in ray.get([a.sizes.remote(str(spec), unit) for a in self.actors()]) for size in part]
+
     def header_carry(self, spec: SplitterSpec) -> HeaderCarry:
         import ray
 

@@ -49,6 +49,7 @@ from .batches import (
     rank_batch,
     read_back_batch,
     read_batch,
+    size_batch,
 )
 from .headers import HeaderCarry
 from .spill import Spill, batch_runs
@@ -226,6 +227,15 @@ class StreamWorkspace:
         if (key, k) not in self._probes:
             self.measure_ahead(probes=[key], k=k)
         return self._probes[key, k]
+
+    def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
+        """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the
+        spec's), in corpus order: one pass over the batches."""
+        spec = self._built_in(spec)
+        get_length(unit or spec.unit)  # an encoding built once here, before the workers fork
+        jobs = [(self.spill, batch, self.mode, str(spec), unit) for batch in range(len(self.spill))]
+        self.passes.append(("sizes", len(jobs)))
+        return [size for found in on_workers(size_batch, jobs, self.jobs) for size in found]
 
     def export(self, spec: SplitterSpec | str, stream: IO[str]) -> int:
         """``export_chunks`` of every document, batch by batch in corpus order."""

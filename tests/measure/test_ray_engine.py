@@ -121,3 +121,21 @@ def test_a_listing_of_files_is_read_by_the_cluster_as_locally(cluster, capsys, m
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "ray", *args, "--engine", "ray") == local
     assert main(["report", str(SAMPLE), *args, "--engine", "ray"]) == 0  # the progress bar, this time
     assert "12/12 files read on the cluster" in capsys.readouterr().err
+
+
+def test_the_cluster_alone_logs_the_local_engines_mlflow_runs(cluster, capsys, monkeypatch, tmp_path):
+    mlflow = pytest.importorskip("mlflow")
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    logged = []
+    for engine in ("memory", "ray"):
+        if engine == "ray":
+            driver_holds_nothing(monkeypatch)
+        monkeypatch.setenv(ENV_DATA, str(tmp_path / f"data-{engine}"))
+        store = tmp_path / engine
+        assert main(["check", str(SAMPLE), "--spec", "heading:256t", "--mlflow", str(store), "--engine", engine]) == 0
+        capsys.readouterr()
+        mlflow.set_tracking_uri(store.as_uri())
+        (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list")
+        logged.append((run.data.params, run.data.metrics))
+    assert logged[1] == logged[0] and logged[1][1]["tokens_p50"] > 0
+    assert logged[1][0]["corpus"] == logged[0][0]["corpus"] != ""  # the corpus's fingerprint, digested as it passed

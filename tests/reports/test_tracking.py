@@ -10,6 +10,7 @@ import pytest
 
 from inspector.cli import main
 from inspector.errors import TrackingError
+from inspector.measure.stream import StreamWorkspace
 from inspector.reports import tracking
 from tests.support.paths import SAMPLE
 
@@ -80,3 +81,24 @@ def test_a_plain_path_becomes_a_file_uri_and_a_refusal_is_a_tracking_error(tmp_p
     assert tracking.tracking_uri("http://127.0.0.1:5000") == "http://127.0.0.1:5000"
     with pytest.raises(TrackingError, match="refused"):
         tracking.log_runs([tracking.TrackedRun("x", {"a": "1"}, {"bad@name": 1.0})], str(tmp_path / "m"))
+
+
+def test_a_streamed_corpus_logs_the_runs_the_held_corpus_logs(tmp_path, capsys, monkeypatch):
+    """``--mlflow`` with ``--engine stream``: the chunk sizes come from the batches, in corpus order,
+    so every parameter and metric is the held corpus's; ``check`` likewise."""
+    streamed, sizes = [], StreamWorkspace.sizes
+    monkeypatch.setattr(StreamWorkspace, "sizes", lambda self, spec, unit=None: streamed.append(str(spec))
+                        or sizes(self, spec, unit))
+    logged = []
+    for engine in ("memory", "stream"):
+        store = tmp_path / engine
+        assert main(["report", str(SAMPLE), "--spec", "fixed:800", "--spec", "heading:256t", "--budgets", "400",
+                     "--mlflow", str(store), "--quiet", "--engine", engine]) == 0
+        assert main(["check", str(SAMPLE), "--spec", "structured:800", "--mlflow", str(store),
+                     "--mlflow-experiment", "gate", "--engine", engine]) == 0
+        capsys.readouterr()
+        logged.append({name: (run.data.params, run.data.metrics) for name, run in _runs(store).items()})
+    assert set(logged[1]) == {"fixed:800", "heading:256t", "structured:800"}
+    assert logged[1] == logged[0]
+    assert streamed == ["fixed:800", "heading:256t", "structured:800"]  # measured from the batches
+    assert logged[1]["heading:256t"][1]["tokens_p99"] > logged[1]["heading:256t"][1]["tokens_p50"] > 0
