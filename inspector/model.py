@@ -76,6 +76,14 @@ class Document:
         """Length of the text in characters."""
         return len(self.text)
 
+    @property
+    def format(self) -> str:
+        """The source format: the converter's kind (``source_format``), else ``markdown`` or
+        ``text`` (a ``.txt`` file)."""
+        if self.source_format:
+            return self.source_format
+        return "text" if self.id.lower().endswith(".txt") else "markdown"
+
     def page_span(self, start: int, end: int) -> tuple[int, int] | None:
         """The pages (from 1) that ``[start, end)`` runs over, or None without pages."""
         if not self.pages:

@@ -69,7 +69,8 @@ def run_report(args: argparse.Namespace) -> int:
         if isinstance(work, int):
             return work
         try:
-            report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress)
+            report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
+                                  by_format=args.by_format, by_language=args.by_language)
             if args.mlflow is not None:
                 from ..reports.tracking import report_runs
 
@@ -144,12 +145,12 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
 def _alone(args: argparse.Namespace, specs: list, fixes) -> bool:
     """Whether all of this report can be measured without the corpus in this process (streamed
     from disk, or held by the Ray cluster): the four tables of built-in splitters ranked by BM25
-    (golden sets, questions, the per-format, per-language and fixes tables, neighbour windows and
-    a dense retriever need the corpus in memory)."""
+    with survival by format or language (golden sets, questions, the fixes table, neighbour
+    windows and a dense retriever need the corpus in memory)."""
     from ..measure.ray_partitions import Partitions
     from ..retrieval.retriever_spec import parse_retriever
 
-    extras = (args.golden, args.questions, args.by_format, args.by_language, args.expand, fixes)
+    extras = (args.golden, args.questions, args.expand, fixes)
     return (not any(extras) and parse_retriever(args.retriever).kind == "bm25"
             and all(Partitions.measures(spec) for spec in specs))
 

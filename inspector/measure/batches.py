@@ -21,7 +21,7 @@ from .headers import HeaderCarry
 from .partition import Partition
 from .reading import facts_of, read_analysed
 from .spill import Spill
-from .summary import SplitSummary
+from .summary import Grouped, SplitSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +145,14 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
         found[spec] = [Read(base + needed[r.doc], r.start, r.end, r.prefix) for r in reads], tokens
         part.release(spec)
     return found
+
+
+def group_batch(job: tuple[Spill, int, str, str, list[str]]) -> Grouped:
+    """Each spec's counts over one batch's documents of each format or language (in a worker)."""
+    spill, batch, mode, key, specs = job
+    part = Partition(mode)
+    part.take(*spill.read(batch))
+    return part.summaries_by(key, specs)
 
 
 def size_batch(job: tuple[Spill, int, str, str, str | None]) -> list[int]:

@@ -21,7 +21,7 @@ from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read, chosen_words
 from ..retrieval.ranking import Pool
 from .headers import HeaderCarry
-from .summary import SplitSummary
+from .summary import Grouped, SplitSummary
 from .workspace import Workspace
 
 
@@ -79,6 +79,20 @@ class Partition:
     def sizes(self, spec: str, unit: str | None) -> list[int]:
         """What each chunk of ``spec`` embeds, in ``unit`` (default: the spec's), in document order."""
         return self.work.sizes(spec, unit)
+
+    def summaries_by(self, key: str, specs: list[str]) -> Grouped:
+        """``Workspace.summaries_by`` over this partition's documents (a workspace per group,
+        which finds no terms)."""
+        groups: dict[str, list[Document]] = {}
+        for document in self.documents:
+            name = self.analyses[document.id].language if key == "language" else document.format
+            groups.setdefault(name, []).append(document)
+        out = {}
+        for name, documents in groups.items():
+            work = Workspace(documents, self.mode)
+            work.add_analyses({d.id: self.analyses[d.id] for d in documents})
+            out[name] = (len(documents), {spec: work.summarize(spec) for spec in specs})
+        return out
 
     def header_carry(self, spec: str) -> HeaderCarry:
         return self.work.header_carry(spec)

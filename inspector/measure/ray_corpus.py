@@ -30,7 +30,7 @@ from ..spec import SplitterSpec, parse_spec
 from .headers import HeaderCarry
 from .ray_engine import ray_read
 from .ray_partitions import Partitions, partition_actor
-from .summary import CorpusFacts, SplitSummary
+from .summary import CorpusFacts, Grouped, SplitSummary
 
 #: Documents handed to an actor at once, and exported from one at once.
 HANDOVER = 256
@@ -94,6 +94,9 @@ class ClusterWorkspace:
 
     def summarize(self, spec: SplitterSpec | str, *, fits: int | None = None) -> SplitSummary:
         return self.cluster.summarize(self._built_in(spec), fits)
+
+    def summaries_by(self, key: str, specs) -> Grouped:
+        return self.cluster.summaries_by(key, [self._built_in(s) for s in specs])
 
     def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
         """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the

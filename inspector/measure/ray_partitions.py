@@ -37,7 +37,7 @@ from ..retrieval.ranking import Ask, BM25Retriever, HybridRetriever, Pool, Retri
 from ..spec import SplitterSpec
 from .headers import HeaderCarry
 from .partition import Partition
-from .summary import SplitSummary
+from .summary import Grouped, SplitSummary, grouped_total
 from .workers import shares
 from .workspace import Workspace
 
@@ -126,6 +126,12 @@ class Partitions:
         import ray
 
         return [size for part in ray.get([a.sizes.remote(str(spec), unit) for a in self.actors()]) for size in part]
+
+    def summaries_by(self, key: str, specs: list[SplitterSpec]) -> Grouped:
+        """``Workspace.summaries_by``, each partition counting its own documents."""
+        import ray
+
+        return grouped_total(ray.get([a.summaries_by.remote(key, [str(s) for s in specs]) for a in self.actors()]))
 
     def header_carry(self, spec: SplitterSpec) -> HeaderCarry:
         import ray

@@ -44,6 +44,7 @@ from ..spec import SplitterSpec, parse_spec
 from .batches import (
     Asked,
     export_batch,
+    group_batch,
     measure_batch,
     on_workers,
     rank_batch,
@@ -53,7 +54,7 @@ from .batches import (
 )
 from .headers import HeaderCarry
 from .spill import Spill, batch_runs
-from .summary import CorpusFacts, SplitSummary
+from .summary import CorpusFacts, Grouped, SplitSummary, grouped_total
 
 Progress = Callable[[str, int, int], None]
 
@@ -227,6 +228,13 @@ class StreamWorkspace:
         if (key, k) not in self._probes:
             self.measure_ahead(probes=[key], k=k)
         return self._probes[key, k]
+
+    def summaries_by(self, key: str, specs) -> Grouped:
+        """``Workspace.summaries_by``: one pass over the batches, every spec at once."""
+        names = [str(self._built_in(spec)) for spec in specs]
+        jobs = [(self.spill, batch, self.mode, key, names) for batch in range(len(self.spill))]
+        self.passes.append((f"by {key}", len(jobs)))
+        return grouped_total(on_workers(group_batch, jobs, self.jobs))
 
     def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
         """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the

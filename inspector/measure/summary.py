@@ -56,6 +56,24 @@ class SplitSummary:
         return cls(spec, chunks, span_chars, fit, every, oversized)
 
 
+#: A configuration's counts per group of documents (by format or language): group -> (documents,
+#: spec -> summary).
+Grouped = dict[str, tuple[int, dict[str, SplitSummary]]]
+
+
+def grouped_total(parts: Iterable[Grouped]) -> Grouped:
+    """The groups' counts over a corpus from those of its runs of documents, measured apart."""
+    documents: dict[str, int] = {}
+    found: dict[str, dict[str, list[SplitSummary]]] = {}
+    for part in parts:
+        for group, (count, summaries) in part.items():
+            documents[group] = documents.get(group, 0) + count
+            for spec, summary in summaries.items():
+                found.setdefault(group, {}).setdefault(spec, []).append(summary)
+    return {group: (documents[group], {spec: SplitSummary.total(summaries[0].spec, summaries)
+                                       for spec, summaries in found[group].items()}) for group in documents}
+
+
 @dataclass(slots=True)
 class CorpusFacts:
     """What a report says of a corpus, counted document by document (``add``): documents,

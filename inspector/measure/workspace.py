@@ -28,7 +28,7 @@ from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
 from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
 from .headers import HeaderCarry, header_carry_spans
-from .summary import CorpusFacts, SplitSummary, most_first
+from .summary import CorpusFacts, Grouped, SplitSummary, most_first
 from .workers import TABLE_SHARE, Workers
 
 
@@ -200,6 +200,20 @@ class Workspace:
         for document, analysis in zip(self.documents, self.analyses()):
             facts.add(len(document.text), analysis.language, CorpusFacts.lengths_of(analysis.atoms))
         return facts
+
+    def summaries_by(self, key: str, specs) -> Grouped:
+        """Each spec's counts (every atom, each spec's own budget) over the documents of each
+        source format (``key`` ``format``) or language (``language``): group -> (documents,
+        spec -> summary)."""
+        group_of = self.languages() if key == "language" else {d.id: d.format for d in self.documents}
+        groups: dict[str, list[str]] = {}
+        for document in self.documents:
+            groups.setdefault(group_of[document.id], []).append(document.id)
+        out = {}
+        for name, ids in groups.items():
+            part = self.subset(ids)
+            out[name] = (len(ids), {str(spec): part.summarize(spec) for spec in specs})
+        return out
 
     def subset_of(self, language: str) -> "Workspace":
         """``subset`` of the documents written in ``language``."""

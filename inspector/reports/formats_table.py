@@ -4,38 +4,30 @@ measured over the documents of each group, every atom counted."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from ..model import ATOM_KINDS
 
 
 def format_of(document) -> str:
-    """A document's source format: its converter's kind, else ``markdown`` or ``text``."""
-    if document.source_format:
-        return document.source_format
-    return "text" if document.id.lower().endswith(".txt") else "markdown"
+    """A document's source format (``Document.format``)."""
+    return document.format
 
 
 def formats_section(workspace, specs) -> list[dict]:
     """One row per (format, splitter): documents, chunks and the share of each atom kind kept whole."""
-    return _groups_section(workspace, specs, "format", {d.id: format_of(d) for d in workspace.documents})
+    return _groups_section(workspace, specs, "format")
 
 
 def languages_section(workspace, specs) -> list[dict]:
     """One row per (language, splitter), as ``formats_section``."""
-    return _groups_section(workspace, specs, "language", workspace.languages())
+    return _groups_section(workspace, specs, "language")
 
 
-def _groups_section(workspace, specs, key: str, group_of: dict[str, str]) -> list[dict]:
-    groups: dict[str, list[str]] = defaultdict(list)
-    for document in workspace.documents:
-        groups[group_of[document.id]].append(document.id)
+def _groups_section(workspace, specs, key: str) -> list[dict]:
     rows = []
-    for name, ids in sorted(groups.items()):
-        part = workspace.subset(ids)
+    for name, (documents, summaries) in sorted(workspace.summaries_by(key, specs).items()):
         for spec in specs:
-            summary = part.summarize(spec)
-            rows.append({key: name, "documents": len(ids), "splitter": spec.label, "spec": str(spec),
+            summary = summaries[str(spec)]
+            rows.append({key: name, "documents": documents, "splitter": spec.label, "spec": str(spec),
                          "chunks": summary.chunks,
                          "survival": {kind: summary.kept(kind, every=True) for kind in ATOM_KINDS}})
     return rows

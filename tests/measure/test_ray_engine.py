@@ -81,12 +81,14 @@ def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, m
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_cluster_alone_reads_and_measures_the_corpus(cluster, capsys, monkeypatch, tmp_path, mode):
     corpus = with_unreadable_files(tmp_path / "corpus")
-    local = report(capsys, monkeypatch, corpus, tmp_path / "local", "--atoms", mode)
-    assert local.count('"reason"') == 2
+    grouped = ["--by-format", "--by-language"]
+    local = report(capsys, monkeypatch, corpus, tmp_path / "local", "--atoms", mode, *grouped)
+    assert local.count('"reason"') == 2 and '"by_language"' in local
+    assert '"format": "pdf"' in local if mode == "markdown" else '"format": "markdown"' in local
     driver_holds_nothing(monkeypatch)
-    assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--atoms", mode, "--engine", "ray") == local
+    assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--atoms", mode, "--engine", "ray", *grouped) == local
     # Again, the analyses now read from the data folder by Ray's workers.
-    assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--atoms", mode, "--engine", "ray") == local
+    assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--atoms", mode, "--engine", "ray", *grouped) == local
     assert (tmp_path / "ray" / "analyses.sqlite3").stat().st_size > 100_000
 
 

@@ -64,15 +64,17 @@ def parked(tmp_path, monkeypatch):
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_streamed_corpus_prints_the_held_corpus_report(capsys, monkeypatch, tmp_path, parked, mode):
     corpus = with_unreadable_files(tmp_path / "corpus")
-    held = report(capsys, monkeypatch, corpus, tmp_path / "memory", "--atoms", mode, "--engine", "memory")
-    assert held.count('"reason"') == 2
+    grouped = ["--by-format", "--by-language"]
+    held = report(capsys, monkeypatch, corpus, tmp_path / "memory", "--atoms", mode, "--engine", "memory", *grouped)
+    assert held.count('"reason"') == 2 and '"by_language"' in held
+    assert '"format": "pdf"' in held if mode == "markdown" else '"format": "markdown"' in held
     workers_alone_build_workspaces(monkeypatch)
     streamed = report(capsys, monkeypatch, corpus, tmp_path / "stream", "--atoms", mode, "--engine", "stream",
-                      "--jobs", "2")
+                      "--jobs", "2", *grouped)
     assert streamed == held
     # Again, the analyses now read from the data folder by the readers.
     assert report(capsys, monkeypatch, corpus, tmp_path / "stream", "--atoms", mode, "--engine", "stream",
-                  "--jobs", "2") == held
+                  "--jobs", "2", *grouped) == held
     assert (tmp_path / "stream" / "analyses.sqlite3").stat().st_size > 100_000
     assert list(parked.iterdir()) == []  # every parked batch removed
 
@@ -107,7 +109,7 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
     # What needs the corpus in memory holds it, whatever its size.
-    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--by-format")
+    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--expand", "1")
     assert len(streamed) == 1
 
 
