@@ -23,14 +23,13 @@ from typing import IO
 from ..corpus.listing import Listing, SkippedFile
 from ..corpus.load import Fingerprint, Reading
 from ..errors import EngineError
-from ..model import Span
 from ..retrieval.probe import Query, drawn
 from ..retrieval.ranking import Retriever, shared_retriever
 from ..spec import SplitterSpec, parse_spec
 from .headers import HeaderCarry
 from .ray_engine import ray_read
 from .ray_partitions import Partitions, partition_actor
-from .summary import CorpusFacts, Grouped, SplitSummary
+from .summary import CorpusFacts, Grouped, SpanLists, SplitSummary
 
 #: Documents handed to an actor at once, and exported from one at once.
 HANDOVER = 256
@@ -39,7 +38,7 @@ HANDOVER = 256
 class ClusterWorkspace:
     """A corpus held by the cluster's partitions, measured there."""
 
-    def __init__(self, cluster: Partitions, facts: CorpusFacts, candidates: list[list[Span]],
+    def __init__(self, cluster: Partitions, facts: CorpusFacts, candidates: SpanLists,
                  skipped: list[SkippedFile], fingerprint: str = "") -> None:
         self.cluster, self.facts, self.mode = cluster, facts, cluster.mode
         self.candidates = candidates
@@ -149,7 +148,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
     share = (sum(sizes) or 1) / count
     actor = partition_actor()
     actors, bounds, ids = [actor.remote(reading.mode)], [0], []
-    facts, candidates, skipped = CorpusFacts(), [], list(listing.skipped)
+    facts, candidates, skipped = CorpusFacts(), SpanLists(), list(listing.skipped)
     digest = Fingerprint() if fingerprint else None
     pending: list[tuple[bytes, bytes]] = []
     done = 0.0
@@ -173,7 +172,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
             bounds.append(len(ids))
         ids.append(doc_id)
         facts.add(characters, language, lengths)
-        candidates.append(list(spans))
+        candidates.append(spans)
         if digest is not None:
             digest.add(pickle.loads(item))
         pending.append((item, plain))

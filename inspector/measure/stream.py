@@ -36,7 +36,7 @@ from ..corpus.listing import Listing, SkippedFile
 from ..corpus.load import Fingerprint, Reading
 from ..errors import EngineError
 from ..lengths import get_length
-from ..model import Span, every_script
+from ..model import every_script
 from ..retrieval.bm25 import Ranked, Statistics, merge_ranked
 from ..retrieval.probe import ProbeResult, Query, Read, chosen_words, drawn, judge
 from ..retrieval.ranking import BM25Retriever, Retriever, shared_retriever
@@ -54,7 +54,7 @@ from .batches import (
 )
 from .headers import HeaderCarry
 from .spill import Spill, batch_runs
-from .summary import CorpusFacts, Grouped, SplitSummary, grouped_total
+from .summary import CorpusFacts, Grouped, SpanLists, SplitSummary, grouped_total
 
 Progress = Callable[[str, int, int], None]
 
@@ -97,7 +97,7 @@ class StreamWorkspace:
     def __init__(self, spill: Spill, mode: str, jobs: int = 1, progress: Progress | None = None) -> None:
         self.spill, self.mode, self.jobs, self.progress = spill, mode, jobs, progress
         self.ids: list[str] = []
-        self.candidates: list[list[Span]] = []
+        self.candidates = SpanLists()
         self.facts = CorpusFacts()
         self.skipped: tuple[SkippedFile, ...] = ()
         """Files found but not read, as ``Corpus.skipped``."""

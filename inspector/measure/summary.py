@@ -4,7 +4,7 @@ measured apart) and the corpus's own facts."""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..model import ATOM_KINDS, Span
@@ -110,6 +110,28 @@ class CorpusFacts:
                              "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
         return {"documents": self.documents, "characters": self.characters, "languages": self.language_counts(),
                 "atoms": {kind: len(self.lengths[kind]) for kind in ATOM_KINDS}, "atom_lengths": lengths}
+
+
+class SpanLists(Sequence):
+    """A list of spans per document, appended in corpus order and kept in flat integer arrays:
+    what an engine that does not hold the corpus keeps of every document's query candidates (a
+    span as a Python tuple costs about 100 bytes, here 16). ``spans[doc]`` is a document's list."""
+
+    def __init__(self) -> None:
+        self.starts, self.ends, self.firsts = array("q"), array("q"), array("q", [0])
+
+    def append(self, spans: Iterable[Span]) -> None:
+        for start, end in spans:
+            self.starts.append(start)
+            self.ends.append(end)
+        self.firsts.append(len(self.starts))
+
+    def __len__(self) -> int:
+        return len(self.firsts) - 1
+
+    def __getitem__(self, doc: int) -> list[Span]:
+        a, b = self.firsts[doc], self.firsts[doc + 1]
+        return list(zip(self.starts[a:b], self.ends[a:b]))
 
 
 def most_first(counts: dict[str, int]) -> dict[str, int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING
@@ -125,7 +126,8 @@ def choose_queries(documents: list[Document], candidates: list[list[Span]], *, c
             for doc, span in drawn(candidates, count=count, seed=seed)]
 
 
-def drawn(candidates: list[list[Span]], *, count: int = QUERY_COUNT, seed: int = QUERY_SEED) -> list[tuple[int, Span]]:
+def drawn(candidates: Sequence[Sequence[Span]], *, count: int = QUERY_COUNT,
+          seed: int = QUERY_SEED) -> list[tuple[int, Span]]:
     """``(document position, span)`` of the candidates the article's draw keeps, in its order."""
     # A shuffle's permutation depends only on the list's length, so shuffling positions and
     # finding the words of only the queries kept gives the article's queries in its order,
