@@ -89,8 +89,8 @@ class TrackingError(InspectorError, OSError):
 
 
 class EngineError(InspectorError, OSError):
-    """The chosen engine cannot run: Ray is not installed, its cluster cannot be reached, or a
-    job did not return what it was given."""
+    """The chosen engine cannot run: Ray is not installed, its cluster cannot be reached, a job
+    did not return what it was given, or the streamed engine cannot park its batches on disk."""
 
 
 class MissingExtra(InspectorError, ImportError):

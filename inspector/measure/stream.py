@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import weakref
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from itertools import accumulate
 from typing import IO
@@ -65,13 +65,16 @@ def read_streamed(listing: Listing, reading: Reading, store: str | None = None, 
     folder ``store``) and parked on disk, this process keeping only what ``StreamWorkspace`` lists."""
     sizes = listing.sizes()
     runs = batch_runs(sizes, jobs)
-    spill = Spill()
+    try:
+        spill = Spill()
+    except OSError as exc:
+        raise EngineError(f"cannot make a folder to park the corpus's batches in ({exc.strerror or exc}); "
+                          "TMPDIR names where it goes") from None
     work = StreamWorkspace(spill, reading.mode, jobs, progress)
     reading = replace(reading, progress=None)  # a worker reports nothing; this process counts files
     batches = [(spill, b, reading, store, listing.entries[a:z]) for b, (a, z) in enumerate(zip(runs, runs[1:]))]
     skipped = list(listing.skipped)
-    work.passes.append(("read", len(batches)))
-    for batch, found in enumerate(on_workers(read_batch, batches, jobs)):
+    for batch, found in enumerate(work.crossed("read", read_batch, batches)):
         held = 0
         for item in found:
             if isinstance(item, SkippedFile):
@@ -186,8 +189,7 @@ class StreamWorkspace:
         carried = {spec: HeaderCarry() for spec in asked.headers}
         statistics: dict[str, list[Statistics]] = {spec: [] for spec in asked.probes}
         jobs = [(self.spill, batch, self.mode, asked) for batch in range(len(self.spill))]
-        self.passes.append(("measure", len(jobs)))
-        for batch, measures in enumerate(on_workers(measure_batch, jobs, self.jobs)):
+        for batch, measures in enumerate(self.crossed("measure", measure_batch, jobs)):
             for key, summary in measures.summaries.items():
                 parts[key].append(summary)
             for spec, carry in measures.headers.items():
@@ -233,8 +235,7 @@ class StreamWorkspace:
         """``Workspace.summaries_by``: one pass over the batches, every spec at once."""
         names = [str(self._built_in(spec)) for spec in specs]
         jobs = [(self.spill, batch, self.mode, key, names) for batch in range(len(self.spill))]
-        self.passes.append((f"by {key}", len(jobs)))
-        return grouped_total(on_workers(group_batch, jobs, self.jobs))
+        return grouped_total(self.crossed(f"by {key}", group_batch, jobs))
 
     def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
         """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the
@@ -242,18 +243,26 @@ class StreamWorkspace:
         spec = self._built_in(spec)
         get_length(unit or spec.unit)  # an encoding built once here, before the workers fork
         jobs = [(self.spill, batch, self.mode, str(spec), unit) for batch in range(len(self.spill))]
-        self.passes.append(("sizes", len(jobs)))
-        return [size for found in on_workers(size_batch, jobs, self.jobs) for size in found]
+        return [size for found in self.crossed("sizes", size_batch, jobs) for size in found]
 
     def export(self, spec: SplitterSpec | str, stream: IO[str]) -> int:
         """``export_chunks`` of every document, batch by batch in corpus order."""
         key, written = str(self._built_in(spec)), 0
-        self.passes.append(("export", len(self.spill)))
         jobs = [(self.spill, batch, self.mode, key) for batch in range(len(self.spill))]
-        for lines in on_workers(export_batch, jobs, self.jobs):
+        for lines in self.crossed("export", export_batch, jobs):
             stream.write(lines)
             written += lines.count("\n")
         return written
+
+    def crossed(self, what: str, function: Callable, jobs: list) -> Iterator:
+        """``function`` of every job, in order, on the workers: one pass over the batches (noted
+        in ``passes``). A batch that cannot be parked or taken back ends the command with why."""
+        self.passes.append((what, len(jobs)))
+        try:
+            yield from on_workers(function, jobs, self.jobs)
+        except OSError as exc:
+            raise EngineError(f"cannot park or take back the corpus's batches in {self.spill.folder} "
+                              f"({exc.strerror or exc}); TMPDIR names where they go") from None
 
     def _built_in(self, spec: SplitterSpec | str) -> SplitterSpec:
         spec = parse_spec(spec)
@@ -278,9 +287,8 @@ class StreamWorkspace:
         holding = {batch: {spec: asked.counts(spec) for spec, parts in statistics.items() if parts[batch].chunks}
                    for batch in range(len(self.spill))}
         jobs = [(self.spill, batch, names, words, k, pools) for batch, names in holding.items() if names]
-        self.passes.append(("rank", len(jobs)))
         ranked: dict[str, list[list[Ranked]]] = {spec: [] for spec in statistics}
-        for job, mine in zip(jobs, on_workers(rank_batch, jobs, self.jobs)):
+        for job, mine in zip(jobs, self.crossed("rank", rank_batch, jobs)):
             for spec, rankings in mine.items():
                 base = offsets[spec][job[1]]
                 ranked[spec].append([Ranked(r.scores, r.seen, r.chunks + base) for r in rankings])
@@ -311,8 +319,7 @@ class StreamWorkspace:
             get_length("o200k")  # built once here, before the workers fork
         out = {spec: ({}, {} if counting else None) for spec in winners}
         jobs = [(self.spill, batch, self.mode, places, counting) for batch, places in wanted.items()]
-        self.passes.append(("read back", len(jobs)))
-        for batch, found in zip(wanted, on_workers(read_back_batch, jobs, self.jobs)):
+        for batch, found in zip(wanted, self.crossed("read back", read_back_batch, jobs)):
             for spec, (chunks, tokens) in found.items():
                 out[spec][0].update(zip(chunk_of[batch, spec], chunks))
                 if counting:

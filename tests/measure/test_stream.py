@@ -5,6 +5,7 @@ process never builds a workspace, and the parked batches are gone when the comma
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -159,3 +160,26 @@ def test_export_keeps_corpus_order_across_batches(tmp_path, monkeypatch, parked,
     assert streamed == capsys.readouterr().out
     ids = list(dict.fromkeys(json.loads(line)["doc_id"] for line in streamed.splitlines()))
     assert ids == [d.id for d in load_corpus(SAMPLE).documents]
+
+
+def test_a_full_disk_ends_the_command_with_the_reason_and_leaves_nothing(capsys, monkeypatch, tmp_path, parked):
+    def full(self, batch, documents, analyses):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Spill, "write", full)  # in the forked readers too
+    monkeypatch.setenv(ENV_DATA, str(tmp_path / "data"))
+    assert main(["report", str(SAMPLE), "--engine", "stream", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "TMPDIR" in err and "Traceback" not in err
+    assert list(parked.iterdir()) == []
+
+
+def test_a_corpus_with_nothing_readable_is_refused_and_leaves_nothing(capsys, monkeypatch, tmp_path, parked):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "binary.md").write_bytes(b"\x00\x01")
+    monkeypatch.setenv(ENV_DATA, str(tmp_path / "data"))
+    assert main(["check", str(corpus), "--spec", "fixed:400", "--engine", "stream"]) == 2
+    err = capsys.readouterr().err
+    assert "skipped binary.md" in err and "no readable documents" in err
+    assert list(parked.iterdir()) == []
