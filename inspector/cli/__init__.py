@@ -112,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     except InspectorError as exc:
         return fail(str(exc))
     finally:
+        for opened in getattr(args, "opened", ()):  # corpora parked on disk by the streamed engine
+            opened.close()
         if collecting:
             gc.enable()
 

@@ -93,10 +93,10 @@ def read_streamed(args, progress=None, jobs: int = 0):
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
     workspace = read(listing_of(args), reading_of(args), str(data_folder()), jobs=jobs or default_jobs(),
                      progress=bar)
+    args.opened = [*getattr(args, "opened", ()), workspace]  # closed when the command ends (``main``)
     for skipped in workspace.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not len(workspace):
-        workspace.close()
         return fail(f"no readable documents in {args.corpus}")
     return workspace
 

@@ -68,16 +68,12 @@ def run_report(args: argparse.Namespace) -> int:
         work = read_on_ray(args, progress) if engine == "ray" else read_streamed(args, progress, jobs)
         if isinstance(work, int):
             return work
-        try:
-            report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
-                                  by_format=args.by_format, by_language=args.by_language)
-            if args.mlflow is not None:
-                from ..reports.tracking import report_runs
+        report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
+                              by_format=args.by_format, by_language=args.by_language)
+        if args.mlflow is not None:
+            from ..reports.tracking import report_runs
 
-                log_to_mlflow(args, report_runs(work, report))
-        finally:
-            if engine == "stream":
-                work.close()
+            log_to_mlflow(args, report_runs(work, report))
         return _printed(args, report, work.skipped)
     corpus = read_corpus(args, progress)
     for skipped in corpus.skipped:

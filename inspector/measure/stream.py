@@ -74,6 +74,17 @@ def read_streamed(listing: Listing, reading: Reading, store: str | None = None, 
     reading = replace(reading, progress=None)  # a worker reports nothing; this process counts files
     batches = [(spill, b, reading, store, listing.entries[a:z]) for b, (a, z) in enumerate(zip(runs, runs[1:]))]
     skipped = list(listing.skipped)
+    try:
+        work.skipped = _read_into(work, batches, runs, skipped)
+    except BaseException:
+        work.close()  # now, not when the traceback lets go of the workspace
+        raise
+    return work
+
+
+def _read_into(work: "StreamWorkspace", batches: list, runs: list[int], skipped: list[SkippedFile]
+               ) -> tuple[SkippedFile, ...]:
+    """The read pass: each batch's facts into ``work``; every file skipped, sorted."""
     for batch, found in enumerate(work.crossed("read", read_batch, batches)):
         held = 0
         for item in found:
@@ -85,11 +96,10 @@ def read_streamed(listing: Listing, reading: Reading, store: str | None = None, 
             work.facts.add(characters, language, lengths)
             work.candidates.append(candidates)
             held += 1
-        spill.add(held)
-        if progress is not None:
-            progress("files read", runs[batch + 1], len(sizes))
-    work.skipped = tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
-    return work
+        work.spill.add(held)
+        if work.progress is not None:
+            work.progress("files read", runs[batch + 1], runs[-1])
+    return tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
 
 
 class StreamWorkspace:
