@@ -1,15 +1,11 @@
-"""Survival broken down by a property of the documents: their source format (markdown, text, and
-what was converted: PDF, DOCX, PPTX, XLSX, HTML, EPUB) or their language. The same splitters are
-measured over the documents of each group, every atom counted."""
+"""Survival broken down by a property of the documents: their source format (``Document.format``:
+markdown, text, and what was converted: PDF, DOCX, PPTX, XLSX, HTML, EPUB) or their language.
+The same splitters are measured over the documents of each group (``summaries_by`` of any
+workspace: held, streamed or on the cluster), every atom counted."""
 
 from __future__ import annotations
 
 from ..model import ATOM_KINDS
-
-
-def format_of(document) -> str:
-    """A document's source format (``Document.format``)."""
-    return document.format
 
 
 def formats_section(workspace, specs) -> list[dict]:
