@@ -49,6 +49,7 @@ class Spill:
     def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
         self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="chunk-inspector-"))
         self.bounds: list[int] = [0]
+        self.owner = os.getpid()  # a forked worker holding a copy never removes the folder
 
     def __len__(self) -> int:
         return len(self.bounds) - 1
@@ -93,4 +94,6 @@ class Spill:
         return batch, doc - self.bounds[batch]
 
     def close(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        """Remove the folder (in the process that made it)."""
+        if os.getpid() == self.owner:
+            shutil.rmtree(self.folder, ignore_errors=True)

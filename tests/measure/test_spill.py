@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshal
+import os
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -49,5 +50,18 @@ def test_a_batch_comes_back_as_it_was_parked(tmp_path):
     assert [Analysis.from_plain(marshal.loads(p)).to_plain() for p in plains] == [a.to_plain() for a in analyses[:2]]
     assert list(spill.documents()) == documents
     assert [spill.batch_of(d) for d in range(3)] == [(0, 0), (0, 1), (1, 0)]
+    spill.close()
+    assert not spill.folder.exists()
+
+
+def test_only_the_process_that_made_the_folder_removes_it(tmp_path):
+    spill = Spill(tmp_path / "parked")
+    spill.folder.mkdir()
+    pid = os.fork()
+    if pid == 0:  # a worker's copy, let go when it ends
+        spill.close()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert spill.folder.exists()
     spill.close()
     assert not spill.folder.exists()
