@@ -150,6 +150,7 @@ def load(args, *, alone: bool = False) -> tuple | int:
     if alone and engine != "memory":
         found = read_on_ray(args) if engine == "ray" else read_streamed(args)
         return found if isinstance(found, int) else (found, found)
+    held_anyway(args, alone)
     corpus = read_corpus(args)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
@@ -162,6 +163,14 @@ def load(args, *, alone: bool = False) -> tuple | int:
     if getattr(args, "engine", "local") == "ray":
         on_ray(workspace)
     return corpus, workspace
+
+
+def held_anyway(args, alone: bool) -> None:
+    """Say so when ``--engine stream`` was asked for and the command needs the corpus in memory."""
+    if getattr(args, "engine", "local") == "stream" and not alone:
+        sys.stderr.write("note: what this command measures needs the whole corpus (a golden set, your questions, "
+                         "the fixes, neighbour windows, a dense retriever or chunks made elsewhere), so it is held "
+                         "in memory rather than streamed\n")
 
 
 def on_ray(workspace) -> None:

@@ -15,6 +15,7 @@ from .common import (
     engine_of,
     fail,
     golden_set,
+    held_anyway,
     log_to_mlflow,
     on_ray,
     question_set,
@@ -61,8 +62,8 @@ def run_report(args: argparse.Namespace) -> int:
                              "(a process holding Ray's threads must not fork); --jobs is not used\n")
         jobs = 1  # the cluster analyses and ranks
     progress = ProgressBar(enabled=not args.quiet)
-    engine = engine_of(args)
-    if engine != "memory" and _alone(args, [*specs, sweep], fixes):
+    engine, alone = engine_of(args), _alone(args, [*specs, sweep], fixes)
+    if engine != "memory" and alone:
         from ..reports.article import build_report
 
         work = read_on_ray(args, progress) if engine == "ray" else read_streamed(args, progress, jobs)
@@ -75,6 +76,7 @@ def run_report(args: argparse.Namespace) -> int:
 
             log_to_mlflow(args, report_runs(work, report))
         return _printed(args, report, work.skipped)
+    held_anyway(args, alone)
     corpus = read_corpus(args, progress)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")

@@ -109,8 +109,11 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     monkeypatch.setattr(common, "STREAM_BYTES", 1)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
-    # What needs the corpus in memory holds it, whatever its size.
+    # What needs the corpus in memory holds it, whatever its size; asked to stream, it says so.
     report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--expand", "1")
+    assert len(streamed) == 1
+    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--expand", "1", "--engine", "stream"]) == 0
+    assert "held in memory rather than streamed" in capsys.readouterr().err
     assert len(streamed) == 1
 
 
