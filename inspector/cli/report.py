@@ -62,7 +62,13 @@ def run_report(args: argparse.Namespace) -> int:
                              "(a process holding Ray's threads must not fork); --jobs is not used\n")
         jobs = 1  # the cluster analyses and ranks
     progress = ProgressBar(enabled=not args.quiet)
-    engine, alone = engine_of(args), _alone(args, [*specs, sweep], fixes)
+    questions = question_set(args.questions) if args.questions else None
+    if isinstance(questions, int):
+        return questions
+    engine = engine_of(args)
+    # The streamed corpus asks the user's questions too, but for what their own system retrieved.
+    asked_alone = questions is None or (engine == "stream" and not questions.has_retrieved)
+    alone = _alone(args, [*specs, sweep], fixes) and asked_alone
     if engine != "memory" and alone:
         from ..reports.article import build_report
 
@@ -70,7 +76,7 @@ def run_report(args: argparse.Namespace) -> int:
         if isinstance(work, int):
             return work
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
-                              by_format=args.by_format, by_language=args.by_language)
+                              questions=questions, by_format=args.by_format, by_language=args.by_language)
         if args.mlflow is not None:
             from ..reports.tracking import report_runs
 
@@ -114,9 +120,6 @@ def run_report(args: argparse.Namespace) -> int:
         golden = [golden_set(path, corpus) for path in args.golden or ()]
         if any(isinstance(g, int) for g in golden):
             return 2
-        questions = question_set(args.questions) if args.questions else None
-        if isinstance(questions, int):
-            return questions
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
                               workers=workers, retriever=retriever, golden=golden, questions=questions,
                               by_format=args.by_format, by_language=args.by_language,
@@ -141,15 +144,14 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
 
 
 def _alone(args: argparse.Namespace, specs: list, fixes) -> bool:
-    """Whether all of this report can be measured without the corpus in this process (streamed
-    from disk, or held by the Ray cluster): the four tables of built-in splitters ranked by BM25
-    with survival by format or language (golden sets, questions, the fixes table, neighbour
-    windows and a dense retriever need the corpus in memory)."""
+    """Whether this report's tables can be measured without the corpus in this process (streamed
+    from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with survival by
+    format or language (golden sets, the fixes table, neighbour windows and a dense retriever need
+    the corpus in memory; the user's questions, on the cluster too)."""
     from ..measure.ray_partitions import Partitions
     from ..retrieval.retriever_spec import parse_retriever
 
-    extras = (args.golden, args.questions, args.expand, fixes)
-    return (not any(extras) and parse_retriever(args.retriever).kind == "bm25"
+    return (not any((args.golden, args.expand, fixes)) and parse_retriever(args.retriever).kind == "bm25"
             and all(Partitions.measures(spec) for spec in specs))
 
 

@@ -17,6 +17,7 @@ from ..corpus.listing import SkippedFile
 from ..corpus.load import Reading
 from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read
+from .asking import fragments
 from .headers import HeaderCarry
 from .partition import Partition
 from .reading import facts_of, read_analysed
@@ -122,10 +123,10 @@ def read_batch(job: tuple[Spill, int, Reading, str | None, Sequence[tuple[str, s
 
 
 def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]], bool]
-           ) -> dict[str, tuple[list[Read], list[int] | None]]:
+                    ) -> dict[str, tuple[list[Read], list[int] | None, list[bool]]]:
     """Some chunks of one batch (per spec, its counts' name and the chunks' positions in the
-    batch) as the probe reads them (in a worker), and their tokens when ``counting``; only their
-    documents are split again."""
+    batch) as the probe reads them (in a worker), their tokens when ``counting``, and whether
+    each holds part, not all, of an atom; only their documents are split again."""
     spill, batch, mode, wanted, counting = job
     places: dict[str, list[tuple[int, int]]] = {}  # spec -> (document in the batch, place in it)
     for spec, (name, chunks) in wanted.items():
@@ -142,7 +143,8 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
         pool = part.work.pool(spec)
         firsts = dict(zip(needed, accumulate([0, *np.bincount(pool.doc_of, minlength=len(needed)).tolist()])))
         reads, tokens = part.reads(spec, [firsts[doc] + place for doc, place in chosen], counting)
-        found[spec] = [Read(base + needed[r.doc], r.start, r.end, r.prefix) for r in reads], tokens
+        cut = fragments(part.work, [(part.documents[r.doc].id, r.start, r.end) for r in reads])
+        found[spec] = [Read(base + needed[r.doc], r.start, r.end, r.prefix) for r in reads], tokens, cut
         part.release(spec)
     return found
 

@@ -39,8 +39,11 @@ from ..lengths import get_length
 from ..model import every_script
 from ..retrieval.bm25 import Ranked, Statistics, merge_ranked
 from ..retrieval.probe import ProbeResult, Query, Read, chosen_words, drawn, judge
-from ..retrieval.ranking import BM25Retriever, Retriever, shared_retriever
+from ..retrieval.questions import QuestionSet
+from ..retrieval.ranking import BM25Retriever, Question, Retriever, shared_retriever
+from ..retrieval.terms import TermTable
 from ..spec import SplitterSpec, parse_spec
+from .asking import AskResult
 from .batches import (
     Asked,
     export_batch,
@@ -264,6 +267,30 @@ class StreamWorkspace:
             written += lines.count("\n")
         return written
 
+    def ask(self, spec: SplitterSpec | str, questions: QuestionSet, *, retriever=None, k: int = 5) -> AskResult:
+        """``asking.ask``: the user's questions ranked by BM25 against a built-in splitter's chunks,
+        over the batches, the chunks retrieved read back for their tokens and atom fragments."""
+        key = str(self._built_in(spec))
+        if not isinstance(retriever, Retriever):
+            retriever = self.retriever(retriever)
+        if type(retriever) is not BM25Retriever:
+            raise EngineError("a streamed corpus is asked with BM25")
+        table = TermTable((), scripts=every_script(self.mode))  # terms found by the mode's rules alone
+        words = [Question.of(text, table).words for text in questions.texts]
+        asked = Asked(probes=(key,), wanted=frozenset(w for found in words for w in found), tag=len(self.passes))
+        jobs = [(self.spill, batch, self.mode, asked) for batch in range(len(self.spill))]
+        statistics = {key: [measures.statistics[key] for measures in self.crossed("measure", measure_batch, jobs)]}
+        try:
+            tops, _ = picked = self._ranked(asked, statistics, words, k).get(key, ([[] for _ in words], [0]))
+            chunks = sorted({j for top in tops for j in top})
+            reads, tokens, cut = self._read_back(asked, {key: (chunks, picked[1])}, True)[key]
+        finally:
+            self.spill.drop("counted")
+        place = {j: i for i, j in enumerate(chunks)}
+        return AskResult(key, str(retriever.spec), k, tuple(tuple(place[j] for j in top) for top in tops),
+                         tuple((self.ids[reads[j].doc], reads[j].start, reads[j].end) for j in chunks),
+                         tuple(sum(tokens[j] for j in top) for top in tops), tuple(cut[j] for j in chunks))
+
     def crossed(self, what: str, function: Callable, jobs: list) -> Iterator:
         """``function`` of every job, in order, on the workers: one pass over the batches (noted
         in ``passes``). A batch that cannot be parked or taken back ends the command with why."""
@@ -283,15 +310,27 @@ class StreamWorkspace:
     # -- the probe, ranked over the batches ------------------------------------------------
 
     def _probed(self, asked: Asked, statistics: dict[str, list[Statistics]], k: int) -> dict[str, ProbeResult]:
-        """Each probed spec's probe from every batch's statistics: summed into the pool's, each
-        batch ranked with them by the workers (its counts taken back from disk), the best ``k``
-        merged, and the winners read back and judged."""
+        """Each probed spec's probe from every batch's statistics: ranked over the batches, the
+        winners read back and judged."""
         queries = self.queries()
         found = {spec: ProbeResult(len(queries), 0, 0, 0.0, 0.0) if queries else ProbeResult(0, 0, 0, 0.0, 0.0)
                  for spec in statistics}
         if not queries:
             return found
-        words = [tuple(q.words) for q in queries]
+        picked = self._ranked(asked, statistics, [tuple(q.words) for q in queries], k)
+        reads = self._read_back(asked, {spec: (sorted({j for top in tops for j in top}), offsets)
+                                        for spec, (tops, offsets) in picked.items()}, self.mode != "seed")
+        homes = {doc_id: i for i, doc_id in enumerate(self.ids)}
+        for spec, (tops, _) in picked.items():
+            chunks, tokens, _ = reads[spec]
+            found[spec] = judge(queries, tops, tops, chunks, [homes.get(q.doc_id, -1) for q in queries], tokens)
+        return found
+
+    def _ranked(self, asked: Asked, statistics: dict[str, list[Statistics]], words: list[tuple[str, ...]],
+                k: int) -> dict[str, tuple[list[list[int]], list[int]]]:
+        """Per spec with a chunk, each query's best ``k`` chunks (positions over every batch) and the
+        batches' offsets: the batches' statistics summed into the pool's, each batch ranked with
+        them by the workers (its counts taken back from disk), the best merged."""
         pools = {spec: Statistics.total(parts) for spec, parts in statistics.items()}
         offsets = {spec: [0, *accumulate(part.chunks for part in parts)] for spec, parts in statistics.items()}
         holding = {batch: {spec: asked.counts(spec) for spec, parts in statistics.items() if parts[batch].chunks}
@@ -302,21 +341,14 @@ class StreamWorkspace:
             for spec, rankings in mine.items():
                 base = offsets[spec][job[1]]
                 ranked[spec].append([Ranked(r.scores, r.seen, r.chunks + base) for r in rankings])
-        picked = {spec: merge_ranked(parts, k) for spec, parts in ranked.items() if parts}
-        reads = self._read_back(asked, {spec: (sorted({j for top in tops for j in top}), offsets[spec])
-                                        for spec, tops in picked.items()})
-        homes = {doc_id: i for i, doc_id in enumerate(self.ids)}
-        for spec, tops in picked.items():
-            chunks, tokens = reads[spec]
-            found[spec] = judge(queries, tops, tops, chunks, [homes.get(q.doc_id, -1) for q in queries], tokens)
-        return found
+        return {spec: (merge_ranked(parts, k), offsets[spec]) for spec, parts in ranked.items() if parts}
 
-    def _read_back(self, asked: Asked, winners: dict[str, tuple[list[int], list[int]]]
-                   ) -> dict[str, tuple[dict[int, Read], dict[int, int] | None]]:
+    def _read_back(self, asked: Asked, winners: dict[str, tuple[list[int], list[int]]], counting: bool
+                   ) -> dict[str, tuple[dict[int, Read], dict[int, int] | None, dict[int, bool]]]:
         """Chunks of each spec's pool (``(positions over every batch, the batches' offsets)``) as
-        the probe reads them, and their o200k tokens outside seed mode (which counts characters /
-        4, as the article): one more pass over the batches holding some, splitting only their
-        documents."""
+        they are read, their o200k tokens when ``counting`` (seed mode's probe counts characters /
+        4, as the article), and whether each holds part, not all, of an atom: one more pass over
+        the batches holding some, splitting only their documents."""
         wanted: dict[int, dict[str, tuple[str, list[int]]]] = {}  # batch -> spec -> (counts, chunks there)
         chunk_of: dict[tuple[int, str], list[int]] = {}
         for spec, (chunks, offsets) in winners.items():
@@ -324,14 +356,14 @@ class StreamWorkspace:
                 batch = bisect_right(offsets, j) - 1
                 wanted.setdefault(batch, {}).setdefault(spec, (asked.counts(spec), []))[1].append(j - offsets[batch])
                 chunk_of.setdefault((batch, spec), []).append(j)
-        counting = self.mode != "seed"
         if counting and wanted:
             get_length("o200k")  # built once here, before the workers fork
-        out = {spec: ({}, {} if counting else None) for spec in winners}
+        out = {spec: ({}, {} if counting else None, {}) for spec in winners}
         jobs = [(self.spill, batch, self.mode, places, counting) for batch, places in wanted.items()]
         for batch, found in zip(wanted, self.crossed("read back", read_back_batch, jobs)):
-            for spec, (chunks, tokens) in found.items():
+            for spec, (chunks, tokens, cut) in found.items():
                 out[spec][0].update(zip(chunk_of[batch, spec], chunks))
+                out[spec][2].update(zip(chunk_of[batch, spec], cut))
                 if counting:
                     out[spec][1].update(zip(chunk_of[batch, spec], tokens))
         return out

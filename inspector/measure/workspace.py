@@ -201,6 +201,13 @@ class Workspace:
             facts.add(len(document.text), analysis.language, CorpusFacts.lengths_of(analysis.atoms))
         return facts
 
+    def ask(self, spec: SplitterSpec | str, questions, *, retriever=None, k: int = 5):
+        """The user's questions (a ``QuestionSet``) ranked against ``spec``'s chunks by
+        ``retriever`` (default BM25): an ``asking.AskResult``."""
+        from .asking import ask
+
+        return ask(self, spec, questions, retriever=retriever, k=k)
+
     def summaries_by(self, key: str, specs) -> Grouped:
         """Each spec's counts (every atom, each spec's own budget) over the documents of each
         source format (``key`` ``format``) or language (``language``): group -> (documents,

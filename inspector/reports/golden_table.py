@@ -9,7 +9,7 @@ what it retrieved: the context the top 5 cost and the atom fragments they hand t
 
 from __future__ import annotations
 
-from ..measure.asking import ask, ask_theirs, unplaced
+from ..measure.asking import ask_theirs, unplaced
 from ..retrieval.golden import DEFAULT_BUDGETS, TOP_K, golden_recall
 
 
@@ -72,8 +72,8 @@ def _groups(rows: list[dict], key: str, title: str, first: str) -> list[str]:
 
 def questions_section(workspace, questions, specs, retriever) -> dict:
     """JSON-ready: the user's questions asked of each of ``specs`` (and of their own system)."""
-    rows = [{"splitter": spec.label, "spec": str(spec), **ask(workspace, spec, questions, retriever=retriever,
-                                                             k=TOP_K).as_dict()} for spec in specs]
+    rows = [{"splitter": spec.label, "spec": str(spec),
+             **workspace.ask(spec, questions, retriever=retriever, k=TOP_K).as_dict()} for spec in specs]
     section = {"name": questions.name, "questions": len(questions.items), "left_out": len(questions.problems),
                "retriever": str(retriever.spec), "rows": rows}
     if questions.has_retrieved:

@@ -33,10 +33,13 @@ def report(capsys, monkeypatch, folder, data, *args) -> str:
     return capsys.readouterr().out
 
 
+BUILD = Workspace.__init__
+
+
 def workers_alone_build_workspaces(monkeypatch) -> None:
     """From here on, building a workspace in this process fails the test; the forked workers,
     which measure the batches, build theirs."""
-    here, build = os.getpid(), Workspace.__init__
+    here, build = os.getpid(), BUILD
 
     def only_in_workers(self, *args, **kwargs):
         if os.getpid() == here:
@@ -186,3 +189,33 @@ def test_a_corpus_with_nothing_readable_is_refused_and_leaves_nothing(capsys, mo
     err = capsys.readouterr().err
     assert "skipped binary.md" in err and "no readable documents" in err
     assert list(parked.iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", ["markdown", "seed"])
+def test_your_questions_are_asked_of_the_streamed_corpus_as_of_the_held_one(capsys, monkeypatch, tmp_path, parked,
+                                                                            mode):
+    questions = tmp_path / "questions.jsonl"
+    lines = [json.dumps({"question": q}) for q in (
+        "How many vacation days do employees get?", "What does the rate limiter return when the quota is exceeded?",
+        "Which regions store backups?", "zzzz qqqq", "Wie viele Urlaubstage gibt es?", "退款需要多少天")]
+    questions.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = ["--atoms", mode, "--questions", str(questions), "--spec", "fixed:400", "--spec", "heading:256t",
+            "--budgets", "800"]
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
+    assert json.loads(held)["questions"]["rows"][0]["ctx_tokens"] > 0
+    workers_alone_build_workspaces(monkeypatch)
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
+    # What the user's own system retrieved is placed on the whole corpus: that one is held.
+    monkeypatch.setattr(Workspace, "__init__", BUILD)  # the command's process builds one this time
+    theirs = tmp_path / "theirs.jsonl"
+    theirs.write_text(json.dumps({"question": "How long is parental leave?", "retrieved": [
+        {"doc_id": "handbook/parental-leave.md", "text": "18 weeks of fully paid parental leave"}]}) + "\n",
+        encoding="utf-8")
+    monkeypatch.setenv(ENV_DATA, str(tmp_path / "memory"))
+    assert main(["report", str(SAMPLE), "--json", "--quiet", "--questions", str(theirs), "--spec", "fixed:400",
+                 "--budgets", "800", "--engine", "memory"]) == 0
+    held = capsys.readouterr().out
+    assert main(["report", str(SAMPLE), "--json", "--quiet", "--questions", str(theirs), "--spec", "fixed:400",
+                 "--budgets", "800", "--engine", "stream"]) == 0
+    shown = capsys.readouterr()
+    assert shown.out == held and '"yours"' in held and "held in memory rather than streamed" in shown.err
