@@ -168,9 +168,9 @@ def load(args, *, alone: bool = False) -> tuple | int:
 def held_anyway(args, alone: bool) -> None:
     """Say so when ``--engine stream`` was asked for and the command needs the corpus in memory."""
     if getattr(args, "engine", "local") == "stream" and not alone:
-        sys.stderr.write("note: what this command measures needs the whole corpus (a golden set, your questions, "
-                         "the fixes, neighbour windows, a dense retriever or chunks made elsewhere), so it is held "
-                         "in memory rather than streamed\n")
+        sys.stderr.write("note: what this command measures needs the whole corpus (a golden set, what your own "
+                         "system retrieved, the fixes, neighbour windows, a dense retriever or chunks made "
+                         "elsewhere), so it is held in memory rather than streamed\n")
 
 
 def on_ray(workspace) -> None:
