@@ -26,10 +26,8 @@ windows, dense retrievers) needs the corpus in memory: ``Workspace``.
 from __future__ import annotations
 
 import weakref
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from itertools import accumulate
 from typing import IO
 
 from ..corpus.listing import Listing, SkippedFile
@@ -37,11 +35,10 @@ from ..corpus.load import Fingerprint, Reading
 from ..errors import EngineError
 from ..lengths import get_length
 from ..model import every_script
-from ..retrieval.bm25 import Ranked, Statistics, merge_ranked
-from ..retrieval.probe import ProbeResult, Query, Read, chosen_words, drawn, judge
+from ..retrieval.bm25 import Statistics
+from ..retrieval.probe import ProbeResult, Query, chosen_words, drawn
 from ..retrieval.questions import QuestionSet
-from ..retrieval.ranking import BM25Retriever, Question, Retriever, shared_retriever
-from ..retrieval.terms import TermTable
+from ..retrieval.ranking import BM25Retriever, Retriever, shared_retriever
 from ..spec import SplitterSpec, parse_spec
 from .asking import AskResult
 from .batches import (
@@ -50,13 +47,12 @@ from .batches import (
     group_batch,
     measure_batch,
     on_workers,
-    rank_batch,
-    read_back_batch,
     read_batch,
     size_batch,
 )
 from .headers import HeaderCarry
 from .spill import Spill, batch_runs
+from .stream_ranking import asked_of_batches, probed_over_batches
 from .summary import CorpusFacts, Grouped, SpanLists, SplitSummary, grouped_total
 
 Progress = Callable[[str, int, int], None]
@@ -216,7 +212,8 @@ class StreamWorkspace:
         self._headers.update(carried)
         if statistics:
             try:
-                self._probes.update(((spec, k), found) for spec, found in self._probed(asked, statistics, k).items())
+                found = probed_over_batches(self, asked, statistics, k)
+                self._probes.update(((spec, k), probe) for spec, probe in found.items())
             finally:
                 self.spill.drop("counted")
 
@@ -275,21 +272,7 @@ class StreamWorkspace:
             retriever = self.retriever(retriever)
         if type(retriever) is not BM25Retriever:
             raise EngineError("a streamed corpus is asked with BM25")
-        table = TermTable((), scripts=every_script(self.mode))  # terms found by the mode's rules alone
-        words = [Question.of(text, table).words for text in questions.texts]
-        asked = Asked(probes=(key,), wanted=frozenset(w for found in words for w in found), tag=len(self.passes))
-        jobs = [(self.spill, batch, self.mode, asked) for batch in range(len(self.spill))]
-        statistics = {key: [measures.statistics[key] for measures in self.crossed("measure", measure_batch, jobs)]}
-        try:
-            tops, _ = picked = self._ranked(asked, statistics, words, k).get(key, ([[] for _ in words], [0]))
-            chunks = sorted({j for top in tops for j in top})
-            reads, tokens, cut = self._read_back(asked, {key: (chunks, picked[1])}, True)[key]
-        finally:
-            self.spill.drop("counted")
-        place = {j: i for i, j in enumerate(chunks)}
-        return AskResult(key, str(retriever.spec), k, tuple(tuple(place[j] for j in top) for top in tops),
-                         tuple((self.ids[reads[j].doc], reads[j].start, reads[j].end) for j in chunks),
-                         tuple(sum(tokens[j] for j in top) for top in tops), tuple(cut[j] for j in chunks))
+        return asked_of_batches(self, key, questions, str(retriever.spec), k)
 
     def crossed(self, what: str, function: Callable, jobs: list) -> Iterator:
         """``function`` of every job, in order, on the workers: one pass over the batches (noted
@@ -306,64 +289,3 @@ class StreamWorkspace:
         if spec.is_imported or spec.is_adapter or spec.context:
             raise EngineError(f"{spec} needs the corpus in memory; a streamed corpus measures built-in splitters")
         return spec
-
-    # -- the probe, ranked over the batches ------------------------------------------------
-
-    def _probed(self, asked: Asked, statistics: dict[str, list[Statistics]], k: int) -> dict[str, ProbeResult]:
-        """Each probed spec's probe from every batch's statistics: ranked over the batches, the
-        winners read back and judged."""
-        queries = self.queries()
-        found = {spec: ProbeResult(len(queries), 0, 0, 0.0, 0.0) if queries else ProbeResult(0, 0, 0, 0.0, 0.0)
-                 for spec in statistics}
-        if not queries:
-            return found
-        picked = self._ranked(asked, statistics, [tuple(q.words) for q in queries], k)
-        reads = self._read_back(asked, {spec: (sorted({j for top in tops for j in top}), offsets)
-                                        for spec, (tops, offsets) in picked.items()}, self.mode != "seed")
-        homes = {doc_id: i for i, doc_id in enumerate(self.ids)}
-        for spec, (tops, _) in picked.items():
-            chunks, tokens, _ = reads[spec]
-            found[spec] = judge(queries, tops, tops, chunks, [homes.get(q.doc_id, -1) for q in queries], tokens)
-        return found
-
-    def _ranked(self, asked: Asked, statistics: dict[str, list[Statistics]], words: list[tuple[str, ...]],
-                k: int) -> dict[str, tuple[list[list[int]], list[int]]]:
-        """Per spec with a chunk, each query's best ``k`` chunks (positions over every batch) and the
-        batches' offsets: the batches' statistics summed into the pool's, each batch ranked with
-        them by the workers (its counts taken back from disk), the best merged."""
-        pools = {spec: Statistics.total(parts) for spec, parts in statistics.items()}
-        offsets = {spec: [0, *accumulate(part.chunks for part in parts)] for spec, parts in statistics.items()}
-        holding = {batch: {spec: asked.counts(spec) for spec, parts in statistics.items() if parts[batch].chunks}
-                   for batch in range(len(self.spill))}
-        jobs = [(self.spill, batch, names, words, k, pools) for batch, names in holding.items() if names]
-        ranked: dict[str, list[list[Ranked]]] = {spec: [] for spec in statistics}
-        for job, mine in zip(jobs, self.crossed("rank", rank_batch, jobs)):
-            for spec, rankings in mine.items():
-                base = offsets[spec][job[1]]
-                ranked[spec].append([Ranked(r.scores, r.seen, r.chunks + base) for r in rankings])
-        return {spec: (merge_ranked(parts, k), offsets[spec]) for spec, parts in ranked.items() if parts}
-
-    def _read_back(self, asked: Asked, winners: dict[str, tuple[list[int], list[int]]], counting: bool
-                   ) -> dict[str, tuple[dict[int, Read], dict[int, int] | None, dict[int, bool]]]:
-        """Chunks of each spec's pool (``(positions over every batch, the batches' offsets)``) as
-        they are read, their o200k tokens when ``counting`` (seed mode's probe counts characters /
-        4, as the article), and whether each holds part, not all, of an atom: one more pass over
-        the batches holding some, splitting only their documents."""
-        wanted: dict[int, dict[str, tuple[str, list[int]]]] = {}  # batch -> spec -> (counts, chunks there)
-        chunk_of: dict[tuple[int, str], list[int]] = {}
-        for spec, (chunks, offsets) in winners.items():
-            for j in chunks:
-                batch = bisect_right(offsets, j) - 1
-                wanted.setdefault(batch, {}).setdefault(spec, (asked.counts(spec), []))[1].append(j - offsets[batch])
-                chunk_of.setdefault((batch, spec), []).append(j)
-        if counting and wanted:
-            get_length("o200k")  # built once here, before the workers fork
-        out = {spec: ({}, {} if counting else None, {}) for spec in winners}
-        jobs = [(self.spill, batch, self.mode, places, counting) for batch, places in wanted.items()]
-        for batch, found in zip(wanted, self.crossed("read back", read_back_batch, jobs)):
-            for spec, (chunks, tokens, cut) in found.items():
-                out[spec][0].update(zip(chunk_of[batch, spec], chunks))
-                out[spec][2].update(zip(chunk_of[batch, spec], cut))
-                if counting:
-                    out[spec][1].update(zip(chunk_of[batch, spec], tokens))
-        return out
