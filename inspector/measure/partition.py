@@ -81,18 +81,7 @@ class Partition:
         return self.work.sizes(spec, unit)
 
     def summaries_by(self, key: str, specs: list[str]) -> Grouped:
-        """``Workspace.summaries_by`` over this partition's documents (a workspace per group,
-        which finds no terms)."""
-        groups: dict[str, list[Document]] = {}
-        for document in self.documents:
-            name = self.analyses[document.id].language if key == "language" else document.format
-            groups.setdefault(name, []).append(document)
-        out = {}
-        for name, documents in groups.items():
-            work = Workspace(documents, self.mode)
-            work.add_analyses({d.id: self.analyses[d.id] for d in documents})
-            out[name] = (len(documents), {spec: work.summarize(spec) for spec in specs})
-        return out
+        return self.work.summaries_by(key, specs)
 
     def header_carry(self, spec: str) -> HeaderCarry:
         return self.work.header_carry(spec)

@@ -47,6 +47,7 @@ class Workspace:
         self._analyses: dict[str, Analysis] = {}
         self._terms: TermTable | None = None
         self._queries: list[Query] | None = None
+        self._whole: Workspace | None = None  # the workspace a subset sees through (``subset``)
         self._splits: dict[str, list[SplitResult]] = {}
         self._fingerprint: str | None = corpus.fingerprint if isinstance(corpus, Corpus) else None
         self._chunk_sets: dict[str, ChunkSet] = {}
@@ -93,8 +94,7 @@ class Workspace:
         wanted = set(doc_ids)
         part = Workspace([d for d in self.documents if d.id in wanted], self.mode)
         part._analyses = self._analyses
-        part._terms = self.term_table()
-        part._queries = [q for q in self.queries() if q.doc_id in wanted]
+        part._whole = self  # its term table and queries are this workspace's, taken when first asked
         part._fingerprint = self.fingerprint
         part._chunk_sets = self._chunk_sets
         part.chunk_set_store = self.chunk_set_store
@@ -211,16 +211,13 @@ class Workspace:
     def summaries_by(self, key: str, specs) -> Grouped:
         """Each spec's counts (every atom, each spec's own budget) over the documents of each
         source format (``key`` ``format``) or language (``language``): group -> (documents,
-        spec -> summary)."""
+        spec -> summary). Each group is a ``subset``, which finds no terms to be measured."""
         group_of = self.languages() if key == "language" else {d.id: d.format for d in self.documents}
         groups: dict[str, list[str]] = {}
         for document in self.documents:
             groups.setdefault(group_of[document.id], []).append(document.id)
-        out = {}
-        for name, ids in groups.items():
-            part = self.subset(ids)
-            out[name] = (len(ids), {str(spec): part.summarize(spec) for spec in specs})
-        return out
+        return {name: (len(ids), {str(spec): self.subset(ids).summarize(spec) for spec in specs})
+                for name, ids in groups.items()}
 
     def subset_of(self, language: str) -> "Workspace":
         """``subset`` of the documents written in ``language``."""
@@ -375,11 +372,15 @@ class Workspace:
         """Every term of the corpus, found once, for BM25: the article's terms in seed mode, the
         terms of every script otherwise."""
         if self._terms is None:
-            self._terms = TermTable(((d.id, d.text) for d in self.documents), scripts=every_script(self.mode))
+            self._terms = (self._whole.term_table() if self._whole is not None else
+                           TermTable(((d.id, d.text) for d in self.documents), scripts=every_script(self.mode)))
         return self._terms
 
     def queries(self) -> list[Query]:
         """The article's 200 lexical queries for this corpus and mode."""
+        if self._queries is None and self._whole is not None:
+            mine = {d.id for d in self.documents}
+            self._queries = [q for q in self._whole.queries() if q.doc_id in mine]
         if self._queries is None:
             figures = [self.analysis(d).atoms["num"] for d in self.documents]
             self._queries = make_queries(self.documents, figures, scripts=every_script(self.mode))
