@@ -27,6 +27,7 @@ from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError, CorpusError, LengthError
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
 from inspector.limits import MAX_TOKENIZER_BYTES
+from inspector.measure import KeptStore
 from inspector.model import MODES
 from inspector.spec import DEFAULT_STAMP, IMPORTED, KINDS, MAX_SPEC_LENGTH
 from inspector.split import available_adapters
@@ -152,6 +153,7 @@ def _corpus_widgets(ctx: Context) -> None:
         ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
         if ctx.workspace.analysis_store is None:
             ctx.workspace.analysis_store = AnalysisStore(data_folder())  # kept across restarts
+            ctx.workspace.kept = KeptStore(data_folder())
         count = len(ctx.corpus.documents)
         st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
         if not ctx.corpus.documents and not ctx.problem:

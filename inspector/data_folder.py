@@ -42,3 +42,14 @@ def use_wal(connection, wait: float = 30.0) -> None:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def drop_oldest(connection, table: str, max_bytes: int) -> None:
+    """Past ``max_bytes`` of pages in use, delete the older half of ``table``'s rows (by its
+    ``written`` column, a time): a cache that only saves time stays bounded. Free pages of
+    deleted rows are reused, so the file stops growing rather than shrinks."""
+    pages, free, size = (connection.execute(f"PRAGMA {name}").fetchone()[0]
+                         for name in ("page_count", "freelist_count", "page_size"))
+    if (pages - free) * size > max_bytes:
+        connection.execute(f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} ORDER BY written "
+                           f"LIMIT (SELECT COUNT(*) / 2 FROM {table}))")

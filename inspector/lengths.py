@@ -142,7 +142,14 @@ class CharLength(Length):
         return list(range(len(text)))
 
 
-def _canonical_tiktoken(encoding_name: str) -> str:
+def built_in_unit(name: str) -> str | None:
+    """The built-in unit ``name`` names (``chars``, ``o200k_base`` or ``cl100k_base``), without
+    building it; None for anything else (a ``tokenizer.json``)."""
+    return _ALIASES.get(str(name).strip().lower())
+
+
+def tiktoken_name(encoding_name: str) -> str:
+    """The vendored encoding an alias names (``o200k`` -> ``o200k_base``), without building it."""
     canonical = _ALIASES.get(str(encoding_name).strip().lower())
     if canonical not in VENDORED:
         raise LengthError(
@@ -181,7 +188,7 @@ def build_encoding(encoding_name: str, data_dir: str | os.PathLike[str] | None =
     import tiktoken
     import tiktoken_ext.openai_public as openai_public
 
-    canonical = _canonical_tiktoken(encoding_name)
+    canonical = tiktoken_name(encoding_name)
     file_name, sha256 = VENDORED[canonical]
     ranks = read_ranks(Path(data_dir or _DATA_DIR) / file_name, sha256)
     original = openai_public.load_tiktoken_bpe
@@ -225,7 +232,7 @@ class TiktokenLength(Length):
     unit = "tokens"
 
     def __init__(self, encoding_name: str = "o200k_base") -> None:
-        self.encoding_name = _canonical_tiktoken(encoding_name)
+        self.encoding_name = tiktoken_name(encoding_name)
         self.name = self.encoding_name.removesuffix("_base")
         self.key = ("tiktoken", self.encoding_name)
         self.encoding = _shared_encoding(self.encoding_name)

@@ -160,6 +160,7 @@ def load(args, *, alone: bool = False) -> tuple | int:
 
     workspace = with_chunk_sets(Workspace(corpus, args.atoms))
     workspace.analysis_store = analysis_store()
+    workspace.kept = kept_store()
     if getattr(args, "engine", "local") == "ray":
         on_ray(workspace)
     return corpus, workspace
@@ -192,6 +193,14 @@ def analysis_store():
     from ..data_folder import data_folder
 
     return AnalysisStore(data_folder())
+
+
+def kept_store():
+    """Where splits, query candidates, terms and token counts are kept between runs: the data folder."""
+    from ..data_folder import data_folder
+    from ..measure.kept import KeptStore
+
+    return KeptStore(data_folder())
 
 
 def with_chunk_sets(workspace):

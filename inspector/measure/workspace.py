@@ -6,9 +6,11 @@ recomputed per configuration), and the probe's term index is built once per docu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import nullcontext
 from itertools import accumulate
+
+import numpy as np
 
 from ..atoms.analysis import Analysis, HeadingIndex
 from ..atoms.detect import analyze
@@ -66,6 +68,9 @@ class Workspace:
         """Where ``+context`` specs find their lines (a ``ContextStore``; None: nowhere)."""
         self.analysis_store = None
         """Where analyses are kept between runs (an ``atoms.store.AnalysisStore``; None: nowhere)."""
+        self.kept = None
+        """Where splits, query candidates, terms and the probe's token counts are kept between
+        runs (a ``kept.KeptStore``; None: nowhere, and the encoding is built before forking)."""
         self.cluster = None
         """Where built-in splitters are split and measured (``ray_partitions.Partitions``, for
         ``--engine ray``; None: here). A subset measures here."""
@@ -101,6 +106,7 @@ class Workspace:
         part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
         part.question_store, part.context_store = self.question_store, self.context_store
         part.analysis_store, part._store_read = self.analysis_store, self._store_read
+        part.kept = self.kept
         return part
 
     def analysis(self, document: Document) -> Analysis:
@@ -175,13 +181,15 @@ class Workspace:
         """Build everything the probe shares across configurations (before forking workers)."""
         candidates, self._query_candidates = self._query_candidates, None
         if self._queries is None and candidates is not None:
-            self._queries = choose_queries(self.documents, [candidates[d.id] for d in self.documents],
-                                           scripts=every_script(self.mode))
+            found = [candidates[d.id] for d in self.documents]
+            if self.kept is not None:  # the workers found them: the next run reads them
+                self.kept.keep([self.kept.key("candidates", d, self.mode) for d in self.documents], found)
+            self._queries = choose_queries(self.documents, found, scripts=every_script(self.mode))
         self.queries()
         self.term_table().select(frozenset(w for q in self.queries() for w in q.words))
         self._atom_arrays()
-        if self.mode != "seed":
-            get_length("o200k")
+        if self.mode != "seed" and self.kept is None:
+            get_length("o200k")  # kept counts build it only when a chunk was never counted
 
     def languages(self) -> dict[str, str]:
         """Each document's language (``Analysis.language``), by document id, in corpus order."""
@@ -372,9 +380,22 @@ class Workspace:
         """Every term of the corpus, found once, for BM25: the article's terms in seed mode, the
         terms of every script otherwise."""
         if self._terms is None:
+            scripts = every_script(self.mode)
             self._terms = (self._whole.term_table() if self._whole is not None else
-                           TermTable(((d.id, d.text) for d in self.documents), scripts=every_script(self.mode)))
+                           TermTable(((d.id, d.text) for d in self.documents), scripts=scripts,
+                                     runs=self._kept_runs if scripts and self.kept is not None else None))
         return self._terms
+
+    def _kept_runs(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Every document's terms (``TermTable.runs_of``), read from ``kept`` where it has them."""
+        def runs(document: Document) -> tuple[str, bytes, bytes]:
+            first, last = TermTable.runs_of(document.text)
+            kind = "i" if len(document.text) < 2**31 else "q"  # 32 bits: half the bytes to read
+            return kind, first.astype(kind).tobytes(), last.astype(kind).tobytes()
+
+        keys = [self.kept.key("terms", d, self.mode) for d in self.documents]
+        for kind, first, last in self.kept.each(keys, self.documents, runs):
+            yield np.frombuffer(first, dtype=kind), np.frombuffer(last, dtype=kind)
 
     def queries(self) -> list[Query]:
         """The article's 200 lexical queries for this corpus and mode."""
@@ -382,8 +403,17 @@ class Workspace:
             mine = {d.id for d in self.documents}
             self._queries = [q for q in self._whole.queries() if q.doc_id in mine]
         if self._queries is None:
-            figures = [self.analysis(d).atoms["num"] for d in self.documents]
-            self._queries = make_queries(self.documents, figures, scripts=every_script(self.mode))
+            scripts = every_script(self.mode)
+            if self.kept is None:
+                figures = [self.analysis(d).atoms["num"] for d in self.documents]
+                self._queries = make_queries(self.documents, figures, scripts=scripts)
+            else:
+                def candidates(document: Document) -> list[Span]:
+                    return query_candidates(document, self.analysis(document).atoms["num"], scripts)
+
+                keys = [self.kept.key("candidates", d, self.mode) for d in self.documents]
+                self._queries = choose_queries(self.documents, list(self.kept.each(keys, self.documents, candidates)),
+                                               scripts=scripts)
         return self._queries
 
     def retriever(self, spec: RetrieverSpec | str | None = None) -> Retriever:
@@ -407,7 +437,9 @@ class Workspace:
         spec = parse_spec(spec)
         if self.cluster is not None and self.cluster.probes(spec, retriever, expand):
             return self.cluster.probe(self.queries(), spec, k)
-        counter = get_length("o200k").count_many if self.mode != "seed" else None
+        counter = None
+        if self.mode != "seed":
+            counter = self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
         return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever,
                           expand=expand)
 
@@ -425,9 +457,16 @@ class Workspace:
                 per_doc.append((result.spans, prefixes if any(prefixes) else None, len(result.oversized)))
             return ChunkArrays.from_spans(ids, per_doc)
         if key not in self._chunk_arrays_cache:
-            length = get_length(spec.unit)
-            self._chunk_arrays_cache[key] = ChunkArrays.from_spans(
-                ids, (chunk_spans(d.text, spec, self.analysis(d), length, Address.of(d)) for d in self.documents))
+            lengths: list = []  # built at the first document split here, not when every split is kept
+
+            def split(d: Document) -> tuple:
+                lengths or lengths.append(get_length(spec.unit))
+                return chunk_spans(d.text, spec, self.analysis(d), lengths[0], Address.of(d))
+
+            kept = self.kept
+            splits = (kept.splits(self.documents, spec, self.mode, split) if kept is not None and kept.keeps(spec)
+                      else map(split, self.documents))
+            self._chunk_arrays_cache[key] = ChunkArrays.from_spans(ids, splits)
         return self._chunk_arrays_cache[key]
 
     def _atom_arrays(self) -> AtomArrays:

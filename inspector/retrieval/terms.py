@@ -13,7 +13,7 @@ ranking reads them, so the index stays near what the article's terms cost.
 from __future__ import annotations
 
 import bisect
-from typing import Iterable, NamedTuple, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -41,8 +41,10 @@ class TermTable:
     """Every term of a corpus in one coordinate space (document ``i`` starts at ``base[i]``):
     the article's terms, or with ``scripts`` the terms of every script (``unicode_terms``)."""
 
-    def __init__(self, texts: Iterable[tuple[str, str]], scripts: bool = False) -> None:
+    def __init__(self, texts: Iterable[tuple[str, str]], scripts: bool = False,
+                 runs: Callable[[], Iterable[tuple[np.ndarray, np.ndarray]]] | None = None) -> None:
         self.scripts = scripts
+        self._runs = runs  # every script's terms per document (``runs_of``), found elsewhere: kept
         self.texts: dict[str, str] = {}
         self.base: dict[str, int] = {}
         offset = 0
@@ -110,11 +112,16 @@ class TermTable:
         total = sum(map(len, texts)) + max(len(texts) - 1, 0)
         offset_kind = offset_type(total)
         starts, ends = [np.zeros(0, dtype=offset_kind)], [np.zeros(0, dtype=offset_kind)]
-        for text, at in zip(texts, self.base.values()):
-            first, last = unicode_runs(codes_of(text))
+        runs = self._runs() if self._runs is not None else map(self.runs_of, texts)
+        for (first, last), at in zip(runs, self.base.values()):
             starts.append((first + at).astype(offset_kind))
             ends.append((last + at).astype(offset_kind))
         return _Index(np.concatenate(starts), np.concatenate(ends), None)
+
+    @staticmethod
+    def runs_of(text: str) -> tuple[np.ndarray, np.ndarray]:
+        """The start and end of every term of one text, every script's (bigrams included)."""
+        return unicode_runs(codes_of(text))
 
     def _codes_of_documents(self, first: int, stop: int) -> np.ndarray:
         """The codes of documents ``first`` to ``stop`` (by position), joined by a newline as the
@@ -315,9 +322,12 @@ class TermTable:
             if word_id is not None:
                 extra_chunks.append(j)
                 extra_words.append(word_id)
+        terms_of_prefix: dict[str, list[str]] = {}  # chunks under one heading share its prefix
         for j, prefix in enumerate(prefixes or ()):
             if prefix:
-                prefix_terms = self.terms_of(prefix)
+                prefix_terms = terms_of_prefix.get(prefix)
+                if prefix_terms is None:
+                    prefix_terms = terms_of_prefix[prefix] = self.terms_of(prefix)
                 lens[j] += len(prefix_terms)
                 for word in prefix_terms:
                     if word in ids:

@@ -35,6 +35,7 @@ from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..context.store import ContextStore
 from ..corpus.load import Corpus
 from ..lengths import get_length
+from ..measure.kept import KeptStore
 from ..measure.workspace import Workspace
 from ..reports.fixes_table import measure_fixes
 from ..retrieval.golden import golden_recall
@@ -91,6 +92,7 @@ def _workspace(handle: CorpusHandle) -> Workspace:
     found.context_store = ContextStore(handle.data) if handle.data else None
     if found.analysis_store is None and handle.data:
         found.analysis_store = AnalysisStore(handle.data)  # a restarted server reads the analyses it kept
+        found.kept = KeptStore(handle.data)  # and its splits, terms and token counts
     return found
 
 

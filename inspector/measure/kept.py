@@ -1,0 +1,186 @@
+"""``KeptStore``: what a run derives from each document, kept in the data folder between runs.
+
+Once the analyses are kept (``atoms.store``), a run on an unchanged corpus still splits every
+document again for each configuration, finds the query candidates of its figure sentences and
+the terms of its text, and counts the o200k tokens of every chunk the probe reads (building the
+encoding first, half a second). Each of those depends only on the document's text, the atom
+mode, the code, and for a split the spec (with a ``+address`` stamp, also the document's title
+and front matter), for a count on the chunk's text: it is kept under a key made of them,
+``kept_version`` being a digest of the rooms that compute them and of the parsing and
+tokenizing libraries, so changed code reads nothing stale and a changed file is computed alone;
+an encoding is built only when a chunk was never counted. Values are written with ``marshal`` (numbers, strings, bytes,
+tuples, lists: nothing that runs code when read). The file stays under ``MAX_BYTES`` (past it
+the older half goes); a store that cannot be opened or written is passed over: it only saves
+time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from ..data_folder import drop_oldest, use_wal
+from ..lengths import built_in_unit, get_length, tiktoken_name
+from ..model import Document
+from ..spec import SplitterSpec
+
+STORE_NAME = "kept.sqlite3"
+#: The most the store's pages may hold.
+MAX_BYTES = 512 << 20
+_BATCH = 500
+
+
+def kept_version(root: str | Path | None = None) -> str:
+    """A digest of the code what is kept depends on: the atom, splitting and retrieval rooms, the
+    shared values (of the package at ``root``, default this one), and the parsing, segmenting and
+    tokenizing libraries."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    root = Path(root or Path(__file__).resolve().parent.parent)
+    digest = hashlib.blake2b(digest_size=8)
+    for path in [*(p for room in ("atoms", "split", "retrieval") for p in sorted((root / room).glob("*.py"))),
+                 root / "lengths.py", root / "spec.py", root / "model.py"]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for package in ("tiktoken", "markdown-it-py", "sentencex", "py3langid"):
+        try:
+            digest.update(package.encode() + version(package).encode())
+        except PackageNotFoundError:  # pragma: no cover - a requirement
+            pass
+    return digest.hexdigest()
+
+
+class KeptStore:
+    """Documents' splits, query candidates and terms, kept in ``folder/kept.sqlite3``."""
+
+    def __init__(self, folder: str | Path, max_bytes: int = MAX_BYTES) -> None:
+        self.path = Path(folder) / STORE_NAME
+        self.max_bytes = max_bytes
+        self.hits = self.writes = 0
+        """Values read and written through this store (for tests)."""
+        self._version: str | None = None
+        self._digests: dict[str, str] = {}  # by text: one corpus's texts are looked up many times
+
+    @staticmethod
+    def keeps(spec: SplitterSpec) -> bool:
+        """Whether ``spec``'s splits are kept: built-in splitters in built-in units."""
+        return not (spec.is_imported or spec.is_adapter or spec.context) and built_in_unit(spec.unit) is not None
+
+    @staticmethod
+    def split_kind(spec: SplitterSpec, document: Document) -> str:
+        """What ``document``'s split by ``spec`` is kept as (a stamp names the document)."""
+        if not spec.address:
+            return f"split:{spec}"
+        named = hashlib.blake2b(marshal.dumps((document.title, document.meta)), digest_size=8).hexdigest()
+        return f"split:{spec}:{named}"
+
+    @property
+    def version(self) -> str:
+        """``kept_version()``, found at first use."""
+        if self._version is None:
+            self._version = kept_version()
+        return self._version
+
+    def key(self, kind: str, document: Document, mode: str) -> str:
+        """What ``document``'s value of ``kind`` in ``mode`` is kept under."""
+        text = self._digests.get(document.text)
+        if text is None:
+            text = hashlib.blake2b(document.text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+            self._digests[document.text] = text
+        return f"{kind}:{mode}:{self.version}:{text}"
+
+    def splits(self, documents: Sequence[Document], spec: SplitterSpec, mode: str,
+               split: Callable[[Document], tuple]) -> Iterator[tuple]:
+        """Every document's ``(spans, prefixes or None, oversized count)`` by ``spec``, in order."""
+        return self.each([self.key(self.split_kind(spec, d), d, mode) for d in documents], documents, split)
+
+    def each(self, keys: list[str], documents: Sequence[Document], make: Callable[[Document], object]) -> Iterator:
+        """Each document's value under its key, in order: kept ones read, the rest made by
+        ``make`` (a plain value) and kept when the last is yielded."""
+        kept = self._load(keys)
+        fresh: dict[str, bytes] = {}
+        for document, key in zip(documents, keys):
+            found = kept.get(key)  # copies of one text share a key
+            if found is None:
+                found = kept[key] = make(document)
+                fresh[key] = marshal.dumps(found)
+            else:
+                self.hits += 1
+            yield found
+        self._save(fresh)
+
+    def counter(self, encoding: str = "o200k") -> Callable[[Sequence[str]], list[int]]:
+        """A ``Length.count_many`` for ``encoding`` that reads kept counts and counts (and keeps)
+        only the rest."""
+        salt = hashlib.blake2b(f"{tiktoken_name(encoding)}:{self.version}".encode(), digest_size=32).digest()
+
+        def count_many(texts: Sequence[str]) -> list[int]:
+            digests = (hashlib.blake2b(t.encode("utf-8", "surrogatepass"), digest_size=16, key=salt) for t in texts)
+            keys = [f"tokens:{digest.hexdigest()}" for digest in digests]
+            kept = self._load(keys)
+            missing = [i for i, key in enumerate(keys) if not isinstance(kept.get(key), int)]
+            if missing:
+                counted = get_length(encoding).count_many([texts[i] for i in missing])
+                fresh = {keys[i]: n for i, n in zip(missing, counted)}
+                self._save({key: marshal.dumps(n) for key, n in fresh.items()})
+                kept.update(fresh)
+            self.hits += len(texts) - len(missing)
+            return [kept[key] for key in keys]
+
+        return count_many
+
+    def keep(self, keys: list[str], values: Sequence) -> None:
+        """Keep values made elsewhere (by workers) under their keys."""
+        self._save({key: marshal.dumps(value) for key, value in zip(keys, values)})
+
+    def _connect(self):
+        import sqlite3
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=30)
+        use_wal(connection)
+        connection.execute("CREATE TABLE IF NOT EXISTS kept (key TEXT PRIMARY KEY, plain BLOB NOT NULL, "
+                           "written REAL NOT NULL)")
+        return connection
+
+    def _load(self, keys: list[str]) -> dict[str, object]:
+        import sqlite3
+
+        found: dict[str, object] = {}
+        try:
+            connection = self._connect()
+            try:
+                for first in range(0, len(keys), _BATCH):
+                    batch = keys[first:first + _BATCH]
+                    marks = ",".join("?" * len(batch))
+                    for key, raw in connection.execute(f"SELECT key, plain FROM kept WHERE key IN ({marks})", batch):
+                        try:
+                            found[key] = marshal.loads(raw)
+                        except (ValueError, EOFError, TypeError):
+                            continue  # a damaged row is computed again
+            finally:
+                connection.close()
+        except (OSError, sqlite3.Error):
+            return {}
+        return found
+
+    def _save(self, rows: dict[str, bytes]) -> None:
+        import sqlite3
+
+        if not rows:
+            return
+        try:
+            connection = self._connect()
+            try:
+                with connection:
+                    now = time.time()
+                    connection.executemany("INSERT OR REPLACE INTO kept VALUES (?, ?, ?)",
+                                           [(key, raw, now) for key, raw in rows.items()])
+                    drop_oldest(connection, "kept", self.max_bytes)
+            finally:
+                connection.close()
+        except (OSError, sqlite3.Error):
+            return
+        self.writes += len(rows)

@@ -1,0 +1,174 @@
+"""``inspector.measure.kept``: splits, query candidates, terms and token counts kept between runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from inspector import Document, Workspace
+from inspector.cli import main
+from inspector.data_folder import drop_oldest
+from inspector.measure import kept as kept_module
+from inspector.measure.kept import KeptStore, kept_version
+from inspector.reports.article import build_report
+from inspector.spec import parse_spec
+from tests.support.paths import SAMPLE
+
+TEXT = ("# Title\n\nIntro with 12 figures in it, and a sentence long enough to split.\n\n"
+        "## Costs\n\n| plan | price |\n|---|---|\n| basic | 5 |\n| pro | 9 |\n\n"
+        "The basic plan costs 5 euros a month since 2021, the professional one 9 euros.\n\n"
+        "```\nprint('hello')\n```\n")
+
+
+def documents(n: int = 6) -> list[Document]:
+    return [Document(f"d{i}.md", TEXT.replace("12", str(10 + i)) + f"\nEnding number {i} here with words.\n",
+                     title=f"Doc {i}") for i in range(n)]
+
+
+def workspace(docs: list[Document], folder: Path | None, mode: str = "markdown") -> Workspace:
+    work = Workspace(docs, mode)
+    work.kept = KeptStore(folder) if folder is not None else None
+    return work
+
+
+SPECS = ("fixed:200", "recursive:300", "structured:300", "sentence:300+address", "recursive:60t")
+
+
+def report(work: Workspace, jobs: int = 1) -> dict:
+    return build_report(work, specs=SPECS, budgets=(200, 400), jobs=jobs)
+
+
+@pytest.mark.parametrize("mode", ["markdown", "seed"])
+def test_a_second_run_reads_everything_and_measures_the_same(tmp_path, mode, monkeypatch):
+    docs = documents()
+    plain = report(workspace(docs, None, mode))
+    first = workspace(docs, tmp_path, mode)
+    assert report(first) == plain
+    assert first.kept.writes > 0 and (tmp_path / "kept.sqlite3").is_file()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("computed again")
+
+    # Nothing is split, searched for candidates, tokenised into terms or counted in o200k again.
+    monkeypatch.setattr("inspector.measure.workspace.chunk_spans", refuse)
+    monkeypatch.setattr("inspector.measure.workspace.query_candidates", refuse)
+    monkeypatch.setattr("inspector.retrieval.terms.TermTable.runs_of", refuse)
+    monkeypatch.setattr(kept_module, "get_length", refuse)
+    second = workspace(docs, tmp_path, mode)
+    assert report(second) == plain
+    assert second.kept.writes == 0 and second.kept.hits >= len(docs) * (len(SPECS) + 2)
+
+
+def test_forked_workers_keep_what_they_compute(tmp_path, monkeypatch):
+    docs = documents(12)
+    plain = report(workspace(docs, None))
+    assert report(workspace(docs, tmp_path), jobs=2) == plain
+    monkeypatch.setattr("inspector.measure.workspace.chunk_spans", lambda *a, **k: 1 / 0)
+    assert report(workspace(docs, tmp_path), jobs=2) == plain
+
+
+def test_a_changed_document_is_computed_alone(tmp_path):
+    docs = documents()
+    work = workspace(docs, tmp_path)
+    work.probe("recursive:300")
+    changed = [*docs[:2], Document("d2.md", docs[2].text + "\nOne more line of 7 words in it.\n", title="Doc 2"),
+               *docs[3:]]
+    again = workspace(changed, tmp_path)
+    result = again.probe("recursive:300")
+    # the changed document's split, candidates and terms; the chunks it ends with that were never counted
+    assert 3 <= again.kept.writes <= 3 + 5
+    assert result == workspace(changed, None).probe("recursive:300")
+
+
+def test_copies_of_one_text_share_their_kept_values_but_a_stamp_tells_them_apart(tmp_path):
+    one, other = Document("a.md", TEXT, title="Alpha"), Document("b.md", TEXT, title="Beta")
+    store = KeptStore(tmp_path)
+    assert store.key("split:x", one, "markdown") == store.key("split:x", other, "markdown")
+    stamped = parse_spec("sentence:300+address")
+    assert store.split_kind(stamped, one) != store.split_kind(stamped, other)
+    assert store.split_kind(parse_spec("sentence:300"), one) == store.split_kind(parse_spec("sentence:300"), other)
+    for spec in ("sentence:300+address", "sentence:300"):
+        work = workspace([one, other], tmp_path)
+        kept = work.pool(spec)
+        plain = workspace([one, other], None).pool(spec)
+        assert kept.prefixes == plain.prefixes and kept.starts.tolist() == plain.starts.tolist()
+
+
+def test_what_is_kept_and_what_is_not():
+    assert KeptStore.keeps(parse_spec("recursive:800"))
+    assert KeptStore.keeps(parse_spec("recursive:200:cl100k"))
+    assert not KeptStore.keeps(parse_spec("imported:" + "0123456789abcdef"))
+    assert not KeptStore.keeps(parse_spec("ext-langchain:800"))
+    assert not KeptStore.keeps(parse_spec("recursive:800:hf:some/tokenizer.json"))
+
+
+def test_changed_code_reads_nothing_stale(tmp_path, monkeypatch):
+    root = Path(kept_module.__file__).resolve().parent.parent
+    copy = tmp_path / "copy"
+    for room in ("atoms", "split", "retrieval"):
+        (copy / room).mkdir(parents=True)
+        for path in (root / room).glob("*.py"):
+            shutil.copy(path, copy / room / path.name)
+    for name in ("lengths.py", "spec.py", "model.py"):
+        shutil.copy(root / name, copy / name)
+    assert kept_version(copy) == kept_version()
+    (copy / "split" / "pieces.py").write_text("# changed\n" + (root / "split" / "pieces.py").read_text())
+    assert kept_version(copy) != kept_version()
+    docs = documents(3)
+    workspace(docs, tmp_path).probe("recursive:300")
+    monkeypatch.setattr(kept_module, "kept_version", lambda root=None: "another")
+    fresh = workspace(docs, tmp_path)
+    fresh.probe("recursive:300")
+    assert fresh.kept.hits == 0 and fresh.kept.writes > 0
+
+
+def test_a_damaged_row_or_an_unusable_folder_only_costs_the_time(tmp_path):
+    docs = documents(3)
+    plain = workspace(docs, None).probe("structured:300")
+    workspace(docs, tmp_path).probe("structured:300")
+    with sqlite3.connect(tmp_path / "kept.sqlite3") as connection:
+        connection.execute("UPDATE kept SET plain = ?", (b"\x00garbage",))
+    assert workspace(docs, tmp_path).probe("structured:300") == plain
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    work = workspace(docs, blocked)
+    assert work.probe("structured:300") == plain and work.kept.writes == 0
+
+
+def test_a_kept_count_of_the_wrong_type_is_counted_again(tmp_path):
+    store = KeptStore(tmp_path)
+    count = store.counter("o200k")
+    assert count(["hello world", "hello world"]) == [2, 2]
+    with sqlite3.connect(store.path) as connection:
+        connection.execute("UPDATE kept SET plain = ?", (__import__("marshal").dumps("two"),))
+    assert KeptStore(tmp_path).counter("o200k")(["hello world"]) == [2]
+
+
+def test_the_store_stays_bounded(tmp_path):
+    with sqlite3.connect(tmp_path / "t.sqlite3") as connection:
+        connection.execute("CREATE TABLE t (v BLOB, written REAL)")
+        connection.executemany("INSERT INTO t VALUES (?, ?)", [(b"x" * 1000, i) for i in range(400)])
+        drop_oldest(connection, "t", 10_000_000)
+        assert connection.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 400, "under the bound: all stay"
+        drop_oldest(connection, "t", 100_000)
+        assert [r[0] for r in connection.execute("SELECT written FROM t ORDER BY written")] == list(range(200, 400))
+    store = KeptStore(tmp_path / "small", max_bytes=64 * 1024)
+    count = store.counter("o200k")
+    count([f"text number {i} " * 20 for i in range(2_000)])
+    rows = sqlite3.connect(store.path).execute("SELECT COUNT(*) FROM kept").fetchone()[0]
+    assert 0 < rows < 2_000, "the older half went each time the pages passed the bound"
+
+
+def test_a_second_report_splits_and_counts_nothing_and_prints_the_same(capsys, isolated_app, monkeypatch):
+    args = ["report", str(SAMPLE / "handbook"), "--quiet", "--json", "--jobs", "2"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert (isolated_app / "kept.sqlite3").is_file()
+    monkeypatch.setattr("inspector.measure.workspace.chunk_spans", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(kept_module, "get_length", lambda *a, **k: 1 / 0)
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == first
