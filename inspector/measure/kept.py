@@ -8,7 +8,9 @@ mode, the code, and for a split the spec (with a ``+address`` stamp, also the do
 and front matter), for a count on the chunk's text: it is kept under a key made of them,
 ``kept_version`` being a digest of the rooms that compute them and of the parsing and
 tokenizing libraries, so changed code reads nothing stale and a changed file is computed alone;
-an encoding is built only when a chunk was never counted. Values are written with ``marshal`` (numbers, strings, bytes,
+an encoding is built only when a chunk was never counted. Where the probe's words occur among a
+corpus's terms is kept too, under the corpus's fingerprint and the words: a changed document
+changes the words the queries draw anyway. Values are written with ``marshal`` (numbers, strings, bytes,
 tuples, lists: nothing that runs code when read). The file stays under ``MAX_BYTES`` (past it
 the older half goes); a store that cannot be opened or written is passed over: it only saves
 time.
@@ -53,7 +55,8 @@ def kept_version(root: str | Path | None = None) -> str:
 
 
 class KeptStore:
-    """Documents' splits, query candidates and terms, kept in ``folder/kept.sqlite3``."""
+    """Documents' splits, query candidates, terms and token counts, and where a corpus's terms
+are the probe's words, kept in ``folder/kept.sqlite3``."""
 
     def __init__(self, folder: str | Path, max_bytes: int = MAX_BYTES) -> None:
         self.path = Path(folder) / STORE_NAME
@@ -90,6 +93,22 @@ class KeptStore:
             text = hashlib.blake2b(document.text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
             self._digests[document.text] = text
         return f"{kind}:{mode}:{self.version}:{text}"
+
+    def corpus_key(self, kind: str, fingerprint: str, mode: str, words: frozenset[str]) -> str:
+        """What a corpus's value of ``kind`` for some ``words`` is kept under (``fingerprint``:
+        its documents' ids and texts, in order)."""
+        spelled = hashlib.blake2b("\n".join(sorted(words)).encode("utf-8", "surrogatepass"), digest_size=16)
+        return f"{kind}:{mode}:{self.version}:{fingerprint}:{spelled.hexdigest()}"
+
+    def value(self, key: str, make: Callable[[], object]) -> object:
+        """The value kept under ``key``, else what ``make`` gives (a plain value), kept."""
+        found = self._load([key]).get(key)
+        if found is None:
+            found = make()
+            self._save({key: marshal.dumps(found)})
+        else:
+            self.hits += 1
+        return found
 
     def splits(self, documents: Sequence[Document], spec: SplitterSpec, mode: str,
                split: Callable[[Document], tuple]) -> Iterator[tuple]:

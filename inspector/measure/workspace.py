@@ -56,6 +56,7 @@ class Workspace:
         self._query_candidates: dict[str, list] | None = None  # left by ``analyses`` for ``prepare_probe``
         self._chunk_arrays_cache: dict[str, ChunkArrays] = {}  # built-in specs' chunks as arrays
         self._atom_arrays_cache: AtomArrays | None = None
+        self._selections: set[frozenset[str]] = set()  # word sets looked up among the terms (``_select``)
         self.chunk_set_store: ChunkSetStore | None = None
         """Where ``imported:ID`` specs not yet registered are looked up (None: nowhere)."""
         self.vector_folder = None
@@ -186,7 +187,7 @@ class Workspace:
                 self.kept.keep([self.kept.key("candidates", d, self.mode) for d in self.documents], found)
             self._queries = choose_queries(self.documents, found, scripts=every_script(self.mode))
         self.queries()
-        self.term_table().select(frozenset(w for q in self.queries() for w in q.words))
+        self._select(frozenset(w for q in self.queries() for w in q.words))
         self._atom_arrays()
         if self.mode != "seed" and self.kept is None:
             get_length("o200k")  # kept counts build it only when a chunk was never counted
@@ -386,6 +387,25 @@ class Workspace:
                                      runs=self._kept_runs if scripts and self.kept is not None else None))
         return self._terms
 
+    def _select(self, words: frozenset[str]) -> None:
+        """Find where ``words`` occur among the corpus's terms (``TermTable.select``), or read it
+        from ``kept``."""
+        table = self.term_table()
+        if words in self._selections:
+            return
+        self._selections.add(words)
+        if self.kept is None:
+            table.select(words)
+            return
+
+        def select() -> tuple[bytes, bytes]:
+            positions, word_ids, _ = table.select(words)
+            return positions.astype(np.int64).tobytes(), word_ids.astype(np.int64).tobytes()
+
+        positions, word_ids = self.kept.value(self.kept.corpus_key("occurrences", self.fingerprint, self.mode, words),
+                                              select)
+        table.add_selection(words, np.frombuffer(positions, dtype=np.int64), np.frombuffer(word_ids, dtype=np.int64))
+
     def _kept_runs(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Every document's terms (``TermTable.runs_of``), read from ``kept`` where it has them."""
         def runs(document: Document) -> tuple[str, bytes, bytes]:
@@ -440,6 +460,8 @@ class Workspace:
         counter = None
         if self.mode != "seed":
             counter = self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
+        if retriever.spec.kind != "dense":  # the lexical ones look the query words up among the terms
+            self._select(frozenset(w for q in self.queries() for w in q.words))
         return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever,
                           expand=expand)
 

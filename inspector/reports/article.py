@@ -15,9 +15,7 @@ from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
-from .fixes_table import format_fixes, measure_fixes
 from .formats_table import format_formats, format_languages, formats_section, languages_section
-from .golden_table import format_golden, format_questions, golden_section, questions_section
 
 SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
 Progress = Callable[[str, int, int], None]
@@ -103,6 +101,10 @@ def build_report(
         "header_spec": str(header_spec),
         "fits": fits,
     }
+    if goldens or questions is not None:
+        # Loaded when asked for: the golden sets' and questions' modules cost more to import than
+        # a warm report of the article's tables takes to measure.
+        from .golden_table import golden_section, questions_section
     if goldens:
         report["golden"] = []
         for one in goldens:
@@ -117,6 +119,8 @@ def build_report(
     if by_language:
         report["by_language"] = languages_section(workspace, [parse_spec(s) for s in specs])
     if fixes is not None:
+        from .fixes_table import measure_fixes
+
         report["fixes"] = measure_fixes(workspace, fixes, golden=goldens[0] if goldens else None, retriever=retriever,
                                       context_model=context_model, expand=expand[0] if expand else 1).to_dict()
         steps.done("the fixes")
@@ -318,6 +322,8 @@ def format_report(report: dict) -> str:
               f"   rows in a chunk that begins mid-table: {h['rows_mid_table']}/{tot} = "
               f"{_pct(h['rows_mid_table'] / tot if tot else None, 0).strip()}"
               f" across {h['mid_table_chunks']} chunks, none carrying a header"]
+    if "golden" in report or "questions" in report:
+        from .golden_table import format_golden, format_questions
     for section in report.get("golden", ()):
         lines += ["", *format_golden(section)]
     if "questions" in report:
@@ -327,5 +333,7 @@ def format_report(report: dict) -> str:
     if "by_language" in report:
         lines += ["", *format_languages(report["by_language"])]
     if "fixes" in report:
+        from .fixes_table import format_fixes
+
         lines += ["", *format_fixes(report["fixes"])]
     return "\n".join(lines) + "\n"

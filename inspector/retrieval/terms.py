@@ -227,6 +227,10 @@ class TermTable:
         self._selected[wanted] = found
         return found
 
+    def add_selection(self, wanted: frozenset[str], positions: np.ndarray, word_ids: np.ndarray) -> None:
+        """Use what ``select(wanted)`` gave this table's terms before (kept between runs)."""
+        self._selected[wanted] = (positions, word_ids, sorted(wanted))
+
     def postings(self, spans: list[tuple[str, int, int, str]], wanted: frozenset[str]
                  ) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
         """Term counts (BM25 lengths) per chunk and, per wanted word, the chunks holding it

@@ -53,14 +53,16 @@ def test_a_second_run_reads_everything_and_measures_the_same(tmp_path, mode, mon
     def refuse(*args, **kwargs):
         raise AssertionError("computed again")
 
-    # Nothing is split, searched for candidates, tokenised into terms or counted in o200k again.
+    # Nothing is split, searched for candidates, tokenised into terms, looked up among the terms
+    # or counted in o200k again.
     monkeypatch.setattr("inspector.measure.workspace.chunk_spans", refuse)
     monkeypatch.setattr("inspector.measure.workspace.query_candidates", refuse)
     monkeypatch.setattr("inspector.retrieval.terms.TermTable.runs_of", refuse)
+    monkeypatch.setattr("inspector.retrieval.terms.occurrences", refuse)
     monkeypatch.setattr(kept_module, "get_length", refuse)
     second = workspace(docs, tmp_path, mode)
     assert report(second) == plain
-    assert second.kept.writes == 0 and second.kept.hits >= len(docs) * (len(SPECS) + 2)
+    assert second.kept.writes == 0 and second.kept.hits >= len(docs) * (len(SPECS) + 2) + 1
 
 
 def test_forked_workers_keep_what_they_compute(tmp_path, monkeypatch):
@@ -69,6 +71,19 @@ def test_forked_workers_keep_what_they_compute(tmp_path, monkeypatch):
     assert report(workspace(docs, tmp_path), jobs=2) == plain
     monkeypatch.setattr("inspector.measure.workspace.chunk_spans", lambda *a, **k: 1 / 0)
     assert report(workspace(docs, tmp_path), jobs=2) == plain
+
+
+def test_where_the_words_occur_is_kept_for_one_corpus_and_one_set_of_words(tmp_path):
+    docs = documents()
+    store = KeptStore(tmp_path)
+    words = frozenset({"costs", "professional"})
+    key = store.corpus_key("occurrences", workspace(docs, None).fingerprint, "markdown", words)
+    assert key == store.corpus_key("occurrences", workspace(docs, None).fingerprint, "markdown", set(words))
+    assert key != store.corpus_key("occurrences", workspace(docs, None).fingerprint, "markdown", words | {"plan"})
+    assert key != store.corpus_key("occurrences", workspace(docs[:-1], None).fingerprint, "markdown", words)
+    assert key != store.corpus_key("occurrences", workspace(docs, None).fingerprint, "seed", words)
+    assert store.value(key, lambda: (b"1", b"2")) == (b"1", b"2") and store.writes == 1
+    assert store.value(key, lambda: 1 / 0) == (b"1", b"2") and store.hits == 1
 
 
 def test_a_changed_document_is_computed_alone(tmp_path):
