@@ -1,8 +1,11 @@
 """Time the full `report` on a 3.5 MB corpus, cold and warm, and compare with the article's script.
 
-Target: at least 20x faster than the article's script (which recomputes atoms dozens of times
-per file). *Cold* runs each get an empty data folder; *warm* runs share one an earlier run
-filled, so they read every document's analysis (``atoms.store``) instead of computing it.
+Targets: seed mode at least 20x faster than the article's script (which recomputes atoms dozens
+of times per file); markdown mode 12x cold and 30x warm (issue 15). *Cold* runs each get an
+empty data folder; *warm* runs share one an earlier run filled, so they read every document's
+analysis (``atoms.store``) and what runs derive from it (``measure.kept``) instead of computing them.
+The package's bytecode is compiled first, as an installed package has it (with
+``PYTHONDONTWRITEBYTECODE`` set, every run would otherwise compile every module again).
 Wall times are noisy on a shared machine: ours is run several times and its
 median is compared (the minimum is shown too); the article's script, which takes half a
 minute, once. The article's script is not part of this project: save it yourself from
@@ -37,6 +40,8 @@ def run(args: list[str], data: str | None = None) -> None:
 
 
 def main() -> None:
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "inspector")], check=True,
+                   stdout=subprocess.DEVNULL)
     folder = big_corpus()
     try:
         size = corpus_bytes(folder)
@@ -57,12 +62,14 @@ def main() -> None:
         script = os.environ.get("ARTICLE_SCRIPT")
         if script:
             theirs = timings(lambda: run([sys.executable, script, str(folder)]), repeat=1)[0]
-            ratio = theirs / ours["seed"]
-            verdict = "meets" if ratio >= 20 else "MISSES"
-            print(f"article script       {theirs:7.2f} s  -> report (median) is {ratio:.1f}x faster "
-                  f"({verdict} the 20x target)")
+            print(f"article script       {theirs:7.2f} s")
+            for what, target in (("seed", 20), ("markdown", 12), ("markdown warm", 30)):
+                ratio = theirs / ours[what]
+                verdict = "meets" if ratio >= target else "MISSES"
+                print(f"  report --atoms {what:13s} (median) is {ratio:5.1f}x faster ({verdict} the {target}x target)")
         else:
-            print("set ARTICLE_SCRIPT to the article's script to measure the speed-up (target: 20x)")
+            print("set ARTICLE_SCRIPT to the article's script to measure the speed-ups (targets: seed 20x; "
+                  "markdown 12x cold, 30x warm)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

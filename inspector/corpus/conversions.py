@@ -28,9 +28,12 @@ class ConversionCache:
         self.converter = converter
         self.converted = 0
         """Files this cache had to convert (the others came from disk)."""
+        self._version: str | None = None
 
     def _path(self, digest: str, kind: str) -> Path:
-        version = hashlib.blake2b(f"{kind}/{converter_version(self.converter)}".encode(), digest_size=6).hexdigest()
+        if self._version is None:  # read once: each reading parses the distribution's metadata
+            self._version = converter_version(self.converter)
+        version = hashlib.blake2b(f"{kind}/{self._version}".encode(), digest_size=6).hexdigest()
         return self.folder / digest[:2] / f"{digest}-{version}.json"
 
     def convert(self, raw: bytes, kind: str) -> Converted:

@@ -57,6 +57,7 @@ class Workspace:
         self._chunk_arrays_cache: dict[str, ChunkArrays] = {}  # built-in specs' chunks as arrays
         self._atom_arrays_cache: AtomArrays | None = None
         self._selections: set[frozenset[str]] = set()  # word sets looked up among the terms (``_select``)
+        self._probes: dict[tuple, ProbeResult] = {}  # by spec, retriever, k and neighbour width
         self.chunk_set_store: ChunkSetStore | None = None
         """Where ``imported:ID`` specs not yet registered are looked up (None: nowhere)."""
         self.vector_folder = None
@@ -357,6 +358,8 @@ class Workspace:
         spec = parse_spec(spec)
         self._splits.pop(str(spec), None)
         self._chunk_arrays_cache.pop(str(spec), None)
+        for key in [key for key in self._probes if key[0] == str(spec)]:
+            del self._probes[key]
         if self.cluster is not None:
             self.cluster.release(spec)
 
@@ -455,6 +458,13 @@ class Workspace:
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
         spec = parse_spec(spec)
+        key = (str(spec), retriever, k, expand)  # a report's compare and sweep tables share a splitter
+        found = self._probes.get(key)
+        if found is None:
+            found = self._probes[key] = self._probe(spec, k, retriever, expand)
+        return found
+
+    def _probe(self, spec: SplitterSpec, k: int, retriever: Retriever, expand: int) -> ProbeResult:
         if self.cluster is not None and self.cluster.probes(spec, retriever, expand):
             return self.cluster.probe(self.queries(), spec, k)
         counter = None

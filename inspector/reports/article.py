@@ -185,32 +185,33 @@ _SHARED: tuple[Workspace, Retriever] | None = None  # what a forked worker inher
 _EXPAND: tuple[int, ...] = ()  # the run's neighbour widths, inherited the same way
 
 Task = tuple[str, SplitterSpec, "int | None"]
-Job = tuple[tuple[int, ...], str, SplitterSpec, "int | None"]
+#: ``(spec, ((position, table, fits), ...))``: every task of one splitter, measured in one process.
+Job = tuple[SplitterSpec, tuple[tuple[int, str, "int | None"], ...]]
 
 
 def _plan(tasks: list[Task]) -> list[Job]:
-    """The tasks as jobs ``(positions, table, spec, fits)``, costliest first so that workers
-    finish together; the header count joins the job measuring the same splitter, which then
-    has its chunks at hand. The recursive and structured splitters and small budgets (many
-    chunks to rank) cost most."""
-    jobs: list[Job] = []
-    headers = [i for i, (table, _, _) in enumerate(tasks) if table == "headers"]
+    """The tasks as jobs, one per splitter, costliest first so that workers finish together: a
+    splitter both compared and swept (the sweep's default, ``structured:800``) is split and
+    probed once, and the header count joins the job measuring the same splitter, which then has
+    its chunks at hand. The recursive and structured splitters and small budgets (many chunks to
+    rank) cost most."""
+    jobs: dict[str, tuple[SplitterSpec, list]] = {}
     for i, (table, spec, fits) in enumerate(tasks):
-        if table == "headers":
-            continue
-        mine = tuple(h for h in headers if str(tasks[h][1]) == str(spec))
-        headers = [h for h in headers if h not in mine]
-        jobs.append(((i, *mine), table, spec, fits))
-    jobs += [((h,), "headers", tasks[h][1], None) for h in headers]
-    return sorted(jobs, key=lambda job: (job[2].kind not in ("recursive", "structured"), job[2].budget))
+        jobs.setdefault(str(spec), (spec, []))[1].append((i, table, fits))
+    plan = [(spec, tuple(sorted(parts, key=lambda part: part[1] == "headers"))) for spec, parts in jobs.values()]
+    return sorted(plan, key=lambda job: (job[0].kind not in ("recursive", "structured"), job[0].budget))
 
 
 def _run_job(workspace: Workspace, job: Job, retriever: Retriever) -> list[tuple[int, dict]]:
-    positions, table, spec, fits = job
-    if table == "headers":
-        return [(positions[0], workspace.header_carry(spec).as_dict())]
-    rows = [(positions[0], compare_row(workspace, spec, fits, retriever, _EXPAND if table == "compare" else ()))]
-    return rows + [(h, workspace.header_carry(spec).as_dict()) for h in positions[1:]]
+    spec, parts = job
+    rows = []
+    for position, table, fits in parts:
+        if table == "headers":
+            rows.append((position, workspace.header_carry(spec).as_dict()))
+        else:  # the probe is the same for both tables: the workspace ranks it once
+            rows.append((position, compare_row(workspace, spec, fits, retriever,
+                                               _EXPAND if table == "compare" else ())))
+    return rows
 
 
 def _measure_job(job: Job) -> list[tuple[int, dict]]:
@@ -219,7 +220,7 @@ def _measure_job(job: Job) -> list[tuple[int, dict]]:
     try:
         return _run_job(workspace, job, retriever)
     finally:
-        workspace.release(job[2])  # a worker's next job is another configuration
+        workspace.release(job[0])  # a worker's next job is another configuration
 
 
 def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: Retriever):
@@ -239,7 +240,7 @@ def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: 
         finally:
             _SHARED = None
         return
-    for job in sorted(plan, key=lambda job: job[0][0]):  # in the report's order, for the progress bar
+    for job in sorted(plan, key=lambda job: job[1][0][0]):  # in the report's order, for the progress bar
         yield from _run_job(workspace, job, retriever)
 
 
