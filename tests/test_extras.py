@@ -61,3 +61,22 @@ def test_the_project_builds_with_its_runtime_pins_and_extras(tmp_path):
     runtime = [str(Requirement(r)) for r in pins(ROOT / "requirements.txt").values()]
     assert [str(Requirement(r)) for r in required if "extra ==" not in r] == runtime
     assert 'llama-index-core==0.14.25; extra == "llamaindex"' in required
+
+
+def test_installed_versions_are_what_importlib_metadata_says(tmp_path, monkeypatch):
+    from importlib.metadata import PackageNotFoundError, version
+
+    from inspector.extras import installed_version
+
+    for name in ("markdown-it-py", "py3langid", "tiktoken", "numpy", "PyYAML", "markitdown", "docling-slim",
+                 "markdown", "no-such-distribution"):
+        try:
+            expected = version(name)
+        except PackageNotFoundError:
+            expected = ""
+        assert installed_version(name) == expected, name
+    # A distribution whose name another one's begins with is not taken for it.
+    (tmp_path / "chunk_probe_extra-2.0.dist-info").mkdir()
+    (tmp_path / "chunk_probe-1.5.dist-info").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert installed_version("chunk-probe") == "1.5" and installed_version("Chunk.Probe_Extra") == "2.0"

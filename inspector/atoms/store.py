@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..data_folder import use_wal
+from ..extras import installed_version
 from ..model import Document
 from .analysis import Analysis
 
@@ -33,16 +34,11 @@ def detector_version(folder: str | Path | None = None) -> str:
     """A digest of every module of this room (or of ``folder``) and of the versions of the
     markdown parser, the sentence segmenter and the language identifier: what an analysis was
     computed by."""
-    from importlib.metadata import PackageNotFoundError, version
-
     digest = hashlib.blake2b(digest_size=8)
     for path in sorted(Path(folder or Path(__file__).parent).glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     for package in ("markdown-it-py", "sentencex", "py3langid"):
-        try:
-            digest.update(package.encode() + version(package).encode())
-        except PackageNotFoundError:  # pragma: no cover - a requirement
-            pass
+        digest.update(package.encode() + installed_version(package).encode())
     return digest.hexdigest()
 
 

@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass
 
 from ..errors import CorpusError, UnreadableFile
-from ..extras import install_hint
+from ..extras import install_hint, installed_version
 from .docling_converter import DOCLING_KINDS, docling_markdown
 
 #: Extensions converted to markdown, compared lower-cased, and the kind each one is.
@@ -67,13 +67,7 @@ def converter_version(converter: str = "markitdown") -> str:
         return f"docling-{docling_version()}/r{FORMAT_REVISION}"
     # The installed distribution's version, read without importing MarkItDown (2 to 3 s, for
     # pandas): a corpus whose conversions are all kept never imports it.
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        found = version("markitdown")
-    except PackageNotFoundError:
-        found = "missing"
-    return f"markitdown-{found}/r{FORMAT_REVISION}"
+    return f"markitdown-{installed_version('markitdown') or 'missing'}/r{FORMAT_REVISION}"
 
 
 def check_converter(converter: str) -> None:

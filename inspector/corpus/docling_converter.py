@@ -10,9 +10,9 @@ through MarkItDown. Docling gives no page offsets in its markdown, so its docume
 from __future__ import annotations
 
 import io
-from importlib import metadata
 
 from ..errors import UnreadableFile
+from ..extras import installed_version
 
 #: The kinds Docling converts (its input formats).
 DOCLING_KINDS: frozenset[str] = frozenset({"pdf", "docx", "pptx", "xlsx", "html"})
@@ -39,10 +39,9 @@ def docling_available() -> bool:
 
 def docling_version() -> str:
     for name in ("docling", "docling-slim"):
-        try:
-            return metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
+        found = installed_version(name)
+        if found:
+            return found
     import docling
 
     return str(getattr(docling, "__version__", "unknown"))

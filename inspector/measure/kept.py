@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from ..data_folder import drop_oldest, use_wal
+from ..extras import installed_version
 from ..lengths import built_in_unit, get_length, tiktoken_name
 from ..model import Document
 from ..spec import SplitterSpec
@@ -39,18 +40,13 @@ def kept_version(root: str | Path | None = None) -> str:
     """A digest of the code what is kept depends on: the atom, splitting and retrieval rooms, the
     shared values (of the package at ``root``, default this one), and the parsing, segmenting and
     tokenizing libraries."""
-    from importlib.metadata import PackageNotFoundError, version
-
     root = Path(root or Path(__file__).resolve().parent.parent)
     digest = hashlib.blake2b(digest_size=8)
     for path in [*(p for room in ("atoms", "split", "retrieval") for p in sorted((root / room).glob("*.py"))),
                  root / "lengths.py", root / "spec.py", root / "model.py"]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     for package in ("tiktoken", "markdown-it-py", "sentencex", "py3langid"):
-        try:
-            digest.update(package.encode() + version(package).encode())
-        except PackageNotFoundError:  # pragma: no cover - a requirement
-            pass
+        digest.update(package.encode() + installed_version(package).encode())
     return digest.hexdigest()
 
 
