@@ -157,3 +157,13 @@ def test_converted_text_is_what_convert_returns(converted):
     document, _ = converted["html"]
     raw = (FORMATS / "rotating-the-admin-certificate.html").read_bytes()
     assert to_markdown(raw, "html").text == document.text
+
+
+def test_a_cache_reads_the_converters_version_once(tmp_path, monkeypatch):
+    asked = []
+    monkeypatch.setattr("inspector.corpus.conversions.converter_version",
+                        lambda converter: asked.append(converter) or "v1")
+    cache = ConversionCache(tmp_path)
+    for k in range(3):
+        cache.convert(f"<h1>Page {k}</h1><p>Body.</p>".encode(), "html")
+    assert asked == ["markitdown"] and cache.converted == 3

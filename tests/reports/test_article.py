@@ -74,3 +74,26 @@ def test_json_fractions_agree_with_the_printed_percentages(seed_report):
     cells = re.findall(r"[\d.]+%", structured)
     expected = [f"{row['survival'][k]:.1%}" for k in ("code", "table", "row", "num", "cite")]
     assert cells == expected
+
+
+def test_a_splitter_both_compared_and_swept_is_probed_once(monkeypatch):
+    from inspector import Document
+    from inspector.measure import workspace as workspace_module
+
+    texts = [f"# Doc {i}\n\nIt costs {i} euros a month for eleven seats.\n\n| a | b |\n|---|---|\n| {i} | 2 |\n"
+             for i in range(30)]
+    work = Workspace([Document(f"d{i}.md", t) for i, t in enumerate(texts)], "markdown")
+    probed = []
+    real = workspace_module.probe_pool
+    monkeypatch.setattr(workspace_module, "probe_pool",
+                        lambda queries, pool, **kw: probed.append(len(pool)) or real(queries, pool, **kw))
+    report = build_report(work, specs=("recursive:200", "structured:400"), budgets=(400, 800))
+    assert len(probed) == 3, "structured:400 is compared and swept: one probe serves both rows"
+    swept = next(row for row in report["sweep"] if row["budget"] == 400)
+    compared = next(row for row in report["compare"] if row["spec"] == "structured:400")
+    assert swept["ctx_tokens"] == compared["ctx_tokens"]
+    work.probe("structured:400")
+    assert len(probed) == 3, "the workspace remembers the probe"
+    work.release("structured:400")
+    work.probe("structured:400")
+    assert len(probed) == 4, "a released splitter is probed again"
