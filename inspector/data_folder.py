@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 #: Environment variable naming the data folder.
@@ -53,3 +53,13 @@ def drop_oldest(connection, table: str, max_bytes: int) -> None:
     if (pages - free) * size > max_bytes:
         connection.execute(f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} ORDER BY written "
                            f"LIMIT (SELECT COUNT(*) / 2 FROM {table}))")
+
+
+def rows_by_key(connection, table: str, keys: Sequence[str], batch: int = 500) -> Iterator[tuple[int, dict]]:
+    """``(first, found)`` for each run of ``batch`` keys from ``keys[first]``: ``found`` maps each
+    of them ``table`` has (column ``key``) to its ``plain`` column. A run at a time, so the raw
+    rows of a whole corpus are never held at once."""
+    for first in range(0, len(keys), batch):
+        part = keys[first:first + batch]
+        marks = ",".join("?" * len(part))
+        yield first, dict(connection.execute(f"SELECT key, plain FROM {table} WHERE key IN ({marks})", part))

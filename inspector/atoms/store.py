@@ -20,7 +20,7 @@ import marshal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..data_folder import use_wal
+from ..data_folder import rows_by_key, use_wal
 from ..extras import installed_version
 from ..model import Document
 from .analysis import Analysis
@@ -78,14 +78,8 @@ class AnalysisStore:
         try:
             connection = self._connect()
             try:
-                # Batch by batch, each row unpacked as it comes: the raw rows of a whole corpus
-                # are never held at once.
-                for first in range(0, len(keys), _BATCH):
-                    batch = keys[first:first + _BATCH]
-                    marks = ",".join("?" * len(batch))
-                    found = dict(connection.execute(f"SELECT key, plain FROM analyses WHERE key IN ({marks})",
-                                                    batch).fetchall())
-                    for position, key in enumerate(batch, first):
+                for first, found in rows_by_key(connection, "analyses", keys, _BATCH):
+                    for position, key in enumerate(keys[first:first + _BATCH], first):
                         raw = found.get(key)  # equal texts share one row
                         try:
                             out[position] = Analysis.from_plain(marshal.loads(raw)) if raw is not None else None

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from ..data_folder import drop_oldest, use_wal
+from ..data_folder import drop_oldest, rows_by_key, use_wal
 from ..extras import installed_version
 from ..lengths import built_in_unit, get_length, tiktoken_name
 from ..model import Document
@@ -167,10 +167,8 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
         try:
             connection = self._connect()
             try:
-                for first in range(0, len(keys), _BATCH):
-                    batch = keys[first:first + _BATCH]
-                    marks = ",".join("?" * len(batch))
-                    for key, raw in connection.execute(f"SELECT key, plain FROM kept WHERE key IN ({marks})", batch):
+                for _, rows in rows_by_key(connection, "kept", keys, _BATCH):
+                    for key, raw in rows.items():
                         try:
                             found[key] = marshal.loads(raw)
                         except (ValueError, EOFError, TypeError):
