@@ -31,9 +31,8 @@ def classes() -> np.ndarray:
     built with array operations (astral ones: ``class_of``, one by one)."""
     characters = [chr(cp) for cp in range(0x10000)]
     alnum = np.fromiter(map(str.isalnum, characters), bool, 0x10000)
-    category = list(map(unicodedata.category, characters))
-    mark = np.fromiter((c in ("Mn", "Mc") for c in category), bool, 0x10000)
-    letter = np.fromiter((c[0] == "L" for c in category), bool, 0x10000)
+    letter = np.fromiter(map(str.isalpha, characters), bool, 0x10000)  # categories L*
+    mark = np.fromiter(map({"Mn", "Mc"}.__contains__, map(unicodedata.category, characters)), bool, 0x10000)
     table = np.full(0x10000, OTHER, dtype=np.uint8)
     table[alnum | mark] = LETTER
     table[[ord(c) for c in ".+-"]] = CONNECTOR
