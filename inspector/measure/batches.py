@@ -19,6 +19,7 @@ from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read
 from .asking import fragments
 from .headers import HeaderCarry
+from .kept import KeptStore
 from .partition import Partition
 from .reading import facts_of, read_analysed
 from .spill import Spill
@@ -82,10 +83,15 @@ class BatchMeasures:
     """Each probed spec's BM25 statistics over the batch (its counts parked beside it)."""
 
 
+def _partition(spill: Spill, mode: str) -> Partition:
+    """A partition for one of the spill's batches, reading and filling its data folder's kept store."""
+    return Partition(mode, KeptStore(spill.data) if spill.data else None)
+
+
 def measure_batch(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
     """Measure one batch (in a worker): every configuration split once, then let go."""
     spill, batch, mode, asked = job
-    part = Partition(mode)
+    part = _partition(spill, mode)
     part.take(*spill.read(batch))
     summaries, headers, statistics = {}, {}, {}
     for spec in asked.specs():
@@ -136,7 +142,7 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
         places[spec] = list(zip(docs.tolist(), (np.asarray(chunks) - (ends - counts)[docs]).tolist()))
     documents, plains = spill.read(batch)
     needed = sorted({doc for chosen in places.values() for doc, _ in chosen})
-    part = Partition(mode)
+    part = _partition(spill, mode)
     part.take([documents[d] for d in needed], [plains[d] for d in needed])
     base, found = spill.bounds[batch], {}
     for spec, chosen in places.items():
@@ -152,7 +158,7 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
 def group_batch(job: tuple[Spill, int, str, str, list[str]]) -> Grouped:
     """Each spec's counts over one batch's documents of each format or language (in a worker)."""
     spill, batch, mode, key, specs = job
-    part = Partition(mode)
+    part = _partition(spill, mode)
     part.take(*spill.read(batch))
     return part.summaries_by(key, specs)
 
@@ -160,7 +166,7 @@ def group_batch(job: tuple[Spill, int, str, str, list[str]]) -> Grouped:
 def size_batch(job: tuple[Spill, int, str, str, str | None]) -> list[int]:
     """What each chunk of one batch embeds under a spec, in a unit (in a worker)."""
     spill, batch, mode, spec, unit = job
-    part = Partition(mode)
+    part = _partition(spill, mode)
     part.take(*spill.read(batch))
     return part.sizes(spec, unit)
 
@@ -168,7 +174,7 @@ def size_batch(job: tuple[Spill, int, str, str, str | None]) -> list[int]:
 def export_batch(job: tuple[Spill, int, str, str]) -> str:
     """The export records (JSON lines) of one batch's documents under a spec (in a worker)."""
     spill, batch, mode, spec = job
-    part = Partition(mode)
+    part = _partition(spill, mode)
     held = part.take(*spill.read(batch))
     return part.export(spec, 0, held)
 

@@ -21,6 +21,7 @@ from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read, chosen_words
 from ..retrieval.ranking import Pool
 from .headers import HeaderCarry
+from .kept import KeptStore
 from .summary import Grouped, SplitSummary
 from .workspace import Workspace
 
@@ -31,8 +32,10 @@ class Partition:
     rankings that follow, and counts and ranks chunks for BM25: its own, or a pool's the driver
     sends."""
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: str, kept: KeptStore | None = None) -> None:
         self.mode = mode
+        self.kept = kept
+        """Where splits, terms and token counts are kept between runs (None: nowhere)."""
         self.documents: list[Document] = []
         self.analyses: dict[str, Analysis] = {}
         self._work: Workspace | None = None
@@ -54,6 +57,7 @@ class Partition:
         if self._work is None:
             self._work = Workspace(self.documents, self.mode)
             self._work.add_analyses(self.analyses)
+            self._work.kept = self.kept
         return self._work
 
     @property
@@ -111,5 +115,5 @@ class Partition:
         reads = [Read(d, a, b, pool.prefixes[j] if pool.prefixes is not None else "") for j, d, a, b in spans]
         if not tokens:
             return reads, None
-        return reads, get_length("o200k").count_many([r.prefix + self.documents[r.doc].text[r.start:r.end]
-                                                      for r in reads])
+        count = self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
+        return reads, count([r.prefix + self.documents[r.doc].text[r.start:r.end] for r in reads])

@@ -50,6 +50,9 @@ class Spill:
         self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="chunk-inspector-"))
         self.bounds: list[int] = [0]
         self.owner = os.getpid()  # a forked worker holding a copy never removes the folder
+        self.data: str | None = None
+        """The data folder whose kept store (``kept.KeptStore``) the batches' workers read and
+        fill between runs: splits, terms, token counts (None: nothing is kept)."""
 
     def __len__(self) -> int:
         return len(self.bounds) - 1

@@ -219,3 +219,20 @@ def test_your_questions_are_asked_of_the_streamed_corpus_as_of_the_held_one(caps
                  "--budgets", "800", "--engine", "stream"]) == 0
     shown = capsys.readouterr()
     assert shown.out == held and '"yours"' in held and "held in memory rather than streamed" in shown.err
+
+
+def test_a_second_streamed_run_splits_tokenizes_and_counts_nothing(capsys, monkeypatch, tmp_path, parked):
+    """The workers read and fill the data folder's kept store as the held corpus does."""
+    args = ("--jobs", "1", "--spec", "structured:400", "--spec", "recursive:300", "--budgets", "400,800")
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
+    assert (tmp_path / "stream" / "kept.sqlite3").is_file()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr("inspector.measure.workspace.chunk_spans", refuse)
+    monkeypatch.setattr("inspector.retrieval.terms.TermTable.runs_of", refuse)
+    monkeypatch.setattr("inspector.measure.partition.get_length", refuse)
+    monkeypatch.setattr("inspector.measure.kept.get_length", refuse)
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
