@@ -24,10 +24,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
+
 from ..data_folder import drop_oldest, rows_by_key, use_wal
 from ..extras import installed_version
 from ..lengths import built_in_unit, get_length, tiktoken_name
 from ..model import Document
+from ..retrieval.terms import TermTable
 from ..spec import SplitterSpec
 
 STORE_NAME = "kept.sqlite3"
@@ -105,6 +108,31 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
         else:
             self.hits += 1
         return found
+
+    def keys(self, kind: str, documents: Sequence[Document], mode: str) -> list[str]:
+        """Each document's key for ``kind`` in ``mode``."""
+        return [self.key(kind, d, mode) for d in documents]
+
+    def term_runs(self, documents: Sequence[Document], mode: str,
+                  runs_of: Callable[[str], tuple[np.ndarray, np.ndarray]]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Each document's terms (``runs_of`` its text: starts and ends), in order."""
+        def runs(document: Document) -> tuple[str, bytes, bytes]:
+            first, last = runs_of(document.text)
+            kind = "i" if len(document.text) < 2**31 else "q"  # 32 bits: half the bytes to read
+            return kind, first.astype(kind).tobytes(), last.astype(kind).tobytes()
+
+        for kind, first, last in self.each(self.keys("terms", documents, mode), documents, runs):
+            yield np.frombuffer(first, dtype=kind), np.frombuffer(last, dtype=kind)
+
+    def select(self, table: TermTable, words: frozenset[str], fingerprint: str, mode: str) -> None:
+        """Give ``table`` where ``words`` occur among its terms (``TermTable.select``), kept under
+        the corpus's ``fingerprint`` and the words."""
+        def select() -> tuple[bytes, bytes]:
+            positions, word_ids, _ = table.select(words)
+            return positions.astype(np.int64).tobytes(), word_ids.astype(np.int64).tobytes()
+
+        positions, word_ids = self.value(self.corpus_key("occurrences", fingerprint, mode, words), select)
+        table.add_selection(words, np.frombuffer(positions, dtype=np.int64), np.frombuffer(word_ids, dtype=np.int64))
 
     def splits(self, documents: Sequence[Document], spec: SplitterSpec, mode: str,
                split: Callable[[Document], tuple]) -> Iterator[tuple]:

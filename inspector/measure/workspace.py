@@ -6,11 +6,9 @@ recomputed per configuration), and the probe's term index is built once per docu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from contextlib import nullcontext
 from itertools import accumulate
-
-import numpy as np
 
 from ..atoms.analysis import Analysis, HeadingIndex
 from ..atoms.detect import analyze
@@ -21,7 +19,7 @@ from ..corpus.load import Corpus
 from ..errors import ChunkSetError, ContextLineError
 from ..lengths import get_length
 from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, Span, SplitResult, every_script
-from ..retrieval.probe import ProbeResult, Query, choose_queries, make_queries, probe_pool, query_candidates
+from ..retrieval.probe import ProbeResult, Query, choose_queries, probe_pool, query_candidates
 from ..retrieval.ranking import Pool, Retriever, shared_retriever
 from ..retrieval.retriever_spec import RetrieverSpec
 from ..retrieval.terms import TermTable
@@ -185,7 +183,7 @@ class Workspace:
         if self._queries is None and candidates is not None:
             found = [candidates[d.id] for d in self.documents]
             if self.kept is not None:  # the workers found them: the next run reads them
-                self.kept.keep([self.kept.key("candidates", d, self.mode) for d in self.documents], found)
+                self.kept.keep(self.kept.keys("candidates", self.documents, self.mode), found)
             self._queries = choose_queries(self.documents, found, scripts=every_script(self.mode))
         self.queries()
         self._select(frozenset(w for q in self.queries() for w in q.words))
@@ -387,38 +385,23 @@ class Workspace:
             scripts = every_script(self.mode)
             self._terms = (self._whole.term_table() if self._whole is not None else
                            TermTable(((d.id, d.text) for d in self.documents), scripts=scripts,
-                                     runs=self._kept_runs if scripts and self.kept is not None else None))
+                                     runs=self._kept_runs() if scripts and self.kept is not None else None))
         return self._terms
+
+    def _kept_runs(self):
+        """Every document's terms as ``TermTable`` asks for them, from ``kept`` where it has them."""
+        kept, documents, mode = self.kept, self.documents, self.mode
+        return lambda: kept.term_runs(documents, mode, TermTable.runs_of)
 
     def _select(self, words: frozenset[str]) -> None:
         """Find where ``words`` occur among the corpus's terms (``TermTable.select``), or read it
         from ``kept``."""
-        table = self.term_table()
-        if words in self._selections:
-            return
-        self._selections.add(words)
-        if self.kept is None:
-            table.select(words)
-            return
-
-        def select() -> tuple[bytes, bytes]:
-            positions, word_ids, _ = table.select(words)
-            return positions.astype(np.int64).tobytes(), word_ids.astype(np.int64).tobytes()
-
-        positions, word_ids = self.kept.value(self.kept.corpus_key("occurrences", self.fingerprint, self.mode, words),
-                                              select)
-        table.add_selection(words, np.frombuffer(positions, dtype=np.int64), np.frombuffer(word_ids, dtype=np.int64))
-
-    def _kept_runs(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Every document's terms (``TermTable.runs_of``), read from ``kept`` where it has them."""
-        def runs(document: Document) -> tuple[str, bytes, bytes]:
-            first, last = TermTable.runs_of(document.text)
-            kind = "i" if len(document.text) < 2**31 else "q"  # 32 bits: half the bytes to read
-            return kind, first.astype(kind).tobytes(), last.astype(kind).tobytes()
-
-        keys = [self.kept.key("terms", d, self.mode) for d in self.documents]
-        for kind, first, last in self.kept.each(keys, self.documents, runs):
-            yield np.frombuffer(first, dtype=kind), np.frombuffer(last, dtype=kind)
+        if words not in self._selections:
+            self._selections.add(words)
+            if self.kept is None:
+                self.term_table().select(words)
+            else:
+                self.kept.select(self.term_table(), words, self.fingerprint, self.mode)
 
     def queries(self) -> list[Query]:
         """The article's 200 lexical queries for this corpus and mode."""
@@ -427,16 +410,13 @@ class Workspace:
             self._queries = [q for q in self._whole.queries() if q.doc_id in mine]
         if self._queries is None:
             scripts = every_script(self.mode)
-            if self.kept is None:
-                figures = [self.analysis(d).atoms["num"] for d in self.documents]
-                self._queries = make_queries(self.documents, figures, scripts=scripts)
-            else:
-                def candidates(document: Document) -> list[Span]:
-                    return query_candidates(document, self.analysis(document).atoms["num"], scripts)
+            def candidates(document: Document) -> list[Span]:
+                return query_candidates(document, self.analysis(document).atoms["num"], scripts)
 
-                keys = [self.kept.key("candidates", d, self.mode) for d in self.documents]
-                self._queries = choose_queries(self.documents, list(self.kept.each(keys, self.documents, candidates)),
-                                               scripts=scripts)
+            kept = self.kept
+            found = (map(candidates, self.documents) if kept is None else
+                     kept.each(kept.keys("candidates", self.documents, self.mode), self.documents, candidates))
+            self._queries = choose_queries(self.documents, list(found), scripts=scripts)
         return self._queries
 
     def retriever(self, spec: RetrieverSpec | str | None = None) -> Retriever:
