@@ -100,6 +100,7 @@ def measure_batch(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
         if spec in asked.headers:
             headers[spec] = part.header_carry(spec)
         if spec in asked.probes:
+            part.work.find_words(asked.wanted)  # kept, for the batch's documents and these words
             pool = part.work.pool(spec)
             lens, postings = pool.postings(asked.wanted)
             counted = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))

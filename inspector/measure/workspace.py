@@ -54,7 +54,7 @@ class Workspace:
         self._query_candidates: dict[str, list] | None = None  # left by ``analyses`` for ``prepare_probe``
         self._chunk_arrays_cache: dict[str, ChunkArrays] = {}  # built-in specs' chunks as arrays
         self._atom_arrays_cache: AtomArrays | None = None
-        self._selections: set[frozenset[str]] = set()  # word sets looked up among the terms (``_select``)
+        self._selections: set[frozenset[str]] = set()  # word sets looked up among the terms (``find_words``)
         self._probes: dict[tuple, ProbeResult] = {}  # by spec, retriever, k and neighbour width
         self.chunk_set_store: ChunkSetStore | None = None
         """Where ``imported:ID`` specs not yet registered are looked up (None: nowhere)."""
@@ -186,7 +186,7 @@ class Workspace:
                 self.kept.keep(self.kept.keys("candidates", self.documents, self.mode), found)
             self._queries = choose_queries(self.documents, found, scripts=every_script(self.mode))
         self.queries()
-        self._select(frozenset(w for q in self.queries() for w in q.words))
+        self.find_words(frozenset(w for q in self.queries() for w in q.words))
         self._atom_arrays()
         if self.mode != "seed" and self.kept is None:
             get_length("o200k")  # kept counts build it only when a chunk was never counted
@@ -393,9 +393,9 @@ class Workspace:
         kept, documents, mode = self.kept, self.documents, self.mode
         return lambda: kept.term_runs(documents, mode, TermTable.runs_of)
 
-    def _select(self, words: frozenset[str]) -> None:
+    def find_words(self, words: frozenset[str]) -> None:
         """Find where ``words`` occur among the corpus's terms (``TermTable.select``), or read it
-        from ``kept``."""
+        from ``kept``; BM25 over any of this corpus's chunks then counts them without looking."""
         if words not in self._selections:
             self._selections.add(words)
             if self.kept is None:
@@ -451,7 +451,7 @@ class Workspace:
         if self.mode != "seed":
             counter = self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
         if retriever.spec.kind != "dense":  # the lexical ones look the query words up among the terms
-            self._select(frozenset(w for q in self.queries() for w in q.words))
+            self.find_words(frozenset(w for q in self.queries() for w in q.words))
         return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever,
                           expand=expand)
 

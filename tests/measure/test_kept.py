@@ -16,6 +16,7 @@ from inspector.measure import kept as kept_module
 from inspector.measure.kept import KeptStore, kept_version
 from inspector.reports.article import build_report
 from inspector.spec import parse_spec
+from tests.support.engines import nothing_derived_again
 from tests.support.paths import SAMPLE
 
 TEXT = ("# Title\n\nIntro with 12 figures in it, and a sentence long enough to split.\n\n"
@@ -49,17 +50,7 @@ def test_a_second_run_reads_everything_and_measures_the_same(tmp_path, mode, mon
     first = workspace(docs, tmp_path, mode)
     assert report(first) == plain
     assert first.kept.writes > 0 and (tmp_path / "kept.sqlite3").is_file()
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("computed again")
-
-    # Nothing is split, searched for candidates, tokenised into terms, looked up among the terms
-    # or counted in o200k again.
-    monkeypatch.setattr("inspector.measure.workspace.chunk_spans", refuse)
-    monkeypatch.setattr("inspector.measure.workspace.query_candidates", refuse)
-    monkeypatch.setattr("inspector.retrieval.terms.TermTable.runs_of", refuse)
-    monkeypatch.setattr("inspector.retrieval.terms.occurrences", refuse)
-    monkeypatch.setattr(kept_module, "get_length", refuse)
+    nothing_derived_again(monkeypatch)
     second = workspace(docs, tmp_path, mode)
     assert report(second) == plain
     assert second.kept.writes == 0 and second.kept.hits >= len(docs) * (len(SPECS) + 2) + 1

@@ -23,7 +23,7 @@ from inspector.measure.spill import Spill
 from inspector.measure.stream import read_streamed
 from inspector.measure.workspace import Workspace
 from inspector.spec import ARTICLE_SPECS
-from tests.support.engines import check_and_export, generated, with_unreadable_files
+from tests.support.engines import check_and_export, generated, nothing_derived_again, with_unreadable_files
 from tests.support.paths import SAMPLE
 
 
@@ -227,12 +227,5 @@ def test_a_second_streamed_run_splits_tokenizes_and_counts_nothing(capsys, monke
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
     assert (tmp_path / "stream" / "kept.sqlite3").is_file()
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("computed again")
-
-    monkeypatch.setattr("inspector.measure.workspace.chunk_spans", refuse)
-    monkeypatch.setattr("inspector.retrieval.terms.TermTable.runs_of", refuse)
-    monkeypatch.setattr("inspector.measure.partition.get_length", refuse)
-    monkeypatch.setattr("inspector.measure.kept.get_length", refuse)
+    nothing_derived_again(monkeypatch)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held

@@ -41,3 +41,16 @@ def check_and_export(capsys, monkeypatch, data: Path, engine: str) -> tuple[str,
     assert main(["export", str(SAMPLE), "--spec", "heading:256t", "--engine", engine]) == 0
     assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--engine", engine, "--min", "code=99%"]) == 1
     return capsys.readouterr().out, baseline.read_text()
+
+
+def nothing_derived_again(monkeypatch) -> None:
+    """From here on, splitting a document, finding its query candidates or its terms, looking the
+    probe's words up among the terms, or counting o200k tokens fails the test: all of it is to
+    come from the data folder's kept store."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("computed again, not read from the kept store")
+
+    for name in ("inspector.measure.workspace.chunk_spans", "inspector.measure.workspace.query_candidates",
+                 "inspector.retrieval.terms.TermTable.runs_of", "inspector.retrieval.terms.occurrences",
+                 "inspector.measure.kept.get_length", "inspector.measure.partition.get_length"):
+        monkeypatch.setattr(name, refuse)
