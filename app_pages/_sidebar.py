@@ -19,7 +19,6 @@ from app_pages._chunk_sets import chunk_set_store, chunk_sets, question_store, s
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
-from inspector.atoms import AnalysisStore
 from inspector.chunks import ChunkSetInfo
 from inspector.context import ContextStore
 from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
@@ -27,7 +26,6 @@ from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError, CorpusError, LengthError
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
 from inspector.limits import MAX_TOKENIZER_BYTES
-from inspector.measure import KeptStore
 from inspector.model import MODES
 from inspector.spec import DEFAULT_STAMP, IMPORTED, KINDS, MAX_SPEC_LENGTH
 from inspector.split import available_adapters
@@ -152,8 +150,7 @@ def _corpus_widgets(ctx: Context) -> None:
         ctx.workspace.question_store = question_store()
         ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
         if ctx.workspace.analysis_store is None:
-            ctx.workspace.analysis_store = AnalysisStore(data_folder())  # kept across restarts
-            ctx.workspace.kept = KeptStore(data_folder())
+            ctx.workspace.keep_in(data_folder())  # analyses and splits kept across restarts
         count = len(ctx.corpus.documents)
         st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
         if not ctx.corpus.documents and not ctx.problem:

@@ -156,11 +156,11 @@ def load(args, *, alone: bool = False) -> tuple | int:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
         return fail(f"no readable documents in {args.corpus}")
+    from ..data_folder import data_folder
     from ..measure.workspace import Workspace
 
     workspace = with_chunk_sets(Workspace(corpus, args.atoms))
-    workspace.analysis_store = analysis_store()
-    workspace.kept = kept_store()
+    workspace.keep_in(data_folder())
     if getattr(args, "engine", "local") == "ray":
         on_ray(workspace)
     return corpus, workspace
@@ -193,14 +193,6 @@ def analysis_store():
     from ..data_folder import data_folder
 
     return AnalysisStore(data_folder())
-
-
-def kept_store():
-    """Where splits, query candidates, terms and token counts are kept between runs: the data folder."""
-    from ..data_folder import data_folder
-    from ..measure.kept import KeptStore
-
-    return KeptStore(data_folder())
 
 
 def with_chunk_sets(workspace):

@@ -16,7 +16,6 @@ from .common import (
     fail,
     golden_set,
     held_anyway,
-    kept_store,
     log_to_mlflow,
     on_ray,
     question_set,
@@ -104,8 +103,7 @@ def run_report(args: argparse.Namespace) -> int:
 
         work = Workspace(corpus, args.atoms)
         work.add_analyses({d.id: found for d, found in zip(corpus.documents, kept) if found is not None})
-        work.analysis_store = store
-        work.kept = kept_store()
+        work.keep_in(store.path.parent)
         if args.engine == "ray":
             on_ray(work)
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])

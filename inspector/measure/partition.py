@@ -15,7 +15,6 @@ import numpy as np
 
 from ..atoms.analysis import Analysis
 from ..chunks.export import export_text
-from ..lengths import get_length
 from ..model import Document, Span, every_script
 from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read, chosen_words
@@ -115,5 +114,4 @@ class Partition:
         reads = [Read(d, a, b, pool.prefixes[j] if pool.prefixes is not None else "") for j, d, a, b in spans]
         if not tokens:
             return reads, None
-        count = self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
-        return reads, count([r.prefix + self.documents[r.doc].text[r.start:r.end] for r in reads])
+        return reads, self.work.o200k_counter()([r.prefix + self.documents[r.doc].text[r.start:r.end] for r in reads])

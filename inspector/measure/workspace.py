@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from contextlib import nullcontext
+from functools import partial
 from itertools import accumulate
 
 from ..atoms.analysis import Analysis, HeadingIndex
 from ..atoms.detect import analyze
+from ..atoms.store import AnalysisStore
 from ..chunks.export import export_chunks
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..collector import collection_paused
@@ -28,6 +30,7 @@ from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
 from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
 from .headers import HeaderCarry, header_carry_spans
+from .kept import KeptStore
 from .summary import CorpusFacts, Grouped, SplitSummary, most_first
 from .workers import TABLE_SHARE, Workers
 
@@ -108,6 +111,11 @@ class Workspace:
         part.analysis_store, part._store_read = self.analysis_store, self._store_read
         part.kept = self.kept
         return part
+
+    def keep_in(self, folder) -> None:
+        """Keep the analyses (``atoms.store``) and what runs derive from them (``kept``) in
+        ``folder`` between runs, and read what earlier runs kept there."""
+        self.analysis_store, self.kept = AnalysisStore(folder), KeptStore(folder)
 
     def analysis(self, document: Document) -> Analysis:
         """The document's structure: kept in ``analysis_store`` (every document's is read at
@@ -383,15 +391,11 @@ class Workspace:
         terms of every script otherwise."""
         if self._terms is None:
             scripts = every_script(self.mode)
+            kept = (partial(self.kept.term_runs, self.documents, self.mode, TermTable.runs_of)
+                    if scripts and self.kept is not None else None)  # every script's terms are kept
             self._terms = (self._whole.term_table() if self._whole is not None else
-                           TermTable(((d.id, d.text) for d in self.documents), scripts=scripts,
-                                     runs=self._kept_runs() if scripts and self.kept is not None else None))
+                           TermTable(((d.id, d.text) for d in self.documents), scripts=scripts, runs=kept))
         return self._terms
-
-    def _kept_runs(self):
-        """Every document's terms as ``TermTable`` asks for them, from ``kept`` where it has them."""
-        kept, documents, mode = self.kept, self.documents, self.mode
-        return lambda: kept.term_runs(documents, mode, TermTable.runs_of)
 
     def find_words(self, words: frozenset[str]) -> None:
         """Find where ``words`` occur among the corpus's terms (``TermTable.select``), or read it
@@ -410,6 +414,7 @@ class Workspace:
             self._queries = [q for q in self._whole.queries() if q.doc_id in mine]
         if self._queries is None:
             scripts = every_script(self.mode)
+
             def candidates(document: Document) -> list[Span]:
                 return query_candidates(document, self.analysis(document).atoms["num"], scripts)
 
@@ -444,12 +449,15 @@ class Workspace:
             found = self._probes[key] = self._probe(spec, k, retriever, expand)
         return found
 
+    def o200k_counter(self):
+        """``count_many`` of o200k tokens: the kept counts where ``kept`` has them (the encoding is
+        then built only for a text never counted)."""
+        return self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
+
     def _probe(self, spec: SplitterSpec, k: int, retriever: Retriever, expand: int) -> ProbeResult:
         if self.cluster is not None and self.cluster.probes(spec, retriever, expand):
             return self.cluster.probe(self.queries(), spec, k)
-        counter = None
-        if self.mode != "seed":
-            counter = self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
+        counter = self.o200k_counter() if self.mode != "seed" else None
         if retriever.spec.kind != "dense":  # the lexical ones look the query words up among the terms
             self.find_words(frozenset(w for q in self.queries() for w in q.words))
         return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever,

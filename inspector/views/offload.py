@@ -29,13 +29,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atoms.store import AnalysisStore
 from ..chunks.importer import ImportResult
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..context.store import ContextStore
 from ..corpus.load import Corpus
 from ..lengths import get_length
-from ..measure.kept import KeptStore
 from ..measure.workspace import Workspace
 from ..reports.fixes_table import measure_fixes
 from ..retrieval.golden import golden_recall
@@ -91,8 +89,7 @@ def _workspace(handle: CorpusHandle) -> Workspace:
     found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
     found.context_store = ContextStore(handle.data) if handle.data else None
     if found.analysis_store is None and handle.data:
-        found.analysis_store = AnalysisStore(handle.data)  # a restarted server reads the analyses it kept
-        found.kept = KeptStore(handle.data)  # and its splits, terms and token counts
+        found.keep_in(handle.data)  # a restarted server reads the analyses and splits it kept
     return found
 
 

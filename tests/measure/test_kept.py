@@ -178,3 +178,11 @@ def test_a_second_report_splits_and_counts_nothing_and_prints_the_same(capsys, i
     monkeypatch.setattr(kept_module, "get_length", lambda *a, **k: 1 / 0)
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out) == first
+
+
+def test_a_workspace_keeps_its_analyses_and_what_it_derives_in_one_folder(tmp_path):
+    work = Workspace(documents(2))
+    work.keep_in(tmp_path)
+    work.probe("recursive:300")
+    assert work.analysis_store.path.parent == work.kept.path.parent == tmp_path
+    assert {p.name for p in tmp_path.glob("*.sqlite3")} == {"analyses.sqlite3", "kept.sqlite3"}

@@ -52,5 +52,5 @@ def nothing_derived_again(monkeypatch) -> None:
 
     for name in ("inspector.measure.workspace.chunk_spans", "inspector.measure.workspace.query_candidates",
                  "inspector.retrieval.terms.TermTable.runs_of", "inspector.retrieval.terms.occurrences",
-                 "inspector.measure.kept.get_length", "inspector.measure.partition.get_length"):
+                 "inspector.measure.kept.get_length"):
         monkeypatch.setattr(name, refuse)
