@@ -16,17 +16,27 @@ if str(ROOT) not in sys.path:  # run as `python bench/x.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 
-def big_corpus(target_bytes: int = 3_500_000) -> Path:
+def big_corpus(target_bytes: int = 3_500_000, *, only: str = "", distinct: bool = False) -> Path:
     """A temporary folder of sample_corpus copies totalling at least ``target_bytes``.
 
     Each copy lives in its own subfolder, so document ids stay unique and the corpus has the
-    same mix of code, tables and prose as the bundled one.
+    same mix of code, tables and prose as the bundled one. ``only`` (a suffix such as ``.md``)
+    keeps the files ending so; ``distinct`` ends each markdown file of each copy with a line
+    naming the copy, so no two files share a text and nothing analysed for one copy serves
+    another (the engine analyses a text once however many files hold it).
     """
-    size = sum(p.stat().st_size for p in SAMPLE.rglob("*") if p.is_file())
-    copies = max(1, -(-target_bytes // size))
+    files = [p for p in SAMPLE.rglob("*") if p.is_file() and p.name.endswith(only)]
+    copies = max(1, -(-target_bytes // sum(p.stat().st_size for p in files)))
     folder = Path(tempfile.mkdtemp(prefix="ci-bench-"))
     for k in range(copies):
-        shutil.copytree(SAMPLE, folder / f"copy{k:02d}")
+        for path in files:
+            target = folder / f"copy{k:02d}" / path.relative_to(SAMPLE)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if distinct and path.suffix == ".md":
+                target.write_text(path.read_text(encoding="utf-8") + f"\nThis page is copy {k} of the corpus.\n",
+                                  encoding="utf-8")
+            else:
+                shutil.copyfile(path, target)
     return folder
 
 

@@ -83,26 +83,21 @@ def run_report(args: argparse.Namespace) -> int:
             log_to_mlflow(args, report_runs(work, report))
         return _printed(args, report, work.skipped)
     held_anyway(args, alone)
-    corpus = read_corpus(args, progress)
-    for skipped in corpus.skipped:
-        sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
-    if not corpus.documents:
-        return fail(f"no readable documents in {args.corpus}")
-    from ..measure.workers import IMPORTS_AND_TABLE_SHARE, Workers
+    from ..measure.workers import EarlyAnalysis
 
-    # Analyses kept by an earlier run are read first, so the workers analyse only the rest.
     store = analysis_store()
-    kept = store.load([d.text for d in corpus.documents], args.atoms)
-    missing = [d for d, found in zip(corpus.documents, kept) if found is None]
-    workers = None
-    if args.engine != "ray":
-        workers = Workers.start(missing, args.atoms, jobs, IMPORTS_AND_TABLE_SHARE.get(args.atoms, 1.0))
+    early = EarlyAnalysis(store, args.atoms, jobs)
     try:
+        corpus = read_corpus(args, progress, early if args.engine != "ray" else None)
+        for skipped in corpus.skipped:
+            sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
+        if not corpus.documents:
+            return fail(f"no readable documents in {args.corpus}")
         from ..measure.workspace import Workspace
         from ..reports.article import build_report
 
         work = Workspace(corpus, args.atoms)
-        work.add_analyses({d.id: found for d, found in zip(corpus.documents, kept) if found is not None})
+        work.add_analyses(early.kept)
         work.keep_in(store.path.parent)
         if args.engine == "ray":
             on_ray(work)
@@ -121,12 +116,11 @@ def run_report(args: argparse.Namespace) -> int:
         if any(isinstance(g, int) for g in golden):
             return 2
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,
-                              workers=workers, retriever=retriever, golden=golden, questions=questions,
+                              workers=early.workers, retriever=retriever, golden=golden, questions=questions,
                               by_format=args.by_format, by_language=args.by_language,
                               expand=tuple(dict.fromkeys(args.expand)), fixes=fixes, context_model=context_model)
     finally:
-        if workers is not None:
-            workers.close()
+        early.close()
     if args.mlflow is not None:
         from ..reports.tracking import report_runs
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import SpecError, UnreadableFile
@@ -223,20 +223,27 @@ class Reading:
             return SkippedFile(doc_id, exc.reason)
 
 
-def load_listing(listing: Listing, reading: Reading) -> Corpus:
-    """Read a listing's files in id order into a corpus; failures join ``skipped``."""
+def load_listing(listing: Listing, reading: Reading,
+                 texts_read: Callable[[list[Document], int], None] | None = None) -> Corpus:
+    """Read a listing's files into a corpus (in id order); failures join ``skipped``. The files
+    read as text come first: ``texts_read``, when given, is called with their documents and the
+    number of files left to convert, before any is converted (so they can be analysed meanwhile)."""
     check_mode(reading.mode)
     _check_max_bytes(reading.max_bytes)
     mode = reading.mode
     documents, skipped = [], list(listing.skipped)
-    converting = sum(1 for doc_id, _ in listing.entries if mode == "markdown" and kind_of(doc_id))
-    done = 0
+    converted = [(doc_id, path) for doc_id, path in listing.entries if mode == "markdown" and kind_of(doc_id)]
     for doc_id, path in listing.entries:
+        if not (mode == "markdown" and kind_of(doc_id)):
+            found = reading.read(doc_id, path)
+            (skipped if isinstance(found, SkippedFile) else documents).append(found)
+    if texts_read is not None:
+        texts_read(list(documents), len(converted))
+    for done, (doc_id, path) in enumerate(converted, 1):
         found = reading.read(doc_id, path)
         (skipped if isinstance(found, SkippedFile) else documents).append(found)
-        if reading.progress is not None and mode == "markdown" and kind_of(doc_id):
-            done += 1
-            reading.progress(done, converting)
+        if reading.progress is not None:
+            reading.progress(done, len(converted))
     return _corpus(listing.root, documents, skipped, mode)
 
 

@@ -34,10 +34,13 @@ def read_analysed(reading, store: str | None,
     texts = [d.text for d in documents]
     analyses = kept.load(texts, reading.mode) if kept else [None] * len(documents)
     new = [i for i, a in enumerate(analyses) if a is None]
+    computed: dict[str, Analysis] = {}  # files with the same text share one analysis
     for i in new:
-        analyses[i] = analyze(texts[i], reading.mode)
+        if texts[i] not in computed:
+            computed[texts[i]] = analyze(texts[i], reading.mode)
+        analyses[i] = computed[texts[i]]
     if kept:
-        kept.save((texts[i], analyses[i]) for i in new)
+        kept.save(computed.items())
     analysed = iter(zip(documents, analyses))
     return [next(analysed) if isinstance(item, Document) else item for item in found]
 

@@ -23,6 +23,9 @@ from ..retrieval.probe import query_candidates
 # for markdown, whose parser is several times slower than the article's regexes.
 TABLE_SHARE = {"seed": 0.2, "markdown": 0.05}
 IMPORTS_AND_TABLE_SHARE = {"seed": 0.75, "markdown": 0.15}
+# While other files are converted, this process converts them (MarkItDown's import alone costs
+# about what parsing a megabyte of markdown does): the workers take every text file.
+CONVERTING_SHARE = 1.0
 
 _FORKED: tuple[str, list[list[Document]]] | None = None  # what the workers inherit
 #: About how many characters of documents one worker task analyses and sends back.
@@ -64,7 +67,18 @@ class Workers:
     def __init__(self, documents: list[Document], mode: str, jobs: int, head: float) -> None:
         global _FORKED
         load_detector(mode)  # once, before forking, rather than in every process
-        self.documents = list(documents)
+        # An analysis depends on the text alone: a text that several files hold (a page kept in
+        # every version of the docs) is analysed once, for the first of them.
+        first: dict[str, Document] = {}
+        self.twins: list[tuple[Document, Document]] = []
+        """Each document whose text an earlier one has, with that earlier document."""
+        self.documents = []
+        for document in documents:
+            earlier = first.setdefault(document.text, document)
+            if earlier is document:
+                self.documents.append(document)
+            else:
+                self.twins.append((document, earlier))
         self.mode = mode
         bounds = shares([len(d.text) for d in self.documents], jobs, head)
         self.own: list[Document] = self.documents[:bounds[1]]
@@ -104,6 +118,30 @@ class Workers:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+
+
+class EarlyAnalysis:
+    """``Workers`` started on a corpus's text files as soon as they are read (``load_listing``'s
+    ``texts_read``), so they parse while this process converts the other files and imports the
+    engine; with the analyses ``store`` (an ``AnalysisStore``) kept of those files, which are
+    not analysed again."""
+
+    def __init__(self, store, mode: str, jobs: int) -> None:
+        self.store, self.mode, self.jobs = store, mode, jobs
+        self.workers: Workers | None = None
+        self.kept: dict[str, Analysis] = {}
+        """The kept analyses, by document id."""
+
+    def __call__(self, documents: list[Document], converting: int) -> None:
+        kept = self.store.load([d.text for d in documents], self.mode)
+        self.kept = {d.id: found for d, found in zip(documents, kept) if found is not None}
+        missing = [d for d, found in zip(documents, kept) if found is None]
+        head = CONVERTING_SHARE if converting else IMPORTS_AND_TABLE_SHARE.get(self.mode, 1.0)
+        self.workers = Workers.start(missing, self.mode, self.jobs, head)
+
+    def close(self) -> None:
+        if self.workers is not None:
+            self.workers.close()
 
 
 def _slices(documents: list[Document]) -> list[list[Document]]:

@@ -79,6 +79,7 @@ class Workspace:
         ``--engine ray``; None: here). A subset measures here."""
         self._store_read = False
         self._unsaved: list[str] = []  # ids of analyses computed here and not yet kept
+        self._computed: dict[str, Analysis] = {}  # analyses computed here, by text
 
     @property
     def fingerprint(self) -> str:
@@ -125,8 +126,11 @@ class Workspace:
             self.read_analyses()
             found = self._analyses.get(document.id)
         if found is None:
-            found = self._analyses[document.id] = analyze(document.text, self.mode)
-            self._unsaved.append(document.id)
+            found = self._computed.get(document.text)  # another file with the same text
+            if found is None:
+                found = self._computed[document.text] = analyze(document.text, self.mode)
+                self._unsaved.append(document.id)
+            self._analyses[document.id] = found
         return found
 
     def has_analysis(self, document: Document) -> bool:
@@ -170,6 +174,8 @@ class Workspace:
             candidates: dict[str, list] = {}
             try:
                 self.term_table().index()  # independent of atoms: overlaps the workers' parsing
+                if self.mode != "seed":  # new documents have chunks never counted: built while they parse
+                    get_length("o200k")
                 for document in workers.own:
                     candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"],
                                                                every_script(self.mode))
@@ -177,6 +183,9 @@ class Workspace:
                     self._analyses[document.id] = analysis
                     self._unsaved.append(document.id)
                     candidates[document.id] = found
+                for document, earlier in workers.twins:  # same text: same analysis, same candidates
+                    self._analyses[document.id] = self._analyses[earlier.id]
+                    candidates[document.id] = candidates[earlier.id]
             finally:
                 workers.close()
             if all(d.id in candidates for d in self.documents):

@@ -11,6 +11,8 @@ import pytest
 from inspector import Workspace, load_corpus
 from inspector.corpus import ConversionCache, to_markdown
 from inspector.corpus import convert as convert_module
+from inspector.corpus.listing import list_corpus
+from inspector.corpus.load import Reading, load_listing
 from tests.support.documents import unreadable_files
 from tests.support.files import reasons, write
 from tests.support.paths import ROOT, SAMPLE
@@ -167,3 +169,22 @@ def test_a_cache_reads_the_converters_version_once(tmp_path, monkeypatch):
     for k in range(3):
         cache.convert(f"<h1>Page {k}</h1><p>Body.</p>".encode(), "html")
     assert asked == ["markitdown"] and cache.converted == 3
+
+
+def test_text_files_are_handed_over_before_any_file_converts(tmp_path, monkeypatch):
+    write(tmp_path, "a.md", "# A\n\nText.\n")
+    write(tmp_path, "b.html", "<h1>B</h1><p>Converted.</p>")
+    write(tmp_path, "c.txt", "Plain text.\n")
+    write(tmp_path, "d.html", "<h1>D</h1><p>Converted too.</p>")
+    write(tmp_path, "bad.md", b"\xff\xfe\x00binary")
+    events = []
+    real = convert_module.to_markdown
+    monkeypatch.setattr(convert_module, "_MEMO", {})
+    monkeypatch.setattr(convert_module, "to_markdown", lambda raw, kind, converter="markitdown":
+                        events.append("converted") or real(raw, kind, converter))
+    monkeypatch.setattr("inspector.corpus.read.to_markdown", convert_module.to_markdown)
+    corpus = load_listing(list_corpus(tmp_path), Reading("markdown"),
+                          lambda documents, converting: events.append(([d.id for d in documents], converting)))
+    assert events == [(["a.md", "c.txt"], 2), "converted", "converted"]
+    assert corpus == load_corpus(tmp_path)  # the same corpus, in id order, the unreadable file skipped
+    assert [d.id for d in corpus.documents] == ["a.md", "b.html", "c.txt", "d.html"]

@@ -1,11 +1,19 @@
-"""``inspector.measure.workers``: forked analysis workers share the corpus out evenly."""
+"""``inspector.measure.workers``: forked analysis workers share the corpus out evenly, and
+analyse a text several files hold once."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.measure.workers import shares
+from inspector import Workspace
+from inspector.atoms.detect import analyze
+from inspector.atoms.store import AnalysisStore
+from inspector.corpus.load import Reading
+from inspector.measure import reading as reading_module
+from inspector.measure import workspace as workspace_module
+from inspector.measure.reading import read_analysed
+from inspector.measure.workers import EarlyAnalysis, Workers, shares
 from inspector.model import Document
 
 
@@ -19,3 +27,76 @@ def test_every_worker_gets_documents(sizes, jobs, head):
     assert len(bounds) == min(jobs - 1, len(docs)) + 2
     assert all(a <= b for a, b in zip(bounds, bounds[1:]))
     assert all(a < b for a, b in zip(bounds[1:], bounds[2:]))
+
+
+TEXTS = ("# A\n\nThe plan costs 5 euros a month since 2021 for every single seat.\n",
+         "# B\n\n| plan | price |\n|---|---|\n| pro | 9 |\n\nSee [the docs](http://x.io) from 2020 onwards.\n",
+         "# C\n\n```\ncode 1\n```\n\nThe third page lists 3 figures in 2019 and 2022 for testing.\n")
+
+
+def copies() -> list[Document]:
+    """Each text in three files (as a page kept in every version of the docs)."""
+    return [Document(f"v{k}/{i}.md", text) for k in range(3) for i, text in enumerate(TEXTS)]
+
+
+def test_a_text_several_files_hold_is_analysed_once():
+    docs = copies()
+    workers = Workers(docs, "markdown", 2, 0.0)
+    try:
+        assert [d.id for d in workers.documents] == ["v0/0.md", "v0/1.md", "v0/2.md"]
+        assert [(d.id, earlier.id) for d, earlier in workers.twins] == [
+            (f"v{k}/{i}.md", f"v0/{i}.md") for k in (1, 2) for i in range(3)]
+        work = Workspace(docs, "markdown")
+        analyses = work.analyses(workers=workers)
+    finally:
+        workers.close()
+    alone = Workspace(docs, "markdown")
+    assert analyses == alone.analyses()
+    assert all(analyses[i] is analyses[i % 3] for i in range(len(docs)))
+    assert work.queries() == alone.queries()
+
+
+def test_in_this_process_too_a_text_is_analysed_once(monkeypatch):
+    calls = []
+    real = workspace_module.analyze
+    monkeypatch.setattr(workspace_module, "analyze", lambda text, mode: calls.append(text) or real(text, mode))
+    work = Workspace(copies(), "markdown")
+    analyses = work.analyses()
+    assert sorted(calls) == sorted(TEXTS)
+    assert analyses == [analyze(d.text, "markdown") for d in copies()]
+
+
+def test_a_streamed_batch_analyses_a_text_once(tmp_path, monkeypatch):
+    for document in copies():
+        (tmp_path / document.id).parent.mkdir(exist_ok=True)
+        (tmp_path / document.id).write_text(document.text)
+    calls = []
+    real = reading_module.analyze
+    monkeypatch.setattr(reading_module, "analyze", lambda text, mode: calls.append(text) or real(text, mode))
+    entries = [(d.id, str(tmp_path / d.id)) for d in copies()]
+    found = read_analysed(Reading("markdown"), str(tmp_path / "data"), entries)
+    assert sorted(calls) == sorted(TEXTS)
+    assert [a for _, a in found] == [analyze(d.text, "markdown") for d in copies()]
+    calls.clear()
+    assert [a for _, a in read_analysed(Reading("markdown"), str(tmp_path / "data"), entries)] == \
+        [a for _, a in found] and calls == []  # each text was kept once, for all its files
+
+
+def test_early_workers_take_every_text_file_while_others_convert(tmp_path):
+    store = AnalysisStore(tmp_path)
+    docs = copies()
+    store.save([(docs[0].text, analyze(docs[0].text, "markdown"))])
+    early = EarlyAnalysis(store, "markdown", 2)
+    try:
+        early(docs, 1)
+        assert set(early.kept) == {"v0/0.md", "v1/0.md", "v2/0.md"}  # kept: not analysed again
+        assert early.workers.own == []
+        assert [d.id for d in early.workers.documents] == ["v0/1.md", "v0/2.md"]
+    finally:
+        early.close()
+    early = EarlyAnalysis(store, "markdown", 2)
+    try:
+        early(docs, 0)  # nothing to convert: this process analyses a share too
+        assert early.workers.own != []
+    finally:
+        early.close()
