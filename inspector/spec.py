@@ -173,6 +173,13 @@ class SplitterSpec:
         return self.kind.startswith(ADAPTER_PREFIX)
 
     @property
+    def is_built_in(self) -> bool:
+        """True for chunks one of our splitters makes from each document alone: not imported,
+        not another library's, without context lines (what can be kept, streamed and split on
+        a cluster's partitions)."""
+        return not (self.is_imported or self.is_adapter or self.context)
+
+    @property
     def prefixes_path(self) -> bool:
         """Whether each chunk gets the heading path at its start as a prefix."""
         return self.kind == "heading" if self.heading_prefix is None else self.heading_prefix

@@ -23,6 +23,13 @@ def test_an_imported_spec_reads_and_prints_its_short_form():
     assert not SplitterSpec.parse("structured:800").is_imported
 
 
+@pytest.mark.parametrize("text, built_in", [
+    ("structured:800", True), ("recursive:300t+address", True), ("imported:0123456789abcdef", False),
+    ("ext-langchain-recursive:800", False), ("recursive:800+context", False)])
+def test_built_in_chunks_are_made_from_each_document_alone(text, built_in):
+    assert SplitterSpec.parse(text).is_built_in is built_in
+
+
 @pytest.mark.parametrize("text", ["imported:800", "imported:0123456789ABCDEF", "imported:0123456789abcde",
                                   "imported:0123456789abcdef0", "imported:../../etc/passwd"])
 def test_malformed_imported_specs_are_refused_with_the_form_to_use(text):

@@ -185,7 +185,7 @@ def run_export(args: argparse.Namespace) -> int:
     if not args.spec:
         return fail("export needs --spec SPEC")
     spec = with_context_model(parse_spec(args.spec), args)
-    loaded = load(args, alone=_built_in(spec))
+    loaded = load(args, alone=spec.is_built_in)
     if isinstance(loaded, int):
         return loaded
     _, workspace = loaded
@@ -212,12 +212,6 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _built_in(spec) -> bool:
-    from ..measure.ray_partitions import Partitions
-
-    return Partitions.measures(spec)
-
-
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
     held by the Ray cluster): one built-in splitter, ranked by BM25, each chunk read alone, with
@@ -225,4 +219,4 @@ def _alone(args: argparse.Namespace) -> bool:
     from ..retrieval.retriever_spec import parse_retriever
 
     return (not (args.chunks or args.golden or args.expand)
-            and parse_retriever(args.retriever).kind == "bm25" and _built_in(parse_spec(args.spec)))
+            and parse_retriever(args.retriever).kind == "bm25" and parse_spec(args.spec).is_built_in)

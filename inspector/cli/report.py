@@ -142,11 +142,10 @@ def _alone(args: argparse.Namespace, specs: list, fixes) -> bool:
     from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with survival by
     format or language (golden sets, the fixes table, neighbour windows and a dense retriever need
     the corpus in memory; the user's questions, on the cluster too)."""
-    from ..measure.ray_partitions import Partitions
     from ..retrieval.retriever_spec import parse_retriever
 
     return (not any((args.golden, args.expand, fixes)) and parse_retriever(args.retriever).kind == "bm25"
-            and all(Partitions.measures(spec) for spec in specs))
+            and all(spec.is_built_in for spec in specs))
 
 
 def _budgets(text: str) -> tuple[int, ...] | str:

@@ -33,7 +33,7 @@ def split_source(text: str, spec: SplitterSpec | str, metadata: Mapping | None =
                  mode: str = "markdown") -> tuple[Document, tuple[Chunk, ...]]:
     """The document ``text`` makes and its chunks under ``spec`` (a built-in splitter)."""
     spec = parse_spec(spec)
-    if spec.is_imported or spec.is_adapter or spec.context:
+    if not spec.is_built_in:
         raise SpecError(f"{spec} cannot split new text here: drop-in splitters take a built-in splitter "
                         "without +context, e.g. structured:800 or heading:256t+address")
     document = source_document(text, metadata)

@@ -45,7 +45,7 @@ for result in work.split({text}):
     for chunk in result.chunks:
         print(chunk.id, chunk.start, chunk.end, repr(chunk.embedded_text(document)[:60]))
 """)]
-    if not (spec.is_imported or spec.is_adapter or spec.context):
+    if spec.is_built_in:
         out.append(Snippet(f"LangChain ({install_hint('langchain')})", f"""from inspector import load_corpus
 from inspector.integrations import ChunkInspectorSplitter
 from langchain_core.documents import Document

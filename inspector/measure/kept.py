@@ -68,7 +68,7 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
     @staticmethod
     def keeps(spec: SplitterSpec) -> bool:
         """Whether ``spec``'s splits are kept: built-in splitters in built-in units."""
-        return not (spec.is_imported or spec.is_adapter or spec.context) and built_in_unit(spec.unit) is not None
+        return spec.is_built_in and built_in_unit(spec.unit) is not None
 
     @staticmethod
     def split_kind(spec: SplitterSpec, document: Document) -> str:

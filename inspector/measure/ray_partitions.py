@@ -110,7 +110,7 @@ class Partitions:
     def measures(spec: SplitterSpec) -> bool:
         """Whether the partitions split and measure ``spec`` (a built-in splitter's chunks are a
         function of each document alone)."""
-        return not (spec.is_imported or spec.is_adapter or spec.context)
+        return spec.is_built_in
 
     def probes(self, spec: SplitterSpec, retriever: Retriever, expand: int) -> bool:
         """Whether the partitions run ``spec``'s probe: BM25 over its own chunks, read alone."""

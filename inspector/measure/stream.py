@@ -287,6 +287,6 @@ class StreamWorkspace:
 
     def _built_in(self, spec: SplitterSpec | str) -> SplitterSpec:
         spec = parse_spec(spec)
-        if spec.is_imported or spec.is_adapter or spec.context:
+        if not spec.is_built_in:
             raise EngineError(f"{spec} needs the corpus in memory; a streamed corpus measures built-in splitters")
         return spec

@@ -479,7 +479,7 @@ class Workspace:
         split straight to spans; other chunks come from ``split``)."""
         ids = [d.id for d in self.documents]
         key = str(spec)
-        if key in self._splits or spec.is_imported or spec.is_adapter or spec.context:
+        if key in self._splits or not spec.is_built_in:
             per_doc = []
             for result in self.split(spec):
                 prefixes = [c.prefix for c in result.chunks]

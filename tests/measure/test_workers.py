@@ -3,6 +3,10 @@ analyse a text several files hold once."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +19,7 @@ from inspector.measure import workspace as workspace_module
 from inspector.measure.reading import read_analysed
 from inspector.measure.workers import EarlyAnalysis, Workers, shares
 from inspector.model import Document
+from tests.support.paths import ROOT, SAMPLE
 
 
 @settings(max_examples=200, deadline=None)
@@ -100,3 +105,17 @@ def test_early_workers_take_every_text_file_while_others_convert(tmp_path):
         assert early.workers.own != []
     finally:
         early.close()
+
+
+def test_the_report_starts_its_workers_before_the_engine_is_imported(tmp_path):
+    # Whatever this process imports before forking is time the workers do not parse in.
+    code = ("import sys; from inspector.measure import workers; seen = []; call = workers.EarlyAnalysis.__call__\n"
+            "def spy(self, documents, converting):\n"
+            "    seen.append(sorted(m for m in ('numpy', 'tiktoken', 'markitdown') if m in sys.modules))\n"
+            "    return call(self, documents, converting)\n"
+            "workers.EarlyAnalysis.__call__ = spy\n"
+            "from inspector.cli import main; status = main(['report', sys.argv[1], '--json', '--quiet'])\n"
+            "print(status, seen)")
+    found = subprocess.run([sys.executable, "-c", code, str(SAMPLE)], capture_output=True, text=True, cwd=ROOT,
+                           env={**os.environ, "CHUNK_INSPECTOR_DATA": str(tmp_path)}, check=True)
+    assert found.stdout.splitlines()[-1] == "0 [[]]"
