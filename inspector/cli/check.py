@@ -9,7 +9,17 @@ import sys
 
 from ..extras import install_hint
 from ..spec import parse_spec
-from .common import ProgressBar, fail, golden_set, load, log_to_mlflow, retriever_for, say_problems, tracking_ready
+from .common import (
+    ProgressBar,
+    engine_of,
+    fail,
+    golden_set,
+    load,
+    log_to_mlflow,
+    retriever_for,
+    say_problems,
+    tracking_ready,
+)
 from .context import context_ready, with_context_model
 
 
@@ -215,8 +225,8 @@ def run_export(args: argparse.Namespace) -> int:
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
     held by the Ray cluster): one built-in splitter, ranked by BM25, each chunk read alone, with
-    no golden set or chunk file."""
+    no chunk file, and a golden set only when streamed."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not (args.chunks or args.golden or args.expand)
+    return (not (args.chunks or args.expand or (args.golden and engine_of(args) != "stream"))
             and parse_retriever(args.retriever).kind == "bm25" and parse_spec(args.spec).is_built_in)

@@ -171,7 +171,7 @@ def load(args, *, alone: bool = False) -> tuple | int:
 def held_anyway(args, alone: bool) -> None:
     """Say so when ``--engine stream`` was asked for and the command needs the corpus in memory."""
     if getattr(args, "engine", "local") == "stream" and not alone:
-        sys.stderr.write("note: what this command measures needs the whole corpus (a golden set, what your own "
+        sys.stderr.write("note: what this command measures needs the whole corpus (what your own "
                          "system retrieved, the fixes, neighbour windows, a dense retriever or chunks made "
                          "elsewhere), so it is held in memory rather than streamed\n")
 
@@ -244,7 +244,8 @@ def golden_set(path: str, corpus):
     """The golden set located in the corpus (its problems on stderr), or exit status 2."""
     from ..retrieval.golden_files import load_golden
 
-    golden = load_golden(path, corpus)
+    # A streamed corpus locates the quotes batch by batch.
+    golden = corpus.load_golden(path) if hasattr(corpus, "scored_golden") else load_golden(path, corpus)
     for problem in golden.problems:
         sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
     if not golden.items:

@@ -68,15 +68,19 @@ def run_report(args: argparse.Namespace) -> int:
     engine = engine_of(args)
     # The streamed corpus asks the user's questions too, but for what their own system retrieved.
     asked_alone = questions is None or (engine == "stream" and not questions.has_retrieved)
-    alone = _alone(args, [*specs, sweep], fixes) and asked_alone
+    alone = _alone(args, [*specs, sweep], fixes, engine) and asked_alone
     if engine != "memory" and alone:
         from ..reports.article import build_report
 
         work = read_on_ray(args, progress) if engine == "ray" else read_streamed(args, progress, jobs)
         if isinstance(work, int):
             return work
+        golden = [golden_set(path, work) for path in args.golden or ()]
+        if any(isinstance(g, int) for g in golden):
+            return 2
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
-                              questions=questions, by_format=args.by_format, by_language=args.by_language)
+                              golden=golden, questions=questions, by_format=args.by_format,
+                              by_language=args.by_language)
         if args.mlflow is not None:
             from ..reports.tracking import report_runs
 
@@ -137,15 +141,16 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
     return 0
 
 
-def _alone(args: argparse.Namespace, specs: list, fixes) -> bool:
+def _alone(args: argparse.Namespace, specs: list, fixes, engine: str) -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
     from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with survival by
-    format or language (golden sets, the fixes table, neighbour windows and a dense retriever need
-    the corpus in memory; the user's questions, on the cluster too)."""
+    format or language, and golden sets when streamed (the fixes table, neighbour windows and a
+    dense retriever need the corpus in memory; golden sets and the user's questions, on the
+    cluster too)."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not any((args.golden, args.expand, fixes)) and parse_retriever(args.retriever).kind == "bm25"
-            and all(spec.is_built_in for spec in specs))
+    return (not any((args.expand, fixes)) and not (args.golden and engine != "stream")
+            and parse_retriever(args.retriever).kind == "bm25" and all(spec.is_built_in for spec in specs))
 
 
 def _budgets(text: str) -> tuple[int, ...] | str:

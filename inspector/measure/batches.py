@@ -83,7 +83,7 @@ class BatchMeasures:
     """Each probed spec's BM25 statistics over the batch (its counts parked beside it)."""
 
 
-def _partition(spill: Spill, mode: str) -> Partition:
+def batch_partition(spill: Spill, mode: str) -> Partition:
     """A partition for one of the spill's batches, reading and filling its data folder's kept store."""
     return Partition(mode, KeptStore(spill.data) if spill.data else None)
 
@@ -91,7 +91,7 @@ def _partition(spill: Spill, mode: str) -> Partition:
 def measure_batch(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
     """Measure one batch (in a worker): every configuration split once, then let go."""
     spill, batch, mode, asked = job
-    part = _partition(spill, mode)
+    part = batch_partition(spill, mode)
     part.take(*spill.read(batch))
     summaries, headers, statistics = {}, {}, {}
     for spec in asked.specs():
@@ -143,7 +143,7 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
         places[spec] = list(zip(docs.tolist(), (np.asarray(chunks) - (ends - counts)[docs]).tolist()))
     documents, plains = spill.read(batch)
     needed = sorted({doc for chosen in places.values() for doc, _ in chosen})
-    part = _partition(spill, mode)
+    part = batch_partition(spill, mode)
     part.take([documents[d] for d in needed], [plains[d] for d in needed])
     base, found = spill.bounds[batch], {}
     for spec, chosen in places.items():
@@ -159,7 +159,7 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
 def group_batch(job: tuple[Spill, int, str, str, list[str]]) -> Grouped:
     """Each spec's counts over one batch's documents of each format or language (in a worker)."""
     spill, batch, mode, key, specs = job
-    part = _partition(spill, mode)
+    part = batch_partition(spill, mode)
     part.take(*spill.read(batch))
     return part.summaries_by(key, specs)
 
@@ -167,7 +167,7 @@ def group_batch(job: tuple[Spill, int, str, str, list[str]]) -> Grouped:
 def size_batch(job: tuple[Spill, int, str, str, str | None]) -> list[int]:
     """What each chunk of one batch embeds under a spec, in a unit (in a worker)."""
     spill, batch, mode, spec, unit = job
-    part = _partition(spill, mode)
+    part = batch_partition(spill, mode)
     part.take(*spill.read(batch))
     return part.sizes(spec, unit)
 
@@ -175,7 +175,7 @@ def size_batch(job: tuple[Spill, int, str, str, str | None]) -> list[int]:
 def export_batch(job: tuple[Spill, int, str, str]) -> str:
     """The export records (JSON lines) of one batch's documents under a spec (in a worker)."""
     spill, batch, mode, spec = job
-    part = _partition(spill, mode)
+    part = batch_partition(spill, mode)
     held = part.take(*spill.read(batch))
     return part.export(spec, 0, held)
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..corpus.listing import Listing, SkippedFile
 from ..corpus.load import Fingerprint, Reading
@@ -54,6 +54,10 @@ from .headers import HeaderCarry
 from .spill import Spill, batch_runs
 from .stream_ranking import asked_of_batches, probed_over_batches
 from .summary import CorpusFacts, Grouped, SpanLists, SplitSummary, grouped_total
+
+if TYPE_CHECKING:
+    from ..retrieval.golden import GoldenResult
+    from ..retrieval.golden_files import GoldenSet
 
 Progress = Callable[[str, int, int], None]
 
@@ -274,6 +278,25 @@ class StreamWorkspace:
         if type(retriever) is not BM25Retriever:
             raise EngineError("a streamed corpus is asked with BM25")
         return asked_of_batches(self, key, questions, str(retriever.spec), k)
+
+    def load_golden(self, source, name: str | None = None) -> GoldenSet:
+        """``golden_files.load_golden``: the golden set's quotes located batch by batch."""
+        from .stream_golden import located_over_batches  # golden sets' modules load when asked for
+
+        return located_over_batches(self, source, name)
+
+    def scored_golden(self, golden: GoldenSet, spec: SplitterSpec | str, *, budgets: tuple[int, ...],
+                      length: str = "o200k", label: str = "", retriever=None, expand: int = 0) -> GoldenResult:
+        """``golden.golden_recall`` of a built-in splitter ranked by BM25, each chunk read alone, in
+        o200k tokens, over the batches (a question completed beyond the largest budget has no rank)."""
+        key = str(self._built_in(spec))
+        if not isinstance(retriever, Retriever):
+            retriever = self.retriever(retriever)
+        if expand or type(retriever) is not BM25Retriever or length != "o200k":
+            raise EngineError("a streamed corpus scores golden sets with BM25, each chunk read alone, in o200k tokens")
+        from .stream_golden import golden_over_batches
+
+        return golden_over_batches(self, golden, key, budgets, str(retriever.spec), label or key)
 
     def crossed(self, what: str, function: Callable, jobs: list) -> Iterator:
         """``function`` of every job, in order, on the workers: one pass over the batches (noted

@@ -175,23 +175,45 @@ def evaluate_golden(golden: GoldenSet, chunks, table, *, budgets: tuple[int, ...
     each ranked chunk brings that many neighbours either side: a quote is held by a chunk's
     window, and a chunk already read costs nothing again."""
     length = get_length(length)
-    budgets = tuple(budgets)
     pool = chunks if isinstance(chunks, Pool) else Pool.of_chunks(chunks, table)
     retriever = retriever or BM25Retriever()
     sizes = length.count_many(pool.texts())
     spans = _Spans(pool, Windows.of_pool(pool, expand) if expand else None)
     rankings = retriever.rank([Question.of(item.question, pool.table) for item in golden.items], pool, None)
-    results, cuts = [], _Cuts(budgets, getattr(length, "name", str(length)))
-    omega = 0.0
+    scoring = Scoring(tuple(budgets), getattr(length, "name", str(length)))
     for item, ranking in zip(golden.items, rankings):
-        quotes = [spans.quote(q) for q in item.quotes]
+        scoring.add(item, ranking, spans, sizes, [spans.quote(q) for q in item.quotes])
+    return scoring.result(label, str(retriever.spec), expand)
+
+
+class Scoring:
+    """recall@B and the span scores, question by question, from each question's ranking.
+
+    ``spans`` (what a ranked chunk reads, where the quotes are) answers ``costs``, ``read``,
+    ``places``, ``evidence`` and ``near`` as ``_Spans`` does; each quote comes as ``(holders,
+    touching)`` or ``(holders, touching, held)``: the chunks holding it whole that the ranking may
+    reach (all of them, or those a partial ranking holds), whether some chunk only touches it,
+    and whether any chunk holds it (default: whether ``holders`` has one). A ranking may stop
+    once past the largest budget and the first ``TOP_K``: scores and outcomes are the same, and
+    a question completed beyond that has no ``rank`` or ``tokens_needed``."""
+
+    def __init__(self, budgets: tuple[int, ...], unit: str) -> None:
+        self.budgets = budgets
+        self.results: list[QuestionResult] = []
+        self.cuts = _Cuts(budgets, unit)
+        self.omega = 0.0
+
+    def add(self, item: GoldenItem, ranking: Sequence[int], spans, sizes, quotes) -> None:
+        holders = [q[0] for q in quotes]
+        touched = [q[1] for q in quotes]
+        held = [q[2] if len(q) > 2 else bool(q[0]) for q in quotes]
         reached = [None] * len(quotes)  # per quote: (rank, tokens) of its first holder
         used, remaining = 0, len(quotes)
         cost = spans.costs(sizes)
         for position, j in enumerate(ranking):
             used += cost(j)
-            for number, (holders, _) in enumerate(quotes):
-                if reached[number] is None and j in holders:
+            for number, found in enumerate(holders):
+                if reached[number] is None and j in found:
                     reached[number] = (position + 1, used)
                     remaining -= 1
             if not remaining:
@@ -199,17 +221,18 @@ def evaluate_golden(golden: GoldenSet, chunks, table, *, budgets: tuple[int, ...
         every = None if None in reached else max(reached, key=lambda r: r[0])
         found = [r for r in reached if r is not None]
         first = min(found, key=lambda r: r[0]) if found else None
-        held = [bool(h) for h, _ in quotes]
-        touched = [t for _, t in quotes]
-        results.append(QuestionResult(
+        budgets = self.budgets
+        self.results.append(QuestionResult(
             item, _outcomes(budgets, every, all(held), any(t and not h for h, t in zip(held, touched))),
             every[0] if every else None, every[1] if every else None,
             _outcomes(budgets, first, any(held), any(touched)), first[1] if first else None))
-        cuts.add(spans, item, ranking, sizes)
-        omega += precision_omega(spans.evidence(item), spans.near(item))
-    count = len(golden.items)
-    return GoldenResult(label, budgets, cuts.unit, tuple(results), str(retriever.spec), cuts.scores(count),
-                        omega / count if count else 0.0, expand)
+        self.cuts.add(spans, item, ranking, sizes)
+        self.omega += precision_omega(spans.evidence(item), spans.near(item))
+
+    def result(self, label: str, retriever: str, expand: int = 0) -> GoldenResult:
+        count = len(self.results)
+        return GoldenResult(label, self.budgets, self.cuts.unit, tuple(self.results), retriever,
+                            self.cuts.scores(count), self.omega / count if count else 0.0, expand)
 
 
 def _outcomes(budgets, reached, holders_enough: bool, touched: bool) -> tuple[str, ...]:
@@ -324,7 +347,12 @@ def golden_recall(workspace, golden: GoldenSet, spec, *, budgets: tuple[int, ...
                   expand: int = 0) -> GoldenResult:
     """``evaluate_golden`` for the chunks ``spec`` names in ``workspace`` (a built-in or
     library splitter, or imported chunks as ``imported:ID``), ranked by ``retriever`` (a
-    retriever or its spec; default BM25); ``label`` names them (default the spec)."""
+    retriever or its spec; default BM25); ``label`` names them (default the spec). A workspace
+    that scores golden sets itself (a streamed corpus's ``scored_golden``) is asked to."""
+    scored = getattr(workspace, "scored_golden", None)
+    if scored is not None:
+        return scored(golden, spec, budgets=tuple(budgets), length=str(length), label=label or str(spec),
+                      retriever=retriever, expand=expand)
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
     result = evaluate_golden(golden, workspace.pool(spec), workspace.term_table(), budgets=budgets, length=length,

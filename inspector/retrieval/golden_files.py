@@ -165,12 +165,15 @@ class _Left(Exception):
         self.problem = (kind, message)
 
 
-def load_golden(source: str | Path | bytes, corpus, *, name: str | None = None) -> GoldenSet:
+def load_golden(source: str | Path | bytes, corpus, *, name: str | None = None,
+                searched: list[Document] | None = None) -> GoldenSet:
     """Read a golden set (a path, or its content as ``bytes``) in any of ``FORMATS`` and locate
-    every quote in ``corpus`` (a ``Corpus``, ``Workspace`` or list of documents)."""
+    every quote in ``corpus`` (a ``Corpus``, ``Workspace`` or list of documents). ``searched``:
+    the only documents that may hold a quote (the others are named by the records, never
+    searched: a streamed corpus passes them without their text)."""
     text, name = read_source(source, name, "golden set", MAX_GOLDEN_BYTES)
     documents = list(corpus.documents) if hasattr(corpus, "documents") else list(corpus)
-    reader = _Locator(documents)
+    reader = _Locator(documents, documents if searched is None else searched)
     kind, records = _records(text, name)
     items, problems = [], []
     for line, record in records:
@@ -232,11 +235,25 @@ def _csv_records(rows, header: list[str]):
         yield rows.line_num, f"not readable as CSV ({exc}); {_FORMAT_HELP}"
 
 
+def quote_texts(source: str | Path | bytes, name: str | None = None) -> set[str]:
+    """Every quote a golden set's well-formed records give, as it is looked for (stripped)."""
+    text, name = read_source(source, name, "golden set", MAX_GOLDEN_BYTES)
+    out = set()
+    for _, record in _records(text, name)[1]:
+        if isinstance(record, dict):
+            try:
+                out.update(content.strip() for content, _ in _wanted_quotes(record))
+            except _Left:
+                continue
+    return out
+
+
 class _Locator:
     """Turns records into located questions."""
 
-    def __init__(self, documents: list[Document]) -> None:
+    def __init__(self, documents: list[Document], searched: list[Document]) -> None:
         self.documents = documents
+        self.searched = searched
         self.matcher = DocumentMatcher(documents)
         self.twins: dict = {}
 
@@ -245,7 +262,7 @@ class _Locator:
         if not isinstance(question, str) or not question.strip():
             raise _Left("malformed", "needs a non-empty 'question' string")
         wanted = _wanted_quotes(record)
-        scope = self.documents
+        scope = self.searched
         doc_ref = record.get("doc_id", record.get("corpus_id"))
         if isinstance(doc_ref, str) and doc_ref.strip():
             target = self.matcher.resolve(doc_ref)
@@ -273,7 +290,8 @@ class _Locator:
                 return Quote(text, tuple(pinned), "offsets"), None
         found, how = locate(text, scope, self.twins)
         if how == "missing":
-            where = scope[0].id if len(scope) == 1 else "the corpus"
+            where = (scope[0].id if scope is not self.searched else
+                     self.documents[0].id if len(self.documents) == 1 else "the corpus")
             raise _Left("not-found", f"{what} not in {where}, verbatim or with whitespace normalised; "
                                      "question left out")
         if offsets is not None:

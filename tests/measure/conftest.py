@@ -1,10 +1,21 @@
-"""The measure room's fixtures: a local Ray cluster for the ``ray``-marked tests."""
+"""The measure room's fixtures: a local Ray cluster for the ``ray``-marked tests, and a folder
+of the test's own where the streamed engine parks its batches."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
+
+
+@pytest.fixture
+def parked(tmp_path, monkeypatch):
+    """Where the command parks its batches (a folder of the test's own)."""
+    folder = tmp_path / "parked"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import errno
 import json
-import os
-import tempfile
 
 import pytest
 
@@ -23,46 +21,17 @@ from inspector.measure.spill import Spill
 from inspector.measure.stream import read_streamed
 from inspector.measure.workspace import Workspace
 from inspector.spec import ARTICLE_SPECS
-from tests.support.engines import check_and_export, generated, nothing_derived_again, with_unreadable_files
+from tests.support.engines import (
+    BUILD,
+    check_and_export,
+    count_batches,
+    generated,
+    nothing_derived_again,
+    report,
+    with_unreadable_files,
+    workers_alone_build_workspaces,
+)
 from tests.support.paths import SAMPLE
-
-
-def report(capsys, monkeypatch, folder, data, *args) -> str:
-    monkeypatch.setenv(ENV_DATA, str(data))  # a fresh data folder: nothing is read from an earlier run
-    assert main(["report", str(folder), "--json", "--quiet", *args]) == 0
-    return capsys.readouterr().out
-
-
-BUILD = Workspace.__init__
-
-
-def workers_alone_build_workspaces(monkeypatch) -> None:
-    """From here on, building a workspace in this process fails the test; the forked workers,
-    which measure the batches, build theirs."""
-    here, build = os.getpid(), BUILD
-
-    def only_in_workers(self, *args, **kwargs):
-        if os.getpid() == here:
-            raise AssertionError("the command's process built a workspace: batches are measured by the workers")
-        build(self, *args, **kwargs)
-
-    monkeypatch.setattr(Workspace, "__init__", only_in_workers)
-
-
-def count_batches(monkeypatch) -> list[int]:
-    """The sizes of the batches parked from here on (in documents)."""
-    batches, add = [], Spill.add
-    monkeypatch.setattr(Spill, "add", lambda self, documents: batches.append(documents) or add(self, documents))
-    return batches
-
-
-@pytest.fixture
-def parked(tmp_path, monkeypatch):
-    """Where the command parks its batches (a folder of the test's own)."""
-    folder = tmp_path / "parked"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
-    return folder
 
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])

@@ -1,14 +1,48 @@
 """What the engines' identity tests share: the corpora they measure (the sample corpus with two
-unreadable files, a few thousand generated documents) and one run of ``check`` and ``export``."""
+unreadable files, a few thousand generated documents), one run of ``report``, of ``check`` and
+``export``, and watches on the streamed engine (its batches, where workspaces are built)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 from inspector.cli import main
 from inspector.data_folder import ENV_DATA
+from inspector.measure.spill import Spill
+from inspector.measure.workspace import Workspace
 from tests.support.paths import SAMPLE
+
+
+def report(capsys, monkeypatch, folder, data, *args) -> str:
+    """What ``report --json`` prints, with ``data`` as the data folder."""
+    monkeypatch.setenv(ENV_DATA, str(data))  # a fresh data folder: nothing is read from an earlier run
+    assert main(["report", str(folder), "--json", "--quiet", *args]) == 0
+    return capsys.readouterr().out
+
+
+BUILD = Workspace.__init__
+
+
+def workers_alone_build_workspaces(monkeypatch) -> None:
+    """From here on, building a workspace in this process fails the test; the forked workers,
+    which measure the batches, build theirs."""
+    here, build = os.getpid(), BUILD
+
+    def only_in_workers(self, *args, **kwargs):
+        if os.getpid() == here:
+            raise AssertionError("the command's process built a workspace: batches are measured by the workers")
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(Workspace, "__init__", only_in_workers)
+
+
+def count_batches(monkeypatch) -> list[int]:
+    """The sizes of the batches parked from here on (in documents)."""
+    batches, add = [], Spill.add
+    monkeypatch.setattr(Spill, "add", lambda self, documents: batches.append(documents) or add(self, documents))
+    return batches
 
 
 def with_unreadable_files(folder: Path) -> Path:

@@ -1,0 +1,243 @@
+"""Golden sets over a streamed corpus (``stream.StreamWorkspace``): every quote located and
+recall@B scored batch by batch, as a workspace holding the corpus scores them (``retrieval.golden``).
+
+Locating: one pass over the batches finds which documents hold a quote verbatim (a second, for
+quotes held nowhere, looks with whitespace normalised); those come back with their text, every
+other document as its id and path only (a record may name it), and ``load_golden`` locates the
+quotes as it does in a held corpus.
+
+Scoring (BM25, each chunk read alone): a measuring pass counts the questions' words and the
+statistics are summed; then each batch ranks its chunks with the pool's statistics and sends
+back, per question, its ranking as far as the largest budget (counted in its own chunks'
+tokens, so the corpus's ranking within that budget is inside the batches' rankings within it)
+and at least ``TOP_K`` deep, each chunk with its span and o200k size; whether some chunk of a
+quote's document holds it whole or only touches it; and the chunks of the documents holding the
+first places (precision-Omega). Merged in BM25's order, the rankings are the corpus's ranking up
+to the largest budget, which is as far as ``golden.Scoring`` reads.
+"""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass, replace
+from itertools import accumulate
+
+import numpy as np
+
+from ..chunks.matching import NormalisedText
+from ..lengths import get_length
+from ..model import Document, every_script
+from ..retrieval.bm25 import Statistics
+from ..retrieval.golden import TOP_K, GoldenResult, Scoring
+from ..retrieval.golden_files import GoldenSet, load_golden, quote_texts
+from ..retrieval.ranking import Question
+from ..retrieval.span_scores import merged
+from ..retrieval.terms import TermTable
+from .batches import Asked, batch_partition, measure_batch
+from .spill import Spill
+
+#: Documents are placed apart in one coordinate space (no document has 2**40 characters), as a
+#: held corpus's term table places them; spans of different documents never meet.
+_SPACING = 1 << 40
+
+
+def located_over_batches(work, source, name: str | None = None) -> GoldenSet:
+    """``load_golden`` of ``source`` in the streamed corpus ``work``."""
+    quotes = sorted(quote_texts(source, name))
+    jobs = [(work.spill, batch, quotes, ()) for batch in range(len(work.spill))]
+    found = list(work.crossed("quotes", holding_batch, jobs))
+    anywhere = set().union(*(held for batch in found for held, _ in batch[1].values()))
+    nowhere = tuple(i for i in range(len(quotes)) if i not in anywhere)
+    if nowhere:  # looked for again with whitespace normalised, as ``locate`` does
+        jobs = [(work.spill, batch, quotes, nowhere) for batch in range(len(work.spill))]
+        for mine, again in zip(found, work.crossed("quotes", holding_batch, jobs)):
+            mine[1].update(again[1])
+    documents, searched = [], []
+    for (sources, holding), first in zip(found, work.spill.bounds):
+        for k, source_path in enumerate(sources):
+            text = holding[k][1] if k in holding else ""
+            documents.append(Document(work.ids[first + k], text, source=source_path))
+            if k in holding:
+                searched.append(documents[-1])
+    return load_golden(source, documents, name=name, searched=searched)
+
+
+def holding_batch(job: tuple[Spill, int, list[str], tuple[int, ...]]) -> tuple[list[str], dict]:
+    """One batch's documents' paths, and the documents holding some of ``quotes`` (those
+    numbered ``normalised``, with whitespace normalised; else verbatim) with their text: ``{place
+    in the batch: (numbers of the quotes held, text)}``."""
+    spill, batch, quotes, normalised = job
+    documents = spill.read(batch)[0]
+    holding = {}
+    for k, document in enumerate(documents):
+        text = document.text
+        if normalised:
+            twin = NormalisedText(text)
+            held = {i for i in normalised if twin.find_all(quotes[i])}
+        else:
+            held = {i for i, quote in enumerate(quotes) if quote in text}
+        if held:
+            holding[k] = (held, text)
+    return [d.source for d in documents], holding
+
+
+@dataclass(frozen=True, slots=True)
+class BatchGolden:
+    """What one batch sends back for a golden set's questions."""
+
+    rankings: list[tuple[np.ndarray, ...]]
+    """Per question: scores, first words, chunks, o200k sizes, documents, starts, ends (chunks and
+    documents as positions in the batch), best first, as deep as the batch's ranking needs."""
+
+    quotes: dict[tuple[int, int], tuple[bool, bool]]
+    """``(question, quote) -> (held whole by a chunk, touched by one that does not hold it)``."""
+
+    near: dict[int, tuple[list[tuple[int, int]], str]]
+    """The chunks' spans of documents holding a first place, with the document's language."""
+
+
+def golden_batch(job) -> BatchGolden:
+    """Rank one batch's chunks for every question with the pool's statistics (in a worker)."""
+    spill, batch, mode, spec, name, words, pool, limit, places, near = job
+    part = batch_partition(spill, mode)
+    part.take(*spill.read(batch))
+    chunks = part.work.pool(spec)
+    n = len(chunks)
+    sizes = np.asarray(part.work.o200k_counter()(chunks.texts()) if n else [], dtype=np.int64)
+    doc_of, starts, ends = chunks.doc_of, chunks.starts, chunks.ends
+    ranked = spill.kept(batch, name).ranking(pool).ranked(words, n + 1) if n else []
+    rankings = []
+    for found in ranked:
+        tokens = sizes[found.chunks]
+        before = np.cumsum(tokens) - tokens
+        deep = max(TOP_K, int(np.searchsorted(before, limit, side="right")))
+        at = found.chunks[:deep]
+        rankings.append((found.scores[:deep], found.seen[:deep], at, tokens[:deep], doc_of[at], starts[at], ends[at]))
+    quotes: dict[tuple[int, int], tuple[bool, bool]] = {}
+    for question, quote, doc, a, b in places:
+        mine = np.flatnonzero(doc_of == doc)
+        holds = (starts[mine] <= a) & (b <= ends[mine])
+        touches = ~holds & (starts[mine] < b) & (a < ends[mine])
+        held, touched = quotes.get((question, quote), (False, False))
+        quotes[question, quote] = (held or bool(holds.any()), touched or bool(touches.any()))
+    spans = {doc: (list(zip(starts[doc_of == doc].tolist(), ends[doc_of == doc].tolist())),
+                   part.analyses[part.documents[doc].id].language) for doc in near}
+    gc.collect()  # the command runs with the collector paused; a worker lives for many batches
+    return BatchGolden(rankings if n else [()] * len(words), quotes, spans)
+
+
+def golden_over_batches(work, golden: GoldenSet, spec: str, budgets: tuple[int, ...], retriever: str,
+                        label: str) -> GoldenResult:
+    """``golden.golden_recall`` of a built-in ``spec`` ranked by BM25 (named ``retriever``), in
+    o200k tokens, over the batches."""
+    budgets = tuple(budgets)
+    scoring = Scoring(budgets, "o200k")
+    if not golden.items:
+        return scoring.result(label, retriever)
+    table = TermTable((), scripts=every_script(work.mode))  # terms found by the mode's rules alone
+    words = [Question.of(item.question, table).words for item in golden.items]
+    asked = Asked(probes=(spec,), wanted=frozenset(w for found in words for w in found), tag=len(work.passes))
+    jobs = [(work.spill, batch, work.mode, asked) for batch in range(len(work.spill))]
+    statistics = [measures.statistics[spec] for measures in work.crossed("measure", measure_batch, jobs)]
+    pool = Statistics.total(statistics)
+    offsets = [0, *accumulate(part.chunks for part in statistics)]
+    where = _positions(work, golden)
+    places: dict[int, list] = {}
+    near: dict[int, set[int]] = {}
+    for question, item in enumerate(golden.items):
+        for number, quote in enumerate(item.quotes):
+            for doc_id, a, b in quote.locations:
+                batch, doc = work.spill.batch_of(where[doc_id])
+                places.setdefault(batch, []).append((question, number, doc, a, b))
+            batch, doc = work.spill.batch_of(where[quote.locations[0][0]])
+            near.setdefault(batch, set()).add(doc)
+    get_length("o200k")  # built once here, before the workers fork
+    jobs = [(work.spill, batch, work.mode, spec, asked.counts(spec), words, pool, max(budgets),
+             places.get(batch, []), sorted(near.get(batch, ()))) for batch in range(len(work.spill))]
+    try:
+        found = list(work.crossed("golden", golden_batch, jobs))
+    finally:
+        work.spill.drop("counted")
+    known = _Known(found, work.spill.bounds, offsets, where)
+    for question, item in enumerate(golden.items):
+        ranking, sizes = known.ranking(question, max(budgets))
+        quotes = []
+        for number, quote in enumerate(item.quotes):
+            held, touched = known.quote(question, number)
+            quotes.append(({j for j in ranking if known.holds(j, quote.locations)}, touched, held))
+        scoring.add(item, ranking, known, sizes, quotes)
+    result = scoring.result(label, retriever)
+    return replace(result, languages=tuple(known.language(q.item.locations[0][0]) if q.item.locations else ""
+                                           for q in result.questions))
+
+
+def _positions(work, golden: GoldenSet) -> dict[str, int]:
+    """Where each document a quote is in stands in the corpus."""
+    wanted = {doc_id for item in golden.items for quote in item.quotes for doc_id, _, _ in quote.locations}
+    return {doc_id: k for k, doc_id in enumerate(work.ids) if doc_id in wanted}
+
+
+class _Known:
+    """What the batches sent back, as ``golden.Scoring`` reads a corpus's chunks: chunks as
+    positions over every batch, documents placed ``_SPACING`` apart."""
+
+    def __init__(self, found: list[BatchGolden], bounds: list[int], offsets: list[int], where: dict[str, int]):
+        self.found, self.bounds, self.offsets, self.where = found, bounds, offsets, where
+        self.spans: dict[int, tuple[int, int, int]] = {}  # chunk -> (document, start, end)
+        self.documents: dict[int, tuple[list[tuple[int, int]], str]] = {}  # near a first place: chunks, language
+        for batch, mine in enumerate(found):
+            self.documents.update((bounds[batch] + doc, value) for doc, value in mine.near.items())
+
+    def ranking(self, question: int, limit: int) -> tuple[list[int], dict[int, int]]:
+        """The corpus's ranking for a question as far as ``limit`` tokens and ``TOP_K`` deep
+        (the chunk that passes the limit included), and those chunks' sizes."""
+        parts = [(batch, mine.rankings[question]) for batch, mine in enumerate(self.found) if mine.rankings[question]]
+        if not parts:
+            return [], {}
+        scores, seen, chunks, tokens, docs, starts, ends = (np.concatenate(column) for column in zip(*(
+            (r[0], r[1], r[2] + self.offsets[batch], r[3], r[4] + self.bounds[batch], r[5], r[6])
+            for batch, r in parts)))
+        order = np.lexsort((chunks, seen, -scores))
+        before = np.cumsum(tokens[order]) - tokens[order]
+        order = order[:max(TOP_K, int(np.searchsorted(before, limit, side="right")))]
+        ranking = chunks[order].tolist()
+        self.spans.update(zip(ranking, zip(docs[order].tolist(), starts[order].tolist(), ends[order].tolist())))
+        return ranking, dict(zip(ranking, tokens[order].tolist()))
+
+    def quote(self, question: int, number: int) -> tuple[bool, bool]:
+        """Whether some chunk holds the quote whole, and whether one only touches it."""
+        held = touched = False
+        for mine in self.found:
+            h, t = mine.quotes.get((question, number), (False, False))
+            held, touched = held or h, touched or t
+        return held, touched
+
+    def holds(self, j: int, locations) -> bool:
+        doc, start, end = self.spans[j]
+        return any(self.where[d] == doc and start <= a and b <= end for d, a, b in locations)
+
+    def language(self, doc_id: str) -> str:
+        return self.documents[self.where[doc_id]][1] if self.where.get(doc_id) in self.documents else "und"
+
+    # -- what golden.Scoring reads of the chunks ------------------------------------------------
+
+    def costs(self, sizes: dict[int, int]):
+        return sizes.__getitem__
+
+    def span(self, j: int) -> tuple[int, int]:
+        doc, start, end = self.spans[j]
+        return doc * _SPACING + start, doc * _SPACING + end
+
+    def read(self, chosen: list[int]) -> list[tuple[int, int]]:
+        return [self.span(j) for j in chosen]
+
+    def places(self, item) -> list[list[tuple[int, int]]]:
+        return [[(self.where[d] * _SPACING + a, self.where[d] * _SPACING + b) for d, a, b in q.locations]
+                for q in item.quotes]
+
+    def evidence(self, item) -> list[tuple[int, int]]:
+        return merged(places[0] for places in self.places(item))
+
+    def near(self, item) -> list[tuple[int, int]]:
+        docs = dict.fromkeys(self.where[q.locations[0][0]] for q in item.quotes)
+        return [(doc * _SPACING + a, doc * _SPACING + b) for doc in docs for a, b in self.documents[doc][0]]

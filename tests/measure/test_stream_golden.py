@@ -1,0 +1,130 @@
+"""Golden sets over the streamed engine: quotes located and recall@B scored batch by batch give
+what a corpus held in memory gives, byte for byte in ``report`` and ``check``, on the sample
+corpus and on a few thousand documents in many batches, with quotes found only with whitespace
+normalised, pinned by offsets, moved, missing or in a document a record names; the command's
+process never holds the corpus."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from inspector import load_corpus
+from inspector.cli import main
+from inspector.corpus.listing import list_corpus
+from inspector.corpus.load import Reading
+from inspector.data_folder import ENV_DATA
+from inspector.errors import EngineError
+from inspector.measure.stream import read_streamed
+from inspector.measure.workspace import Workspace
+from inspector.retrieval.golden import golden_recall
+from inspector.retrieval.golden_files import load_golden
+from tests.support.engines import count_batches, generated, report, workers_alone_build_workspaces
+from tests.support.paths import SAMPLE
+
+GOLDEN = [SAMPLE / "golden-questions.jsonl", SAMPLE / "golden-paraphrase.csv"]
+
+
+def tricky(folder) -> str:
+    """A golden set whose quotes are found every way ``load_golden`` finds them, or not at all."""
+    leave = (SAMPLE / "handbook" / "leave-policy.md").read_text(encoding="utf-8")
+    row = next(line for line in leave.splitlines() if line.startswith("| Lisbon"))
+    at = leave.index(row)
+    sentence = next(s for s in leave.split("\n\n") if len(s) > 120 and not s.startswith(("#", "|", "-")))
+    records = [
+        {"question": "Lisbon carry over", "evidence": row, "doc_id": "handbook/leave-policy.md"},
+        {"question": "the same row, pinned", "references": [{"content": row, "start_index": at,
+                                                             "end_index": at + len(row)}]},
+        {"question": "the same row, moved", "references": [{"content": row, "start_index": 3, "end_index": 40}]},
+        {"question": "spaced out", "evidence": "  ".join(sentence.split())},
+        {"question": "two quotes", "evidence": [row, sentence]},
+        {"question": "nowhere", "evidence": "no document says this at all, anywhere"},
+        {"question": "wrong document", "evidence": row, "doc_id": "blog/not-a-page.md"},
+        {"question": "right document, missing quote", "evidence": row, "doc_id": "product/guides/installation.md"},
+        {"question": "a figure", "evidence": "10 days"},
+        {"question": "zzzz qqqq", "evidence": "the"},
+    ]
+    path = folder / "tricky.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("mode", ["markdown", "seed"])
+def test_the_streamed_golden_tables_are_the_held_ones(capsys, monkeypatch, tmp_path, parked, mode):
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 32 << 10)
+    golden = [arg for path in [*GOLDEN, tricky(tmp_path)] for arg in ("--golden", str(path))]
+    specs = ["--spec", "structured:800", "--spec", "fixed:400/50", "--spec", "heading:128t", "--budgets", "400"]
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", "--atoms", mode, *specs, *golden,
+                  "--engine", "memory")
+    assert held.count('"recall"') >= 9 and '"rank-miss"' in held
+    batches = count_batches(monkeypatch)
+    workers_alone_build_workspaces(monkeypatch)
+    streamed = report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", "--atoms", mode, *specs, *golden,
+                      "--engine", "stream", "--jobs", "2")
+    assert streamed == held
+    assert len(batches) > 5
+
+
+def test_each_question_scores_as_held(tmp_path, parked):
+    source = tricky(tmp_path)
+    corpus = load_corpus(SAMPLE)
+    held = Workspace(corpus)
+    beyond = 0
+    with read_streamed(list_corpus(SAMPLE), Reading("markdown"), str(tmp_path / "data"), jobs=2) as work:
+        located = work.load_golden(source)
+        assert located == load_golden(source, corpus)
+        assert {p.kind for p in located.problems} == {"normalised", "moved", "not-found", "unknown-document"}
+        for spec, budgets in (("fixed:400", (100, 300)), ("structured:800", (2000, 4000)), ("sentence:200t", (50,))):
+            mine = golden_recall(work, located, spec, budgets=budgets)
+            theirs = golden_recall(held, located, spec, budgets=budgets)
+            assert replace(mine, questions=()) == replace(theirs, questions=())
+            for streamed, whole in zip(mine.questions, theirs.questions, strict=True):
+                assert streamed == past_the_budgets(whole, max(budgets))
+                beyond += whole.tokens_needed is not None and whole.tokens_needed > max(budgets)
+        assert beyond  # some question completed past the budgets: no rank there, the same outcomes
+        assert [what for what, _ in work.passes].count("golden") == 3
+        with pytest.raises(EngineError, match="BM25"):
+            golden_recall(work, located, "fixed:400", retriever="dense")
+        with pytest.raises(EngineError, match="alone"):
+            golden_recall(work, located, "fixed:400", expand=1)
+
+
+def past_the_budgets(result, limit: int):
+    """A held question's result as a streamed ranking, which ends past the largest budget, knows it."""
+    far = result.tokens_needed is not None and result.tokens_needed > limit
+    far_any = result.tokens_needed_any is not None and result.tokens_needed_any > limit
+    return replace(result, rank=None if far else result.rank, tokens_needed=None if far else result.tokens_needed,
+                   tokens_needed_any=None if far_any else result.tokens_needed_any)
+
+
+def test_check_gates_golden_recall_on_the_streamed_corpus(capsys, monkeypatch, tmp_path, parked):
+    out = []
+    for engine in ("memory", "stream"):
+        monkeypatch.setenv(ENV_DATA, str(tmp_path / engine))
+        if engine == "stream":
+            workers_alone_build_workspaces(monkeypatch)
+        status = main(["check", str(SAMPLE), "--spec", "recursive:800", "--golden", str(GOLDEN[0]), "--engine", engine,
+                       "--min", "recall@2000=99%", "--json"])
+        out.append((status, capsys.readouterr().out))
+    assert out[0] == out[1] and out[0][0] == 1 and '"recall@2000"' in out[0][1]
+
+
+def test_a_few_thousand_documents_in_many_batches_score_as_held(capsys, monkeypatch, tmp_path, parked):
+    corpus = generated(tmp_path / "corpus")
+    notes = sorted((corpus / "part-1").iterdir())
+    lines = []
+    for i, path in enumerate(notes[:40]):
+        paragraphs = [p for p in path.read_text(encoding="utf-8").split("\n\n")[1:] if len(p) > 40]
+        lines.append({"question": f"what does note {i} say about {paragraphs[0].split()[2]}?",
+                      "evidence": paragraphs[0][:200].rsplit(" ", 1)[0]})  # paragraphs repeat: several copies
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    args = ["--spec", "structured:400", "--spec", "fixed:400/50", "--budgets", "400", "--golden", str(golden)]
+    held = report(capsys, monkeypatch, corpus, tmp_path / "memory", *args, "--engine", "memory")
+    assert '"documents": 2000' in held and '"questions": 40' in held
+    batches = count_batches(monkeypatch)
+    assert report(capsys, monkeypatch, corpus, tmp_path / "stream", *args, "--engine", "stream") == held
+    assert len(batches) > 20
