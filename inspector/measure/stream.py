@@ -121,6 +121,7 @@ class StreamWorkspace:
         self._summaries: dict[tuple[str, int | None], SplitSummary] = {}
         self._headers: dict[str, HeaderCarry] = {}
         self._probes: dict[tuple[str, int], ProbeResult] = {}
+        self._golden: dict[tuple, GoldenResult] = {}  # by golden set, spec and budgets
         self._queries: list[Query] | None = None
         self._fingerprint: str | None = None
         self.passes: list[tuple[str, int]] = []
@@ -187,8 +188,12 @@ class StreamWorkspace:
 
     def measure_ahead(self, summaries: Iterable[tuple[SplitterSpec | str, int | None]] = (),
                       probes: Iterable[SplitterSpec | str] = (), headers: Iterable[SplitterSpec | str] = (),
-                      k: int = 5) -> None:
-        """Measure these in one pass over the batches (what is measured already is not again)."""
+                      k: int = 5, golden: tuple | None = None) -> None:
+        """Measure these in one pass over the batches (what is measured already is not again);
+        ``golden``, ``(golden set, specs, budgets)``: score the set for every spec, in two passes
+        of their own."""
+        if golden is not None:
+            self._golden_ahead(*golden)
         asked = Asked(tuple(dict.fromkeys(key for key in ((str(self._built_in(s)), f) for s, f in summaries)
                                           if key not in self._summaries)),
                       tuple(dict.fromkeys(s for s in map(str, map(self._built_in, probes))
@@ -294,9 +299,19 @@ class StreamWorkspace:
             retriever = self.retriever(retriever)
         if expand or type(retriever) is not BM25Retriever or length != "o200k":
             raise EngineError("a streamed corpus scores golden sets with BM25, each chunk read alone, in o200k tokens")
-        from .stream_golden import golden_over_batches
+        if (golden, key, tuple(budgets)) not in self._golden:
+            self.measure_ahead(golden=(golden, [key], budgets))
+        return replace(self._golden[golden, key, tuple(budgets)], label=label or key)
 
-        return golden_over_batches(self, golden, key, budgets, str(retriever.spec), label or key)
+    def _golden_ahead(self, golden: GoldenSet, specs, budgets: tuple[int, ...]) -> None:
+        from .stream_golden import golden_over_batches  # golden sets' modules load when asked for
+
+        budgets = tuple(budgets)
+        keys = dict.fromkeys(str(self._built_in(spec)) for spec in specs)
+        todo = [key for key in keys if (golden, key, budgets) not in self._golden]
+        if todo:
+            found = golden_over_batches(self, golden, todo, budgets, str(self.retriever().spec))
+            self._golden.update(((golden, spec, budgets), result) for spec, result in found.items())
 
     def crossed(self, what: str, function: Callable, jobs: list) -> Iterator:
         """``function`` of every job, in order, on the workers: one pass over the batches (noted

@@ -96,18 +96,25 @@ class BatchGolden:
     """The chunks' spans of documents holding a first place, with the document's language."""
 
 
-def golden_batch(job) -> BatchGolden:
-    """Rank one batch's chunks for every question with the pool's statistics (in a worker)."""
-    spill, batch, mode, spec, name, words, pool, limit, places, near = job
+def golden_batch(job) -> dict[str, BatchGolden]:
+    """Rank one batch's chunks of each spec for every question with the pool's statistics (in a
+    worker)."""
+    spill, batch, mode, specs, words, limit, places, near = job
     part = batch_partition(spill, mode)
     part.take(*spill.read(batch))
+    out = {spec: _ranked_here(part, spec, spill.kept(batch, name), pool, words, limit, places, near)
+           for spec, (name, pool) in specs.items()}
+    gc.collect()  # the command runs with the collector paused; a worker lives for many batches
+    return out
+
+
+def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, places, near) -> BatchGolden:
     chunks = part.work.pool(spec)
     n = len(chunks)
     sizes = np.asarray(part.work.o200k_counter()(chunks.texts()) if n else [], dtype=np.int64)
     doc_of, starts, ends = chunks.doc_of, chunks.starts, chunks.ends
-    ranked = spill.kept(batch, name).ranking(pool).ranked(words, n + 1) if n else []
     rankings = []
-    for found in ranked:
+    for found in counted.ranking(pool).ranked(words, n + 1) if n else []:
         tokens = sizes[found.chunks]
         before = np.cumsum(tokens) - tokens
         deep = max(TOP_K, int(np.searchsorted(before, limit, side="right")))
@@ -122,25 +129,25 @@ def golden_batch(job) -> BatchGolden:
         quotes[question, quote] = (held or bool(holds.any()), touched or bool(touches.any()))
     spans = {doc: (list(zip(starts[doc_of == doc].tolist(), ends[doc_of == doc].tolist())),
                    part.analyses[part.documents[doc].id].language) for doc in near}
-    gc.collect()  # the command runs with the collector paused; a worker lives for many batches
+    part.release(spec)
     return BatchGolden(rankings if n else [()] * len(words), quotes, spans)
 
 
-def golden_over_batches(work, golden: GoldenSet, spec: str, budgets: tuple[int, ...], retriever: str,
-                        label: str) -> GoldenResult:
-    """``golden.golden_recall`` of a built-in ``spec`` ranked by BM25 (named ``retriever``), in
-    o200k tokens, over the batches."""
+def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tuple[int, ...],
+                        retriever: str) -> dict[str, GoldenResult]:
+    """``golden.golden_recall`` of built-in ``specs`` ranked by BM25 (named ``retriever``), in
+    o200k tokens, over the batches: one measuring pass and one ranking pass for all of them."""
     budgets = tuple(budgets)
-    scoring = Scoring(budgets, "o200k")
     if not golden.items:
-        return scoring.result(label, retriever)
+        return {spec: Scoring(budgets, "o200k").result(spec, retriever) for spec in specs}
     table = TermTable((), scripts=every_script(work.mode))  # terms found by the mode's rules alone
     words = [Question.of(item.question, table).words for item in golden.items]
-    asked = Asked(probes=(spec,), wanted=frozenset(w for found in words for w in found), tag=len(work.passes))
+    asked = Asked(probes=tuple(specs), wanted=frozenset(w for found in words for w in found), tag=len(work.passes))
     jobs = [(work.spill, batch, work.mode, asked) for batch in range(len(work.spill))]
-    statistics = [measures.statistics[spec] for measures in work.crossed("measure", measure_batch, jobs)]
-    pool = Statistics.total(statistics)
-    offsets = [0, *accumulate(part.chunks for part in statistics)]
+    statistics = {spec: [] for spec in specs}
+    for measures in work.crossed("measure", measure_batch, jobs):
+        for spec in specs:
+            statistics[spec].append(measures.statistics[spec])
     where = _positions(work, golden)
     places: dict[int, list] = {}
     near: dict[int, set[int]] = {}
@@ -152,13 +159,23 @@ def golden_over_batches(work, golden: GoldenSet, spec: str, budgets: tuple[int, 
             batch, doc = work.spill.batch_of(where[quote.locations[0][0]])
             near.setdefault(batch, set()).add(doc)
     get_length("o200k")  # built once here, before the workers fork
-    jobs = [(work.spill, batch, work.mode, spec, asked.counts(spec), words, pool, max(budgets),
-             places.get(batch, []), sorted(near.get(batch, ()))) for batch in range(len(work.spill))]
+    pools = {spec: (asked.counts(spec), Statistics.total(parts)) for spec, parts in statistics.items()}
+    jobs = [(work.spill, batch, work.mode, pools, words, max(budgets), places.get(batch, []),
+             sorted(near.get(batch, ()))) for batch in range(len(work.spill))]
     try:
         found = list(work.crossed("golden", golden_batch, jobs))
     finally:
         work.spill.drop("counted")
-    known = _Known(found, work.spill.bounds, offsets, where)
+    out = {}
+    for spec, parts in statistics.items():
+        known = _Known([mine[spec] for mine in found], work.spill.bounds, [0, *accumulate(p.chunks for p in parts)],
+                       where)
+        out[spec] = _scored(golden, known, budgets, spec, retriever)
+    return out
+
+
+def _scored(golden: GoldenSet, known: "_Known", budgets: tuple[int, ...], label: str, retriever: str) -> GoldenResult:
+    scoring = Scoring(budgets, "o200k")
     for question, item in enumerate(golden.items):
         ranking, sizes = known.ranking(question, max(budgets))
         quotes = []
