@@ -11,12 +11,18 @@ at a time, the rest parked on disk), ``memory`` (the corpus held, as below 16 MB
 Issue 15's targets on a 2-core, 24 GB machine: 36 MB under 1 GB peak; 360 MB under 4 GB and 150 s
 locally; peak memory growing at most half as fast as the corpus between 36 and 360 MB.
 
+``BENCH_GOLDEN=1`` adds the sample corpus's golden set to every run (its questions without their
+document names, so that any copy of a quote answers): a streamed golden set is located and scored
+over the batches too.
+
     python bench/bench_scale.py
     BENCH_SCALE_MB=3.6,36 BENCH_ENGINES=stream,memory python bench/bench_scale.py
+    BENCH_GOLDEN=1 BENCH_SCALE_MB=36,360 BENCH_ENGINES=stream python bench/bench_scale.py
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -29,6 +35,7 @@ from pathlib import Path
 from common import ROOT, big_corpus, corpus_bytes
 
 SCALES = tuple(float(x) for x in os.environ.get("BENCH_SCALE_MB", "3.6,36,360").split(","))
+GOLDEN = os.environ.get("BENCH_GOLDEN") == "1"
 ENGINES = tuple(os.environ.get("BENCH_ENGINES", "stream,memory,ray").split(","))
 TIMEOUT = 1_800
 
@@ -48,6 +55,8 @@ def measure(folder: Path, engine: str) -> tuple[float, float, float] | str:
     of them, of one `report`, or why it failed."""
     data = tempfile.mkdtemp(prefix="bench-scale-data-")
     command = [sys.executable, "-m", "inspector", "report", str(folder), "--json", "--quiet", "--engine", engine]
+    if GOLDEN:
+        command += ["--golden", _golden_set(data)]
     start = time.perf_counter()
     try:
         # Through a wrapper process of its own: the children's peak is the largest any child has
@@ -71,6 +80,16 @@ def measure(folder: Path, engine: str) -> tuple[float, float, float] | str:
     if run.returncode:
         return f"exit {run.returncode}: {lines[-1:]}"
     return seconds, int(lines[-1].split()[-1]) / 1024, sampler.peak / 1024
+
+
+def _golden_set(folder: str) -> str:
+    """The sample corpus's golden set without the documents its questions name, in ``folder``."""
+    records = [json.loads(line) for line in (ROOT / "sample_corpus" / "golden-questions.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip()]
+    path = Path(folder) / "golden.jsonl"
+    path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "doc_id"}) + "\n" for r in records),
+                    encoding="utf-8")
+    return str(path)
 
 
 class _Sampler(threading.Thread):
