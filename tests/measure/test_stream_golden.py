@@ -1,6 +1,6 @@
 """Golden sets over the streamed engine: quotes located and recall@B scored batch by batch give
 what a corpus held in memory gives, byte for byte in ``report`` and ``check``, on the sample
-corpus and on a thousand documents in many batches, with quotes found only with whitespace
+corpus and on 500 generated documents in many batches, with quotes found only with whitespace
 normalised, pinned by offsets, moved, missing or in a document a record names; the command's
 process never holds the corpus."""
 
@@ -54,13 +54,13 @@ def tricky(folder) -> str:
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_streamed_golden_tables_are_the_held_ones(capsys, monkeypatch, tmp_path, parked, mode):
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 32 << 10)
-    sets = [*GOLDEN, tricky(tmp_path)] if mode == "markdown" else [tricky(tmp_path)]
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    sets = [GOLDEN[1], tricky(tmp_path)] if mode == "markdown" else [tricky(tmp_path)]
     golden = [arg for path in sets for arg in ("--golden", str(path))]
-    specs = ["--spec", "structured:800", "--spec", "fixed:400/50", "--spec", "heading:128t", "--budgets", "400"]
+    specs = ["--spec", "structured:800", "--spec", "heading:128t", "--budgets", "400"]
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", "--atoms", mode, *specs, *golden,
                   "--engine", "memory")
-    assert held.count('"recall"') >= 3 * len(sets) and '"rank-miss"' in held
+    assert held.count('"recall"') >= 2 * len(sets) and '"rank-miss"' in held
     batches = count_batches(monkeypatch)
     workers_alone_build_workspaces(monkeypatch)
     scored, score = [], stream_golden.golden_over_batches
@@ -69,8 +69,8 @@ def test_the_streamed_golden_tables_are_the_held_ones(capsys, monkeypatch, tmp_p
     streamed = report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", "--atoms", mode, *specs, *golden,
                       "--engine", "stream", "--jobs", "2")
     assert streamed == held
-    assert len(batches) > 5
-    assert scored == [["structured:800", "fixed:400/50", "heading:128t"]] * len(sets)  # every splitter at once
+    assert len(batches) > 3
+    assert scored == [["structured:800", "heading:128t"]] * len(sets)  # every splitter at once
 
 
 def test_each_question_scores_as_held(tmp_path, parked):
@@ -82,7 +82,7 @@ def test_each_question_scores_as_held(tmp_path, parked):
         located = work.load_golden(source)
         assert located == load_golden(source, corpus)
         assert {p.kind for p in located.problems} == {"normalised", "moved", "not-found", "unknown-document"}
-        for spec, budgets in (("fixed:400", (100, 300)), ("structured:800", (2000, 4000)), ("sentence:200t", (50,))):
+        for spec, budgets in (("fixed:400", (100, 300)), ("sentence:200t", (50, 4000))):
             mine = golden_recall(work, located, spec, budgets=budgets)
             theirs = golden_recall(held, located, spec, budgets=budgets)
             assert replace(mine, questions=()) == replace(theirs, questions=())
@@ -90,7 +90,7 @@ def test_each_question_scores_as_held(tmp_path, parked):
                 assert streamed == past_the_budgets(whole, max(budgets))
                 beyond += whole.tokens_needed is not None and whole.tokens_needed > max(budgets)
         assert beyond  # some question completed past the budgets: no rank there, the same outcomes
-        assert [what for what, _ in work.passes].count("golden") == 3
+        assert [what for what, _ in work.passes].count("golden") == 2
         with pytest.raises(EngineError, match="BM25"):
             golden_recall(work, located, "fixed:400", retriever="dense")
         with pytest.raises(EngineError, match="alone"):
@@ -117,20 +117,20 @@ def test_check_gates_golden_recall_on_the_streamed_corpus(capsys, monkeypatch, t
     assert out[0] == out[1] and out[0][0] == 1 and '"recall@2000"' in out[0][1]
 
 
-def test_a_thousand_documents_in_many_batches_score_as_held(capsys, monkeypatch, tmp_path, parked):
-    corpus = generated(tmp_path / "corpus", 1_000)
-    notes = sorted((corpus / "part-1").iterdir())
+def test_hundreds_of_documents_in_many_batches_score_as_held(capsys, monkeypatch, tmp_path, parked):
+    corpus = generated(tmp_path / "corpus", 500)
+    notes = sorted((corpus / "part-0").iterdir())
     lines = []
-    for i, path in enumerate(notes[:40]):
+    for i, path in enumerate(notes[:30]):
         paragraphs = [p for p in path.read_text(encoding="utf-8").split("\n\n")[1:] if len(p) > 40]
         lines.append({"question": f"what does note {i} say about {paragraphs[0].split()[2]}?",
                       "evidence": paragraphs[0][:200].rsplit(" ", 1)[0]})  # paragraphs repeat: several copies
     golden = tmp_path / "golden.jsonl"
     golden.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 32 << 10)
-    args = ["--spec", "structured:400", "--spec", "fixed:400/50", "--budgets", "400", "--golden", str(golden)]
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 24 << 10)
+    args = ["--spec", "fixed:400/50", "--budgets", "400", "--golden", str(golden)]
     held = report(capsys, monkeypatch, corpus, tmp_path / "memory", *args, "--engine", "memory")
-    assert '"documents": 1000' in held and '"questions": 40' in held
+    assert '"documents": 500' in held and '"questions": 30' in held
     batches = count_batches(monkeypatch)
     assert report(capsys, monkeypatch, corpus, tmp_path / "stream", *args, "--engine", "stream") == held
-    assert len(batches) > 20
+    assert len(batches) > 15
