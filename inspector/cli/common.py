@@ -244,8 +244,8 @@ def golden_set(path: str, corpus):
     """The golden set located in the corpus (its problems on stderr), or exit status 2."""
     from ..retrieval.golden_files import load_golden
 
-    # A streamed corpus locates the quotes batch by batch.
-    golden = corpus.load_golden(path) if hasattr(corpus, "scored_golden") else load_golden(path, corpus)
+    located = getattr(corpus, "load_golden", None)  # a streamed corpus locates the quotes batch by batch
+    golden = located(path) if located is not None else load_golden(path, corpus)
     for problem in golden.problems:
         sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
     if not golden.items:

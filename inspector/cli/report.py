@@ -87,6 +87,7 @@ def run_report(args: argparse.Namespace) -> int:
             log_to_mlflow(args, report_runs(work, report))
         return _printed(args, report, work.skipped)
     held_anyway(args, alone)
+    from ..data_folder import data_folder
     from ..measure.workers import EarlyAnalysis
 
     store = analysis_store()
@@ -102,7 +103,7 @@ def run_report(args: argparse.Namespace) -> int:
 
         work = Workspace(corpus, args.atoms)
         work.add_analyses(early.kept)
-        work.keep_in(store.path.parent)
+        work.keep_in(data_folder())
         if args.engine == "ray":
             on_ray(work)
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
@@ -110,7 +111,6 @@ def run_report(args: argparse.Namespace) -> int:
             return fail(problem)
         if context_model:
             from ..context.store import ContextStore
-            from ..data_folder import data_folder
 
             work.context_store = ContextStore(data_folder())
         if any(s.is_imported for s in specs):

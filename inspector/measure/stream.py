@@ -299,8 +299,7 @@ class StreamWorkspace:
             retriever = self.retriever(retriever)
         if expand or type(retriever) is not BM25Retriever or length != "o200k":
             raise EngineError("a streamed corpus scores golden sets with BM25, each chunk read alone, in o200k tokens")
-        if (golden, key, tuple(budgets)) not in self._golden:
-            self.measure_ahead(golden=(golden, [key], budgets))
+        self._golden_ahead(golden, [key], budgets)
         return replace(self._golden[golden, key, tuple(budgets)], label=label or key)
 
     def _golden_ahead(self, golden: GoldenSet, specs, budgets: tuple[int, ...]) -> None:

@@ -364,8 +364,9 @@ class Workspace:
         return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized)
 
     def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None) -> None:
-        """Nothing to do: a workspace holding its corpus measures each configuration when asked
-        (``stream.StreamWorkspace`` measures them all in one pass over its batches)."""
+        """Nothing to do: a workspace holding its corpus measures each configuration, and scores
+        each ``golden`` set, when asked (``stream.StreamWorkspace`` measures them all in one pass
+        over its batches)."""
 
     def release(self, spec: SplitterSpec | str) -> None:
         """Forget ``spec``'s chunks (split again when asked): what a forked measuring worker

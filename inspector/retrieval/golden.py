@@ -191,9 +191,9 @@ class Scoring:
 
     ``spans`` (what a ranked chunk reads, where the quotes are) answers ``costs``, ``read``,
     ``places``, ``evidence`` and ``near`` as ``_Spans`` does; each quote comes as ``(holders,
-    touching)`` or ``(holders, touching, held)``: the chunks holding it whole that the ranking may
-    reach (all of them, or those a partial ranking holds), whether some chunk only touches it,
-    and whether any chunk holds it (default: whether ``holders`` has one). A ranking may stop
+    touching, held)``: the chunks holding it whole that the ranking may reach (all of them, or
+    those a partial ranking holds), whether some chunk only touches it, and whether any chunk
+    holds it. A ranking may stop
     once past the largest budget and the first ``TOP_K``: scores and outcomes are the same, and
     a question completed beyond that has no ``rank`` or ``tokens_needed``."""
 
@@ -204,9 +204,7 @@ class Scoring:
         self.omega = 0.0
 
     def add(self, item: GoldenItem, ranking: Sequence[int], spans, sizes, quotes) -> None:
-        holders = [q[0] for q in quotes]
-        touched = [q[1] for q in quotes]
-        held = [q[2] if len(q) > 2 else bool(q[0]) for q in quotes]
+        holders, touched, held = zip(*quotes) if quotes else ((), (), ())
         reached = [None] * len(quotes)  # per quote: (rank, tokens) of its first holder
         used, remaining = 0, len(quotes)
         cost = spans.costs(sizes)
@@ -286,9 +284,9 @@ class _Spans:
 
         return cost
 
-    def quote(self, quote) -> tuple[set[int], bool]:
+    def quote(self, quote) -> tuple[set[int], bool, bool]:
         """The chunks holding a quote whole (at any of its places; with windows, whose window
-        holds it), and whether one only touches it."""
+        holds it), whether one only touches it, and whether any holds it."""
         holders, touching = set(), False
         held = self.windows.holds if self.windows else (lambda j, a, b: self.starts[j] <= a and b <= self.ends[j])
         for doc_id, a, b in quote.locations:
@@ -297,7 +295,7 @@ class _Spans:
                     holders.add(j)
                 elif self.starts[j] < b and a < self.ends[j]:
                     touching = True
-        return holders, touching
+        return holders, touching, bool(holders)
 
     def places(self, item: GoldenItem) -> list[list[tuple[int, int]]]:
         return [[(self.base[d] + a, self.base[d] + b) for d, a, b in q.locations] for q in item.quotes]
