@@ -3,6 +3,7 @@ environment. Shared helpers that are not fixtures live in ``tests.support``."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,12 @@ from tests.support.paths import SAMPLE
 
 def pytest_configure(config):
     switch_off()
+
+
+def pytest_collection_finish(session):
+    # What the run holds from here to its end (every module imported, every test collected):
+    # frozen, it is not walked again by each collection that a test's own objects set off.
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")

@@ -35,3 +35,27 @@ def test_splitting_pauses_the_collector_and_restores_it(sample_markdown, monkeyp
         with collection_paused():
             raise RuntimeError("boom")
     assert gc.isenabled()
+
+
+def test_forked_workers_never_walk_what_they_inherited():
+    """A forked worker's collections skip every object it inherited (they are frozen there),
+    and this process's objects are collected as before once the workers are up."""
+    import gc
+
+    from inspector.collector import forked_pool
+
+    inherited = [[i] for i in range(50_000)]  # objects the collector tracks
+    frozen = gc.get_freeze_count()  # the test runner's (tests/conftest.py)
+    gc.unfreeze()
+    try:
+        with forked_pool(1) as pool:
+            frozen_there = pool.apply(gc.get_freeze_count)
+            assert gc.get_freeze_count() == 0
+        assert frozen_there >= len(inherited)
+        gc.freeze()  # some frozen already: what the pool froze stays frozen with them
+        with forked_pool(1) as pool:
+            assert pool.apply(gc.get_freeze_count) >= len(inherited)
+        assert gc.get_freeze_count() >= len(inherited)
+    finally:
+        if not frozen:
+            gc.unfreeze()

@@ -6,13 +6,13 @@ command's process adds up."""
 from __future__ import annotations
 
 import gc
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
 import numpy as np
 
+from ..collector import can_fork, forked_pool
 from ..corpus.listing import SkippedFile
 from ..corpus.load import Reading
 from ..retrieval.bm25 import BM25, Ranked, Statistics
@@ -183,8 +183,8 @@ def export_batch(job: tuple[Spill, int, str, str]) -> str:
 def on_workers(function: Callable, jobs: Sequence, workers: int) -> Iterator:
     """``function`` of every job, in order: in ``workers`` forked processes when there are
     several (each holding one batch at a time), else here."""
-    if workers > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+    if workers > 1 and len(jobs) > 1 and can_fork():
+        with forked_pool(min(workers, len(jobs))) as pool:
             yield from pool.imap(function, jobs)
     else:
         yield from map(function, jobs)

@@ -10,10 +10,9 @@ the document's query candidates, picked where the figure sentences are at hand.
 
 from __future__ import annotations
 
-import multiprocessing
-
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
+from ..collector import can_fork, forked_pool
 from ..model import Document, Span, every_script
 from ..retrieval.probe import query_candidates
 
@@ -30,11 +29,6 @@ CONVERTING_SHARE = 1.0
 _FORKED: tuple[str, list[list[Document]]] | None = None  # what the workers inherit
 #: About how many characters of documents one worker task analyses and sends back.
 SLICE_CHARS = 1_000_000
-
-
-def can_fork() -> bool:
-    """Whether workers can be forked here (they inherit the documents instead of a copy)."""
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def shares(sizes: list[int], jobs: int, head: float) -> list[int]:
@@ -89,7 +83,7 @@ class Workers:
         _FORKED = (mode, self._batches)
         self._pool = None
         try:
-            self._pool = multiprocessing.get_context("fork").Pool(len(bounds) - 2)
+            self._pool = forked_pool(len(bounds) - 2)
             self._pending = [self._pool.apply_async(_analyze_batch, (k,)) for k in range(len(self._batches))]
         finally:
             _FORKED = None

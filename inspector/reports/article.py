@@ -8,9 +8,9 @@ chunk and query once, before the workers fork, so they inherit the vectors."""
 
 from __future__ import annotations
 
-import multiprocessing
 from typing import Callable
 
+from ..collector import can_fork, forked_pool
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
@@ -230,12 +230,12 @@ def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: 
     the analyses it reads (their reference counts change), a second copy of most of the corpus's
     analyses that one fewer worker saves."""
     plan = _plan(tasks)
-    if jobs > 1 and len(plan) > 1 and "fork" in multiprocessing.get_all_start_methods():
+    if jobs > 1 and len(plan) > 1 and can_fork():
         global _SHARED
         workspace.prepare_probe()
         _SHARED = workspace, retriever
         try:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(plan)) - 1) as pool:
+            with forked_pool(min(jobs, len(plan)) - 1) as pool:
                 yield from _shared_out(pool, min(jobs, len(plan)) - 1, plan)
         finally:
             _SHARED = None
