@@ -50,16 +50,19 @@ from .prose import TRIM_SET, prose_sentences
 
 
 def _paragraph_inlines(state) -> None:
-    """markdown-it's core ``inline`` rule for paragraphs only. Only a paragraph's inline tokens
-    are read (for its links); a heading's or a table cell's text is read from its ``content``,
-    so parsing their inlines would be wasted work, most of the parse on a large table."""
+    """markdown-it's core ``inline`` rule for paragraphs that may hold a link. Only a
+    paragraph's inline tokens are read, and only whether one opens a link; a heading's or a
+    table cell's text is read from its ``content``, so parsing their inlines would be wasted
+    work, most of the parse on a large table. A link opens only at ``[`` or, as an autolink,
+    at ``<`` (bare URLs are found by ``inline``): a paragraph with neither is left unparsed."""
     tokens = state.tokens
     for i, token in enumerate(tokens):
         if token.type == "inline":
             if token.children is None:
                 token.children = []
-            if i and tokens[i - 1].type == "paragraph_open":
-                state.md.inline.parse(token.content, state.md, state.env, token.children)
+            content = token.content
+            if i and tokens[i - 1].type == "paragraph_open" and ("[" in content or "<" in content):
+                state.md.inline.parse(content, state.md, state.env, token.children)
 
 
 _CELL_TOKENS = frozenset({"th_open", "th_close", "td_open", "td_close", "inline"})

@@ -528,3 +528,21 @@ def test_the_parser_reads_what_markdown_it_reads(text):
         assert analyze_markdown(text) == ours
     finally:
         markdown_module.PARSER = original
+
+
+def test_only_paragraphs_that_may_hold_a_link_are_parsed_inline(monkeypatch):
+    """A link opens at ``[`` or ``<`` alone: the other paragraphs' inlines are never parsed, and
+    the analysis is the unmodified parser's."""
+    text = ("Plain prose with *emphasis* and `code`, 42 words or so in all of it.\n\n"
+            "A [link](https://example.com/a) in a sentence that is long enough here.\n\n"
+            "An autolink <https://example.com/b> sits in this sentence as well, 7 times.\n\n"
+            "| a | [b](https://x.dev) |\n|---|---|\n| 1 | 2 |\n")
+    parsed = []
+    real = markdown_module.PARSER.inline.parse
+    monkeypatch.setattr(markdown_module.PARSER.inline, "parse",
+                        lambda src, *rest: parsed.append(src) or real(src, *rest))
+    ours = analyze_markdown(text)
+    assert [p.split()[1] for p in parsed] == ["[link](https://example.com/a)", "autolink"]
+    assert len(ours.atoms["cite"]) == 2
+    monkeypatch.setattr(markdown_module, "PARSER", MarkdownIt("commonmark", {"html": True}).enable("table"))
+    assert analyze_markdown(text) == ours
