@@ -224,9 +224,10 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
-    held by the Ray cluster): one built-in splitter, ranked by BM25, each chunk read alone, with
-    no chunk file, and a golden set only when streamed."""
+    held by the Ray cluster): one built-in splitter, ranked by BM25, with no chunk file; when
+    streamed, a golden set or neighbour windows, not both."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not (args.chunks or args.expand or (args.golden and engine_of(args) != "stream"))
+    streamed = engine_of(args) == "stream"
+    return (not (args.chunks or ((args.golden or args.expand) and not streamed) or (args.golden and args.expand))
             and parse_retriever(args.retriever).kind == "bm25" and parse_spec(args.spec).is_built_in)

@@ -80,7 +80,7 @@ def run_report(args: argparse.Namespace) -> int:
             return 2
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
                               golden=golden, questions=questions, by_format=args.by_format,
-                              by_language=args.by_language)
+                              by_language=args.by_language, expand=tuple(dict.fromkeys(args.expand)))
         if args.mlflow is not None:
             from ..reports.tracking import report_runs
 
@@ -144,12 +144,13 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
 def _alone(args: argparse.Namespace, specs: list, fixes, engine: str) -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
     from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with survival by
-    format or language, and golden sets when streamed (the fixes table, neighbour windows and a
-    dense retriever need the corpus in memory; golden sets and the user's questions, on the
-    cluster too)."""
+    format or language; when streamed, golden sets or neighbour windows, not both (the fixes
+    table and a dense retriever need the corpus in memory; golden sets, neighbour windows and
+    the user's questions, on the cluster too)."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not any((args.expand, fixes)) and not (args.golden and engine != "stream")
+    streamed = engine == "stream"
+    return (not fixes and not ((args.golden or args.expand) and not streamed) and not (args.golden and args.expand)
             and parse_retriever(args.retriever).kind == "bm25" and all(spec.is_built_in for spec in specs))
 
 

@@ -129,29 +129,56 @@ def read_batch(job: tuple[Spill, int, Reading, str | None, Sequence[tuple[str, s
     return [item if isinstance(item, SkippedFile) else facts_of(*item, reading.mode) for item in found]
 
 
-def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]], bool]
-                    ) -> dict[str, tuple[list[Read], list[int] | None, list[bool]]]:
+@dataclass(frozen=True, slots=True)
+class ReadBackPart:
+    """Some chunks of one batch under one spec as the probe reads them (positions in the batch's
+    chunks of the spec): the chunks asked for, with their neighbours when windows are read."""
+
+    positions: list[int]
+    """Every chunk read, in order."""
+
+    reads: list[Read]
+    tokens: list[int] | None
+    """Their o200k tokens (prefix and text); None when not counted."""
+
+    cut: list[bool]
+    """Whether each holds part, not all, of an atom."""
+
+    windows: list[tuple[int, int]]
+    """For each chunk asked for: the first and the last chunk of its window (its document's)."""
+
+
+def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]], bool, int]
+                    ) -> dict[str, ReadBackPart]:
     """Some chunks of one batch (per spec, its counts' name and the chunks' positions in the
-    batch) as the probe reads them (in a worker), their tokens when ``counting``, and whether
-    each holds part, not all, of an atom; only their documents are split again."""
-    spill, batch, mode, wanted, counting = job
+    batch) as the probe reads them (in a worker), each with ``width`` neighbours either side in
+    its document; only their documents are split again."""
+    spill, batch, mode, wanted, counting, width = job
     places: dict[str, list[tuple[int, int]]] = {}  # spec -> (document in the batch, place in it)
+    found: dict[str, ReadBackPart] = {}
     for spec, (name, chunks) in wanted.items():
         counts = spill.kept(batch, name).per_document
         ends = np.cumsum(counts)
-        docs = np.searchsorted(ends, chunks, side="right")
-        places[spec] = list(zip(docs.tolist(), (np.asarray(chunks) - (ends - counts)[docs]).tolist()))
+        firsts = ends - counts
+        asked = np.asarray(chunks, dtype=np.int64)
+        docs = np.searchsorted(ends, asked, side="right")
+        low, high = np.maximum(firsts[docs], asked - width), np.minimum(ends[docs] - 1, asked + width)
+        read = sorted({j for a, b in zip(low.tolist(), high.tolist()) for j in range(a, b + 1)})
+        docs = np.searchsorted(ends, read, side="right")
+        places[spec] = list(zip(docs.tolist(), (np.asarray(read, dtype=np.int64) - firsts[docs]).tolist()))
+        found[spec] = ReadBackPart(read, [], None, [], list(zip(low.tolist(), high.tolist())))
     documents, plains = spill.read(batch)
     needed = sorted({doc for chosen in places.values() for doc, _ in chosen})
     part = batch_partition(spill, mode)
     part.take([documents[d] for d in needed], [plains[d] for d in needed])
-    base, found = spill.bounds[batch], {}
+    base = spill.bounds[batch]
     for spec, chosen in places.items():
         pool = part.work.pool(spec)
         firsts = dict(zip(needed, accumulate([0, *np.bincount(pool.doc_of, minlength=len(needed)).tolist()])))
         reads, tokens = part.reads(spec, [firsts[doc] + place for doc, place in chosen], counting)
         cut = fragments(part.work, [(part.documents[r.doc].id, r.start, r.end) for r in reads])
-        found[spec] = [Read(base + needed[r.doc], r.start, r.end, r.prefix) for r in reads], tokens, cut
+        found[spec] = ReadBackPart(found[spec].positions, [Read(base + needed[r.doc], r.start, r.end, r.prefix)
+                                                           for r in reads], tokens, cut, found[spec].windows)
         part.release(spec)
     return found
 

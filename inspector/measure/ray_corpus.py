@@ -61,7 +61,7 @@ class ClusterWorkspace:
     def analyses(self, jobs: int = 1, workers=None) -> None:
         """Nothing to do: the partitions hold every analysis."""
 
-    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None) -> None:
+    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=()) -> None:
         """Nothing to do: the partitions measure each configuration when asked."""
 
     def queries(self) -> list[Query]:

@@ -120,7 +120,7 @@ class StreamWorkspace:
         """Files found but not read, as ``Corpus.skipped``."""
         self._summaries: dict[tuple[str, int | None], SplitSummary] = {}
         self._headers: dict[str, HeaderCarry] = {}
-        self._probes: dict[tuple[str, int], ProbeResult] = {}
+        self._probes: dict[tuple[str, int, int], ProbeResult] = {}  # (spec, k, neighbours read)
         self._golden: dict[tuple, GoldenResult] = {}  # by golden set, spec and budgets
         self._queries: list[Query] | None = None
         self._fingerprint: str | None = None
@@ -188,16 +188,18 @@ class StreamWorkspace:
 
     def measure_ahead(self, summaries: Iterable[tuple[SplitterSpec | str, int | None]] = (),
                       probes: Iterable[SplitterSpec | str] = (), headers: Iterable[SplitterSpec | str] = (),
-                      k: int = 5, golden: tuple | None = None) -> None:
+                      k: int = 5, golden: tuple | None = None, expand: Iterable[int] = ()) -> None:
         """Measure these in one pass over the batches (what is measured already is not again);
-        ``golden``, ``(golden set, specs, budgets)``: score the set for every spec, in two passes
-        of their own."""
+        each probe also with each top-k chunk read with each of ``expand``'s numbers of
+        neighbours either side; ``golden``, ``(golden set, specs, budgets)``: score the set for
+        every spec, in two passes of their own."""
         if golden is not None:
             self._golden_ahead(*golden)
+        widths = tuple(sorted({0, *expand}))
         asked = Asked(tuple(dict.fromkeys(key for key in ((str(self._built_in(s)), f) for s, f in summaries)
                                           if key not in self._summaries)),
                       tuple(dict.fromkeys(s for s in map(str, map(self._built_in, probes))
-                                          if (s, k) not in self._probes)),
+                                          if any((s, k, w) not in self._probes for w in widths))),
                       tuple(dict.fromkeys(s for s in map(str, map(self._built_in, headers)) if s not in self._headers)))
         if not (asked.summaries or asked.probes or asked.headers):
             return
@@ -222,8 +224,8 @@ class StreamWorkspace:
         self._headers.update(carried)
         if statistics:
             try:
-                found = probed_over_batches(self, asked, statistics, k)
-                self._probes.update(((spec, k), probe) for spec, probe in found.items())
+                found = probed_over_batches(self, asked, statistics, k, widths)
+                self._probes.update(((spec, k, width), probe) for (spec, width), probe in found.items())
             finally:
                 self.spill.drop("counted")
 
@@ -241,15 +243,16 @@ class StreamWorkspace:
         return self._headers[key]
 
     def probe(self, spec: SplitterSpec | str, *, k: int = 5, retriever=None, expand: int = 0) -> ProbeResult:
-        """answer@k, cut and context of a built-in splitter, ranked by BM25, each chunk read alone."""
+        """answer@k, cut and context of a built-in splitter, ranked by BM25, each top-k chunk read
+        with ``expand`` neighbours either side."""
         key = str(self._built_in(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
-        if expand or type(retriever) is not BM25Retriever:
-            raise EngineError("a streamed corpus is probed with BM25, each chunk read alone")
-        if (key, k) not in self._probes:
-            self.measure_ahead(probes=[key], k=k)
-        return self._probes[key, k]
+        if type(retriever) is not BM25Retriever:
+            raise EngineError("a streamed corpus is probed with BM25")
+        if (key, k, expand) not in self._probes:
+            self.measure_ahead(probes=[key], k=k, expand=(expand,))
+        return self._probes[key, k, expand]
 
     def summaries_by(self, key: str, specs) -> Grouped:
         """``Workspace.summaries_by``: one pass over the batches, every spec at once."""

@@ -12,6 +12,7 @@ keys, so the rankings are those of the corpus held in memory. ``work`` is the
 from __future__ import annotations
 
 from bisect import bisect_right
+from dataclasses import dataclass, field
 from itertools import accumulate
 
 from ..lengths import get_length
@@ -26,26 +27,55 @@ from .batches import Asked, measure_batch, rank_batch, read_back_batch
 
 #: Per spec: each query's best ``k`` chunks (positions over every batch) and the batches' offsets.
 Picked = dict[str, tuple[list[list[int]], list[int]]]
-#: Per spec: the chunks read back, their tokens (None: not counted) and whether each holds part of an atom.
-ReadBack = dict[str, tuple[dict[int, Read], dict[int, int] | None, dict[int, bool]]]
 
 
-def probed_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics]],
-                        k: int) -> dict[str, ProbeResult]:
-    """Each probed spec's probe from every batch's statistics: ranked over the batches, the
-    winners read back and judged."""
+@dataclass(frozen=True, slots=True)
+class ReadBack:
+    """A spec's chunks read back (positions over every batch): each as the probe reads it, its
+    tokens (None: not counted), whether it holds part, not all, of an atom, and, for each chunk
+    asked for, the first and last chunk of its window (itself alone when read without neighbours)."""
+
+    chunks: dict[int, Read] = field(default_factory=dict)
+    tokens: dict[int, int] | None = None
+    cut: dict[int, bool] = field(default_factory=dict)
+    windows: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def judged(self, queries: list, tops: list[list[int]], homes: list[int], width: int = 0) -> ProbeResult:
+        """The probe's result with each top-k chunk read with ``width`` neighbours either side
+        (at most the width read back), as ``probe.probe_pool`` judges it."""
+        if not width:
+            return judge(queries, tops, tops, self.chunks, homes, self.tokens)
+        chunks = self.chunks
+
+        def window(j: int) -> range:
+            low, high = self.windows[j]
+            return range(max(low, j - width), min(high, j + width) + 1)
+
+        def holds(j: int, start: int, end: int) -> bool:
+            read = window(j)
+            return chunks[read[0]].start <= start and end <= max(chunks[p].end for p in read)
+
+        reads = [sorted({p for j in top for p in window(j)}) for top in tops]
+        return judge(queries, tops, reads, chunks, homes, self.tokens, holds, width)
+
+
+def probed_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics]], k: int,
+                        widths: tuple[int, ...] = (0,)) -> dict[tuple[str, int], ProbeResult]:
+    """Each probed spec's probe from every batch's statistics, with each top-k chunk read alone
+    and with each of ``widths`` neighbours either side: ranked over the batches, the winners
+    (with their widest windows) read back and judged."""
     queries = work.queries()
-    found = {spec: ProbeResult(len(queries), 0, 0, 0.0, 0.0) if queries else ProbeResult(0, 0, 0, 0.0, 0.0)
-             for spec in statistics}
     if not queries:
-        return found
+        return {(spec, width): ProbeResult(0, 0, 0, 0.0, 0.0, expand=width) for spec in statistics for width in widths}
+    found = {(spec, width): ProbeResult(len(queries), 0, 0, 0.0, 0.0, expand=width)
+             for spec in statistics for width in widths}
     picked = ranked_over_batches(work, asked, statistics, [tuple(q.words) for q in queries], k)
     reads = read_back(work, asked, {spec: (sorted({j for top in tops for j in top}), offsets)
-                                    for spec, (tops, offsets) in picked.items()}, work.mode != "seed")
+                                    for spec, (tops, offsets) in picked.items()}, work.mode != "seed", max(widths))
     homes = {doc_id: i for i, doc_id in enumerate(work.ids)}
     for spec, (tops, _) in picked.items():
-        chunks, tokens, _ = reads[spec]
-        found[spec] = judge(queries, tops, tops, chunks, [homes.get(q.doc_id, -1) for q in queries], tokens)
+        places = [homes.get(q.doc_id, -1) for q in queries]
+        found.update(((spec, width), reads[spec].judged(queries, tops, places, width)) for width in widths)
     return found
 
 
@@ -61,13 +91,14 @@ def asked_of_batches(work, spec: str, questions: QuestionSet, retriever: str,
     try:
         tops, offsets = ranked_over_batches(work, asked, statistics, words, k).get(spec, ([[] for _ in words], [0]))
         chunks = sorted({j for top in tops for j in top})
-        reads, tokens, cut = read_back(work, asked, {spec: (chunks, offsets)}, True)[spec]
+        back = read_back(work, asked, {spec: (chunks, offsets)}, True)[spec]
     finally:
         work.spill.drop("counted")
     place = {j: i for i, j in enumerate(chunks)}
+    reads, tokens = back.chunks, back.tokens
     return AskResult(spec, retriever, k, tuple(tuple(place[j] for j in top) for top in tops),
                      tuple((work.ids[reads[j].doc], reads[j].start, reads[j].end) for j in chunks),
-                     tuple(sum(tokens[j] for j in top) for top in tops), tuple(cut[j] for j in chunks))
+                     tuple(sum(tokens[j] for j in top) for top in tops), tuple(back.cut[j] for j in chunks))
 
 
 def ranked_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics]],
@@ -89,26 +120,28 @@ def ranked_over_batches(work, asked: Asked, statistics: dict[str, list[Statistic
 
 
 def read_back(work, asked: Asked, winners: dict[str, tuple[list[int], list[int]]],
-              counting: bool) -> ReadBack:
+              counting: bool, width: int = 0) -> dict[str, ReadBack]:
     """Chunks of each spec's pool (``(positions over every batch, the batches' offsets)``) as they
-    are read, their o200k tokens when ``counting`` (seed mode's probe counts characters / 4, as
-    the article), and whether each holds part, not all, of an atom: one more pass over the
-    batches holding some, splitting only their documents."""
+    are read, each with ``width`` neighbours either side, their o200k tokens when ``counting``
+    (seed mode's probe counts characters / 4, as the article), and whether each holds part, not
+    all, of an atom: one more pass over the batches holding some, splitting only their documents."""
     wanted: dict[int, dict[str, tuple[str, list[int]]]] = {}  # batch -> spec -> (counts, chunks there)
-    chunk_of: dict[tuple[int, str], list[int]] = {}
     for spec, (chunks, offsets) in winners.items():
         for j in chunks:
             batch = bisect_right(offsets, j) - 1
             wanted.setdefault(batch, {}).setdefault(spec, (asked.counts(spec), []))[1].append(j - offsets[batch])
-            chunk_of.setdefault((batch, spec), []).append(j)
     if counting and wanted:
         get_length("o200k")  # built once here, before the workers fork
-    out: ReadBack = {spec: ({}, {} if counting else None, {}) for spec in winners}
-    jobs = [(work.spill, batch, work.mode, places, counting) for batch, places in wanted.items()]
+    out = {spec: ReadBack(tokens={} if counting else None) for spec in winners}
+    jobs = [(work.spill, batch, work.mode, places, counting, width) for batch, places in wanted.items()]
     for batch, found in zip(wanted, work.crossed("read back", read_back_batch, jobs)):
-        for spec, (chunks, tokens, cut) in found.items():
-            out[spec][0].update(zip(chunk_of[batch, spec], chunks))
-            out[spec][2].update(zip(chunk_of[batch, spec], cut))
+        for spec, part in found.items():
+            base, back = winners[spec][1][batch], out[spec]
+            positions = [base + j for j in part.positions]
+            back.chunks.update(zip(positions, part.reads))
+            back.cut.update(zip(positions, part.cut))
             if counting:
-                out[spec][1].update(zip(chunk_of[batch, spec], tokens))
+                back.tokens.update(zip(positions, part.tokens))
+            asked_here = [base + j for j in wanted[batch][spec][1]]
+            back.windows.update((j, (base + a, base + b)) for j, (a, b) in zip(asked_here, part.windows))
     return out

@@ -363,7 +363,7 @@ class Workspace:
             oversized = sum(1 for size in self.sizes(spec) if size > fits)
         return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized)
 
-    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None) -> None:
+    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=()) -> None:
         """Nothing to do: a workspace holding its corpus measures each configuration, and scores
         each ``golden`` set, when asked (``stream.StreamWorkspace`` measures them all in one pass
         over its batches)."""

@@ -79,7 +79,7 @@ def build_report(
         retriever.prepare(texts, (lambda done, total: progress("texts embedded", done, total)) if progress else None)
     measured = [(spec, fits) for table, spec, fits in tasks if table != "headers"]
     workspace.measure_ahead(measured, [spec for spec, _ in measured] if retriever.spec.is_default else (),
-                            [spec for table, spec, _ in tasks if table == "headers"])
+                            [spec for table, spec, _ in tasks if table == "headers"], expand=expand)
     rows: list = [None] * len(tasks)
     for position, row in _measure_all(workspace, tasks, jobs, retriever):
         rows[position] = row

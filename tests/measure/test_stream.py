@@ -81,10 +81,12 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     monkeypatch.setattr(common, "STREAM_BYTES", 1)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
-    # What needs the corpus in memory holds it, whatever its size; asked to stream, it says so.
-    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--expand", "1")
+    # What needs the corpus in memory holds it, whatever its size (neighbour windows with a
+    # golden set); asked to stream, it says so.
+    golden = ["--golden", str(SAMPLE / "golden-questions.jsonl")]
+    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--expand", "1", *golden)
     assert len(streamed) == 1
-    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--expand", "1", "--engine", "stream"]) == 0
+    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--expand", "1", *golden, "--engine", "stream"]) == 0
     assert "held in memory rather than streamed" in capsys.readouterr().err
     assert len(streamed) == 1
 
@@ -95,8 +97,6 @@ def test_a_streamed_corpus_refuses_what_needs_it_in_memory(tmp_path, parked):
         assert len(work) > 50 and work.characters > 100_000
         with pytest.raises(EngineError, match="needs the corpus in memory"):
             work.summarize("ext-langchain:800")
-        with pytest.raises(EngineError, match="each chunk read alone"):
-            work.probe("fixed:400", expand=1)
         with pytest.raises(EngineError, match="BM25"):
             work.probe("fixed:400", retriever="dense")
         # Asked one at a time, measures match a workspace holding the corpus.
@@ -105,6 +105,8 @@ def test_a_streamed_corpus_refuses_what_needs_it_in_memory(tmp_path, parked):
         assert work.summarize("fixed:400", fits=800) == held.summarize("fixed:400", fits=800)
         assert work.header_carry() == held.header_carry()
         assert work.probe("sentence:800", k=3) == held.probe("sentence:800", k=3)
+        # Neighbour windows asked afterwards: ranked again, the winners read back with theirs.
+        assert work.probe("sentence:800", k=3, expand=2) == held.probe("sentence:800", k=3, expand=2)
         assert work.fingerprint == corpus.fingerprint
         assert len(list(parked.iterdir())) == 1
     assert list(parked.iterdir()) == []
@@ -122,6 +124,32 @@ def test_one_pass_measures_everything_asked_ahead(tmp_path, monkeypatch, parked)
         held = Workspace(load_corpus(SAMPLE))
         assert results == ([(held.summarize(s, fits=800), held.probe(s)) for s in specs],
                            held.header_carry("structured:800"))
+
+
+@pytest.mark.parametrize("mode", ["markdown", "seed"])
+def test_neighbour_windows_are_read_from_the_batches_as_from_the_held_corpus(capsys, monkeypatch, tmp_path, parked,
+                                                                             mode):
+    """Each winner is read back with its window (its document's chunks either side; a document
+    lies in one batch), the widest once, every width judged from it: table b's rows read ±1 and
+    ±3, and check's gate read ±2, as the held corpus's, over more than ten batches."""
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 32 << 10)
+    args = ["--atoms", mode, "--spec", "fixed:200", "--spec", "sentence:400", "--budgets", "400"]
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--expand", "1", "--expand", "3",
+                  "--engine", "memory")
+    assert held.count('"expand": 3') == 2  # each compared splitter
+    batches = count_batches(monkeypatch)
+    workers_alone_build_workspaces(monkeypatch)
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--expand", "1", "--expand", "3",
+                  "--engine", "stream") == held
+    assert len(batches) > 10
+    gate = ["check", str(SAMPLE), "--atoms", mode, "--spec", "fixed:200", "--expand", "2", "--json"]
+    monkeypatch.setenv(ENV_DATA, str(tmp_path / "stream"))
+    assert main([*gate, "--engine", "stream"]) == 0
+    streamed = capsys.readouterr()
+    assert "held in memory" not in streamed.err
+    monkeypatch.setattr(Workspace, "__init__", BUILD)
+    assert main([*gate, "--engine", "memory"]) == 0
+    assert streamed.out == capsys.readouterr().out and "with 2 neighbours either side" in streamed.out
 
 
 def test_export_keeps_corpus_order_across_batches(tmp_path, monkeypatch, parked, capsys):
