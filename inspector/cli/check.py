@@ -224,10 +224,9 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
-    held by the Ray cluster): one built-in splitter, ranked by BM25, with no chunk file; when
-    streamed, a golden set or neighbour windows, not both."""
+    held by the Ray cluster): one built-in splitter, ranked by BM25, with no chunk file; a
+    golden set and neighbour windows only when streamed."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    streamed = engine_of(args) == "stream"
-    return (not (args.chunks or ((args.golden or args.expand) and not streamed) or (args.golden and args.expand))
+    return (not (args.chunks or ((args.golden or args.expand) and engine_of(args) != "stream"))
             and parse_retriever(args.retriever).kind == "bm25" and parse_spec(args.spec).is_built_in)

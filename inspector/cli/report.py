@@ -144,13 +144,12 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
 def _alone(args: argparse.Namespace, specs: list, fixes, engine: str) -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
     from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with survival by
-    format or language; when streamed, golden sets or neighbour windows, not both (the fixes
-    table and a dense retriever need the corpus in memory; golden sets, neighbour windows and
-    the user's questions, on the cluster too)."""
+    format or language; when streamed, golden sets and neighbour windows too (the fixes table
+    and a dense retriever need the corpus in memory; golden sets, neighbour windows and the
+    user's questions, on the cluster too)."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    streamed = engine == "stream"
-    return (not fixes and not ((args.golden or args.expand) and not streamed) and not (args.golden and args.expand)
+    return (not fixes and not ((args.golden or args.expand) and engine != "stream")
             and parse_retriever(args.retriever).kind == "bm25" and all(spec.is_built_in for spec in specs))
 
 

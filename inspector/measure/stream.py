@@ -121,7 +121,7 @@ class StreamWorkspace:
         self._summaries: dict[tuple[str, int | None], SplitSummary] = {}
         self._headers: dict[str, HeaderCarry] = {}
         self._probes: dict[tuple[str, int, int], ProbeResult] = {}  # (spec, k, neighbours read)
-        self._golden: dict[tuple, GoldenResult] = {}  # by golden set, spec and budgets
+        self._golden: dict[tuple, GoldenResult] = {}  # by golden set, spec, budgets and neighbour width
         self._queries: list[Query] | None = None
         self._fingerprint: str | None = None
         self.passes: list[tuple[str, int]] = []
@@ -191,8 +191,8 @@ class StreamWorkspace:
                       k: int = 5, golden: tuple | None = None, expand: Iterable[int] = ()) -> None:
         """Measure these in one pass over the batches (what is measured already is not again);
         each probe also with each top-k chunk read with each of ``expand``'s numbers of
-        neighbours either side; ``golden``, ``(golden set, specs, budgets)``: score the set for
-        every spec, in two passes of their own."""
+        neighbours either side; ``golden``, ``(golden set, specs, budgets[, neighbour widths])``:
+        score the set for every spec (and width), in two passes of their own."""
         if golden is not None:
             self._golden_ahead(*golden)
         widths = tuple(sorted({0, *expand}))
@@ -295,25 +295,26 @@ class StreamWorkspace:
 
     def scored_golden(self, golden: GoldenSet, spec: SplitterSpec | str, *, budgets: tuple[int, ...],
                       length: str = "o200k", label: str = "", retriever=None, expand: int = 0) -> GoldenResult:
-        """``golden.golden_recall`` of a built-in splitter ranked by BM25, each chunk read alone, in
-        o200k tokens, over the batches (a question completed beyond the largest budget has no rank)."""
+        """``golden.golden_recall`` of a built-in splitter ranked by BM25, each ranked chunk read
+        with ``expand`` neighbours either side, in o200k tokens, over the batches (a question
+        completed beyond the largest budget has no rank)."""
         key = str(self._built_in(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
-        if expand or type(retriever) is not BM25Retriever or length != "o200k":
-            raise EngineError("a streamed corpus scores golden sets with BM25, each chunk read alone, in o200k tokens")
-        self._golden_ahead(golden, [key], budgets)
-        return replace(self._golden[golden, key, tuple(budgets)], label=label or key)
+        if type(retriever) is not BM25Retriever or length != "o200k":
+            raise EngineError("a streamed corpus scores golden sets with BM25, in o200k tokens")
+        self._golden_ahead(golden, [key], budgets, (expand,))
+        return replace(self._golden[golden, key, tuple(budgets), expand], label=label or key)
 
-    def _golden_ahead(self, golden: GoldenSet, specs, budgets: tuple[int, ...]) -> None:
+    def _golden_ahead(self, golden: GoldenSet, specs, budgets: tuple[int, ...], widths=(0,)) -> None:
         from .stream_golden import golden_over_batches  # golden sets' modules load when asked for
 
-        budgets = tuple(budgets)
+        budgets, widths = tuple(budgets), tuple(dict.fromkeys(widths))
         keys = dict.fromkeys(str(self._built_in(spec)) for spec in specs)
-        todo = [key for key in keys if (golden, key, budgets) not in self._golden]
+        todo = [key for key in keys if any((golden, key, budgets, w) not in self._golden for w in widths)]
         if todo:
-            found = golden_over_batches(self, golden, todo, budgets, str(self.retriever().spec))
-            self._golden.update(((golden, spec, budgets), result) for spec, result in found.items())
+            found = golden_over_batches(self, golden, todo, budgets, str(self.retriever().spec), widths)
+            self._golden.update(((golden, spec, budgets, width), result) for (spec, width), result in found.items())
 
     def crossed(self, what: str, function: Callable, jobs: list) -> Iterator:
         """``function`` of every job, in order, on the workers: one pass over the batches (noted

@@ -83,63 +83,117 @@ def holding_batch(job: tuple[Spill, int, list[str], tuple[int, ...]]) -> tuple[l
 
 @dataclass(frozen=True, slots=True)
 class BatchGolden:
-    """What one batch sends back for a golden set's questions."""
+    """What one batch sends back for a golden set's questions, each ranked chunk read with
+    ``width`` neighbours either side."""
 
     rankings: list[tuple[np.ndarray, ...]]
-    """Per question: scores, first words, chunks, o200k sizes, documents, starts, ends (chunks and
-    documents as positions in the batch), best first, as deep as the batch's ranking needs."""
+    """Per question: scores, first words, chunks, o200k sizes, documents, starts, ends, and each
+    chunk's window (its first and last chunk); chunks and documents as positions in the batch,
+    best first, as deep as the batch's ranking needs."""
 
     quotes: dict[tuple[int, int], tuple[bool, bool]]
-    """``(question, quote) -> (held whole by a chunk, touched by one that does not hold it)``."""
+    """``(question, quote) -> (held whole by a chunk or its window, touched by one that does not
+    hold it)``."""
 
     near: dict[int, tuple[list[tuple[int, int]], str]]
     """The chunks' spans of documents holding a first place, with the document's language."""
 
+    read: dict[int, tuple[int, int, int, int]]
+    """The ranked chunks' neighbours (with windows): chunk -> (document, start, end, o200k size)."""
 
-def golden_batch(job) -> dict[str, BatchGolden]:
+
+def golden_batch(job) -> dict[tuple[str, int], BatchGolden]:
     """Rank one batch's chunks of each spec for every question with the pool's statistics (in a
-    worker)."""
-    spill, batch, mode, specs, words, limit, places, near = job
+    worker), for each neighbour width."""
+    spill, batch, mode, specs, words, limit, places, near, widths = job
     part = batch_partition(spill, mode)
     part.take(*spill.read(batch))
-    out = {spec: _ranked_here(part, spec, spill.kept(batch, name), pool, words, limit, places, near)
-           for spec, (name, pool) in specs.items()}
+    out = {}
+    for spec, (name, pool) in specs.items():
+        out.update(((spec, width), found) for width, found in
+                   _ranked_here(part, spec, spill.kept(batch, name), pool, words, limit, places, near, widths))
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
     return out
 
 
-def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, places, near) -> BatchGolden:
+def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, places, near,
+                 widths) -> list[tuple[int, BatchGolden]]:
     chunks = part.work.pool(spec)
     n = len(chunks)
     sizes = np.asarray(part.work.o200k_counter()(chunks.texts()) if n else [], dtype=np.int64)
     doc_of, starts, ends = chunks.doc_of, chunks.starts, chunks.ends
-    rankings = []
-    for found in counted.ranking(pool).ranked(words, n + 1) if n else []:
-        tokens = sizes[found.chunks]
-        before = np.cumsum(tokens) - tokens
-        deep = max(TOP_K, int(np.searchsorted(before, limit, side="right")))
-        at = found.chunks[:deep]
-        rankings.append((found.scores[:deep], found.seen[:deep], at, tokens[:deep], doc_of[at], starts[at], ends[at]))
-    quotes: dict[tuple[int, int], tuple[bool, bool]] = {}
-    for question, quote, doc, a, b in places:
-        mine = np.flatnonzero(doc_of == doc)
-        holds = (starts[mine] <= a) & (b <= ends[mine])
-        touches = ~holds & (starts[mine] < b) & (a < ends[mine])
-        held, touched = quotes.get((question, quote), (False, False))
-        quotes[question, quote] = (held or bool(holds.any()), touched or bool(touches.any()))
+    found_all = counted.ranking(pool).ranked(words, n + 1) if n else []
     spans = {doc: (list(zip(starts[doc_of == doc].tolist(), ends[doc_of == doc].tolist())),
                    part.analyses[part.documents[doc].id].language) for doc in near}
+    out = []
+    for width in widths:
+        window = _Windows(doc_of, starts, ends, width)
+        rankings, read = [], {}
+        for found in found_all:
+            order = found.chunks
+            before = window.paid_before(order, sizes, limit)
+            deep = max(TOP_K, int(np.searchsorted(before, limit, side="right")))
+            at = order[:deep]
+            rankings.append((found.scores[:deep], found.seen[:deep], at, sizes[at], doc_of[at], starts[at], ends[at],
+                             window.low[at], window.high[at]))
+            if width:
+                for j in at.tolist():
+                    for p in range(window.low[j], window.high[j] + 1):
+                        read[p] = (int(doc_of[p]), int(starts[p]), int(ends[p]), int(sizes[p]))
+        quotes: dict[tuple[int, int], tuple[bool, bool]] = {}
+        for question, quote, doc, a, b in places:
+            mine = np.flatnonzero(doc_of == doc)
+            holds = (window.read_start[mine] <= a) & (b <= window.read_end[mine])
+            touches = ~holds & (starts[mine] < b) & (a < ends[mine])
+            held, touched = quotes.get((question, quote), (False, False))
+            quotes[question, quote] = (held or bool(holds.any()), touched or bool(touches.any()))
+        out.append((width, BatchGolden(rankings if n else [()] * len(words), quotes, spans, read)))
     part.release(spec)
-    return BatchGolden(rankings if n else [()] * len(words), quotes, spans)
+    return out
+
+
+class _Windows:
+    """``expansion.Windows`` of a batch's chunks as arrays: each chunk's window in its document,
+    where the window's text starts and ends."""
+
+    def __init__(self, doc_of: np.ndarray, starts: np.ndarray, ends: np.ndarray, width: int) -> None:
+        self.width = width
+        positions = np.arange(len(doc_of))
+        first = np.searchsorted(doc_of, doc_of, side="left")
+        last = np.searchsorted(doc_of, doc_of, side="right") - 1
+        self.low = np.maximum(first, positions - width)
+        self.high = np.minimum(last, positions + width)
+        self.read_start = starts[self.low] if len(doc_of) else starts
+        self.read_end = (np.array([ends[a:b + 1].max() for a, b in zip(self.low.tolist(), self.high.tolist())],
+                                  dtype=ends.dtype) if width and len(doc_of) else ends)
+
+    def paid_before(self, order: np.ndarray, sizes: np.ndarray, limit: int) -> np.ndarray:
+        """What reading the ranked chunks before each one costs (a chunk read once is paid once),
+        as far as past ``limit``."""
+        tokens = sizes[order]
+        if not self.width:
+            return np.cumsum(tokens) - tokens
+        paid: set[int] = set()
+        before, used = [], 0
+        for j in order.tolist():
+            before.append(used)
+            if used > limit:
+                break
+            fresh = [p for p in range(self.low[j], self.high[j] + 1) if p not in paid]
+            paid.update(fresh)
+            used += int(sizes[fresh].sum())
+        return np.asarray(before, dtype=np.int64)
 
 
 def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tuple[int, ...],
-                        retriever: str) -> dict[str, GoldenResult]:
+                        retriever: str, widths: tuple[int, ...] = (0,)) -> dict[tuple[str, int], GoldenResult]:
     """``golden.golden_recall`` of built-in ``specs`` ranked by BM25 (named ``retriever``), in
-    o200k tokens, over the batches: one measuring pass and one ranking pass for all of them."""
+    o200k tokens, each ranked chunk read with each of ``widths`` neighbours either side, over
+    the batches: one measuring pass and one ranking pass for all of them."""
     budgets = tuple(budgets)
     if not golden.items:
-        return {spec: Scoring(budgets, "o200k").result(spec, retriever) for spec in specs}
+        return {(spec, width): Scoring(budgets, "o200k").result(spec, retriever, width)
+                for spec in specs for width in widths}
     table = TermTable((), scripts=every_script(work.mode))  # terms found by the mode's rules alone
     words = [Question.of(item.question, table).words for item in golden.items]
     asked = Asked(probes=tuple(specs), wanted=frozenset(w for found in words for w in found), tag=len(work.passes))
@@ -161,16 +215,17 @@ def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tupl
     get_length("o200k")  # built once here, before the workers fork
     pools = {spec: (asked.counts(spec), Statistics.total(parts)) for spec, parts in statistics.items()}
     jobs = [(work.spill, batch, work.mode, pools, words, max(budgets), places.get(batch, []),
-             sorted(near.get(batch, ()))) for batch in range(len(work.spill))]
+             sorted(near.get(batch, ())), widths) for batch in range(len(work.spill))]
     try:
         found = list(work.crossed("golden", golden_batch, jobs))
     finally:
         work.spill.drop("counted")
     out = {}
     for spec, parts in statistics.items():
-        known = _Known([mine[spec] for mine in found], work.spill.bounds, [0, *accumulate(p.chunks for p in parts)],
-                       where)
-        out[spec] = _scored(golden, known, budgets, spec, retriever)
+        for width in widths:
+            known = _Known([mine[spec, width] for mine in found], work.spill.bounds,
+                           [0, *accumulate(p.chunks for p in parts)], where, width)
+            out[spec, width] = _scored(golden, known, budgets, spec, retriever)
     return out
 
 
@@ -183,7 +238,7 @@ def _scored(golden: GoldenSet, known: "_Known", budgets: tuple[int, ...], label:
             held, touched = known.quote(question, number)
             quotes.append(({j for j in ranking if known.holds(j, quote.locations)}, touched, held))
         scoring.add(item, ranking, known, sizes, quotes)
-    result = scoring.result(label, retriever)
+    result = scoring.result(label, retriever, known.width)
     return replace(result, languages=tuple(known.language(q.item.locations[0][0]) if q.item.locations else ""
                                            for q in result.questions))
 
@@ -198,12 +253,18 @@ class _Known:
     """What the batches sent back, as ``golden.Scoring`` reads a corpus's chunks: chunks as
     positions over every batch, documents placed ``_SPACING`` apart."""
 
-    def __init__(self, found: list[BatchGolden], bounds: list[int], offsets: list[int], where: dict[str, int]):
-        self.found, self.bounds, self.offsets, self.where = found, bounds, offsets, where
+    def __init__(self, found: list[BatchGolden], bounds: list[int], offsets: list[int], where: dict[str, int],
+                 width: int = 0):
+        self.found, self.bounds, self.offsets, self.where, self.width = found, bounds, offsets, where, width
         self.spans: dict[int, tuple[int, int, int]] = {}  # chunk -> (document, start, end)
+        self.windows: dict[int, tuple[int, int]] = {}  # ranked chunk -> its window's first and last chunk
+        self.sizes: dict[int, int] = {}  # the windows' chunks -> o200k size
         self.documents: dict[int, tuple[list[tuple[int, int]], str]] = {}  # near a first place: chunks, language
         for batch, mine in enumerate(found):
             self.documents.update((bounds[batch] + doc, value) for doc, value in mine.near.items())
+            for p, (doc, start, end, size) in mine.read.items():
+                self.spans[offsets[batch] + p] = (bounds[batch] + doc, start, end)
+                self.sizes[offsets[batch] + p] = size
 
     def ranking(self, question: int, limit: int) -> tuple[list[int], dict[int, int]]:
         """The corpus's ranking for a question as far as ``limit`` tokens and ``TOP_K`` deep
@@ -211,15 +272,29 @@ class _Known:
         parts = [(batch, mine.rankings[question]) for batch, mine in enumerate(self.found) if mine.rankings[question]]
         if not parts:
             return [], {}
-        scores, seen, chunks, tokens, docs, starts, ends = (np.concatenate(column) for column in zip(*(
-            (r[0], r[1], r[2] + self.offsets[batch], r[3], r[4] + self.bounds[batch], r[5], r[6])
+        scores, seen, chunks, tokens, docs, starts, ends, low, high = (np.concatenate(column) for column in zip(*(
+            (r[0], r[1], r[2] + self.offsets[batch], r[3], r[4] + self.bounds[batch], r[5], r[6],
+             r[7] + self.offsets[batch], r[8] + self.offsets[batch])
             for batch, r in parts)))
         order = np.lexsort((chunks, seen, -scores))
-        before = np.cumsum(tokens[order]) - tokens[order]
+        ranked = chunks[order].tolist()
+        self.windows.update(zip(ranked, zip(low[order].tolist(), high[order].tolist())))
+        sizes = dict(zip(ranked, tokens[order].tolist()))
+        if self.width:
+            cost, before, used = self.costs({**self.sizes, **sizes}), [], 0
+            for j in ranked:
+                before.append(used)
+                if used > limit:
+                    break
+                used += cost(j)
+            before = np.asarray(before, dtype=np.int64)
+        else:
+            before = np.cumsum(tokens[order]) - tokens[order]
         order = order[:max(TOP_K, int(np.searchsorted(before, limit, side="right")))]
         ranking = chunks[order].tolist()
         self.spans.update(zip(ranking, zip(docs[order].tolist(), starts[order].tolist(), ends[order].tolist())))
-        return ranking, dict(zip(ranking, tokens[order].tolist()))
+        sizes = dict(zip(ranking, tokens[order].tolist()))
+        return ranking, {**self.sizes, **sizes} if self.width else sizes
 
     def quote(self, question: int, number: int) -> tuple[bool, bool]:
         """Whether some chunk holds the quote whole, and whether one only touches it."""
@@ -231,7 +306,14 @@ class _Known:
 
     def holds(self, j: int, locations) -> bool:
         doc, start, end = self.spans[j]
+        if self.width:
+            window = self._window(j)
+            start, end = self.spans[window[0]][1], max(self.spans[p][2] for p in window)
         return any(self.where[d] == doc and start <= a and b <= end for d, a, b in locations)
+
+    def _window(self, j: int) -> range:
+        low, high = self.windows[j]
+        return range(low, high + 1)
 
     def language(self, doc_id: str) -> str:
         return self.documents[self.where[doc_id]][1] if self.where.get(doc_id) in self.documents else "und"
@@ -239,13 +321,24 @@ class _Known:
     # -- what golden.Scoring reads of the chunks ------------------------------------------------
 
     def costs(self, sizes: dict[int, int]):
-        return sizes.__getitem__
+        if not self.width:
+            return sizes.__getitem__
+        paid: set[int] = set()
+
+        def cost(j: int) -> int:  # a chunk read once is paid once, as ``golden._Spans`` pays it
+            fresh = [p for p in self._window(j) if p not in paid]
+            paid.update(fresh)
+            return sum(sizes[p] for p in fresh)
+
+        return cost
 
     def span(self, j: int) -> tuple[int, int]:
         doc, start, end = self.spans[j]
         return doc * _SPACING + start, doc * _SPACING + end
 
     def read(self, chosen: list[int]) -> list[tuple[int, int]]:
+        if self.width:
+            chosen = sorted({p for j in chosen for p in self._window(j)})
         return [self.span(j) for j in chosen]
 
     def places(self, item) -> list[list[tuple[int, int]]]:

@@ -81,12 +81,11 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     monkeypatch.setattr(common, "STREAM_BYTES", 1)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
-    # What needs the corpus in memory holds it, whatever its size (neighbour windows with a
-    # golden set); asked to stream, it says so.
-    golden = ["--golden", str(SAMPLE / "golden-questions.jsonl")]
-    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--expand", "1", *golden)
+    # What needs the corpus in memory holds it, whatever its size (the fixes, a dense
+    # retriever); asked to stream, it says so.
+    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--fixes", "fixed:400")
     assert len(streamed) == 1
-    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--expand", "1", *golden, "--engine", "stream"]) == 0
+    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--retriever", "dense", "--engine", "stream"]) == 0
     assert "held in memory rather than streamed" in capsys.readouterr().err
     assert len(streamed) == 1
 

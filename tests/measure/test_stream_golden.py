@@ -57,10 +57,11 @@ def test_the_streamed_golden_tables_are_the_held_ones(capsys, monkeypatch, tmp_p
     monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
     sets = [GOLDEN[1], tricky(tmp_path)] if mode == "markdown" else [tricky(tmp_path)]
     golden = [arg for path in sets for arg in ("--golden", str(path))]
-    specs = ["--spec", "structured:800", "--spec", "heading:128t", "--budgets", "400"]
+    specs = ["--spec", "structured:800", "--spec", "heading:128t", "--budgets", "400", "--expand", "2"]
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", "--atoms", mode, *specs, *golden,
                   "--engine", "memory")
     assert held.count('"recall"') >= 2 * len(sets) and '"rank-miss"' in held
+    assert held.count("\\u00b12 read") == 2 * len(sets) and held.count('"expanded"') == 2  # golden and probe rows
     batches = count_batches(monkeypatch)
     workers_alone_build_workspaces(monkeypatch)
     scored, score = [], stream_golden.golden_over_batches
@@ -82,19 +83,19 @@ def test_each_question_scores_as_held(tmp_path, parked):
         located = work.load_golden(source)
         assert located == load_golden(source, corpus)
         assert {p.kind for p in located.problems} == {"normalised", "moved", "not-found", "unknown-document"}
-        for spec, budgets in (("fixed:400", (100, 300)), ("sentence:200t", (50, 4000))):
-            mine = golden_recall(work, located, spec, budgets=budgets)
-            theirs = golden_recall(held, located, spec, budgets=budgets)
+        for spec, budgets, width in (("fixed:400", (100, 300), 0), ("sentence:200t", (50, 4000), 0),
+                                     ("fixed:200", (300, 900), 2)):
+            mine = golden_recall(work, located, spec, budgets=budgets, expand=width)
+            theirs = golden_recall(held, located, spec, budgets=budgets, expand=width)
+            assert mine.expand == width
             assert replace(mine, questions=()) == replace(theirs, questions=())
             for streamed, whole in zip(mine.questions, theirs.questions, strict=True):
                 assert streamed == past_the_budgets(whole, max(budgets))
                 beyond += whole.tokens_needed is not None and whole.tokens_needed > max(budgets)
         assert beyond  # some question completed past the budgets: no rank there, the same outcomes
-        assert [what for what, _ in work.passes].count("golden") == 2
+        assert [what for what, _ in work.passes].count("golden") == 3
         with pytest.raises(EngineError, match="BM25"):
             golden_recall(work, located, "fixed:400", retriever="dense")
-        with pytest.raises(EngineError, match="alone"):
-            golden_recall(work, located, "fixed:400", expand=1)
 
 
 def past_the_budgets(result, limit: int):
@@ -111,10 +112,12 @@ def test_check_gates_golden_recall_on_the_streamed_corpus(capsys, monkeypatch, t
         monkeypatch.setenv(ENV_DATA, str(tmp_path / engine))
         if engine == "stream":
             workers_alone_build_workspaces(monkeypatch)
-        status = main(["check", str(SAMPLE), "--spec", "recursive:800", "--golden", str(GOLDEN[0]), "--engine", engine,
-                       "--min", "recall@2000=99%", "--json"])
-        out.append((status, capsys.readouterr().out))
-    assert out[0] == out[1] and out[0][0] == 1 and '"recall@2000"' in out[0][1]
+        for wider in ([], ["--expand", "1"]):
+            status = main(["check", str(SAMPLE), "--spec", "recursive:800", "--golden", str(GOLDEN[0]), "--engine",
+                           engine, "--min", "recall@2000=99%", "--json", *wider])
+            out.append((status, capsys.readouterr().out))
+    assert out[:2] == out[2:] and out[0][0] == 1 and '"recall@2000"' in out[0][1]
+    assert out[1][1] != out[0][1] and "with 1 neighbour either side" in out[1][1]
 
 
 def test_hundreds_of_documents_in_many_batches_score_as_held(capsys, monkeypatch, tmp_path, parked):
@@ -128,7 +131,7 @@ def test_hundreds_of_documents_in_many_batches_score_as_held(capsys, monkeypatch
     golden = tmp_path / "golden.jsonl"
     golden.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
     monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 24 << 10)
-    args = ["--spec", "fixed:400/50", "--budgets", "400", "--golden", str(golden)]
+    args = ["--spec", "fixed:400/50", "--budgets", "400", "--golden", str(golden), "--expand", "1"]
     held = report(capsys, monkeypatch, corpus, tmp_path / "memory", *args, "--engine", "memory")
     assert '"documents": 500' in held and '"questions": 30' in held
     batches = count_batches(monkeypatch)
