@@ -172,8 +172,8 @@ def held_anyway(args, alone: bool) -> None:
     """Say so when ``--engine stream`` was asked for and the command needs the corpus in memory."""
     if getattr(args, "engine", "local") == "stream" and not alone:
         sys.stderr.write("note: what this command measures needs the whole corpus (what your own "
-                         "system retrieved, the fixes, a dense retriever or chunks made elsewhere), so it is "
-                         "held in memory rather than streamed\n")
+                         "system retrieved, the fixes with a context model or seed atoms, a dense retriever or "
+                         "chunks made elsewhere), so it is held in memory rather than streamed\n")
 
 
 def on_ray(workspace) -> None:

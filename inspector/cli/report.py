@@ -68,7 +68,7 @@ def run_report(args: argparse.Namespace) -> int:
     engine = engine_of(args)
     # The streamed corpus asks the user's questions too, but for what their own system retrieved.
     asked_alone = questions is None or (engine == "stream" and not questions.has_retrieved)
-    alone = _alone(args, [*specs, sweep], fixes, engine) and asked_alone
+    alone = _alone(args, [*specs, sweep], fixes, engine, context_model) and asked_alone
     if engine != "memory" and alone:
         from ..reports.article import build_report
 
@@ -80,7 +80,8 @@ def run_report(args: argparse.Namespace) -> int:
             return 2
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
                               golden=golden, questions=questions, by_format=args.by_format,
-                              by_language=args.by_language, expand=tuple(dict.fromkeys(args.expand)))
+                              by_language=args.by_language, expand=tuple(dict.fromkeys(args.expand)),
+                              fixes=fixes)
         if args.mlflow is not None:
             from ..reports.tracking import report_runs
 
@@ -141,15 +142,19 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
     return 0
 
 
-def _alone(args: argparse.Namespace, specs: list, fixes, engine: str) -> bool:
+def _alone(args: argparse.Namespace, specs: list, fixes, engine: str, context_model: str = "") -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
     from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with survival by
-    format or language; when streamed, golden sets and neighbour windows too (the fixes table
-    and a dense retriever need the corpus in memory; golden sets, neighbour windows and the
-    user's questions, on the cluster too)."""
+    format or language; when streamed, golden sets, neighbour windows and the ``fixes`` table
+    (markdown atoms, no context model) too. A dense retriever and written context lines need the corpus
+    in memory; golden sets, neighbour windows, the fixes and the user's questions, on the
+    cluster too."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not fixes and not ((args.golden or args.expand) and engine != "stream")
+    # In seed mode the fixes' structure step repeats table headers, yet its string, structured:B,
+    # reads back as the article's structured:B, which does not; a streamed step travels as its string.
+    return (not ((args.golden or args.expand or fixes) and engine != "stream")
+            and not (fixes and (context_model or args.atoms == "seed"))
             and parse_retriever(args.retriever).kind == "bm25" and all(spec.is_built_in for spec in specs))
 
 

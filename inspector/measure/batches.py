@@ -183,6 +183,14 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
     return found
 
 
+def on_batch(job: tuple[Spill, int, str, Callable, tuple]):
+    """A function of one batch's documents as a workspace, and more arguments (in a worker)."""
+    spill, batch, mode, function, args = job
+    part = batch_partition(spill, mode)
+    part.take(*spill.read(batch))
+    return function(part.work, *args)
+
+
 def group_batch(job: tuple[Spill, int, str, str, list[str]]) -> Grouped:
     """Each spec's counts over one batch's documents of each format or language (in a worker)."""
     spill, batch, mode, key, specs = job

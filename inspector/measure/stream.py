@@ -46,6 +46,7 @@ from .batches import (
     export_batch,
     group_batch,
     measure_batch,
+    on_batch,
     on_workers,
     read_batch,
     size_batch,
@@ -259,6 +260,12 @@ class StreamWorkspace:
         names = [str(self._built_in(spec)) for spec in specs]
         jobs = [(self.spill, batch, self.mode, key, names) for batch in range(len(self.spill))]
         return grouped_total(self.crossed(f"by {key}", group_batch, jobs))
+
+    def per_batch(self, what: str, function: Callable, *args) -> list:
+        """``function(workspace, *args)`` of each batch's documents as a workspace holding them
+        (in the workers; ``function`` at a module's top level), in corpus order: one pass."""
+        jobs = [(self.spill, batch, self.mode, function, args) for batch in range(len(self.spill))]
+        return list(self.crossed(what, on_batch, jobs))
 
     def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
         """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the

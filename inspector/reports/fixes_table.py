@@ -120,6 +120,10 @@ def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever
                                "write them first")
     elif not context_problem:
         context_problem = "no context model is named: " + SETTINGS_HELP
+    measured = [spec for name, spec in steps.items() if name != "context" or not context_problem]
+    # A streamed corpus measures every step in one pass (a held one, when asked).
+    workspace.measure_ahead([(spec, None) for spec in measured], measured if retriever.spec.is_default else (),
+                            expand=(expand,), golden=(golden, measured, budgets, (0, expand)) if golden else None)
     last = None
     for name, _ in STEPS:
         if name == "expand":
@@ -143,7 +147,7 @@ def _measured(workspace, step: str, spec: SplitterSpec, golden, retriever, budge
         by_kind = {kind: {b: hits / total for b, (hits, total) in row.items()}
                    for kind, row in result.by_kind().items()}
     suspects = None if expand else suspect_summary(workspace, str(spec)).flagged
-    return FixRow(step, str(spec), chunks=len(workspace.chunks(spec)), ctx_tokens=probe.context_tokens,
+    return FixRow(step, str(spec), chunks=workspace.summarize(spec).chunks, ctx_tokens=probe.context_tokens,
                   answer=probe.answer_rate, cut=probe.cut_rate, recall=recall, by_kind=by_kind, suspects=suspects,
                   expand=expand)
 

@@ -169,7 +169,12 @@ class SuspectSummary:
 
 
 def suspect_summary(workspace: Workspace, spec: str) -> SuspectSummary:
-    """Count the automatic hints over every chunk of the corpus under ``spec``."""
+    """Count the automatic hints over every chunk of the corpus under ``spec`` (a streamed
+    corpus counts them batch by batch)."""
+    if hasattr(workspace, "per_batch"):
+        parts = workspace.per_batch("suspects", suspect_summary, spec)
+        return SuspectSummary(str(parse_spec(spec)), sum(p.chunks for p in parts), sum(p.flagged for p in parts),
+                              {code: sum(p.by_code[code] for p in parts) for code in HINT_CODES})
     by_code = dict.fromkeys(HINT_CODES, 0)
     flagged = total = 0
     for document, result in zip(workspace.documents, workspace.split(spec)):

@@ -81,9 +81,9 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     monkeypatch.setattr(common, "STREAM_BYTES", 1)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
-    # What needs the corpus in memory holds it, whatever its size (the fixes, a dense
-    # retriever); asked to stream, it says so.
-    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--fixes", "fixed:400")
+    # What needs the corpus in memory holds it, whatever its size (the fixes with seed atoms, a
+    # dense retriever); asked to stream, it says so.
+    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--fixes", "fixed:400", "--atoms", "seed")
     assert len(streamed) == 1
     assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--retriever", "dense", "--engine", "stream"]) == 0
     assert "held in memory rather than streamed" in capsys.readouterr().err
@@ -149,6 +149,23 @@ def test_neighbour_windows_are_read_from_the_batches_as_from_the_held_corpus(cap
     monkeypatch.setattr(Workspace, "__init__", BUILD)
     assert main([*gate, "--engine", "memory"]) == 0
     assert streamed.out == capsys.readouterr().out and "with 2 neighbours either side" in streamed.out
+
+
+def test_the_fixes_table_is_measured_over_the_batches(capsys, monkeypatch, tmp_path, parked):
+    """Every step of the fixes (with a golden set and neighbours read) in one pass over the
+    batches, suspects counted batch by batch: the held corpus's table, byte for byte."""
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    args = ["--spec", "fixed:400", "--budgets", "400", "--fixes", "recursive:800", "--expand", "2",
+            "--golden", str(SAMPLE / "golden-questions.jsonl")]
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
+    assert held.count('"suspects"') == 5 and '"omitted"' in held  # the context step omitted
+    workers_alone_build_workspaces(monkeypatch)
+    passes = []
+    crossed = stream.StreamWorkspace.crossed
+    monkeypatch.setattr(stream.StreamWorkspace, "crossed",
+                        lambda self, what, *a: passes.append(what) or crossed(self, what, *a))
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
+    assert passes.count("suspects") == 4  # one per measured step but the neighbours'
 
 
 def test_export_keeps_corpus_order_across_batches(tmp_path, monkeypatch, parked, capsys):
