@@ -28,6 +28,7 @@ from ..chunks.matching import NormalisedText
 from ..lengths import get_length
 from ..model import Document, every_script
 from ..retrieval.bm25 import Statistics
+from ..retrieval.expansion import Windows, paid_once
 from ..retrieval.golden import TOP_K, GoldenResult, Scoring
 from ..retrieval.golden_files import GoldenSet, load_golden, quote_texts
 from ..retrieval.ranking import Question
@@ -127,23 +128,25 @@ def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, 
                    part.analyses[part.documents[doc].id].language) for doc in near}
     out = []
     for width in widths:
-        window = _Windows(doc_of, starts, ends, width)
+        windows = Windows(doc_of, starts, ends, width)
+        low, high = np.asarray(windows.low, dtype=np.int64), np.asarray(windows.high, dtype=np.int64)
+        read_start, read_end = np.asarray(windows.read_start), np.asarray(windows.read_end)
         rankings, read = [], {}
         for found in found_all:
             order = found.chunks
-            before = window.paid_before(order, sizes, limit)
+            before = _paid_before(windows, order, sizes, limit)
             deep = max(TOP_K, int(np.searchsorted(before, limit, side="right")))
             at = order[:deep]
             rankings.append((found.scores[:deep], found.seen[:deep], at, sizes[at], doc_of[at], starts[at], ends[at],
-                             window.low[at], window.high[at]))
+                             low[at], high[at]))
             if width:
                 for j in at.tolist():
-                    for p in range(window.low[j], window.high[j] + 1):
+                    for p in windows.window(j):
                         read[p] = (int(doc_of[p]), int(starts[p]), int(ends[p]), int(sizes[p]))
         quotes: dict[tuple[int, int], tuple[bool, bool]] = {}
         for question, quote, doc, a, b in places:
             mine = np.flatnonzero(doc_of == doc)
-            holds = (window.read_start[mine] <= a) & (b <= window.read_end[mine])
+            holds = (read_start[mine] <= a) & (b <= read_end[mine])
             touches = ~holds & (starts[mine] < b) & (a < ends[mine])
             held, touched = quotes.get((question, quote), (False, False))
             quotes[question, quote] = (held or bool(holds.any()), touched or bool(touches.any()))
@@ -152,37 +155,19 @@ def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, 
     return out
 
 
-class _Windows:
-    """``expansion.Windows`` of a batch's chunks as arrays: each chunk's window in its document,
-    where the window's text starts and ends."""
-
-    def __init__(self, doc_of: np.ndarray, starts: np.ndarray, ends: np.ndarray, width: int) -> None:
-        self.width = width
-        positions = np.arange(len(doc_of))
-        first = np.searchsorted(doc_of, doc_of, side="left")
-        last = np.searchsorted(doc_of, doc_of, side="right") - 1
-        self.low = np.maximum(first, positions - width)
-        self.high = np.minimum(last, positions + width)
-        self.read_start = starts[self.low] if len(doc_of) else starts
-        self.read_end = (np.array([ends[a:b + 1].max() for a, b in zip(self.low.tolist(), self.high.tolist())],
-                                  dtype=ends.dtype) if width and len(doc_of) else ends)
-
-    def paid_before(self, order: np.ndarray, sizes: np.ndarray, limit: int) -> np.ndarray:
-        """What reading the ranked chunks before each one costs (a chunk read once is paid once),
-        as far as past ``limit``."""
-        tokens = sizes[order]
-        if not self.width:
-            return np.cumsum(tokens) - tokens
-        paid: set[int] = set()
-        before, used = [], 0
-        for j in order.tolist():
-            before.append(used)
-            if used > limit:
-                break
-            fresh = [p for p in range(self.low[j], self.high[j] + 1) if p not in paid]
-            paid.update(fresh)
-            used += int(sizes[fresh].sum())
-        return np.asarray(before, dtype=np.int64)
+def _paid_before(windows: Windows, order: np.ndarray, sizes: np.ndarray, limit: int) -> np.ndarray:
+    """What reading the ranked chunks before each one costs (each window's chunks paid once), as
+    far as the first past ``limit``."""
+    tokens = sizes[order]
+    if not windows.width:
+        return np.cumsum(tokens) - tokens
+    cost, before, used = windows.costs(sizes), [], 0
+    for j in order.tolist():
+        before.append(used)
+        if used > limit:
+            break
+        used += int(cost(j))
+    return np.asarray(before, dtype=np.int64)
 
 
 def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tuple[int, ...],
@@ -258,7 +243,7 @@ class _Known:
         self.found, self.bounds, self.offsets, self.where, self.width = found, bounds, offsets, where, width
         self.spans: dict[int, tuple[int, int, int]] = {}  # chunk -> (document, start, end)
         self.windows: dict[int, tuple[int, int]] = {}  # ranked chunk -> its window's first and last chunk
-        self.sizes: dict[int, int] = {}  # the windows' chunks -> o200k size
+        self.sizes: dict[int, int] = {}  # the ranked chunks and their windows' -> o200k size
         self.documents: dict[int, tuple[list[tuple[int, int]], str]] = {}  # near a first place: chunks, language
         for batch, mine in enumerate(found):
             self.documents.update((bounds[batch] + doc, value) for doc, value in mine.near.items())
@@ -268,7 +253,7 @@ class _Known:
 
     def ranking(self, question: int, limit: int) -> tuple[list[int], dict[int, int]]:
         """The corpus's ranking for a question as far as ``limit`` tokens and ``TOP_K`` deep
-        (the chunk that passes the limit included), and those chunks' sizes."""
+        (the chunk that passes the limit included), and the sizes of every chunk known so far."""
         parts = [(batch, mine.rankings[question]) for batch, mine in enumerate(self.found) if mine.rankings[question]]
         if not parts:
             return [], {}
@@ -279,9 +264,9 @@ class _Known:
         order = np.lexsort((chunks, seen, -scores))
         ranked = chunks[order].tolist()
         self.windows.update(zip(ranked, zip(low[order].tolist(), high[order].tolist())))
-        sizes = dict(zip(ranked, tokens[order].tolist()))
+        self.sizes.update(zip(ranked, tokens[order].tolist()))
         if self.width:
-            cost, before, used = self.costs({**self.sizes, **sizes}), [], 0
+            cost, before, used = self.costs(self.sizes), [], 0
             for j in ranked:
                 before.append(used)
                 if used > limit:
@@ -293,8 +278,7 @@ class _Known:
         order = order[:max(TOP_K, int(np.searchsorted(before, limit, side="right")))]
         ranking = chunks[order].tolist()
         self.spans.update(zip(ranking, zip(docs[order].tolist(), starts[order].tolist(), ends[order].tolist())))
-        sizes = dict(zip(ranking, tokens[order].tolist()))
-        return ranking, {**self.sizes, **sizes} if self.width else sizes
+        return ranking, self.sizes
 
     def quote(self, question: int, number: int) -> tuple[bool, bool]:
         """Whether some chunk holds the quote whole, and whether one only touches it."""
@@ -321,16 +305,7 @@ class _Known:
     # -- what golden.Scoring reads of the chunks ------------------------------------------------
 
     def costs(self, sizes: dict[int, int]):
-        if not self.width:
-            return sizes.__getitem__
-        paid: set[int] = set()
-
-        def cost(j: int) -> int:  # a chunk read once is paid once, as ``golden._Spans`` pays it
-            fresh = [p for p in self._window(j) if p not in paid]
-            paid.update(fresh)
-            return sum(sizes[p] for p in fresh)
-
-        return cost
+        return paid_once(self._window, sizes) if self.width else sizes.__getitem__
 
     def span(self, j: int) -> tuple[int, int]:
         doc, start, end = self.spans[j]

@@ -120,9 +120,9 @@ def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever
                                "write them first")
     elif not context_problem:
         context_problem = "no context model is named: " + SETTINGS_HELP
-    measured = [spec for name, spec in steps.items() if name != "context" or not context_problem]
+    measured = [step for name, step in steps.items() if name != "context" or not context_problem]
     # A streamed corpus measures every step in one pass (a held one, when asked).
-    workspace.measure_ahead([(spec, None) for spec in measured], measured if retriever.spec.is_default else (),
+    workspace.measure_ahead([(step, None) for step in measured], measured if retriever.spec.is_default else (),
                             expand=(expand,), golden=(golden, measured, budgets, (0, expand)) if golden else None)
     last = None
     for name, _ in STEPS:

@@ -8,7 +8,9 @@ windows take it, so the measures say what the wider reading buys and what it cos
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
 
 
 class Windows:
@@ -18,22 +20,25 @@ class Windows:
         if width < 0:
             raise ValueError(f"a neighbour window is zero or more chunks wide, got {width}")
         self.width = width
+        doc_of, ends = np.asarray(doc_of), np.asarray(ends)
         n = len(doc_of)
-        first = [0] * n
-        last = [0] * n
-        for j in range(n):
-            first[j] = j if j == 0 or doc_of[j - 1] != doc_of[j] else first[j - 1]
-        for j in range(n - 1, -1, -1):
-            last[j] = j if j == n - 1 or doc_of[j + 1] != doc_of[j] else last[j + 1]
-        self.low = [max(first[j], j - width) for j in range(n)]
-        self.high = [min(last[j], j + width) for j in range(n)]
-        self.read_start = [starts[self.low[j]] for j in range(n)]
-        self.read_end = [max(ends[self.low[j]:self.high[j] + 1]) for j in range(n)]
+        positions = np.arange(n)
+        opens = np.ones(n, dtype=bool)  # a chunk whose document's run starts with it
+        opens[1:] = doc_of[1:] != doc_of[:-1]
+        closes = np.ones(n, dtype=bool)  # ... or ends with it
+        closes[:-1] = doc_of[:-1] != doc_of[1:]
+        first = np.maximum.accumulate(np.where(opens, positions, 0))
+        last = np.minimum.accumulate(np.where(closes, positions, n)[::-1])[::-1]
+        low, high = np.maximum(first, positions - width), np.minimum(last, positions + width)
+        self.low, self.high = low.tolist(), high.tolist()
+        self.read_start = np.asarray(starts)[low].tolist()
+        self.read_end = ([int(ends[a:b + 1].max()) for a, b in zip(self.low, self.high)] if width
+                         else ends.tolist())
 
     @classmethod
     def of_pool(cls, pool, width: int) -> "Windows":
         """The windows of a ``ranking.Pool``."""
-        return cls(pool.doc_of.tolist(), pool.starts.tolist(), pool.ends.tolist(), width)
+        return cls(pool.doc_of, pool.starts, pool.ends, width)
 
     def window(self, j: int) -> range:
         """The chunks read for hit ``j``, itself included, in document order."""
@@ -46,3 +51,20 @@ class Windows:
     def read(self, hits: Iterable[int]) -> list[int]:
         """Every chunk the hits' windows read, each once, in corpus order."""
         return sorted({p for j in hits for p in self.window(j)})
+
+    def costs(self, sizes) -> Callable[[int], int]:
+        """``paid_once`` of these windows."""
+        return paid_once(self.window, sizes)
+
+
+def paid_once(window: Callable[[int], Iterable[int]], sizes) -> Callable[[int], int]:
+    """A function from the next hit read for one question to what it adds: the sizes of the
+    chunks of its ``window`` not read before (a chunk that two windows take is paid once)."""
+    paid: set[int] = set()
+
+    def cost(j: int) -> int:
+        fresh = [p for p in window(j) if p not in paid]
+        paid.update(fresh)
+        return sum(sizes[p] for p in fresh)
+
+    return cost

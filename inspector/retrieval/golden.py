@@ -272,17 +272,7 @@ class _Spans:
     def costs(self, sizes: list[int]):
         """A function from a ranked chunk to what reading it adds (for one question: with
         windows, a chunk read once is not paid again)."""
-        if not self.windows:
-            return sizes.__getitem__
-        paid: set[int] = set()
-        windows = self.windows
-
-        def cost(j: int) -> int:
-            fresh = [p for p in windows.window(j) if p not in paid]
-            paid.update(fresh)
-            return sum(sizes[p] for p in fresh)
-
-        return cost
+        return self.windows.costs(sizes) if self.windows else sizes.__getitem__
 
     def quote(self, quote) -> tuple[set[int], bool, bool]:
         """The chunks holding a quote whole (at any of its places; with windows, whose window
