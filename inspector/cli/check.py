@@ -11,7 +11,6 @@ from ..extras import install_hint
 from ..spec import parse_spec
 from .common import (
     ProgressBar,
-    engine_of,
     fail,
     golden_set,
     load,
@@ -224,9 +223,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
-    held by the Ray cluster): one built-in splitter, ranked by BM25, with no chunk file; a
-    golden set and neighbour windows only when streamed."""
+    held by the Ray cluster): one built-in splitter, ranked by BM25, with no chunk file."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not (args.chunks or ((args.golden or args.expand) and engine_of(args) != "stream"))
-            and parse_retriever(args.retriever).kind == "bm25" and parse_spec(args.spec).is_built_in)
+    return not args.chunks and parse_retriever(args.retriever).kind == "bm25" and parse_spec(args.spec).is_built_in

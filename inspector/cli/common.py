@@ -169,11 +169,14 @@ def load(args, *, alone: bool = False) -> tuple | int:
 
 
 def held_anyway(args, alone: bool) -> None:
-    """Say so when ``--engine stream`` was asked for and the command needs the corpus in memory."""
-    if getattr(args, "engine", "local") == "stream" and not alone:
+    """Say so when ``--engine stream`` or ``ray`` was asked for and the command needs the corpus
+    in this process's memory."""
+    engine = getattr(args, "engine", "local")
+    if engine in ("stream", "ray") and not alone:
+        where = "streamed" if engine == "stream" else "held by the cluster"
         sys.stderr.write("note: what this command measures needs the whole corpus (what your own "
                          "system retrieved, the fixes with a context model or seed atoms, a dense retriever or "
-                         "chunks made elsewhere), so it is held in memory rather than streamed\n")
+                         f"chunks made elsewhere), so it is held in memory here rather than {where}\n")
 
 
 def on_ray(workspace) -> None:
@@ -231,7 +234,7 @@ def retriever_for(args: argparse.Namespace, workspace):
         base_url_of(args.embeddings_url)
     workspace.vector_folder, workspace.embeddings_url = data_folder(), args.embeddings_url
     retriever = workspace.retriever(spec)
-    if getattr(args, "engine", "local") == "ray":
+    if getattr(workspace, "cluster", None) is not None:  # held here, measured on Ray's partitions
         from ..measure.ray_partitions import on_partitions
 
         retriever = on_partitions(retriever, workspace.cluster)

@@ -58,7 +58,7 @@ def run_report(args: argparse.Namespace) -> int:
         return fail(f"--jobs must be from 1 to {MAX_JOBS}")
     if args.engine == "ray":
         if jobs > 1 and args.jobs:
-            sys.stderr.write("note: --engine ray measures the configurations in this process, one after another "
+            sys.stderr.write("note: --engine ray measures on the cluster's partitions, one actor per CPU "
                              "(a process holding Ray's threads must not fork); --jobs is not used\n")
         jobs = 1  # the cluster analyses and ranks
     progress = ProgressBar(enabled=not args.quiet)
@@ -66,9 +66,8 @@ def run_report(args: argparse.Namespace) -> int:
     if isinstance(questions, int):
         return questions
     engine = engine_of(args)
-    # The streamed corpus asks the user's questions too, but for what their own system retrieved.
-    asked_alone = questions is None or (engine == "stream" and not questions.has_retrieved)
-    alone = _alone(args, [*specs, sweep], fixes, engine, context_model) and asked_alone
+    # A corpus not held here asks the user's questions too, but for what their own system retrieved.
+    alone = _alone(args, [*specs, sweep], fixes, context_model) and (questions is None or not questions.has_retrieved)
     if engine != "memory" and alone:
         from ..reports.article import build_report
 
@@ -142,19 +141,16 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
     return 0
 
 
-def _alone(args: argparse.Namespace, specs: list, fixes, engine: str, context_model: str = "") -> bool:
+def _alone(args: argparse.Namespace, specs: list, fixes, context_model: str = "") -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
-    from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with survival by
-    format or language; when streamed, golden sets, neighbour windows and the ``fixes`` table
-    (markdown atoms, no context model) too. A dense retriever and written context lines need the corpus
-    in memory; golden sets, neighbour windows, the fixes and the user's questions, on the
-    cluster too."""
+    from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with golden sets,
+    neighbour windows, survival by format or language and the ``fixes`` table (markdown atoms,
+    no context model). A dense retriever and written context lines need the corpus in memory."""
     from ..retrieval.retriever_spec import parse_retriever
 
     # In seed mode the fixes' structure step repeats table headers, yet its string, structured:B,
-    # reads back as the article's structured:B, which does not; a streamed step travels as its string.
-    return (not ((args.golden or args.expand or fixes) and engine != "stream")
-            and not (fixes and (context_model or args.atoms == "seed"))
+    # reads back as the article's structured:B, which does not; a batch's step travels as its string.
+    return (not (fixes and (context_model or args.atoms == "seed"))
             and parse_retriever(args.retriever).kind == "bm25" and all(spec.is_built_in for spec in specs))
 
 

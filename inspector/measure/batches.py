@@ -1,7 +1,9 @@
-"""What the streamed engine's workers do with one batch of a corpus parked on disk (``stream``):
-read it, measure it, rank its chunks, read some of them back, export it; and how the batches are
-shared among forked workers. Each function takes one picklable job and returns what the
-command's process adds up."""
+"""What the streamed engine's workers do with one batch of a corpus (``stream``): read it, measure
+it, rank its chunks, read some of them back, export it; and how the batches are shared among
+forked workers. Each function takes one picklable job and returns what the command's process
+adds up. A job's first two items say where its batch is held and which it is: a ``Spill`` on
+disk, or a Ray actor holding a partition of the corpus, which runs the job on itself
+(``ray_partitions.ClusterPartition``); both answer what ``Held`` lists."""
 
 from __future__ import annotations
 
@@ -9,21 +11,34 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import Protocol
 
 import numpy as np
 
 from ..collector import can_fork, forked_pool
 from ..corpus.listing import SkippedFile
 from ..corpus.load import Reading
+from ..model import Document, Span, every_script
 from ..retrieval.bm25 import BM25, Ranked, Statistics
-from ..retrieval.probe import Read
+from ..retrieval.probe import Read, chosen_words
 from .asking import fragments
 from .headers import HeaderCarry
-from .kept import KeptStore
 from .partition import Partition
 from .reading import facts_of, read_analysed
 from .spill import Spill
 from .summary import Grouped, SplitSummary
+
+
+class Held(Protocol):
+    """Where a job's batch is held, as its worker asks it (``Spill``, or a Ray actor's partition)."""
+
+    def partition(self, batch: int, mode: str, only: Sequence[int] | None = None) -> Partition: ...
+
+    def documents_of(self, batch: int) -> list[Document]: ...
+
+    def keep(self, batch: int, name: str, value) -> None: ...
+
+    def kept(self, batch: int, name: str): ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,16 +98,10 @@ class BatchMeasures:
     """Each probed spec's BM25 statistics over the batch (its counts parked beside it)."""
 
 
-def batch_partition(spill: Spill, mode: str) -> Partition:
-    """A partition for one of the spill's batches, reading and filling its data folder's kept store."""
-    return Partition(mode, KeptStore(spill.data) if spill.data else None)
-
-
-def measure_batch(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
+def measure_batch(job: tuple[Held, int, str, Asked]) -> BatchMeasures:
     """Measure one batch (in a worker): every configuration split once, then let go."""
-    spill, batch, mode, asked = job
-    part = batch_partition(spill, mode)
-    part.take(*spill.read(batch))
+    held, batch, mode, asked = job
+    part = held.partition(batch, mode)
     summaries, headers, statistics = {}, {}, {}
     for spec in asked.specs():
         for key in (key for key in asked.summaries if key[0] == spec):
@@ -104,19 +113,26 @@ def measure_batch(job: tuple[Spill, int, str, Asked]) -> BatchMeasures:
             pool = part.work.pool(spec)
             lens, postings = pool.postings(asked.wanted)
             counted = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
-            spill.keep(batch, asked.counts(spec), counted)
+            held.keep(batch, asked.counts(spec), counted)
             statistics[spec] = counted.statistics()
         part.release(spec)
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
     return BatchMeasures(summaries, headers, statistics)
 
 
-def rank_batch(job: tuple[Spill, int, dict[str, str], list[tuple[str, ...]], int, dict[str, Statistics]]
+def rank_batch(job: tuple[Held, int, dict[str, str], list[tuple[str, ...]], int, dict[str, Statistics]]
            ) -> dict[str, list[Ranked]]:
     """Each query's best ``k`` chunks of one batch (in a worker), per probed spec (its counts
     parked under a name), scored with the whole pool's statistics; chunks as the batch's."""
-    spill, batch, names, words, k, pools = job
-    return {spec: spill.kept(batch, name).ranking(pools[spec]).ranked(words, k) for spec, name in names.items()}
+    held, batch, names, words, k, pools = job
+    return {spec: held.kept(batch, name).ranking(pools[spec]).ranked(words, k) for spec, name in names.items()}
+
+
+def words_batch(job: tuple[Held, int, str, list[tuple[int, Span]]]) -> list[tuple[str, ...]]:
+    """The query words of figure sentences ``(document position in the batch, span)`` (in a worker)."""
+    held, batch, mode, wanted = job
+    documents, scripts = held.documents_of(batch), every_script(mode)
+    return [chosen_words(documents[doc].text, span, scripts) for doc, span in wanted]
 
 
 def read_batch(job: tuple[Spill, int, Reading, str | None, Sequence[tuple[str, str]]]) -> list:
@@ -138,6 +154,8 @@ class ReadBackPart:
     """Every chunk read, in order."""
 
     reads: list[Read]
+    """Their spans, documents as positions in the batch."""
+
     tokens: list[int] | None
     """Their o200k tokens (prefix and text); None when not counted."""
 
@@ -148,16 +166,16 @@ class ReadBackPart:
     """For each chunk asked for: the first and the last chunk of its window (its document's)."""
 
 
-def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]], bool, int]
+def read_back_batch(job: tuple[Held, int, str, dict[str, tuple[str, list[int]]], bool, int]
                     ) -> dict[str, ReadBackPart]:
     """Some chunks of one batch (per spec, its counts' name and the chunks' positions in the
     batch) as the probe reads them (in a worker), each with ``width`` neighbours either side in
     its document; only their documents are split again."""
-    spill, batch, mode, wanted, counting, width = job
+    held, batch, mode, wanted, counting, width = job
     places: dict[str, list[tuple[int, int]]] = {}  # spec -> (document in the batch, place in it)
     found: dict[str, ReadBackPart] = {}
     for spec, (name, chunks) in wanted.items():
-        counts = spill.kept(batch, name).per_document
+        counts = held.kept(batch, name).per_document
         ends = np.cumsum(counts)
         firsts = ends - counts
         asked = np.asarray(chunks, dtype=np.int64)
@@ -167,52 +185,46 @@ def read_back_batch(job: tuple[Spill, int, str, dict[str, tuple[str, list[int]]]
         docs = np.searchsorted(ends, read, side="right")
         places[spec] = list(zip(docs.tolist(), (np.asarray(read, dtype=np.int64) - firsts[docs]).tolist()))
         found[spec] = ReadBackPart(read, [], None, [], list(zip(low.tolist(), high.tolist())))
-    documents, plains = spill.read(batch)
     needed = sorted({doc for chosen in places.values() for doc, _ in chosen})
-    part = batch_partition(spill, mode)
-    part.take([documents[d] for d in needed], [plains[d] for d in needed])
-    base = spill.bounds[batch]
+    part = held.partition(batch, mode, needed)
     for spec, chosen in places.items():
         pool = part.work.pool(spec)
         firsts = dict(zip(needed, accumulate([0, *np.bincount(pool.doc_of, minlength=len(needed)).tolist()])))
         reads, tokens = part.reads(spec, [firsts[doc] + place for doc, place in chosen], counting)
         cut = fragments(part.work, [(part.documents[r.doc].id, r.start, r.end) for r in reads])
-        found[spec] = ReadBackPart(found[spec].positions, [Read(base + needed[r.doc], r.start, r.end, r.prefix)
+        found[spec] = ReadBackPart(found[spec].positions, [Read(needed[r.doc], r.start, r.end, r.prefix)
                                                            for r in reads], tokens, cut, found[spec].windows)
         part.release(spec)
     return found
 
 
-def on_batch(job: tuple[Spill, int, str, Callable, tuple]):
+def on_batch(job: tuple[Held, int, str, Callable, tuple]):
     """A function of one batch's documents as a workspace, and more arguments (in a worker)."""
-    spill, batch, mode, function, args = job
-    part = batch_partition(spill, mode)
-    part.take(*spill.read(batch))
+    held, batch, mode, function, args = job
+    part = held.partition(batch, mode)
     return function(part.work, *args)
 
 
-def group_batch(job: tuple[Spill, int, str, str, list[str]]) -> Grouped:
+def group_batch(job: tuple[Held, int, str, str, list[str]]) -> Grouped:
     """Each spec's counts over one batch's documents of each format or language (in a worker)."""
-    spill, batch, mode, key, specs = job
-    part = batch_partition(spill, mode)
-    part.take(*spill.read(batch))
+    held, batch, mode, key, specs = job
+    part = held.partition(batch, mode)
     return part.summaries_by(key, specs)
 
 
-def size_batch(job: tuple[Spill, int, str, str, str | None]) -> list[int]:
+def size_batch(job: tuple[Held, int, str, str, str | None]) -> list[int]:
     """What each chunk of one batch embeds under a spec, in a unit (in a worker)."""
-    spill, batch, mode, spec, unit = job
-    part = batch_partition(spill, mode)
-    part.take(*spill.read(batch))
+    held, batch, mode, spec, unit = job
+    part = held.partition(batch, mode)
     return part.sizes(spec, unit)
 
 
-def export_batch(job: tuple[Spill, int, str, str]) -> str:
-    """The export records (JSON lines) of one batch's documents under a spec (in a worker)."""
-    spill, batch, mode, spec = job
-    part = batch_partition(spill, mode)
-    held = part.take(*spill.read(batch))
-    return part.export(spec, 0, held)
+def export_batch(job: tuple[Held, int, str, str, tuple[int, int] | None]) -> str:
+    """The export records (JSON lines) of one batch's documents under a spec (in a worker): all
+    of them, or those from ``first`` to ``stop`` in it."""
+    held, batch, mode, spec, within = job
+    part = held.partition(batch, mode)
+    return part.export(spec, *(within or (0, len(part.documents))))
 
 
 def on_workers(function: Callable, jobs: Sequence, workers: int) -> Iterator:

@@ -15,9 +15,9 @@ import numpy as np
 
 from ..atoms.analysis import Analysis
 from ..chunks.export import export_text
-from ..model import Document, Span, every_script
+from ..model import Document
 from ..retrieval.bm25 import BM25, Ranked, Statistics
-from ..retrieval.probe import Read, chosen_words
+from ..retrieval.probe import Read
 from ..retrieval.ranking import Pool
 from .headers import HeaderCarry
 from .kept import KeptStore
@@ -31,9 +31,9 @@ class Partition:
     rankings that follow, and counts and ranks chunks for BM25: its own, or a pool's the driver
     sends."""
 
-    def __init__(self, mode: str, kept: KeptStore | None = None) -> None:
+    def __init__(self, mode: str, store: KeptStore | None = None) -> None:
         self.mode = mode
-        self.kept = kept
+        self.store = store
         """Where splits, terms and token counts are kept between runs (None: nowhere)."""
         self.documents: list[Document] = []
         self.analyses: dict[str, Analysis] = {}
@@ -50,13 +50,20 @@ class Partition:
         self._work = None
         return len(self.documents)
 
+    def subset(self, only: list[int]) -> "Partition":
+        """A partition of this one's documents at positions ``only`` (their analyses shared)."""
+        part = Partition(self.mode, self.store)
+        part.documents = [self.documents[d] for d in only]
+        part.analyses = {d.id: self.analyses[d.id] for d in part.documents}
+        return part
+
     @property
     def work(self) -> Workspace:
         """The partition's documents as a workspace, built when first measured."""
         if self._work is None:
             self._work = Workspace(self.documents, self.mode)
             self._work.add_analyses(self.analyses)
-            self._work.kept = self.kept
+            self._work.kept = self.store
         return self._work
 
     @property
@@ -66,11 +73,6 @@ class Partition:
     @property
     def doc_ids(self) -> list[str]:
         return [d.id for d in self.documents]
-
-    def words(self, wanted: list[tuple[int, Span]]) -> list[tuple[str, ...]]:
-        """The query words of figure sentences ``(document position here, span)``."""
-        scripts = every_script(self.mode)
-        return [chosen_words(self.documents[doc].text, span, scripts) for doc, span in wanted]
 
     def export(self, spec: str, first: int, stop: int) -> str:
         """The export records (JSON lines) of documents ``first`` to ``stop`` under ``spec``."""

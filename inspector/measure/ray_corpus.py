@@ -5,129 +5,106 @@ folder where a worker reaches it) and its query candidates (``ray_engine.ray_rea
 driver takes the rows in corpus order, a few batches at a time: it counts the corpus's facts
 (documents, characters, languages, atom lengths), keeps each document's id and query
 candidates, and hands the documents, still pickled, with their analyses to the partitions'
-actors, cut into runs of about equal bytes; it never holds the texts or the analyses. The
-queries are drawn from the candidates as the local engine draws them, their words found by the
-partitions holding them, and every measure of a built-in splitter is the partitions'
-(``ray_partitions``), so the output is the local engine's.
+actors (``ray_partitions.ClusterPartition``), cut into runs of about equal bytes; it never
+holds the texts or the analyses.
 
-``ClusterWorkspace`` answers what ``report``'s four tables, ``check``'s gate and ``export`` ask
-of a workspace; the rest (golden sets, chunks made elsewhere, neighbour windows, a dense
-retriever) needs the corpus on the driver and takes the ``Workspace`` path.
+``ClusterWorkspace`` is then the streamed engine's workspace (``stream.StreamWorkspace``) with
+the partitions for batches: every pass (measuring, ranking, reading back, golden sets, the
+user's questions, neighbour windows, the fixes' suspects) sends the same batch jobs
+(``batches``) to the actors, all at once, and sums or merges what they send back as it does
+for batches parked on disk, so the output is the local engine's. Chunks made elsewhere and
+dense retrievers need the corpus on the driver and take the ``Workspace`` path.
 """
 
 from __future__ import annotations
 
 import marshal
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
 from typing import IO
 
 from ..corpus.listing import Listing, SkippedFile
 from ..corpus.load import Fingerprint, Reading
 from ..errors import EngineError
-from ..retrieval.probe import Query, drawn
-from ..retrieval.ranking import Retriever, shared_retriever
-from ..spec import SplitterSpec, parse_spec
-from .headers import HeaderCarry
+from .batches import export_batch, words_batch
 from .ray_engine import ray_read
-from .ray_partitions import Partitions, partition_actor
-from .summary import CorpusFacts, Grouped, SpanLists, SplitSummary
+from .ray_partitions import partition_actor
+from .stream import StreamWorkspace
+from .summary import CorpusFacts, SpanLists
 
 #: Documents handed to an actor at once, and exported from one at once.
 HANDOVER = 256
 
 
-class ClusterWorkspace:
-    """A corpus held by the cluster's partitions, measured there."""
+class ClusterBatches:
+    """The partitions' actors as the streamed engine's batches: actor ``p`` holds documents
+    ``bounds[p]`` to ``bounds[p + 1]`` and runs batch ``p``'s jobs."""
 
-    def __init__(self, cluster: Partitions, facts: CorpusFacts, candidates: SpanLists,
-                 skipped: list[SkippedFile], fingerprint: str = "") -> None:
-        self.cluster, self.facts, self.mode = cluster, facts, cluster.mode
-        self.candidates = candidates
-        self.skipped = tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
-        """Files found but not read, as ``Corpus.skipped``."""
-        self.fingerprint = fingerprint
-        """``Corpus.fingerprint`` of the documents read (when asked for)."""
-        self._queries: list[Query] | None = None
+    def __init__(self, actors: list, bounds: list[int]) -> None:
+        self.actors, self.bounds = actors, bounds
 
     def __len__(self) -> int:
-        return self.facts.documents
+        return len(self.actors)
 
-    @property
-    def characters(self) -> int:
-        return self.facts.characters
+    def batch_of(self, doc: int) -> tuple[int, int]:
+        """The partition holding document ``doc`` (a position in the corpus), and its position there."""
+        batch = bisect_right(self.bounds, doc) - 1
+        return batch, doc - self.bounds[batch]
 
-    def corpus_facts(self) -> CorpusFacts:
-        return self.facts
-
-    def analyses(self, jobs: int = 1, workers=None) -> None:
-        """Nothing to do: the partitions hold every analysis."""
-
-    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=()) -> None:
-        """Nothing to do: the partitions measure each configuration when asked."""
-
-    def queries(self) -> list[Query]:
-        """The article's 200 lexical queries, drawn as the local engine draws them."""
-        if self._queries is None:
-            import ray
-
-            chosen = drawn(self.candidates)
-            asked: dict[int, list[int]] = {}
-            for i, (doc, _) in enumerate(chosen):
-                asked.setdefault(self.cluster.partition_of(doc)[0], []).append(i)
-            words: dict[int, tuple[str, ...]] = {}
-            actors = self.cluster.actors()
-            replies = ray.get([actors[p].words.remote([(self.cluster.partition_of(chosen[i][0])[1], chosen[i][1])
-                                                       for i in asks]) for p, asks in asked.items()])
-            for asks, found in zip(asked.values(), replies):
-                words.update(zip(asks, found))
-            self._queries = [Query(self.cluster.ids[doc], span, words[i]) for i, (doc, span) in enumerate(chosen)]
-        return self._queries
-
-    def retriever(self, spec=None) -> Retriever:
-        return shared_retriever(spec)
-
-    def _built_in(self, spec: SplitterSpec | str) -> SplitterSpec:
-        spec = parse_spec(spec)
-        if not self.cluster.measures(spec):
-            raise EngineError(f"{spec} needs the corpus on the driver; the cluster measures built-in splitters")
-        return spec
-
-    def summarize(self, spec: SplitterSpec | str, *, fits: int | None = None) -> SplitSummary:
-        return self.cluster.summarize(self._built_in(spec), fits)
-
-    def summaries_by(self, key: str, specs) -> Grouped:
-        return self.cluster.summaries_by(key, [self._built_in(s) for s in specs])
-
-    def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
-        """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the
-        spec's), in corpus order."""
-        return self.cluster.sizes(self._built_in(spec), unit)
-
-    def header_carry(self, spec: SplitterSpec | str = "structured:800") -> HeaderCarry:
-        return self.cluster.header_carry(self._built_in(spec))
-
-    def probe(self, spec: SplitterSpec | str, *, k: int = 5, retriever=None, expand: int = 0):
-        spec = self._built_in(spec)
-        if not isinstance(retriever, Retriever):
-            retriever = self.retriever(retriever)
-        if not self.cluster.probes(spec, retriever, expand):
-            raise EngineError("the cluster probes with BM25, each chunk read alone")
-        return self.cluster.probe(self.queries(), spec, k)
-
-    def release(self, spec: SplitterSpec | str) -> None:
-        self.cluster.release(parse_spec(spec))
-
-    def export(self, spec: SplitterSpec | str, stream: IO[str]) -> int:
-        """``export_chunks`` of every document, partition by partition in corpus order."""
+    def drop(self, name: str) -> None:
+        """Let every actor forget what jobs parked under ``name``."""
         import ray
 
+        ray.get([actor.drop.remote(name) for actor in self.actors])
+
+    def close(self) -> None:
+        """Nothing to remove: the actors end with the command's time on Ray (``ray_session``)."""
+
+
+class ClusterWorkspace(StreamWorkspace):
+    """A corpus held by the cluster's partitions, measured there pass by pass (see the module)."""
+
+    def __init__(self, batches: ClusterBatches, mode: str, facts: CorpusFacts, candidates: SpanLists,
+                 ids: list[str], skipped: list[SkippedFile], fingerprint: str = "") -> None:
+        super().__init__(batches, mode)  # type: ignore[arg-type]
+        self.facts, self.candidates, self.ids = facts, candidates, ids
+        self.skipped = tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
+        self._fingerprint = fingerprint or None
+
+    @property
+    def fingerprint(self) -> str:
+        """``Corpus.fingerprint`` of the documents read, digested as they passed the driver."""
+        if self._fingerprint is None:
+            raise EngineError("the corpus's fingerprint is digested as the cluster reads it: "
+                              "read_on_cluster(fingerprint=True)")
+        return self._fingerprint
+
+    def _query_words(self, jobs: list) -> Iterator[list[tuple[str, ...]]]:
+        """``words_batch`` of each job, on the actors holding the queries' documents."""
+        return self.crossed("query words", words_batch, jobs)
+
+    def export(self, spec, stream: IO[str]) -> int:
+        """``export_chunks`` of every document, partition by partition in corpus order, a few
+        hundred documents at a time (a partition's whole export could be most of the corpus's)."""
         key, written = str(self._built_in(spec)), 0
-        for p, actor in enumerate(self.cluster.actors()):
-            held = self.cluster.bounds[p + 1] - self.cluster.bounds[p]
-            for first in range(0, held, HANDOVER):
-                lines = ray.get(actor.export.remote(key, first, min(held, first + HANDOVER)))
+        for p in range(len(self.batches)):
+            held = self.batches.bounds[p + 1] - self.batches.bounds[p]
+            jobs = [(self.batches, p, self.mode, key, (first, min(held, first + HANDOVER)))
+                    for first in range(0, held, HANDOVER)]
+            for lines in self.crossed("export", export_batch, jobs):
                 stream.write(lines)
                 written += lines.count("\n")
         return written
+
+    def crossed(self, what: str, function: Callable, jobs: list) -> Iterator:
+        """``function`` of every job, in order, each on the actor holding its batch, all sent at
+        once: one pass over the partitions (noted in ``passes``)."""
+        import ray
+
+        self.passes.append((what, len(jobs)))
+        actors = self.batches.actors
+        for reply in [actors[job[1]].run.remote(function, job[1:]) for job in jobs]:
+            yield ray.get(reply)
 
 
 def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None, partitions: int | None = None,
@@ -181,7 +158,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
             hand_over()
     hand_over()
     bounds.append(len(ids))
-    return ClusterWorkspace(Partitions.started(reading.mode, ids, bounds, actors), facts, candidates, skipped,
+    return ClusterWorkspace(ClusterBatches(actors, bounds), reading.mode, facts, candidates, ids, skipped,
                             digest.hexdigest() if digest is not None else "")
 
 

@@ -7,9 +7,9 @@ for ``ray_corpus``), or over documents the driver read (``ray_analyses``). Each 
 comes back as ``marshal`` bytes of ``Analysis.to_plain``. The corpus then goes, with its
 analyses, to the cluster's partitions (``ray_partitions``), which split and measure every
 built-in splitter and index and rank BM25 with the local engine's own code, the driver summing
-and merging what they send back, so the printed numbers are identical. The configurations are
-measured one after another, each on every partition at once (a process holding Ray's threads
-must not fork measuring workers).
+and merging what they send back, so the printed numbers are identical. Every pass goes to
+every partition at once (the driver, a process holding Ray's threads, must not fork measuring
+workers of its own).
 
 The cluster is ``$RAY_ADDRESS`` when set (``ray job submit -- python -m inspector report ...``
 runs the same command on one), else a local Ray started for the run. Ray is an optional extra.

@@ -1,31 +1,25 @@
-"""``--engine ray``'s partitions: the corpus cut across the cluster, split, measured and ranked there.
+"""``--engine ray``'s partitions: one Ray actor per run of the corpus's documents, holding them
+with their analyses (``ClusterPartition``).
 
-The corpus's documents are cut into runs of about equal characters (of equal file bytes when
-the cluster reads them, ``ray_corpus``), one Ray actor per run (``Partition``), which holds its
-documents with their analyses and finds their terms once.
-For a built-in splitter every partition splits its own documents and measures them: survival,
-sizes and header carry are sums over documents (``SplitSummary.total``, ``HeaderCarry.add``).
-A BM25 ranking takes two rounds: every partition counts BM25's statistics over its chunks
-(chunks, terms in all, chunks per query word; ``bm25.Statistics``), the driver sums them, and
-every partition ranks its chunks with the sums (``BM25.ranked``); the driver merges the
-partitions' best ``k`` (``bm25.merge_ranked``) and asks the partitions holding them for their
-spans, prefixes and tokens, and judges the probe from those (``probe.judge``). Partitions are
-runs of the corpus in order, so a chunk's position in the whole corpus is its partition's
-offset plus its position there; scores are computed with the pool's statistics in the
-article's operation order and ties are broken by the same keys, so every number printed is
-the local engine's. Only specs, queries, counts and the ranked chunks travel; the texts and
-analyses go to the actors once.
-
-Chunks made elsewhere, ``+context`` specs, neighbour windows and dense rankings are measured on
-the driver; BM25 over such a pool is still ranked by the partitions (``RayBM25Retriever``),
-the driver sending the pool's spans.
+When the cluster reads the corpus (``ray_corpus``) the actors are the streamed engine's batches:
+each runs the batch jobs (``batches``) on itself, and the driver sums and merges what they send
+as it does for batches on disk. When the driver holds the corpus (a dense or hybrid retriever,
+chunks made elsewhere, ``+context`` specs: ``Partitions``, ``Workspace.cluster``), its documents
+are cut into runs of about equal characters and sent to the actors, which split and measure the
+built-in splitters (survival, sizes and header carry are sums over documents) and rank BM25 in
+two rounds: every partition counts BM25's statistics over its chunks, or over the spans of a
+pool the driver sends (``RayBM25Retriever``), the driver sums them, every partition ranks its
+chunks with the sums, and the driver merges the partitions' best ``k`` (``bm25.merge_ranked``)
+and asks the partitions holding them for their spans, prefixes and tokens. Scores are computed
+with the pool's statistics in the article's operation order and ties are broken by the same
+keys, so every number printed is the local engine's.
 """
 
 from __future__ import annotations
 
 import marshal
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 import numpy as np
@@ -52,23 +46,14 @@ class Partitions:
     """A workspace's corpus on the cluster's partitions (``Workspace.cluster``): what the driver
     asks of them, and how their answers make the whole corpus's."""
 
-    def __init__(self, workspace: Workspace | None, partitions: int | None = None) -> None:
+    def __init__(self, workspace: Workspace, partitions: int | None = None) -> None:
         self.workspace, self.partitions = workspace, partitions
-        self.mode = workspace.mode if workspace is not None else ""
+        self.mode = workspace.mode
         self.ids: list[str] = []  # the corpus's document ids, in order
         self._actors: list | None = None
         self._bounds: list[int] = []  # the partitions' first documents, and the corpus's end
         self._where: dict[str, tuple[int, int]] = {}  # document id -> (partition, position in it)
         self._rankings = 0
-
-    @classmethod
-    def started(cls, mode: str, ids: list[str], bounds: list[int], actors: list) -> "Partitions":
-        """Partitions whose actors already hold their documents: ``ids[bounds[p]:bounds[p + 1]]``
-        are ``actors[p]``'s."""
-        found = cls(None)
-        found.mode, found.ids, found._bounds, found._actors = mode, list(ids), list(bounds), list(actors)
-        found._place()
-        return found
 
     def actors(self) -> list:
         """The partitions' actors, started on first use with every document's analysis (each
@@ -94,11 +79,6 @@ class Partitions:
         """Each partition's first document's position, then the corpus's end."""
         self.actors()
         return self._bounds
-
-    def partition_of(self, doc: int) -> tuple[int, int]:
-        """The partition holding document ``doc`` (a position in the corpus), and its position there."""
-        p = bisect_right(self.bounds, doc) - 1
-        return p, doc - self._bounds[p]
 
     def _place(self) -> None:
         for p, (a, b) in enumerate(zip(self._bounds, self._bounds[1:])):
@@ -222,13 +202,51 @@ class Partitions:
                              for (_, chunks), part in zip(members, ranked)], k)
 
 
+class ClusterPartition(Partition):
+    """A partition a Ray actor holds. Besides ``Partition``'s own questions it runs the streamed
+    engine's batch jobs (``batches``) on itself: it is the job's batch (``batches.Held``), and
+    what a job parks for a later pass stays in its memory."""
+
+    def __init__(self, mode: str) -> None:
+        super().__init__(mode)
+        self.parked: dict[str, object] = {}
+
+    def run(self, function: Callable, job: tuple):
+        """``function`` of a batch job whose batch is this partition (``job`` without where it is
+        held); the chunks it split are let go after, as a batch's are."""
+        held = set(self._work.held()) if self._work is not None else set()
+        try:
+            return function((self, *job))
+        finally:
+            if self._work is not None:
+                for spec in set(self._work.held()) - held:
+                    self._work.release(spec)
+
+    def partition(self, batch: int, mode: str, only: Sequence[int] | None = None) -> Partition:
+        return self if only is None else self.subset(list(only))
+
+    def documents_of(self, batch: int) -> list:
+        return self.documents
+
+    def keep(self, batch: int, name: str, value) -> None:
+        self.parked[name] = value
+
+    def kept(self, batch: int, name: str):
+        return self.parked[name]
+
+    def drop(self, name: str) -> None:
+        """Forget what was parked under ``name`` (by every pass: ``*.name``)."""
+        for key in [key for key in self.parked if key.endswith(f".{name}")]:
+            del self.parked[key]
+
+
 def partition_actor():
-    """``Partition`` as a Ray actor class, spread over the cluster's nodes. Its actors reserve no
-    CPU: they hold their documents while Ray Data's tasks read and analyse the rest on every CPU
-    (a reserved CPU each would leave the reading none), and work only when asked."""
+    """``ClusterPartition`` as a Ray actor class, spread over the cluster's nodes. Its actors
+    reserve no CPU: they hold their documents while Ray Data's tasks read and analyse the rest
+    on every CPU (a reserved CPU each would leave the reading none), and work only when asked."""
     import ray
 
-    return ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(Partition)
+    return ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(ClusterPartition)
 
 
 class RayBM25Retriever(BM25Retriever):

@@ -2,7 +2,12 @@
 
 The streamed engine (``stream``) reads a corpus once, batch by batch, and leaves each batch's
 documents and analyses here; every later pass takes one batch back at a time. Batches are
-cut by file bytes, so the memory a batch takes does not depend on the corpus's size."""
+cut by file bytes, so the memory a batch takes does not depend on the corpus's size.
+
+What a pass's worker asks of where its batch is held (``batches``): ``partition`` (the batch
+as a ``Partition``), ``documents_of``, and ``keep`` / ``kept`` for what it parks beside the
+batch for a later pass; the driver asks ``bounds``, ``batch_of`` and ``drop``. A Ray actor
+holding a partition of the corpus answers the same (``ray_partitions.ClusterPartition``)."""
 
 from __future__ import annotations
 
@@ -17,6 +22,8 @@ from pathlib import Path
 
 from ..atoms.analysis import Analysis
 from ..model import Document
+from .kept import KeptStore
+from .partition import Partition
 
 #: File bytes of the largest batch, and of the smallest worth a worker's task.
 MOST_BYTES = 8 << 20
@@ -85,6 +92,20 @@ class Spill:
     def read(self, batch: int) -> tuple[list[Document], list[bytes]]:
         """A batch's documents and their analyses (``marshal`` bytes of ``Analysis.to_plain``)."""
         return pickle.loads(self.path(batch).read_bytes())
+
+    def documents_of(self, batch: int) -> list[Document]:
+        """A batch's documents."""
+        return self.read(batch)[0]
+
+    def partition(self, batch: int, mode: str, only: Sequence[int] | None = None) -> Partition:
+        """A batch's documents (those at positions ``only`` in it, when given) with their analyses
+        as a partition, reading and filling the data folder's kept store."""
+        documents, plains = self.read(batch)
+        if only is not None:
+            documents, plains = [documents[d] for d in only], [plains[d] for d in only]
+        part = Partition(mode, KeptStore(self.data) if self.data else None)
+        part.take(documents, plains)
+        return part
 
     def documents(self) -> Iterator[Document]:
         """Every document, in corpus order, one batch in memory at a time."""

@@ -17,10 +17,12 @@ over them hands one batch at a time to a forked worker:
 4. *read back*: the batches holding the winners are split again, their documents alone, for
    the winners' spans, prefixes and tokens, and the probe is judged.
 
-Scores use the pool's statistics in the article's order and ties are broken by the same keys,
-so every number is the one the corpus held in memory gives. Held for the whole corpus: ids,
-query candidates and atom lengths. The rest (golden sets, chunks made elsewhere, neighbour
-windows, dense retrievers) needs the corpus in memory: ``Workspace``.
+Golden sets (``stream_golden``), the user's questions and neighbour windows (``stream_ranking``)
+are passes of the same kind. Scores use the pool's statistics in the article's order and ties
+are broken by the same keys, so every number is the one the corpus held in memory gives. Held
+for the whole corpus: ids, query candidates and atom lengths. Chunks made elsewhere and dense
+retrievers need the corpus in memory: ``Workspace``. The same passes run on a Ray cluster's
+partitions, each actor a batch (``ray_corpus.ClusterWorkspace``).
 """
 
 from __future__ import annotations
@@ -34,9 +36,8 @@ from ..corpus.listing import Listing, SkippedFile
 from ..corpus.load import Fingerprint, Reading
 from ..errors import EngineError
 from ..lengths import get_length
-from ..model import every_script
 from ..retrieval.bm25 import Statistics
-from ..retrieval.probe import ProbeResult, Query, chosen_words, drawn
+from ..retrieval.probe import ProbeResult, Query, drawn
 from ..retrieval.questions import QuestionSet
 from ..retrieval.ranking import BM25Retriever, Retriever, shared_retriever
 from ..spec import SplitterSpec, parse_spec
@@ -50,6 +51,7 @@ from .batches import (
     on_workers,
     read_batch,
     size_batch,
+    words_batch,
 )
 from .headers import HeaderCarry
 from .spill import Spill, batch_runs
@@ -101,7 +103,7 @@ def _read_into(work: "StreamWorkspace", batches: list, runs: list[int], skipped:
             work.facts.add(characters, language, lengths)
             work.candidates.append(candidates)
             held += 1
-        work.spill.add(held)
+        work.batches.add(held)
         if work.progress is not None:
             work.progress("files read", runs[batch + 1], runs[-1])
     return tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
@@ -112,8 +114,9 @@ class StreamWorkspace:
     ``report``'s four tables, ``check``'s gate and ``export`` ask of a workspace, for built-in
     splitters ranked by BM25, each chunk read alone."""
 
-    def __init__(self, spill: Spill, mode: str, jobs: int = 1, progress: Progress | None = None) -> None:
-        self.spill, self.mode, self.jobs, self.progress = spill, mode, jobs, progress
+    def __init__(self, batches: Spill, mode: str, jobs: int = 1, progress: Progress | None = None) -> None:
+        self.batches, self.mode, self.jobs, self.progress = batches, mode, jobs, progress
+        """Where the batches are held (``Spill``; a Ray cluster's partitions for ``ClusterWorkspace``)."""
         self.ids: list[str] = []
         self.candidates = SpanLists()
         self.facts = CorpusFacts()
@@ -127,7 +130,7 @@ class StreamWorkspace:
         self._fingerprint: str | None = None
         self.passes: list[tuple[str, int]] = []
         """Each pass made over the batches, and how many batches it took (for messages and tests)."""
-        self._closing = weakref.finalize(self, spill.close)
+        self._closing = weakref.finalize(self, batches.close)
 
     def close(self) -> None:
         """Remove the parked batches (also done when the workspace is let go)."""
@@ -151,7 +154,7 @@ class StreamWorkspace:
         """``Corpus.fingerprint`` of the documents read, digested batch by batch."""
         if self._fingerprint is None:
             digest = Fingerprint()
-            for document in self.spill.documents():
+            for document in self.batches.documents():
                 digest.add(document)
             self._fingerprint = digest.hexdigest()
         return self._fingerprint
@@ -175,15 +178,18 @@ class StreamWorkspace:
             chosen = drawn(self.candidates)
             asked: dict[int, list[int]] = {}
             for i, (doc, _) in enumerate(chosen):
-                asked.setdefault(self.spill.batch_of(doc)[0], []).append(i)
+                asked.setdefault(self.batches.batch_of(doc)[0], []).append(i)
+            jobs = [(self.batches, batch, self.mode, [(self.batches.batch_of(chosen[i][0])[1], chosen[i][1])
+                                                      for i in mine]) for batch, mine in asked.items()]
             words: dict[int, tuple[str, ...]] = {}
-            for batch, mine in asked.items():
-                documents = self.spill.read(batch)[0]
-                for i in mine:
-                    doc, span = chosen[i]
-                    words[i] = chosen_words(documents[self.spill.batch_of(doc)[1]].text, span, every_script(self.mode))
+            for mine, found in zip(asked.values(), self._query_words(jobs)):
+                words.update(zip(mine, found))
             self._queries = [Query(self.ids[doc], span, words[i]) for i, (doc, span) in enumerate(chosen)]
         return self._queries
+
+    def _query_words(self, jobs: list) -> Iterator[list[tuple[str, ...]]]:
+        """``words_batch`` of each job: here, a batch at a time (a few batches, a few words)."""
+        return map(words_batch, jobs)
 
     # -- measuring ------------------------------------------------------------------------
 
@@ -210,7 +216,7 @@ class StreamWorkspace:
         parts: dict[tuple[str, int | None], list[SplitSummary]] = {key: [] for key in asked.summaries}
         carried = {spec: HeaderCarry() for spec in asked.headers}
         statistics: dict[str, list[Statistics]] = {spec: [] for spec in asked.probes}
-        jobs = [(self.spill, batch, self.mode, asked) for batch in range(len(self.spill))]
+        jobs = [(self.batches, batch, self.mode, asked) for batch in range(len(self.batches))]
         for batch, measures in enumerate(self.crossed("measure", measure_batch, jobs)):
             for key, summary in measures.summaries.items():
                 parts[key].append(summary)
@@ -219,7 +225,7 @@ class StreamWorkspace:
             for spec, found in measures.statistics.items():
                 statistics[spec].append(found)
             if self.progress is not None:
-                self.progress("documents measured", self.spill.bounds[batch + 1], len(self))
+                self.progress("documents measured", self.batches.bounds[batch + 1], len(self))
         for key, found in parts.items():
             self._summaries[key] = SplitSummary.total(parse_spec(key[0]), found)
         self._headers.update(carried)
@@ -228,7 +234,7 @@ class StreamWorkspace:
                 found = probed_over_batches(self, asked, statistics, k, widths)
                 self._probes.update(((spec, k, width), probe) for (spec, width), probe in found.items())
             finally:
-                self.spill.drop("counted")
+                self.batches.drop("counted")
 
     def summarize(self, spec: SplitterSpec | str, *, fits: int | None = None) -> SplitSummary:
         """A configuration's counts; measured with its probe when first asked, as ``check`` asks both."""
@@ -258,13 +264,13 @@ class StreamWorkspace:
     def summaries_by(self, key: str, specs) -> Grouped:
         """``Workspace.summaries_by``: one pass over the batches, every spec at once."""
         names = [str(self._built_in(spec)) for spec in specs]
-        jobs = [(self.spill, batch, self.mode, key, names) for batch in range(len(self.spill))]
+        jobs = [(self.batches, batch, self.mode, key, names) for batch in range(len(self.batches))]
         return grouped_total(self.crossed(f"by {key}", group_batch, jobs))
 
     def per_batch(self, what: str, function: Callable, *args) -> list:
         """``function(workspace, *args)`` of each batch's documents as a workspace holding them
         (in the workers; ``function`` at a module's top level), in corpus order: one pass."""
-        jobs = [(self.spill, batch, self.mode, function, args) for batch in range(len(self.spill))]
+        jobs = [(self.batches, batch, self.mode, function, args) for batch in range(len(self.batches))]
         return list(self.crossed(what, on_batch, jobs))
 
     def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
@@ -272,13 +278,13 @@ class StreamWorkspace:
         spec's), in corpus order: one pass over the batches."""
         spec = self._built_in(spec)
         get_length(unit or spec.unit)  # an encoding built once here, before the workers fork
-        jobs = [(self.spill, batch, self.mode, str(spec), unit) for batch in range(len(self.spill))]
+        jobs = [(self.batches, batch, self.mode, str(spec), unit) for batch in range(len(self.batches))]
         return [size for found in self.crossed("sizes", size_batch, jobs) for size in found]
 
     def export(self, spec: SplitterSpec | str, stream: IO[str]) -> int:
         """``export_chunks`` of every document, batch by batch in corpus order."""
         key, written = str(self._built_in(spec)), 0
-        jobs = [(self.spill, batch, self.mode, key) for batch in range(len(self.spill))]
+        jobs = [(self.batches, batch, self.mode, key, None) for batch in range(len(self.batches))]
         for lines in self.crossed("export", export_batch, jobs):
             stream.write(lines)
             written += lines.count("\n")
@@ -330,7 +336,7 @@ class StreamWorkspace:
         try:
             yield from on_workers(function, jobs, self.jobs)
         except OSError as exc:
-            raise EngineError(f"cannot park or take back the corpus's batches in {self.spill.folder} "
+            raise EngineError(f"cannot park or take back the corpus's batches in {self.batches.folder} "
                               f"({exc.strerror or exc}); TMPDIR names where they go") from None
 
     def _built_in(self, spec: SplitterSpec | str) -> SplitterSpec:

@@ -34,8 +34,7 @@ from ..retrieval.golden_files import GoldenSet, load_golden, quote_texts
 from ..retrieval.ranking import Question
 from ..retrieval.span_scores import merged
 from ..retrieval.terms import TermTable
-from .batches import Asked, batch_partition, measure_batch
-from .spill import Spill
+from .batches import Asked, Held, measure_batch
 
 #: Documents are placed apart in one coordinate space (no document has 2**40 characters), as a
 #: held corpus's term table places them; spans of different documents never meet.
@@ -45,16 +44,16 @@ _SPACING = 1 << 40
 def located_over_batches(work, source, name: str | None = None) -> GoldenSet:
     """``load_golden`` of ``source`` in the streamed corpus ``work``."""
     quotes = sorted(quote_texts(source, name))
-    jobs = [(work.spill, batch, quotes, ()) for batch in range(len(work.spill))]
+    jobs = [(work.batches, batch, quotes, ()) for batch in range(len(work.batches))]
     found = list(work.crossed("quotes", holding_batch, jobs))
     anywhere = set().union(*(held for batch in found for held, _ in batch[1].values()))
     nowhere = tuple(i for i in range(len(quotes)) if i not in anywhere)
     if nowhere:  # looked for again with whitespace normalised, as ``locate`` does
-        jobs = [(work.spill, batch, quotes, nowhere) for batch in range(len(work.spill))]
+        jobs = [(work.batches, batch, quotes, nowhere) for batch in range(len(work.batches))]
         for mine, again in zip(found, work.crossed("quotes", holding_batch, jobs)):
             mine[1].update(again[1])
     documents, searched = [], []
-    for (sources, holding), first in zip(found, work.spill.bounds):
+    for (sources, holding), first in zip(found, work.batches.bounds):
         for k, source_path in enumerate(sources):
             text = holding[k][1] if k in holding else ""
             documents.append(Document(work.ids[first + k], text, source=source_path))
@@ -63,12 +62,12 @@ def located_over_batches(work, source, name: str | None = None) -> GoldenSet:
     return load_golden(source, documents, name=name, searched=searched)
 
 
-def holding_batch(job: tuple[Spill, int, list[str], tuple[int, ...]]) -> tuple[list[str], dict]:
+def holding_batch(job: tuple[Held, int, list[str], tuple[int, ...]]) -> tuple[list[str], dict]:
     """One batch's documents' paths, and the documents holding some of ``quotes`` (those
     numbered ``normalised``, with whitespace normalised; else verbatim) with their text: ``{place
     in the batch: (numbers of the quotes held, text)}``."""
-    spill, batch, quotes, normalised = job
-    documents = spill.read(batch)[0]
+    held, batch, quotes, normalised = job
+    documents = held.documents_of(batch)
     holding = {}
     for k, document in enumerate(documents):
         text = document.text
@@ -106,13 +105,12 @@ class BatchGolden:
 def golden_batch(job) -> dict[tuple[str, int], BatchGolden]:
     """Rank one batch's chunks of each spec for every question with the pool's statistics (in a
     worker), for each neighbour width."""
-    spill, batch, mode, specs, words, limit, places, near, widths = job
-    part = batch_partition(spill, mode)
-    part.take(*spill.read(batch))
+    held, batch, mode, specs, words, limit, places, near, widths = job
+    part = held.partition(batch, mode)
     out = {}
     for spec, (name, pool) in specs.items():
         out.update(((spec, width), found) for width, found in
-                   _ranked_here(part, spec, spill.kept(batch, name), pool, words, limit, places, near, widths))
+                   _ranked_here(part, spec, held.kept(batch, name), pool, words, limit, places, near, widths))
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
     return out
 
@@ -182,7 +180,7 @@ def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tupl
     table = TermTable((), scripts=every_script(work.mode))  # terms found by the mode's rules alone
     words = [Question.of(item.question, table).words for item in golden.items]
     asked = Asked(probes=tuple(specs), wanted=frozenset(w for found in words for w in found), tag=len(work.passes))
-    jobs = [(work.spill, batch, work.mode, asked) for batch in range(len(work.spill))]
+    jobs = [(work.batches, batch, work.mode, asked) for batch in range(len(work.batches))]
     statistics = {spec: [] for spec in specs}
     for measures in work.crossed("measure", measure_batch, jobs):
         for spec in specs:
@@ -193,22 +191,22 @@ def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tupl
     for question, item in enumerate(golden.items):
         for number, quote in enumerate(item.quotes):
             for doc_id, a, b in quote.locations:
-                batch, doc = work.spill.batch_of(where[doc_id])
+                batch, doc = work.batches.batch_of(where[doc_id])
                 places.setdefault(batch, []).append((question, number, doc, a, b))
-            batch, doc = work.spill.batch_of(where[quote.locations[0][0]])
+            batch, doc = work.batches.batch_of(where[quote.locations[0][0]])
             near.setdefault(batch, set()).add(doc)
     get_length("o200k")  # built once here, before the workers fork
     pools = {spec: (asked.counts(spec), Statistics.total(parts)) for spec, parts in statistics.items()}
-    jobs = [(work.spill, batch, work.mode, pools, words, max(budgets), places.get(batch, []),
-             sorted(near.get(batch, ())), widths) for batch in range(len(work.spill))]
+    jobs = [(work.batches, batch, work.mode, pools, words, max(budgets), places.get(batch, []),
+             sorted(near.get(batch, ())), widths) for batch in range(len(work.batches))]
     try:
         found = list(work.crossed("golden", golden_batch, jobs))
     finally:
-        work.spill.drop("counted")
+        work.batches.drop("counted")
     out = {}
     for spec, parts in statistics.items():
         for width in widths:
-            known = _Known([mine[spec, width] for mine in found], work.spill.bounds,
+            known = _Known([mine[spec, width] for mine in found], work.batches.bounds,
                            [0, *accumulate(p.chunks for p in parts)], where, width)
             out[spec, width] = _scored(golden, known, budgets, spec, retriever)
     return out

@@ -7,7 +7,7 @@ the best ``k`` of all batches are merged, and the batches holding the winners ar
 their documents alone, for the winners' spans, prefixes, tokens and atom fragments (*read
 back*). Scores use the pool's statistics in the article's order and ties are broken by the same
 keys, so the rankings are those of the corpus held in memory. ``work`` is the
-``stream.StreamWorkspace`` (its spill, passes, ids and queries)."""
+``stream.StreamWorkspace`` (its batches, passes, ids and queries)."""
 
 from __future__ import annotations
 
@@ -86,14 +86,14 @@ def asked_of_batches(work, spec: str, questions: QuestionSet, retriever: str,
     table = TermTable((), scripts=every_script(work.mode))  # terms found by the mode's rules alone
     words = [Question.of(text, table).words for text in questions.texts]
     asked = Asked(probes=(spec,), wanted=frozenset(w for found in words for w in found), tag=len(work.passes))
-    jobs = [(work.spill, batch, work.mode, asked) for batch in range(len(work.spill))]
+    jobs = [(work.batches, batch, work.mode, asked) for batch in range(len(work.batches))]
     statistics = {spec: [measures.statistics[spec] for measures in work.crossed("measure", measure_batch, jobs)]}
     try:
         tops, offsets = ranked_over_batches(work, asked, statistics, words, k).get(spec, ([[] for _ in words], [0]))
         chunks = sorted({j for top in tops for j in top})
         back = read_back(work, asked, {spec: (chunks, offsets)}, True)[spec]
     finally:
-        work.spill.drop("counted")
+        work.batches.drop("counted")
     place = {j: i for i, j in enumerate(chunks)}
     reads, tokens = back.chunks, back.tokens
     return AskResult(spec, retriever, k, tuple(tuple(place[j] for j in top) for top in tops),
@@ -109,8 +109,8 @@ def ranked_over_batches(work, asked: Asked, statistics: dict[str, list[Statistic
     pools = {spec: Statistics.total(parts) for spec, parts in statistics.items()}
     offsets = {spec: [0, *accumulate(part.chunks for part in parts)] for spec, parts in statistics.items()}
     holding = {batch: {spec: asked.counts(spec) for spec, parts in statistics.items() if parts[batch].chunks}
-               for batch in range(len(work.spill))}
-    jobs = [(work.spill, batch, names, words, k, pools) for batch, names in holding.items() if names]
+               for batch in range(len(work.batches))}
+    jobs = [(work.batches, batch, names, words, k, pools) for batch, names in holding.items() if names]
     ranked: dict[str, list[list[Ranked]]] = {spec: [] for spec in statistics}
     for job, mine in zip(jobs, work.crossed("rank", rank_batch, jobs)):
         for spec, rankings in mine.items():
@@ -133,12 +133,13 @@ def read_back(work, asked: Asked, winners: dict[str, tuple[list[int], list[int]]
     if counting and wanted:
         get_length("o200k")  # built once here, before the workers fork
     out = {spec: ReadBack(tokens={} if counting else None) for spec in winners}
-    jobs = [(work.spill, batch, work.mode, places, counting, width) for batch, places in wanted.items()]
+    jobs = [(work.batches, batch, work.mode, places, counting, width) for batch, places in wanted.items()]
     for batch, found in zip(wanted, work.crossed("read back", read_back_batch, jobs)):
+        first = work.batches.bounds[batch]
         for spec, part in found.items():
             base, back = winners[spec][1][batch], out[spec]
             positions = [base + j for j in part.positions]
-            back.chunks.update(zip(positions, part.reads))
+            back.chunks.update(zip(positions, (Read(first + r.doc, r.start, r.end, r.prefix) for r in part.reads)))
             back.cut.update(zip(positions, part.cut))
             if counting:
                 back.tokens.update(zip(positions, part.tokens))

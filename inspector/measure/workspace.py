@@ -368,6 +368,10 @@ class Workspace:
         each ``golden`` set, when asked (``stream.StreamWorkspace`` measures them all in one pass
         over its batches)."""
 
+    def held(self) -> list[str]:
+        """The specs whose chunks are held (``release`` lets them go)."""
+        return list(dict.fromkeys([*self._splits, *self._chunk_arrays_cache]))
+
     def release(self, spec: SplitterSpec | str) -> None:
         """Forget ``spec``'s chunks (split again when asked): what a forked measuring worker
         does once it has measured a configuration, so that it holds one at a time."""

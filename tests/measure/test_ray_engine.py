@@ -1,18 +1,21 @@
 """``--engine ray``: documents read, analysed, split, measured, and BM25 indexed and ranked, on a
 local Ray cluster (2 CPUs, started by the test) give the local engine's report byte for byte, in
-both atom modes, with a golden set; without one (and for ``check`` and ``export``) the driver
-neither reads a file nor holds a workspace."""
+both atom modes, with a golden set, neighbour windows, the user's questions and the fixes table,
+the driver neither reading a file nor holding a workspace (nor for ``check`` and ``export``);
+what needs the corpus on the driver (a hybrid retriever) holds it there."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from inspector.cli import main
 from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
-from inspector.measure.ray_partitions import Partitions, RayBM25Retriever
+from inspector.measure.ray_corpus import ClusterWorkspace
+from inspector.measure.ray_partitions import RayBM25Retriever
 from inspector.measure.workspace import Workspace
-from inspector.retrieval.terms import TermTable
 from tests.support.engines import check_and_export, generated, with_unreadable_files
 from tests.support.paths import SAMPLE
 
@@ -49,25 +52,37 @@ def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_ray_engine_prints_the_local_engines_report(cluster, capsys, monkeypatch, tmp_path, mode):
-    golden = ["--golden", str(SAMPLE / "golden-questions.jsonl")]
-    local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", "--atoms", mode, *golden)
-    ranked, probed = [], []
-    rank, probe = RayBM25Retriever.rank, Partitions.probe
+    """A golden set, neighbour windows, the user's questions and (markdown atoms) the fixes table,
+    every pass made by the partitions' actors."""
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text("\n".join(json.dumps({"question": q}) for q in (
+        "How many vacation days do employees get?", "Which regions store backups?", "zzzz qqqq",
+        "Wie viele Urlaubstage gibt es?")) + "\n", encoding="utf-8")
+    args = ["--atoms", mode, "--golden", str(SAMPLE / "golden-questions.jsonl"), "--expand", "1",
+            "--questions", str(questions), *(["--fixes", "structured:800"] if mode == "markdown" else [])]
+    local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", *args)
+    assert '"questions"' in local and '"expand": 1' in local and ('"fixes"' in local) == (mode == "markdown")
+    passes, crossed = [], ClusterWorkspace.crossed
+    monkeypatch.setattr(ClusterWorkspace, "crossed",
+                        lambda self, what, *a: passes.append(what) or crossed(self, what, *a))
+    driver_holds_nothing(monkeypatch)
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "ray", *args, "--engine", "ray") == local
+    assert {"quotes", "measure", "rank", "read back", "golden"} <= set(passes)
+    assert ("suspects" in passes) == (mode == "markdown")
+
+
+def test_what_needs_the_corpus_on_the_driver_is_held_there_and_ranked_on_the_partitions(cluster, capsys,
+                                                                                        monkeypatch, tmp_path):
+    """A hybrid retriever: the driver holds the corpus, the partitions still rank BM25's half."""
+    args = ["--spec", "fixed:400", "--budgets", "400", "--retriever", "hybrid"]
+    local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", *args)
+    ranked, rank = [], RayBM25Retriever.rank
     monkeypatch.setattr(RayBM25Retriever, "rank",
                         lambda self, asks, pool, k: ranked.append(k) or rank(self, asks, pool, k))
-    monkeypatch.setattr(Partitions, "probe",
-                        lambda self, queries, spec, k: probed.append(str(spec)) or probe(self, queries, spec, k))
-
-    def refused(table):
-        raise AssertionError("the driver found the corpus's terms: the partitions should have")
-
-    monkeypatch.setattr(TermTable, "index", refused)  # the actors run in Ray's processes, unpatched
-    on_ray = report(capsys, monkeypatch, SAMPLE, tmp_path / "ray", "--atoms", mode, "--engine", "ray", *golden)
-    assert on_ray == local
-    # The seven splitters and the sweep's five budgets were split and probed on the partitions
-    # (structured:800, compared and swept, once), and the golden set's whole rankings of the
-    # driver's pools ranked there.
-    assert len(probed) == 11 == len(set(probed)) and None in ranked and 5 not in ranked
+    monkeypatch.setenv(ENV_DATA, str(tmp_path / "ray"))
+    assert main(["report", str(SAMPLE), "--json", "--quiet", "--jobs", "1", *args, "--engine", "ray"]) == 0
+    shown = capsys.readouterr()
+    assert shown.out == local and ranked and "held in memory here rather than held by the cluster" in shown.err
 
 
 def test_a_few_thousand_documents_give_the_same_report_on_ray(cluster, capsys, monkeypatch, tmp_path):

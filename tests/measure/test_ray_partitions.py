@@ -4,6 +4,8 @@ are cut into partitions of about equal characters."""
 
 from __future__ import annotations
 
+import marshal
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -107,3 +109,40 @@ def test_what_the_partitions_do_not_measure_is_measured_on_the_driver(measured, 
     assert part.summarize("fixed:400") == workspace.subset_of("de").summarize("fixed:400")
     assert not Partitions.measures(parse_spec("fixed:400+context;llm=m"))
     assert Partitions.measures(parse_spec("structured:800+address"))
+
+
+def test_a_partition_answers_the_batch_jobs_as_a_parked_batch_does(tmp_path):
+    """``ClusterPartition`` (what a Ray actor holds, here without Ray) is its own batch: the
+    streamed engine's jobs give what they give on the same documents parked on disk, what a job
+    parks stays in it until dropped, and what a job split is let go after."""
+    from inspector.measure.batches import Asked, measure_batch, on_batch, rank_batch, read_back_batch, words_batch
+    from inspector.measure.ray_partitions import ClusterPartition
+    from inspector.measure.spill import Spill
+
+    work = Workspace(load_corpus(SAMPLE), "markdown")
+    documents, analyses = work.documents[:40], work.analyses()[:40]
+    spill = Spill(tmp_path / "parked")
+    spill.folder.mkdir()
+    spill.write(0, documents, analyses)
+    spill.add(len(documents))
+    actor = ClusterPartition("markdown")
+    actor.take(documents, [marshal.dumps(a.to_plain()) for a in analyses])
+    asked = Asked(probes=("fixed:400",), summaries=(("fixed:400", 800),), wanted=frozenset({"leave", "days"}))
+    jobs = [(0, "markdown", asked), (0, {"fixed:400": asked.counts("fixed:400")}, [("leave", "days")], 3, None),
+            (0, "markdown", {"fixed:400": (asked.counts("fixed:400"), [0, 5, 9])}, True, 1),
+            (0, "markdown", [(3, (0, 20))])]
+    for function, job in zip((measure_batch, rank_batch, read_back_batch, words_batch), jobs):
+        if function is rank_batch:  # ranked with the pool's statistics: this batch's own
+            statistics = spill.kept(0, asked.counts("fixed:400")).statistics()
+            job = (*job[:4], {"fixed:400": statistics})
+        mine, parked = actor.run(function, job), function((spill, *job))
+        if function is rank_batch:  # arrays, compared as lists
+            mine, parked = ({spec: [(r.scores.tolist(), r.seen.tolist(), r.chunks.tolist()) for r in ranked]
+                             for spec, ranked in found.items()} for found in (mine, parked))
+        assert mine == parked
+    assert actor.parked and actor.partition(0, "markdown").work.held() == []
+    actor.drop("counted")
+    assert actor.parked == {}
+    assert actor.run(on_batch, (0, "markdown", Workspace.summarize, ("recursive:300",))) == \
+        on_batch((spill, 0, "markdown", Workspace.summarize, ("recursive:300",)))
+    assert actor.partition(0, "markdown").work.held() == []  # split for the job, let go after

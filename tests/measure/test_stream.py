@@ -86,7 +86,7 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--fixes", "fixed:400", "--atoms", "seed")
     assert len(streamed) == 1
     assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--retriever", "dense", "--engine", "stream"]) == 0
-    assert "held in memory rather than streamed" in capsys.readouterr().err
+    assert "held in memory here rather than streamed" in capsys.readouterr().err
     assert len(streamed) == 1
 
 
@@ -117,7 +117,7 @@ def test_one_pass_measures_everything_asked_ahead(tmp_path, monkeypatch, parked)
         work.measure_ahead([(s, 800) for s in specs], specs, ["structured:800"])
         results = [(work.summarize(s, fits=800), work.probe(s)) for s in specs], work.header_carry("structured:800")
         # Reading, measuring, ranking, and the batches holding the winners read back.
-        batches = len(work.spill)
+        batches = len(work.batches)
         assert batches > 1 and [what for what, _ in work.passes] == ["read", "measure", "rank", "read back"]
         assert work.passes[:2] == [("read", batches), ("measure", batches)]
         held = Workspace(load_corpus(SAMPLE))
@@ -231,7 +231,7 @@ def test_your_questions_are_asked_of_the_streamed_corpus_as_of_the_held_one(caps
     assert main(["report", str(SAMPLE), "--json", "--quiet", "--questions", str(theirs), "--spec", "fixed:400",
                  "--budgets", "800", "--engine", "stream"]) == 0
     shown = capsys.readouterr()
-    assert shown.out == held and '"yours"' in held and "held in memory rather than streamed" in shown.err
+    assert shown.out == held and '"yours"' in held and "held in memory here rather than streamed" in shown.err
 
 
 def test_a_second_streamed_run_splits_tokenizes_and_counts_nothing(capsys, monkeypatch, tmp_path, parked):

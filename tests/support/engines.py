@@ -66,14 +66,16 @@ def generated(folder: Path, documents: int = 2_000) -> Path:
 
 
 def check_and_export(capsys, monkeypatch, data: Path, engine: str) -> tuple[str, str]:
-    """What ``check`` (writing a baseline, and failing a floor) and ``export`` print with
-    ``engine``, and the baseline written."""
+    """What ``check`` (writing a baseline, failing a floor, and with a golden set read with
+    neighbour windows) and ``export`` print with ``engine``, and the baseline written."""
     monkeypatch.setenv(ENV_DATA, str(data))
     baseline = data.parent / f"{data.name}-baseline.json"
     assert main(["check", str(SAMPLE), "--spec", "structured:800", "--json", "--engine", engine,
                  "--write-baseline", str(baseline)]) == 0
     assert main(["export", str(SAMPLE), "--spec", "heading:256t", "--engine", engine]) == 0
     assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--engine", engine, "--min", "code=99%"]) == 1
+    assert main(["check", str(SAMPLE), "--spec", "recursive:800", "--json", "--engine", engine, "--expand", "1",
+                 "--golden", str(SAMPLE / "golden-questions.jsonl"), "--min", "recall@4000=10%"]) == 0
     return capsys.readouterr().out, baseline.read_text()
 
 
