@@ -546,3 +546,35 @@ def test_only_paragraphs_that_may_hold_a_link_are_parsed_inline(monkeypatch):
     assert len(ours.atoms["cite"]) == 2
     monkeypatch.setattr(markdown_module, "PARSER", MarkdownIt("commonmark", {"html": True}).enable("table"))
     assert analyze_markdown(text) == ours
+
+
+def _tokens(tokens) -> list[tuple]:
+    return [(t.type, t.tag, t.nesting, t.map, t.content, t.markup, t.info, t.level, t.block, t.hidden,
+             _tokens(t.children or ())) for t in tokens]
+
+
+_MARKED = st.lists(st.sampled_from([*"|-:`~>*_+#<[]()!1. a\t", "\n", "\n\n", "   ", "    ", "1. ", "- ", "> ",
+                                    "```", "~~~", "| a | b |\n|---|---|\n", "<div>", "[x]: /u\n", "# h", "***",
+                                    "Text line", "\r\n"]), max_size=60).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(markdown_document(), _MARKED))
+def test_block_rules_tried_only_on_their_markers_give_markdown_its_tokens(text):
+    """Every token (nesting, line maps, content, children) is markdown-it's own, in lists,
+    blockquotes, tables, fences and setext headings alike."""
+    plain = MarkdownIt("commonmark", {"html": True}).enable("table")
+    guarded = markdown_module.guard_block_rules(MarkdownIt("commonmark", {"html": True}).enable("table"))
+    assert _tokens(guarded.parse(text)) == _tokens(plain.parse(text))
+
+
+def test_a_guarded_rule_is_never_tried_on_a_line_without_its_marker():
+    tried = []
+    parser = MarkdownIt("commonmark", {"html": True}).enable("table")
+    (heading,) = [rule for rule in parser.block.ruler.__rules__ if rule.name == "heading"]
+    real = heading.fn  # ``at`` replaces the rule's function in place
+    parser.block.ruler.at("heading", lambda state, line, *rest: tried.append(line) or real(state, line, *rest),
+                          {"alt": list(heading.alt)})
+    markdown_module.guard_block_rules(parser)
+    parser.parse("# One\n\nplain text\nmore text\n\n## Two\n- item\n")
+    assert tried == [0, 5]  # the two headings' lines, nothing else
