@@ -203,7 +203,7 @@ def _splitter_widgets(ctx: Context) -> None:
         unit = _tokenizer_upload(ctx)
     flags = {"budget": int(budget), "overlap": int(overlap),
              "heading_prefix": None if prefix == (kind == "heading") else prefix,
-             "table_header": None if header == (kind == "structured") else header,
+             "table_header": None if header == SplitterSpec.header_default(kind, ctx.state.mode) else header,
              "address": address, "stamp": stamp}
     if imported:
         flags = {}  # kept as they were, for the next built-in splitter

@@ -13,7 +13,7 @@ from dataclasses import replace
 import streamlit as st
 
 from app_pages._units import uploaded_units
-from inspector.spec import IMPORTED
+from inspector.spec import IMPORTED, SplitterSpec
 from inspector.views import (
     SAMPLE,
     UPLOAD,
@@ -77,7 +77,7 @@ def _prefix_default(s: AppState) -> bool:
 
 
 def _header_default(s: AppState) -> bool:
-    return s.kind == "structured" if s.table_header is None else s.table_header
+    return SplitterSpec.header_default(s.kind, s.mode) if s.table_header is None else s.table_header
 
 
 def keep(key: str, value) -> None:
@@ -100,5 +100,5 @@ def kind_changed() -> None:
         touched()
         return  # imported chunks ignore the flags: keep them for the next splitter
     st.session_state["heading_prefix"] = kind == "heading"
-    st.session_state["table_header"] = kind == "structured"
+    st.session_state["table_header"] = SplitterSpec.header_default(kind, st.session_state.get("mode", "markdown"))
     touched()

@@ -48,7 +48,7 @@ else:
 
 LINES_FROM = "context_lines_from"
 step = context_step(ctx.workspace, ctx.spec, lines_from=st.session_state.get(LINES_FROM, ""))
-stamped = fix_specs(ctx.spec)["address"]
+stamped = fix_specs(ctx.spec, mode=ctx.workspace.mode)["address"]
 with st.expander("Context lines" + (f" from {step.model}" if step.model else ": not set up on this server"),
                  expanded=bool(step.plan and step.plan.jobs)):
     if step.problem:

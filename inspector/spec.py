@@ -189,6 +189,23 @@ class SplitterSpec:
         """Whether chunks starting inside a table get its header row as a prefix."""
         return self.kind == "structured" if self.table_header is None else self.table_header
 
+    def repeats_header_in(self, mode: str) -> bool:
+        """Whether chunks starting inside a table get its header row in atom ``mode``."""
+        return self.table_header is True if mode == "seed" else self.repeats_header
+
+    @staticmethod
+    def header_default(kind: str, mode: str) -> bool:
+        """Whether a kind repeats table headers unasked in atom ``mode`` (seed mode's splitters
+        are the article's: none does)."""
+        return kind == "structured" and mode != "seed"
+
+    def in_mode(self, mode: str) -> "SplitterSpec":
+        """The shortest spec for these chunks in atom ``mode``: outside seed mode a structured
+        splitter repeats table headers unasked, so ``+header`` changes nothing there."""
+        if mode != "seed" and self.kind == "structured" and self.table_header:
+            return replace(self, table_header=None)
+        return self
+
     @property
     def base(self) -> "SplitterSpec":
         """The same chunks without context lines: what the lines are written for (a line
@@ -238,7 +255,8 @@ class SplitterSpec:
         text = ""
         if self.heading_prefix is not None and self.heading_prefix != (self.kind == "heading"):
             text += "+path" if self.heading_prefix else "-path"
-        if self.table_header is not None and self.table_header != (self.kind == "structured"):
+        # An explicit header on a structured splitter is written: seed mode's does not repeat it unasked.
+        if self.table_header is not None and (self.table_header or self.kind == "structured"):
             text += "+header" if self.table_header else "-header"
         return text + "+address" * self.address + "+context" * self.context
 

@@ -74,7 +74,11 @@ def test_defaults_per_kind():
     assert parse_spec("heading:256t").prefixes_path is True
     assert parse_spec("heading:256t-path").prefixes_path is False
     assert parse_spec("sentence:800+path").prefixes_path is True
-    assert str(parse_spec("structured:800+header")) == "structured:800"
+    # Said, a structured splitter's header is written (seed mode's does not repeat it unasked);
+    # the default mode's needs no saying.
+    assert str(parse_spec("structured:800+header")) == "structured:800+header"
+    assert parse_spec("structured:800+header").in_mode("markdown") == parse_spec("structured:800")
+    assert parse_spec("structured:800+header").in_mode("seed") == parse_spec("structured:800+header")
 
 
 def test_custom_separators_round_trip():

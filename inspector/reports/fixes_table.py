@@ -90,8 +90,9 @@ class FixesTable:
                 "budgets": list(self.budgets), "rows": [row.to_dict() for row in self.rows]}
 
 
-def fix_specs(spec: SplitterSpec | str, context_model: str = "") -> dict[str, SplitterSpec]:
-    """The chunking of each step but ``expand`` (``context`` only with a model)."""
+def fix_specs(spec: SplitterSpec | str, context_model: str = "", mode: str = "markdown") -> dict[str, SplitterSpec]:
+    """The chunking of each step but ``expand`` (``context`` only with a model), in atom ``mode``
+    (its structure repeats table headers: said in seed mode, where it is not the default)."""
     spec = parse_spec(spec)
     if spec.is_imported or spec.is_adapter:
         raise ValueError("the fixes are measured on a built-in splitter's configuration")
@@ -102,7 +103,7 @@ def fix_specs(spec: SplitterSpec | str, context_model: str = "") -> dict[str, Sp
              "address": replace(structure, heading_prefix=None, address=True, stamp=spec.stamp)}
     if context_model:
         steps["context"] = replace(steps["address"], context=True, context_model=context_model)
-    return steps
+    return {name: step.in_mode(mode) for name, step in steps.items()}
 
 
 def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever=None, context_model: str = "",
@@ -111,7 +112,7 @@ def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever
     ``context_model`` has a line for every chunk (``context_problem`` says why not otherwise)."""
     if not hasattr(retriever, "rank"):
         retriever = workspace.retriever(retriever)
-    steps = fix_specs(spec, context_model)
+    steps = fix_specs(spec, context_model, workspace.mode)
     rows: list[FixRow] = []
     if "context" in steps and not context_problem:
         have, chunks = workspace.context_coverage(steps["context"])

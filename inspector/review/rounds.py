@@ -123,8 +123,10 @@ class ReviewRound:
         if problem:
             raise ReviewInputError(problem)
         spec = parse_spec(self.spec)
-        # Imported chunks are the same in any unit: the round names the chunk set alone.
-        object.__setattr__(self, "spec", f"imported:{spec.chunk_set}" if spec.is_imported else str(spec))
+        # Imported chunks are the same in any unit: the round names the chunk set alone; a built-in
+        # splitter is named by its shortest spec in the round's mode.
+        canonical = f"imported:{spec.chunk_set}" if spec.is_imported else str(spec.in_mode(self.mode))
+        object.__setattr__(self, "spec", canonical)
         object.__setattr__(self, "retriever", str(parse_retriever(self.retriever)))
 
     def problem(self) -> str | None:

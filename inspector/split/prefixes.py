@@ -27,7 +27,7 @@ def prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, size
     if spec.address:
         return _stamper(text, spec, analysis, seed, sizer, address or Address())
     with_path = spec.prefixes_path
-    with_header = spec.table_header if seed else spec.repeats_header
+    with_header = spec.repeats_header_in("seed" if seed else "markdown")
     if not with_path and not with_header:
         return None
     tables = analysis.tables
@@ -59,7 +59,7 @@ def prefixer(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, size
 def _stamper(text: str, spec: SplitterSpec, analysis: Analysis, seed: bool, sizer: Sizer, address: Address):
     """``prefixer``'s function with an address stamp: the stamp, then a repeated table header."""
     header_at = None
-    if (spec.table_header if seed else spec.repeats_header) and analysis.tables:
+    if (spec.repeats_header_in("seed" if seed else "markdown")) and analysis.tables:
         header_at = header_prefixer(text, analysis.tables, [t.start for t in analysis.tables])
     paths = analysis.heading_index
     room = spec.budget // 2

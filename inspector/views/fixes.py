@@ -63,7 +63,7 @@ def context_step(workspace: Workspace, spec, environ: Mapping[str, str] | None =
     model = lines_from or endpoint.model
     if workspace.context_store is None:
         return ContextStep(endpoint, "this server keeps no data folder for context lines", model=model)
-    stamped = fix_specs(spec)["address"]
+    stamped = fix_specs(spec, mode=workspace.mode)["address"]
     plan = plan_lines(workspace.documents, [r.spans for r in workspace.split(stamped)], workspace.context_store,
                       model)
     if plan.jobs and endpoint is None:

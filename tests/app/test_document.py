@@ -125,3 +125,17 @@ def test_the_document_caption_names_its_language():
     assert_clean(at)
     assert " · language ja · " in at.caption[1].value
     assert " · language en · " in app().caption[1].value
+
+
+def test_in_seed_mode_the_header_box_shows_what_the_articles_structured_splitter_does():
+    """Seed mode's structured splitter repeats no table header unasked: the box starts unticked,
+    and ticking it names the header in the link (where the default mode needs no saying)."""
+    at = app({"spec": "structured:800", "mode": "seed"})
+    assert_clean(at)
+    assert at.checkbox(key="table_header").value is False
+    at.checkbox(key="table_header").check().run()
+    assert at.query_params["spec"] == "structured:800+header"
+    assert metrics(at)["Chunks"] == str(len(doc_view(Workspace(SAMPLE, "seed"), FIRST, "structured:800+header",
+                                                     get_length("chars")).result.chunks))
+    at.checkbox(key="table_header").uncheck().run()
+    assert at.query_params["spec"] == "structured:800"

@@ -81,10 +81,8 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     monkeypatch.setattr(common, "STREAM_BYTES", 1)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
-    # What needs the corpus in memory holds it, whatever its size (the fixes with seed atoms, a
-    # dense retriever); asked to stream, it says so.
-    report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args, "--fixes", "fixed:400", "--atoms", "seed")
-    assert len(streamed) == 1
+    # What needs the corpus in memory holds it, whatever its size (a dense retriever); asked to
+    # stream, it says so.
     assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--retriever", "dense", "--engine", "stream"]) == 0
     assert "held in memory here rather than streamed" in capsys.readouterr().err
     assert len(streamed) == 1
@@ -151,12 +149,14 @@ def test_neighbour_windows_are_read_from_the_batches_as_from_the_held_corpus(cap
     assert streamed.out == capsys.readouterr().out and "with 2 neighbours either side" in streamed.out
 
 
-def test_the_fixes_table_is_measured_over_the_batches(capsys, monkeypatch, tmp_path, parked):
+@pytest.mark.parametrize("mode", ["markdown", "seed"])
+def test_the_fixes_table_is_measured_over_the_batches(capsys, monkeypatch, tmp_path, parked, mode):
     """Every step of the fixes (with a golden set and neighbours read) in one pass over the
-    batches, suspects counted batch by batch: the held corpus's table, byte for byte."""
+    batches, suspects counted batch by batch: the held corpus's table, byte for byte (in seed
+    mode beside the article's structured splitter, which repeats no table header)."""
     monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
-    args = ["--spec", "fixed:400", "--budgets", "400", "--fixes", "recursive:800", "--expand", "2",
-            "--golden", str(SAMPLE / "golden-questions.jsonl")]
+    args = ["--atoms", mode, "--spec", "structured:800+path", "--budgets", "400", "--fixes", "recursive:800",
+            "--expand", "2", "--golden", str(SAMPLE / "golden-questions.jsonl")]
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
     assert held.count('"suspects"') == 5 and '"omitted"' in held  # the context step omitted
     workers_alone_build_workspaces(monkeypatch)

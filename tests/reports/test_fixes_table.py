@@ -28,6 +28,19 @@ def test_each_step_adds_one_fix_to_the_one_before():
         fix_specs("imported:0123456789abcdef")
 
 
+def test_in_seed_mode_the_structure_step_says_it_repeats_table_headers(sample_seed):
+    """Seed mode's structured splitter is the article's, which does not repeat a table's header;
+    the fixes' structure step does, and its string says so: the article's chunks probed first are
+    not taken for the step's (a workspace keeps probes by spec string)."""
+    article = sample_seed.probe("structured:800+path")
+    rows = {row.step: row for row in measure_fixes(sample_seed, "structured:800").rows}
+    assert rows["structure"].spec == "structured:800+header" and rows["path"].spec == "structured:800+path+header"
+    assert rows["path"].ctx_tokens == sample_seed.probe("structured:800+path+header").context_tokens
+    assert rows["path"].ctx_tokens != article.context_tokens
+    assert str(fix_specs("structured:800", mode="seed")["address"]) == "structured:800+header+address"
+    assert str(fix_specs("structured:800")["address"]) == "structured:800+address"  # the default mode's own
+
+
 def test_the_fixes_on_the_sample_corpus_buy_what_the_article_says(sample_markdown, golden):
     table = measure_fixes(sample_markdown, "fixed:800", golden=golden)
     rows = {row.step: row for row in table.rows}

@@ -62,6 +62,9 @@ def test_a_round_id_is_a_stable_hash_of_its_definition():
     definition = ReviewRound("ab" * 16, "structured:800")
     assert definition.id == "94158dc698ebafdd"  # pinned: a changed id orphans every stored answer
     assert ReviewRound("ab" * 16, "structured:800+header").id == definition.id  # same spec, spelled longer
+    # In seed mode they are two chunkings (the article's structured splitter repeats no header).
+    assert ReviewRound("ab" * 16, "structured:800+header", mode="seed").id != ReviewRound(
+        "ab" * 16, "structured:800", mode="seed").id
     others = {ReviewRound("ab" * 16, "structured:800", seed=1).id, ReviewRound("ab" * 16, "structured:800+path").id,
               ReviewRound("ab" * 16, "structured:800", size=21).id, ReviewRound("cd" * 16, "structured:800").id,
               ReviewRound("ab" * 16, "structured:800", source="probe").id,
