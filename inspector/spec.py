@@ -173,6 +173,13 @@ class SplitterSpec:
         return self.kind.startswith(ADAPTER_PREFIX)
 
     @property
+    def is_per_document(self) -> bool:
+        """True for chunks made from each document alone, by one of our splitters or another
+        library's, without context lines: what a corpus not held in one process can measure a
+        run of documents at a time."""
+        return not (self.is_imported or self.context)
+
+    @property
     def is_built_in(self) -> bool:
         """True for chunks one of our splitters makes from each document alone: not imported,
         not another library's, without context lines (what can be kept, streamed and split on

@@ -194,7 +194,7 @@ def run_export(args: argparse.Namespace) -> int:
     if not args.spec:
         return fail("export needs --spec SPEC")
     spec = with_context_model(parse_spec(args.spec), args)
-    loaded = load(args, alone=spec.is_built_in)
+    loaded = load(args, alone=spec.is_per_document)
     if isinstance(loaded, int):
         return loaded
     _, workspace = loaded
@@ -223,7 +223,9 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
-    held by the Ray cluster): one built-in splitter, ranked by BM25, with no chunk file."""
+    held by the Ray cluster): one splitter of each document alone (ours or another library's),
+    ranked by BM25, with no chunk file."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return not args.chunks and parse_retriever(args.retriever).kind == "bm25" and parse_spec(args.spec).is_built_in
+    return (not args.chunks and parse_retriever(args.retriever).kind == "bm25"
+            and parse_spec(args.spec).is_per_document)

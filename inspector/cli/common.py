@@ -175,8 +175,8 @@ def held_anyway(args, alone: bool) -> None:
     if engine in ("stream", "ray") and not alone:
         where = "streamed" if engine == "stream" else "held by the cluster"
         sys.stderr.write("note: what this command measures needs the whole corpus (what your own "
-                         "system retrieved, the fixes with a context model, a dense retriever or "
-                         f"chunks made elsewhere), so it is held in memory here rather than {where}\n")
+                         "system retrieved, context lines, a dense retriever or imported chunks), "
+                         f"so it is held in memory here rather than {where}\n")
 
 
 def on_ray(workspace) -> None:

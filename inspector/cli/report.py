@@ -143,13 +143,14 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
 
 def _alone(args: argparse.Namespace, specs: list, fixes, context_model: str = "") -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
-    from disk, or held by the Ray cluster): built-in splitters ranked by BM25, with golden sets,
+    from disk, or held by the Ray cluster): splitters of each document alone (ours or another
+    library's) ranked by BM25, with golden sets,
     neighbour windows, survival by format or language and the ``fixes`` table (without a
     context model). A dense retriever and written context lines need the corpus in memory."""
     from ..retrieval.retriever_spec import parse_retriever
 
     return (not (fixes and context_model)
-            and parse_retriever(args.retriever).kind == "bm25" and all(spec.is_built_in for spec in specs))
+            and parse_retriever(args.retriever).kind == "bm25" and all(spec.is_per_document for spec in specs))
 
 
 def _budgets(text: str) -> tuple[int, ...] | str:

@@ -86,7 +86,7 @@ class ClusterWorkspace(StreamWorkspace):
     def export(self, spec, stream: IO[str]) -> int:
         """``export_chunks`` of every document, partition by partition in corpus order, a few
         hundred documents at a time (a partition's whole export could be most of the corpus's)."""
-        key, written = str(self._built_in(spec)), 0
+        key, written = str(self._batched(spec)), 0
         for p in range(len(self.batches)):
             held = self.batches.bounds[p + 1] - self.batches.bounds[p]
             jobs = [(self.batches, p, self.mode, key, (first, min(held, first + HANDOVER)))

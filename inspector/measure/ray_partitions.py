@@ -4,7 +4,7 @@ with their analyses (``ClusterPartition``).
 When the cluster reads the corpus (``ray_corpus``) the actors are the streamed engine's batches:
 each runs the batch jobs (``batches``) on itself, and the driver sums and merges what they send
 as it does for batches on disk. When the driver holds the corpus (a dense or hybrid retriever,
-chunks made elsewhere, ``+context`` specs: ``Partitions``, ``Workspace.cluster``), its documents
+imported chunks, ``+context`` specs: ``Partitions``, ``Workspace.cluster``), its documents
 are cut into runs of about equal characters and sent to the actors, which split and measure the
 built-in splitters (survival, sizes and header carry are sums over documents) and rank BM25 in
 two rounds: every partition counts BM25's statistics over its chunks, or over the spans of a

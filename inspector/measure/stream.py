@@ -36,6 +36,7 @@ from ..corpus.listing import Listing, SkippedFile
 from ..corpus.load import Fingerprint, Reading
 from ..errors import EngineError
 from ..lengths import get_length
+from ..model import ImportProblem
 from ..retrieval.bm25 import Statistics
 from ..retrieval.probe import ProbeResult, Query, drawn
 from ..retrieval.questions import QuestionSet
@@ -57,6 +58,7 @@ from .headers import HeaderCarry
 from .spill import Spill, batch_runs
 from .stream_ranking import asked_of_batches, probed_over_batches
 from .summary import CorpusFacts, Grouped, SpanLists, SplitSummary, grouped_total
+from .workspace import Workspace
 
 if TYPE_CHECKING:
     from ..retrieval.golden import GoldenResult
@@ -111,8 +113,8 @@ def _read_into(work: "StreamWorkspace", batches: list, runs: list[int], skipped:
 
 class StreamWorkspace:
     """A corpus parked on disk, measured batch by batch (see the module). It answers what
-    ``report``'s four tables, ``check``'s gate and ``export`` ask of a workspace, for built-in
-    splitters ranked by BM25, each chunk read alone."""
+    ``report``'s tables, ``check``'s gate and ``export`` ask of a workspace, for splitters of
+    each document alone (ours or another library's) ranked by BM25."""
 
     def __init__(self, batches: Spill, mode: str, jobs: int = 1, progress: Progress | None = None) -> None:
         self.batches, self.mode, self.jobs, self.progress = batches, mode, jobs, progress
@@ -203,11 +205,11 @@ class StreamWorkspace:
         if golden is not None:
             self._golden_ahead(*golden)
         widths = tuple(sorted({0, *expand}))
-        asked = Asked(tuple(dict.fromkeys(key for key in ((str(self._built_in(s)), f) for s, f in summaries)
+        asked = Asked(tuple(dict.fromkeys(key for key in ((str(self._batched(s)), f) for s, f in summaries)
                                           if key not in self._summaries)),
-                      tuple(dict.fromkeys(s for s in map(str, map(self._built_in, probes))
+                      tuple(dict.fromkeys(s for s in map(str, map(self._batched, probes))
                                           if any((s, k, w) not in self._probes for w in widths))),
-                      tuple(dict.fromkeys(s for s in map(str, map(self._built_in, headers)) if s not in self._headers)))
+                      tuple(dict.fromkeys(s for s in map(str, map(self._batched, headers)) if s not in self._headers)))
         if not (asked.summaries or asked.probes or asked.headers):
             return
         asked = replace(asked, tag=len(self.passes))
@@ -238,13 +240,13 @@ class StreamWorkspace:
 
     def summarize(self, spec: SplitterSpec | str, *, fits: int | None = None) -> SplitSummary:
         """A configuration's counts; measured with its probe when first asked, as ``check`` asks both."""
-        key = (str(self._built_in(spec)), fits)
+        key = (str(self._batched(spec)), fits)
         if key not in self._summaries:
             self.measure_ahead([key], [key[0]])
         return self._summaries[key]
 
     def header_carry(self, spec: SplitterSpec | str = "structured:800") -> HeaderCarry:
-        key = str(self._built_in(spec))
+        key = str(self._batched(spec))
         if key not in self._headers:
             self.measure_ahead(headers=[key])
         return self._headers[key]
@@ -252,7 +254,7 @@ class StreamWorkspace:
     def probe(self, spec: SplitterSpec | str, *, k: int = 5, retriever=None, expand: int = 0) -> ProbeResult:
         """answer@k, cut and context of a built-in splitter, ranked by BM25, each top-k chunk read
         with ``expand`` neighbours either side."""
-        key = str(self._built_in(spec))
+        key = str(self._batched(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
         if type(retriever) is not BM25Retriever:
@@ -263,9 +265,14 @@ class StreamWorkspace:
 
     def summaries_by(self, key: str, specs) -> Grouped:
         """``Workspace.summaries_by``: one pass over the batches, every spec at once."""
-        names = [str(self._built_in(spec)) for spec in specs]
+        names = [str(self._batched(spec)) for spec in specs]
         jobs = [(self.batches, batch, self.mode, key, names) for batch in range(len(self.batches))]
         return grouped_total(self.crossed(f"by {key}", group_batch, jobs))
+
+    def problems(self, spec: SplitterSpec | str) -> list[ImportProblem]:
+        """``Workspace.problems``: a library splitter's chunks not taken as it gave them, batch by batch."""
+        key = str(self._batched(spec))
+        return [problem for found in self.per_batch("problems", Workspace.problems, key) for problem in found]
 
     def per_batch(self, what: str, function: Callable, *args) -> list:
         """``function(workspace, *args)`` of each batch's documents as a workspace holding them
@@ -276,14 +283,14 @@ class StreamWorkspace:
     def sizes(self, spec: SplitterSpec | str, unit: str | None = None) -> list[int]:
         """What each chunk of ``spec`` embeds (prefix and span), in ``unit`` (default: the
         spec's), in corpus order: one pass over the batches."""
-        spec = self._built_in(spec)
+        spec = self._batched(spec)
         get_length(unit or spec.unit)  # an encoding built once here, before the workers fork
         jobs = [(self.batches, batch, self.mode, str(spec), unit) for batch in range(len(self.batches))]
         return [size for found in self.crossed("sizes", size_batch, jobs) for size in found]
 
     def export(self, spec: SplitterSpec | str, stream: IO[str]) -> int:
         """``export_chunks`` of every document, batch by batch in corpus order."""
-        key, written = str(self._built_in(spec)), 0
+        key, written = str(self._batched(spec)), 0
         jobs = [(self.batches, batch, self.mode, key, None) for batch in range(len(self.batches))]
         for lines in self.crossed("export", export_batch, jobs):
             stream.write(lines)
@@ -293,7 +300,7 @@ class StreamWorkspace:
     def ask(self, spec: SplitterSpec | str, questions: QuestionSet, *, retriever=None, k: int = 5) -> AskResult:
         """``asking.ask``: the user's questions ranked by BM25 against a built-in splitter's chunks,
         over the batches, the chunks retrieved read back for their tokens and atom fragments."""
-        key = str(self._built_in(spec))
+        key = str(self._batched(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
         if type(retriever) is not BM25Retriever:
@@ -311,7 +318,7 @@ class StreamWorkspace:
         """``golden.golden_recall`` of a built-in splitter ranked by BM25, each ranked chunk read
         with ``expand`` neighbours either side, in o200k tokens, over the batches (a question
         completed beyond the largest budget has no rank)."""
-        key = str(self._built_in(spec))
+        key = str(self._batched(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
         if type(retriever) is not BM25Retriever or length != "o200k":
@@ -323,7 +330,7 @@ class StreamWorkspace:
         from .stream_golden import golden_over_batches  # golden sets' modules load when asked for
 
         budgets, widths = tuple(budgets), tuple(dict.fromkeys(widths))
-        keys = dict.fromkeys(str(self._built_in(spec)) for spec in specs)
+        keys = dict.fromkeys(str(self._batched(spec)) for spec in specs)
         todo = [key for key in keys if any((golden, key, budgets, w) not in self._golden for w in widths)]
         if todo:
             found = golden_over_batches(self, golden, todo, budgets, str(self.retriever().spec), widths)
@@ -339,8 +346,9 @@ class StreamWorkspace:
             raise EngineError(f"cannot park or take back the corpus's batches in {self.batches.folder} "
                               f"({exc.strerror or exc}); TMPDIR names where they go") from None
 
-    def _built_in(self, spec: SplitterSpec | str) -> SplitterSpec:
+    def _batched(self, spec: SplitterSpec | str) -> SplitterSpec:
         spec = parse_spec(spec)
-        if not spec.is_built_in:
-            raise EngineError(f"{spec} needs the corpus in memory; a streamed corpus measures built-in splitters")
+        if not spec.is_per_document:
+            raise EngineError(f"{spec} needs the corpus in memory; a corpus measured in batches takes splitters "
+                              "of each document alone (ours or another library's)")
         return spec

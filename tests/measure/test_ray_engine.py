@@ -52,14 +52,14 @@ def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_ray_engine_prints_the_local_engines_report(cluster, capsys, monkeypatch, tmp_path, mode):
-    """A golden set, neighbour windows, the user's questions and the fixes table, every pass made
-    by the partitions' actors."""
+    """A golden set, neighbour windows, the user's questions, the fixes table and another library's
+    splitter, every pass made by the partitions' actors."""
     questions = tmp_path / "questions.jsonl"
     questions.write_text("\n".join(json.dumps({"question": q}) for q in (
         "How many vacation days do employees get?", "Which regions store backups?", "zzzz qqqq",
         "Wie viele Urlaubstage gibt es?")) + "\n", encoding="utf-8")
     args = ["--atoms", mode, "--golden", str(SAMPLE / "golden-questions.jsonl"), "--expand", "1",
-            "--questions", str(questions), "--fixes", "structured:800"]
+            "--questions", str(questions), "--fixes", "structured:800", "--spec", "ext-langchain:600"]
     local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", *args)
     assert '"questions"' in local and '"expand": 1' in local and '"fixes"' in local
     passes, crossed = [], ClusterWorkspace.crossed

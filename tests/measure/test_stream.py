@@ -93,7 +93,7 @@ def test_a_streamed_corpus_refuses_what_needs_it_in_memory(tmp_path, parked):
     with read_streamed(listing, Reading("markdown"), str(tmp_path)) as work:
         assert len(work) > 50 and work.characters > 100_000
         with pytest.raises(EngineError, match="needs the corpus in memory"):
-            work.summarize("ext-langchain:800")
+            work.summarize("recursive:800+context;llm=m")
         with pytest.raises(EngineError, match="BM25"):
             work.probe("fixed:400", retriever="dense")
         # Asked one at a time, measures match a workspace holding the corpus.
@@ -242,3 +242,34 @@ def test_a_second_streamed_run_splits_tokenizes_and_counts_nothing(capsys, monke
     assert (tmp_path / "stream" / "kept.sqlite3").is_file()
     nothing_derived_again(monkeypatch)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
+
+
+def test_a_library_splitter_is_measured_over_the_batches(capsys, monkeypatch, tmp_path, parked):
+    """Another library's splitter makes each document's chunks alone: the report, ``check`` (the
+    chunks it misplaced named in corpus order) and ``export`` over the batches are the held
+    corpus's, and no workspace is built in the command's process."""
+    from inspector.split import adapters
+
+    real = adapters.RUNNERS["ext-langchain"]
+
+    def shifted(text, budget, overlap, length):  # every document's second chunk said 5 characters late
+        found = real(text, budget, overlap, length)
+        return found[:1] + [(found[1][0] + 5, *found[1][1:])] + found[2:] if len(found) > 1 else found
+
+    monkeypatch.setitem(adapters.RUNNERS, "ext-langchain", shifted)  # the forked workers inherit it
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    args = ["--spec", "ext-langchain:400", "--spec", "fixed:400", "--budgets", "400"]
+    outputs = {}
+    for engine in ("memory", "stream"):
+        if engine == "stream":
+            workers_alone_build_workspaces(monkeypatch)
+        shown = [report(capsys, monkeypatch, SAMPLE, tmp_path / engine, *args, "--engine", engine)]
+        for command in (["check", "--json"], ["export", "-o", "-"]):
+            assert main([command[0], str(SAMPLE), "--spec", "ext-langchain:300", *command[1:], "--engine", engine]) == 0
+            found = capsys.readouterr()
+            shown += [found.out, found.err]
+        outputs[engine] = shown
+    assert outputs["stream"] == outputs["memory"]
+    assert '"ext-langchain:400"' in outputs["memory"][0]
+    said = outputs["memory"][2]  # check's stderr: the first few named, then how many in all
+    assert said.count(": offset-mismatch: ") == 3 and int(said.split(" offset-mismatch in all")[0].split("(")[-1]) > 20
