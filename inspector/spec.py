@@ -175,9 +175,9 @@ class SplitterSpec:
     @property
     def is_per_document(self) -> bool:
         """True for chunks made from each document alone, by one of our splitters or another
-        library's, without context lines: what a corpus not held in one process can measure a
-        run of documents at a time."""
-        return not (self.is_imported or self.context)
+        library's, with the context lines kept for them (by document and span): what a corpus
+        not held in one process can measure a run of documents at a time."""
+        return not self.is_imported
 
     @property
     def is_built_in(self) -> bool:

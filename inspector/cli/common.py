@@ -77,7 +77,7 @@ def read_on_ray(args, progress=None):
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
     workspace = read_on_cluster(listing_of(args), reading_of(args), str(data_folder()),
                                 fingerprint=args.command == "check" or getattr(args, "mlflow", None) is not None,
-                                progress=lambda done, total: bar("files read on the cluster", done, total))
+                                progress=bar)
     for skipped in workspace.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not workspace.facts.documents:
@@ -175,7 +175,7 @@ def held_anyway(args, alone: bool) -> None:
     if engine in ("stream", "ray") and not alone:
         where = "streamed" if engine == "stream" else "held by the cluster"
         sys.stderr.write("note: what this command measures needs the whole corpus (what your own "
-                         "system retrieved, context lines, a dense retriever or imported chunks), "
+                         "system retrieved, a dense retriever or imported chunks), "
                          f"so it is held in memory here rather than {where}\n")
 
 

@@ -67,20 +67,23 @@ def run_report(args: argparse.Namespace) -> int:
         return questions
     engine = engine_of(args)
     # A corpus not held here asks the user's questions too, but for what their own system retrieved.
-    alone = _alone(args, [*specs, sweep], fixes, context_model) and (questions is None or not questions.has_retrieved)
+    alone = _alone(args, [*specs, sweep]) and (questions is None or not questions.has_retrieved)
     if engine != "memory" and alone:
         from ..reports.article import build_report
 
         work = read_on_ray(args, progress) if engine == "ray" else read_streamed(args, progress, jobs)
         if isinstance(work, int):
             return work
+        problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
+        if problem:
+            return fail(problem)
         golden = [golden_set(path, work) for path in args.golden or ()]
         if any(isinstance(g, int) for g in golden):
             return 2
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
                               golden=golden, questions=questions, by_format=args.by_format,
                               by_language=args.by_language, expand=tuple(dict.fromkeys(args.expand)),
-                              fixes=fixes)
+                              fixes=fixes, context_model=context_model)
         if args.mlflow is not None:
             from ..reports.tracking import report_runs
 
@@ -141,16 +144,15 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
     return 0
 
 
-def _alone(args: argparse.Namespace, specs: list, fixes, context_model: str = "") -> bool:
+def _alone(args: argparse.Namespace, specs: list) -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
     from disk, or held by the Ray cluster): splitters of each document alone (ours or another
-    library's) ranked by BM25, with golden sets,
-    neighbour windows, survival by format or language and the ``fixes`` table (without a
-    context model). A dense retriever and written context lines need the corpus in memory."""
+    library's, with their context lines) ranked by BM25, with golden sets, neighbour windows,
+    survival by format or language and the fixes table. Imported chunks and a dense retriever
+    need the corpus in memory."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not (fixes and context_model)
-            and parse_retriever(args.retriever).kind == "bm25" and all(spec.is_per_document for spec in specs))
+    return parse_retriever(args.retriever).kind == "bm25" and all(spec.is_per_document for spec in specs)
 
 
 def _budgets(text: str) -> tuple[int, ...] | str:

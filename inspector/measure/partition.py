@@ -15,6 +15,7 @@ import numpy as np
 
 from ..atoms.analysis import Analysis
 from ..chunks.export import export_text
+from ..context.store import ContextStore
 from ..model import Document
 from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read
@@ -31,10 +32,12 @@ class Partition:
     rankings that follow, and counts and ranks chunks for BM25: its own, or a pool's the driver
     sends."""
 
-    def __init__(self, mode: str, store: KeptStore | None = None) -> None:
+    def __init__(self, mode: str, store: KeptStore | None = None, context: ContextStore | None = None) -> None:
         self.mode = mode
         self.store = store
         """Where splits, terms and token counts are kept between runs (None: nowhere)."""
+        self.context = context
+        """Where ``+context`` specs read their lines (None: nowhere)."""
         self.documents: list[Document] = []
         self.analyses: dict[str, Analysis] = {}
         self._work: Workspace | None = None
@@ -52,7 +55,7 @@ class Partition:
 
     def subset(self, only: list[int]) -> "Partition":
         """A partition of this one's documents at positions ``only`` (their analyses shared)."""
-        part = Partition(self.mode, self.store)
+        part = Partition(self.mode, self.store, self.context)
         part.documents = [self.documents[d] for d in only]
         part.analyses = {d.id: self.analyses[d.id] for d in part.documents}
         return part
@@ -63,7 +66,7 @@ class Partition:
         if self._work is None:
             self._work = Workspace(self.documents, self.mode)
             self._work.add_analyses(self.analyses)
-            self._work.kept = self.store
+            self._work.kept, self._work.context_store = self.store, self.context
         return self._work
 
     @property

@@ -12,7 +12,7 @@ holds the texts or the analyses.
 the partitions for batches: every pass (measuring, ranking, reading back, golden sets, the
 user's questions, neighbour windows, the fixes' suspects) sends the same batch jobs
 (``batches``) to the actors, all at once, and sums or merges what they send back as it does
-for batches parked on disk, so the output is the local engine's. Chunks made elsewhere and
+for batches parked on disk, so the output is the local engine's. Imported chunks and
 dense retrievers need the corpus on the driver and take the ``Workspace`` path.
 """
 
@@ -29,7 +29,7 @@ from ..errors import EngineError
 from .batches import export_batch, words_batch
 from .ray_engine import ray_read
 from .ray_partitions import partition_actor
-from .stream import StreamWorkspace
+from .stream import Progress, StreamWorkspace
 from .summary import CorpusFacts, SpanLists
 
 #: Documents handed to an actor at once, and exported from one at once.
@@ -65,8 +65,9 @@ class ClusterWorkspace(StreamWorkspace):
     """A corpus held by the cluster's partitions, measured there pass by pass (see the module)."""
 
     def __init__(self, batches: ClusterBatches, mode: str, facts: CorpusFacts, candidates: SpanLists,
-                 ids: list[str], skipped: list[SkippedFile], fingerprint: str = "") -> None:
-        super().__init__(batches, mode)  # type: ignore[arg-type]
+                 ids: list[str], skipped: list[SkippedFile], fingerprint: str = "",
+                 progress: Progress | None = None) -> None:
+        super().__init__(batches, mode, progress=progress)  # type: ignore[arg-type]
         self.facts, self.candidates, self.ids = facts, candidates, ids
         self.skipped = tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
         self._fingerprint = fingerprint or None
@@ -108,10 +109,10 @@ class ClusterWorkspace(StreamWorkspace):
 
 
 def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None, partitions: int | None = None,
-                    *, fingerprint: bool = False, progress=None) -> ClusterWorkspace:
+                    *, fingerprint: bool = False, progress: Progress | None = None) -> ClusterWorkspace:
     """Read, analyse and hand out a listing's files on the Ray cluster (see the module); with
     ``fingerprint`` the driver also digests the texts as they pass, as ``Corpus.fingerprint``;
-    ``progress(done, total)`` is called as files come back."""
+    ``progress(what, done, total)`` is called as files come back, and by the workspace's passes."""
     import pickle
 
     import ray
@@ -124,7 +125,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
     sizes = listing.sizes()
     share = (sum(sizes) or 1) / count
     actor = partition_actor()
-    actors, bounds, ids = [actor.remote(reading.mode)], [0], []
+    actors, bounds, ids = [actor.remote(reading.mode, store)], [0], []
     facts, candidates, skipped = CorpusFacts(), SpanLists(), list(listing.skipped)
     digest = Fingerprint() if fingerprint else None
     pending: list[tuple[bytes, bytes]] = []
@@ -137,7 +138,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
 
     for position, (size, (item, plain, found)) in enumerate(zip(sizes, ray_read(listing, reading, store)), 1):
         if progress is not None and (position % HANDOVER == 0 or position == len(sizes)):
-            progress(position, len(sizes))
+            progress("files read on the cluster", position, len(sizes))
         if not found:
             skipped.append(pickle.loads(item))
             continue
@@ -145,7 +146,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
         # A new partition starts where this one has its share of bytes (and the last takes the rest).
         if len(actors) < count and done >= share * len(actors):
             hand_over()
-            actors.append(actor.remote(reading.mode))
+            actors.append(actor.remote(reading.mode, store))
             bounds.append(len(ids))
         ids.append(doc_id)
         facts.add(characters, language, lengths)
@@ -159,7 +160,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
     hand_over()
     bounds.append(len(ids))
     return ClusterWorkspace(ClusterBatches(actors, bounds), reading.mode, facts, candidates, ids, skipped,
-                            digest.hexdigest() if digest is not None else "")
+                            digest.hexdigest() if digest is not None else "", progress)
 
 
 

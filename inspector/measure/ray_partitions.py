@@ -4,7 +4,7 @@ with their analyses (``ClusterPartition``).
 When the cluster reads the corpus (``ray_corpus``) the actors are the streamed engine's batches:
 each runs the batch jobs (``batches``) on itself, and the driver sums and merges what they send
 as it does for batches on disk. When the driver holds the corpus (a dense or hybrid retriever,
-imported chunks, ``+context`` specs: ``Partitions``, ``Workspace.cluster``), its documents
+imported chunks: ``Partitions``, ``Workspace.cluster``), its documents
 are cut into runs of about equal characters and sent to the actors, which split and measure the
 built-in splitters (survival, sizes and header carry are sums over documents) and rank BM25 in
 two rounds: every partition counts BM25's statistics over its chunks, or over the spans of a
@@ -24,6 +24,7 @@ from itertools import accumulate
 
 import numpy as np
 
+from ..context.store import ContextStore
 from ..errors import EngineError
 from ..retrieval.bm25 import Ranked, Statistics, merge_ranked
 from ..retrieval.probe import ProbeResult, Query, Read, judge
@@ -207,8 +208,8 @@ class ClusterPartition(Partition):
     engine's batch jobs (``batches``) on itself: it is the job's batch (``batches.Held``), and
     what a job parks for a later pass stays in its memory."""
 
-    def __init__(self, mode: str) -> None:
-        super().__init__(mode)
+    def __init__(self, mode: str, data: str | None = None) -> None:
+        super().__init__(mode, None, ContextStore(data) if data else None)  # lines from the node's data folder
         self.parked: dict[str, object] = {}
 
     def run(self, function: Callable, job: tuple):

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..atoms.analysis import Analysis
+from ..context.store import ContextStore
 from ..model import Document
 from .kept import KeptStore
 from .partition import Partition
@@ -59,7 +60,8 @@ class Spill:
         self.owner = os.getpid()  # a forked worker holding a copy never removes the folder
         self.data: str | None = None
         """The data folder whose kept store (``kept.KeptStore``) the batches' workers read and
-        fill between runs: splits, terms, token counts (None: nothing is kept)."""
+        fill between runs (splits, terms, token counts), and whose context lines ``+context``
+        specs read (None: nothing is kept, no line is found)."""
 
     def __len__(self) -> int:
         return len(self.bounds) - 1
@@ -103,7 +105,7 @@ class Spill:
         documents, plains = self.read(batch)
         if only is not None:
             documents, plains = [documents[d] for d in only], [plains[d] for d in only]
-        part = Partition(mode, KeptStore(self.data) if self.data else None)
+        part = Partition(mode, *((KeptStore(self.data), ContextStore(self.data)) if self.data else ()))
         part.take(documents, plains)
         return part
 

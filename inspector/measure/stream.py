@@ -20,7 +20,7 @@ over them hands one batch at a time to a forked worker:
 Golden sets (``stream_golden``), the user's questions and neighbour windows (``stream_ranking``)
 are passes of the same kind. Scores use the pool's statistics in the article's order and ties
 are broken by the same keys, so every number is the one the corpus held in memory gives. Held
-for the whole corpus: ids, query candidates and atom lengths. Chunks made elsewhere and dense
+for the whole corpus: ids, query candidates and atom lengths. Imported chunks and dense
 retrievers need the corpus in memory: ``Workspace``. The same passes run on a Ray cluster's
 partitions, each actor a batch (``ray_corpus.ClusterWorkspace``).
 """
@@ -268,6 +268,13 @@ class StreamWorkspace:
         names = [str(self._batched(spec)) for spec in specs]
         jobs = [(self.batches, batch, self.mode, key, names) for batch in range(len(self.batches))]
         return grouped_total(self.crossed(f"by {key}", group_batch, jobs))
+
+    def context_coverage(self, spec: SplitterSpec | str) -> tuple[int, int]:
+        """``Workspace.context_coverage`` of a ``+context`` spec, batch by batch (lines read from
+        the data folder the batches keep their analyses in)."""
+        key = str(self._batched(spec))
+        found = self.per_batch("context lines", Workspace.context_coverage, key)
+        return sum(have for have, _ in found), sum(chunks for _, chunks in found)
 
     def problems(self, spec: SplitterSpec | str) -> list[ImportProblem]:
         """``Workspace.problems``: a library splitter's chunks not taken as it gave them, batch by batch."""

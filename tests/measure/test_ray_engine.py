@@ -10,7 +10,9 @@ import json
 
 import pytest
 
+from inspector import load_corpus
 from inspector.cli import main
+from inspector.context.store import ContextStore, document_hash
 from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
 from inspector.measure.ray_corpus import ClusterWorkspace
@@ -52,14 +54,20 @@ def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_ray_engine_prints_the_local_engines_report(cluster, capsys, monkeypatch, tmp_path, mode):
-    """A golden set, neighbour windows, the user's questions, the fixes table and another library's
-    splitter, every pass made by the partitions' actors."""
+    """A golden set, neighbour windows, the user's questions, the fixes table, another library's
+    splitter and context lines, every pass made by the partitions' actors."""
     questions = tmp_path / "questions.jsonl"
     questions.write_text("\n".join(json.dumps({"question": q}) for q in (
         "How many vacation days do employees get?", "Which regions store backups?", "zzzz qqqq",
         "Wie viele Urlaubstage gibt es?")) + "\n", encoding="utf-8")
+    work = Workspace(load_corpus(SAMPLE, mode=mode), mode)
+    for data in ("local", "ray"):  # context lines for recursive:800's chunks, in each run's data folder
+        store = ContextStore(tmp_path / data)
+        for document, result in zip(work.documents, work.split("recursive:800")):
+            store.put("m", document_hash(document.text), [(*c.span, f"From {document.title}.") for c in result.chunks])
     args = ["--atoms", mode, "--golden", str(SAMPLE / "golden-questions.jsonl"), "--expand", "1",
-            "--questions", str(questions), "--fixes", "structured:800", "--spec", "ext-langchain:600"]
+            "--questions", str(questions), "--fixes", "structured:800", "--spec", "ext-langchain:600",
+            "--spec", "recursive:800+context;llm=m"]
     local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", *args)
     assert '"questions"' in local and '"expand": 1' in local and '"fixes"' in local
     passes, crossed = [], ClusterWorkspace.crossed
@@ -138,7 +146,8 @@ def test_a_listing_of_files_is_read_by_the_cluster_as_locally(cluster, capsys, m
     driver_holds_nothing(monkeypatch)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "ray", *args, "--engine", "ray") == local
     assert main(["report", str(SAMPLE), *args, "--engine", "ray"]) == 0  # the progress bar, this time
-    assert "12/12 files read on the cluster" in capsys.readouterr().err
+    shown = capsys.readouterr().err
+    assert "12/12 files read on the cluster" in shown and "12/12 documents measured" in shown
 
 
 def test_the_cluster_alone_logs_the_local_engines_mlflow_runs(cluster, capsys, monkeypatch, tmp_path):

@@ -273,3 +273,36 @@ def test_a_library_splitter_is_measured_over_the_batches(capsys, monkeypatch, tm
     assert '"ext-langchain:400"' in outputs["memory"][0]
     said = outputs["memory"][2]  # check's stderr: the first few named, then how many in all
     assert said.count(": offset-mismatch: ") == 3 and int(said.split(" offset-mismatch in all")[0].split("(")[-1]) > 20
+
+
+def test_context_lines_are_read_in_the_batches(capsys, monkeypatch, tmp_path, parked):
+    """A ``+context`` spec and the fixes table's context step read their lines where the batches
+    are measured: the held corpus's report; lines missing are refused as for the held corpus."""
+    from inspector.context.store import ContextStore, document_hash
+    from inspector.reports import fix_specs
+
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    work = Workspace(load_corpus(SAMPLE))
+    for engine in ("memory", "stream"):
+        store = ContextStore(tmp_path / engine)
+        for spec in ("recursive:800", fix_specs("recursive:800")["address"]):
+            for document, result in zip(work.documents, work.split(spec)):
+                store.put("m", document_hash(document.text), [(*chunk.span, f"Part of {document.title}.")
+                                                              for chunk in result.chunks])
+    args = ["--spec", "recursive:800+context;llm=m", "--spec", "fixed:400", "--budgets", "400",
+            "--fixes", "recursive:800", "--context-model", "m"]
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
+    rows = json.loads(held)["fixes"]["rows"]
+    assert [row.get("omitted", "") for row in rows if row["step"] == "context"] == [""]
+    workers_alone_build_workspaces(monkeypatch)
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
+    refusals = []
+    for engine in ("memory", "stream"):
+        monkeypatch.setenv(ENV_DATA, str(tmp_path / engine))
+        if engine == "memory":
+            monkeypatch.setattr(Workspace, "__init__", BUILD)
+        else:
+            workers_alone_build_workspaces(monkeypatch)
+        assert main(["check", str(SAMPLE), "--spec", "recursive:300+context;llm=m", "--engine", engine]) == 2
+        refusals.append(capsys.readouterr().err)
+    assert refusals[0] == refusals[1] and "chunks of recursive:300 have no context line from m" in refusals[0]
