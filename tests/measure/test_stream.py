@@ -93,7 +93,7 @@ def test_a_streamed_corpus_refuses_what_needs_it_in_memory(tmp_path, parked):
     with read_streamed(listing, Reading("markdown"), str(tmp_path)) as work:
         assert len(work) > 50 and work.characters > 100_000
         with pytest.raises(EngineError, match="needs the corpus in memory"):
-            work.summarize("recursive:800+context;llm=m")
+            work.summarize("imported:0123456789abcdef")
         with pytest.raises(EngineError, match="BM25"):
             work.probe("fixed:400", retriever="dense")
         # Asked one at a time, measures match a workspace holding the corpus.
