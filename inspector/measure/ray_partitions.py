@@ -31,6 +31,7 @@ from ..retrieval.probe import ProbeResult, Query, Read, judge
 from ..retrieval.ranking import Ask, BM25Retriever, HybridRetriever, Pool, Retriever
 from ..spec import SplitterSpec
 from .headers import HeaderCarry
+from .kept import KeptStore
 from .partition import Partition
 from .summary import Grouped, SplitSummary, grouped_total
 from .workers import shares
@@ -206,10 +207,13 @@ class Partitions:
 class ClusterPartition(Partition):
     """A partition a Ray actor holds. Besides ``Partition``'s own questions it runs the streamed
     engine's batch jobs (``batches``) on itself: it is the job's batch (``batches.Held``), and
-    what a job parks for a later pass stays in its memory."""
+    what a job parks for a later pass stays in its memory. Given a data folder, it reads and
+    fills the kept store there (splits, terms, token counts: one pass splits what the next
+    reads, a second run reads what the first kept) and reads context lines from it."""
 
     def __init__(self, mode: str, data: str | None = None) -> None:
-        super().__init__(mode, None, ContextStore(data) if data else None)  # lines from the node's data folder
+        # What runs derive from documents, and context lines, in the data folder of the actor's node.
+        super().__init__(mode, *((KeptStore(data), ContextStore(data)) if data else ()))
         self.parked: dict[str, object] = {}
 
     def run(self, function: Callable, job: tuple):

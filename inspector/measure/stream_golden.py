@@ -36,6 +36,10 @@ from ..retrieval.span_scores import merged
 from ..retrieval.terms import TermTable
 from .batches import Asked, Held, measure_batch
 
+#: How deep a batch first ranks each golden question: past the largest budget for chunks of a
+#: few tokens; a question whose chunks fall short is ranked deeper.
+FIRST_DEPTH = 256
+
 #: Documents are placed apart in one coordinate space (no document has 2**40 characters), as a
 #: held corpus's term table places them; spans of different documents never meet.
 _SPACING = 1 << 40
@@ -121,7 +125,7 @@ def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, 
     n = len(chunks)
     sizes = np.asarray(part.work.o200k_counter()(chunks.texts()) if n else [], dtype=np.int64)
     doc_of, starts, ends = chunks.doc_of, chunks.starts, chunks.ends
-    found_all = counted.ranking(pool).ranked(words, n + 1) if n else []
+    found_all = _deep_enough(counted.ranking(pool), words, sizes, limit) if n else []
     spans = {doc: (list(zip(starts[doc_of == doc].tolist(), ends[doc_of == doc].tolist())),
                    part.analyses[part.documents[doc].id].language) for doc in near}
     out = []
@@ -151,6 +155,19 @@ def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, 
         out.append((width, BatchGolden(rankings if n else [()] * len(words), quotes, spans, read)))
     part.release(spec)
     return out
+
+
+def _deep_enough(ranking, words, sizes: np.ndarray, limit: int) -> list:
+    """Each question's ranking of the batch's chunks as far as its chunks read alone pass
+    ``limit`` tokens (or all it ranks): ``FIRST_DEPTH`` deep, deeper while one falls short. Read
+    with neighbours a ranking passes the limit no later: the windows of its first hits hold those
+    hits."""
+    depth = FIRST_DEPTH
+    while True:
+        found = ranking.ranked(words, depth)
+        if all(len(f.chunks) < depth or int(sizes[f.chunks[:-1]].sum()) > limit for f in found):
+            return found
+        depth *= 8
 
 
 def _paid_before(windows: Windows, order: np.ndarray, sizes: np.ndarray, limit: int) -> np.ndarray:

@@ -114,6 +114,7 @@ def test_the_cluster_alone_reads_and_measures_the_corpus(cluster, capsys, monkey
     # Again, the analyses now read from the data folder by Ray's workers.
     assert report(capsys, monkeypatch, corpus, tmp_path / "ray", "--atoms", mode, "--engine", "ray", *grouped) == local
     assert (tmp_path / "ray" / "analyses.sqlite3").stat().st_size > 100_000
+    assert (tmp_path / "ray" / "kept.sqlite3").stat().st_size > 100_000  # the actors' splits, terms and counts
 
 
 def test_without_ray_the_engine_is_refused_with_what_to_install(capsys, monkeypatch):

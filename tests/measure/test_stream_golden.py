@@ -20,6 +20,7 @@ from inspector.errors import EngineError
 from inspector.measure import stream_golden
 from inspector.measure.stream import read_streamed
 from inspector.measure.workspace import Workspace
+from inspector.retrieval.bm25 import BM25
 from inspector.retrieval.golden import golden_recall
 from inspector.retrieval.golden_files import load_golden
 from tests.support.engines import count_batches, generated, report, workers_alone_build_workspaces
@@ -137,3 +138,9 @@ def test_hundreds_of_documents_in_many_batches_score_as_held(capsys, monkeypatch
     batches = count_batches(monkeypatch)
     assert report(capsys, monkeypatch, corpus, tmp_path / "stream", *args, "--engine", "stream") == held
     assert len(batches) > 15
+    # Each batch's rankings first cut 2 deep, so every question is ranked deeper in every batch.
+    deepened, ranked = [], BM25.ranked
+    monkeypatch.setattr("inspector.measure.stream_golden.FIRST_DEPTH", 2)
+    monkeypatch.setattr(BM25, "ranked", lambda self, words, k, *a: deepened.append(k) or ranked(self, words, k, *a))
+    assert report(capsys, monkeypatch, corpus, tmp_path / "deeper", *args, "--engine", "stream", "--jobs", "1") == held
+    assert {2, 16, 128} <= set(deepened)
