@@ -198,7 +198,7 @@ class SplitterSpec:
 
     def repeats_header_in(self, mode: str) -> bool:
         """Whether chunks starting inside a table get its header row in atom ``mode``."""
-        return self.table_header is True if mode == "seed" else self.repeats_header
+        return self.header_default(self.kind, mode) if self.table_header is None else self.table_header
 
     @staticmethod
     def header_default(kind: str, mode: str) -> bool:

@@ -19,7 +19,6 @@ dense retrievers need the corpus on the driver and take the ``Workspace`` path.
 from __future__ import annotations
 
 import marshal
-from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import IO
 
@@ -29,6 +28,7 @@ from ..errors import EngineError
 from .batches import export_batch, words_batch
 from .ray_engine import ray_read
 from .ray_partitions import partition_actor
+from .spill import batch_of
 from .stream import Progress, StreamWorkspace
 from .summary import CorpusFacts, SpanLists
 
@@ -47,9 +47,7 @@ class ClusterBatches:
         return len(self.actors)
 
     def batch_of(self, doc: int) -> tuple[int, int]:
-        """The partition holding document ``doc`` (a position in the corpus), and its position there."""
-        batch = bisect_right(self.bounds, doc) - 1
-        return batch, doc - self.bounds[batch]
+        return batch_of(self.bounds, doc)
 
     def drop(self, name: str) -> None:
         """Let every actor forget what jobs parked under ``name``."""

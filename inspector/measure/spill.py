@@ -47,6 +47,13 @@ def batch_runs(sizes: Sequence[int], workers: int) -> list[int]:
     return [*bounds, len(sizes)] if sizes else bounds
 
 
+def batch_of(bounds: Sequence[int], doc: int) -> tuple[int, int]:
+    """The run of documents (cut at ``bounds``, the last the corpus's size) holding document
+    ``doc`` (a position in the corpus), and its position there."""
+    batch = bisect_right(bounds, doc) - 1
+    return batch, doc - bounds[batch]
+
+
 class Spill:
     """Batches of documents with their analyses in a private folder, removed by ``close``; what
     is unpickled from it was written by this command (the folder is made by ``mkdtemp``).
@@ -115,9 +122,7 @@ class Spill:
             yield from self.read(batch)[0]
 
     def batch_of(self, doc: int) -> tuple[int, int]:
-        """The batch holding document ``doc`` (a position in the corpus), and its position there."""
-        batch = bisect_right(self.bounds, doc) - 1
-        return batch, doc - self.bounds[batch]
+        return batch_of(self.bounds, doc)
 
     def close(self) -> None:
         """Remove the folder (in the process that made it)."""
