@@ -171,8 +171,10 @@ def read_ranks(path: Path, sha256: str) -> dict[bytes, int]:
             f"tiktoken rank file {path.name} is corrupt: sha256 {actual}, expected {sha256}"
         )
     try:
-        pairs = (line.split() for line in raw.splitlines() if line)
-        return {binascii.a2b_base64(token): int(rank) for token, rank in pairs}
+        fields = raw.split()  # token, rank, token, rank...: one C loop each, not one per line
+        if len(fields) % 2:
+            raise ValueError(f"a token without a rank: {fields[-1][:40]!r}")
+        return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
     except (ValueError, binascii.Error) as exc:
         raise LengthError(f"cannot parse tiktoken rank file {path.name}: {exc}") from exc
 

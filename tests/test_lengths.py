@@ -5,6 +5,7 @@ tiktoken download) fail the test."""
 
 from __future__ import annotations
 
+import base64
 import bisect
 import gzip
 import hashlib
@@ -187,6 +188,23 @@ def test_corrupted_copy_raises(tmp_path):
     (tmp_path / ENCODINGS["cl100k_base"]).write_bytes(gzip.compress(bytes(raw)))
     with pytest.raises(LengthError, match="corrupt.*sha256"):
         build_encoding("cl100k_base", data_dir=tmp_path)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_ranks_are_read_line_by_line_as_tiktoken_writes_them(name):
+    path = DATA / ENCODINGS[name]
+    raw = gzip.decompress(path.read_bytes())
+    expected = {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in raw.splitlines())}
+    assert lengths.read_ranks(path, hashlib.sha256(raw).hexdigest()) == expected
+
+
+@pytest.mark.parametrize("content, why", [(b"YQ== 0\nYg==\n", "without a rank"), (b"YQ== zero\n", "invalid literal"),
+                                         (b"Y 0\n", "")])
+def test_a_rank_file_that_does_not_parse_is_refused_with_the_reason(tmp_path, content, why):
+    path = tmp_path / "ranks.tiktoken.gz"
+    path.write_bytes(gzip.compress(content))
+    with pytest.raises(LengthError, match=f"cannot parse tiktoken rank file ranks.tiktoken.gz: .*{why}"):
+        lengths.read_ranks(path, hashlib.sha256(content).hexdigest())
 
 
 def test_unreadable_copy_raises(tmp_path):

@@ -16,10 +16,10 @@ from .common import ProgressBar, fail, load
 def with_context_model(spec: SplitterSpec, args: argparse.Namespace) -> SplitterSpec:
     """A ``+context`` spec with its model named: the spec's own ``;llm=``, else
     ``--context-model``, else ``$CHUNK_INSPECTOR_CONTEXT_MODEL``."""
-    from ..context.writer import ENV_MODEL, SETTINGS_HELP
-
     if not spec.context or spec.context_model:
         return spec
+    from ..context.writer import ENV_MODEL, SETTINGS_HELP  # with an HTTP client: imported when needed
+
     model = (getattr(args, "context_model", None) or os.environ.get(ENV_MODEL, "")).strip()
     if not model:
         raise ContextLineError(f"{spec} needs the model that wrote its lines: add ;llm=MODEL, or " + SETTINGS_HELP)

@@ -18,9 +18,12 @@ crashed. Results are memoised per process by the file's SHA-256 and ``CONVERTER_
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import re
+import sys
 import threading
+import types
 from dataclasses import dataclass
 
 from ..errors import CorpusError, UnreadableFile
@@ -118,9 +121,45 @@ _CONVERTERS = {"pdf": "PdfConverter", "docx": "DocxConverter", "pptx": "PptxConv
                "html": "HtmlConverter", "epub": "EpubConverter"}
 
 
+#: What importing MarkItDown imports that converting a PDF, DOCX, PPTX, HTML or EPUB never uses:
+#: pandas and openpyxl (its XLSX converter: half of its 1 s import) and magika (its ``MarkItDown``
+#: class, which is not used). They are imported when first used.
+_DEFERRED = ("pandas", "openpyxl", "magika")
+
+
+class _Deferred(types.ModuleType):
+    """A module imported when one of its attributes is first read. (``importlib.util.LazyLoader``
+    would not do: an ``import`` statement naming a lazy module loads it, to check its spec.)"""
+
+    def __init__(self, spec) -> None:
+        super().__init__(spec.name)
+        self.__spec__ = spec  # not ``_initializing``: an import statement takes the module as it is
+
+    def __getattr__(self, attribute: str):  # read only for what the module itself would have set
+        name = self.__spec__.name
+        if sys.modules.get(name) is self:
+            del sys.modules[name]
+        module = importlib.import_module(name)
+        self.__dict__.update(module.__dict__)
+        return getattr(module, attribute)
+
+
+def _import_markitdown():
+    """MarkItDown's ``StreamInfo`` and ``converters``, the ``_DEFERRED`` modules not yet imported
+    left to be imported when first used (converting an XLSX imports pandas and openpyxl)."""
+    if "markitdown" not in sys.modules:
+        for name in _DEFERRED:
+            spec = None if name in sys.modules else importlib.util.find_spec(name)
+            if spec is not None:
+                sys.modules[name] = _Deferred(spec)
+    from markitdown import StreamInfo, converters
+
+    return StreamInfo, converters
+
+
 def _run(raw: bytes, kind: str) -> str:
     try:
-        from markitdown import StreamInfo, converters
+        StreamInfo, converters = _import_markitdown()
     except ImportError as exc:
         raise UnreadableFile(f"converting this file needs MarkItDown (pip install 'markitdown[all]'): {exc}") from None
     converter = getattr(converters, _CONVERTERS[kind])()

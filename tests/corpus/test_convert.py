@@ -188,3 +188,40 @@ def test_text_files_are_handed_over_before_any_file_converts(tmp_path, monkeypat
     assert events == [(["a.md", "c.txt"], 2), "converted", "converted"]
     assert corpus == load_corpus(tmp_path)  # the same corpus, in id order, the unreadable file skipped
     assert [d.id for d in corpus.documents] == ["a.md", "b.html", "c.txt", "d.html"]
+
+
+# Run in a fresh interpreter: whether a module was imported is a property of the process.
+_IMPORTS = """
+import io, sys
+from pathlib import Path
+from inspector.corpus import to_markdown
+folder = Path(sys.argv[1])
+for kind in ("pdf", "docx", "pptx", "html"):
+    to_markdown(next(folder.glob("*." + kind)).read_bytes(), kind)
+print(sorted(name for name in ("pandas", "openpyxl", "magika")
+             if name in sys.modules and type(sys.modules[name]).__name__ == "module"))
+import openpyxl
+book = openpyxl.Workbook()
+book.active.append(["name", "price"])
+book.active.append(["tea", 3])
+data = io.BytesIO()
+book.save(data)
+print(repr(to_markdown(data.getvalue(), "xlsx").text))
+import pandas.core.frame
+print(pandas.DataFrame is pandas.core.frame.DataFrame)
+"""
+
+
+def test_converting_imports_what_markitdown_needs_for_the_format_only():
+    """Importing MarkItDown imports pandas and openpyxl (its XLSX converter) and more, half a
+    second of a cold report that converts a PDF; they are imported when an XLSX needs them."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _IMPORTS, str(FORMATS)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    imported, xlsx, same = done.stdout.splitlines()
+    assert imported == "[]"
+    assert xlsx == repr("## Sheet\n| name | price |\n| --- | --- |\n| tea | 3 |\n")
+    assert same == "True"
