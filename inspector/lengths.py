@@ -22,7 +22,7 @@ import os
 import re
 import threading
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -142,6 +142,18 @@ class CharLength(Length):
         return list(range(len(text)))
 
 
+def each_distinct_once(texts: Iterable[str], count: Callable[[list[str]], list[int]]) -> list[int]:
+    """``count`` of each text, in order, with each distinct text counted once: the chunks a probe
+    reads repeat when pages do (a page kept in every version of the docs), and encoding is most
+    of what counting costs."""
+    texts = list(texts)
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) == len(texts):
+        return count(texts)
+    counted = dict(zip(distinct, count(distinct)))
+    return [counted[text] for text in texts]
+
+
 def built_in_unit(name: str) -> str | None:
     """The built-in unit ``name`` names (``chars``, ``o200k_base`` or ``cl100k_base``), without
     building it; None for anything else (a ``tokenizer.json``)."""
@@ -246,7 +258,7 @@ class TiktokenLength(Length):
         # encode_ordinary_batch starts a thread pool per call, which costs more than it saves
         # for the few hundred short chunks of a document.
         encode = self.encoding.encode_ordinary
-        return [len(encode(_clean(text))) for text in texts]
+        return each_distinct_once(texts, lambda distinct: [len(encode(_clean(text))) for text in distinct])
 
     def boundaries(self, text: str) -> list[int]:
         # The same offsets as ``Encoding.decode_with_offsets`` (a token starting inside a
@@ -333,9 +345,11 @@ class HFTokenizerLength(Length):
         return len(self.tokenizer.encode(_clean(text), add_special_tokens=False).ids)
 
     def count_many(self, texts: Iterable[str]) -> list[int]:
-        batch = [_clean(text) for text in texts]
-        encodings = self.tokenizer.encode_batch(batch, add_special_tokens=False)
-        return [len(encoding.ids) for encoding in encodings]
+        def count(distinct: list[str]) -> list[int]:
+            encodings = self.tokenizer.encode_batch([_clean(text) for text in distinct], add_special_tokens=False)
+            return [len(encoding.ids) for encoding in encodings]
+
+        return each_distinct_once(texts, count)
 
     def boundaries(self, text: str) -> list[int]:
         text = _clean(text)

@@ -249,6 +249,32 @@ def test_same_encoding_as_tiktoken(reference, name):
         assert ours.encode(text, allowed_special="all") == ref.encode(text, allowed_special="all")
 
 
+@given(st.lists(st.sampled_from(["", "a b", "the lazy fox", "漢字 😀", "a b "]), max_size=12))
+@settings(max_examples=40, deadline=None)
+def test_many_counts_are_each_texts_count_with_repeats_encoded_once(texts):
+    length = get_length("o200k")
+    encoded: list[str] = []
+    encode = length.encoding.encode_ordinary
+
+    def counting(text):
+        encoded.append(text)
+        return encode(text)
+
+    length.encoding.encode_ordinary = counting  # on the shared encoding: put back below
+    try:
+        counts = length.count_many(texts)
+    finally:
+        del length.encoding.encode_ordinary
+    assert counts == [len(encode(text)) for text in texts]
+    assert sorted(encoded) == sorted(set(texts))
+
+
+def test_many_hf_counts_with_repeats(hf_file):
+    length = HFTokenizerLength(hf_file)
+    texts = ["the lazy fox", "", "hello world", "the lazy fox", "hello world"]
+    assert length.count_many(texts) == [length.count(text) for text in texts]
+
+
 @pytest.mark.parametrize("name", ENCODINGS)
 def test_counts_match_tiktoken(reference, name):
     ref, length = reference[name], get_length(name)

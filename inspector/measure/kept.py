@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -64,6 +66,13 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
         """Values read and written through this store (for tests)."""
         self._version: str | None = None
         self._digests: dict[str, str] = {}  # by text: one corpus's texts are looked up many times
+        self._local = threading.local()
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "_local"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, _local=threading.local())
 
     @staticmethod
     def keeps(spec: SplitterSpec) -> bool:
@@ -188,22 +197,37 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
                            "written REAL NOT NULL)")
         return connection
 
+    def _connection(self):
+        """This thread's connection, opened at first use and kept: opening one and closing it
+        for every read and write cost a checkpoint each, a tenth of a second a cold report.
+        A forked process opens its own (a connection must not cross a fork)."""
+        held = getattr(self._local, "held", None)
+        if held is None or held[0] != os.getpid():
+            held = self._local.held = (os.getpid(), self._connect())
+        return held[1]
+
+    def _drop_connection(self) -> None:
+        """Forget this thread's connection after an error (the next use opens another)."""
+        held, self._local.held = getattr(self._local, "held", None), None
+        if held is not None and held[0] == os.getpid():
+            try:
+                held[1].close()
+            except Exception:  # noqa: BLE001 - it is being dropped for an error already
+                pass
+
     def _load(self, keys: list[str]) -> dict[str, object]:
         import sqlite3
 
         found: dict[str, object] = {}
         try:
-            connection = self._connect()
-            try:
-                for _, rows in rows_by_key(connection, "kept", keys, _BATCH):
-                    for key, raw in rows.items():
-                        try:
-                            found[key] = marshal.loads(raw)
-                        except (ValueError, EOFError, TypeError):
-                            continue  # a damaged row is computed again
-            finally:
-                connection.close()
+            for _, rows in rows_by_key(self._connection(), "kept", keys, _BATCH):
+                for key, raw in rows.items():
+                    try:
+                        found[key] = marshal.loads(raw)
+                    except (ValueError, EOFError, TypeError):
+                        continue  # a damaged row is computed again
         except (OSError, sqlite3.Error):
+            self._drop_connection()
             return {}
         return found
 
@@ -213,15 +237,13 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
         if not rows:
             return
         try:
-            connection = self._connect()
-            try:
-                with connection:
-                    now = time.time()
-                    connection.executemany("INSERT OR REPLACE INTO kept VALUES (?, ?, ?)",
-                                           [(key, raw, now) for key, raw in rows.items()])
-                    drop_oldest(connection, "kept", self.max_bytes)
-            finally:
-                connection.close()
+            connection = self._connection()
+            with connection:
+                now = time.time()
+                connection.executemany("INSERT OR REPLACE INTO kept VALUES (?, ?, ?)",
+                                       [(key, raw, now) for key, raw in rows.items()])
+                drop_oldest(connection, "kept", self.max_bytes)
         except (OSError, sqlite3.Error):
+            self._drop_connection()
             return
         self.writes += len(rows)

@@ -186,3 +186,43 @@ def test_a_workspace_keeps_its_analyses_and_what_it_derives_in_one_folder(tmp_pa
     work.probe("recursive:300")
     assert work.analysis_store.path.parent == work.kept.path.parent == tmp_path
     assert {p.name for p in tmp_path.glob("*.sqlite3")} == {"analyses.sqlite3", "kept.sqlite3"}
+
+
+def test_a_store_opens_one_connection_a_thread_and_process_and_pickles_without_it(tmp_path, monkeypatch):
+    import os
+    import pickle
+    import threading
+
+    from inspector.lengths import get_length
+
+    tokens = get_length("o200k").count
+    opened = []
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: opened.append(threading.get_ident()) or connect(*a, **k))
+    store = KeptStore(tmp_path)
+    count = store.counter("o200k")
+    for n in range(3):
+        assert count([f"text {n}", "hello world"]) == [tokens(f"text {n}"), 2]
+    assert len(opened) == 1, "every read and write of this thread on one connection"
+    hits = store.hits
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(count(["text 1", "a new one"])))
+    worker.start()
+    worker.join()
+    assert seen == [[tokens("text 1"), 3]] and len(opened) == 2, "another thread: its own connection"
+    assert store.hits == hits + 1, "and the rows this one wrote"
+    copy = pickle.loads(pickle.dumps(store))
+    assert copy.counter("o200k")(["text 2"]) == [tokens("text 2")] and copy.hits == store.hits + 1
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # a forked process: a connection of its own, never its parent's
+        try:
+            before = len(opened)
+            ok = count(["text 0", "forked"]) == [tokens("text 0"), tokens("forked")] and len(opened) == before + 1
+            os.write(write, b"ok" if ok else b"no")
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
+    assert os.read(read, 2) == b"ok"
+    hits = store.hits
+    assert count(["forked"]) == [tokens("forked")] and store.hits == hits + 1, "what the child wrote is read here"
