@@ -108,16 +108,37 @@ def _marked(rule, markers: str, ahead: int):
     return guarded
 
 
+def _underlined(rule):
+    def guarded(state, start_line: int, end_line: int, silent: bool) -> bool:
+        src, begins, shifts, ends = state.src, state.bMarks, state.tShift, state.eMarks
+        for line in range(start_line + 1, end_line):
+            at = begins[line] + shifts[line]
+            if at >= ends[line]:  # an empty line: the paragraph ended with no underline
+                return False
+            if src[at] in "=-":
+                return rule(state, start_line, end_line, silent)
+        return False
+
+    return guarded
+
+
 def guard_block_rules(parser: MarkdownIt) -> MarkdownIt:
     """``parser`` with each block rule of ``MARKERS`` tried only on a line (for a table, the line
-    below) whose text starts with one of its markers: the same tokens. markdown-it tries every
-    block rule at every line a block may start or end on, and most return False at the first
-    character, after a call and a debug log each (a third of the parse on the bench corpus)."""
+    below) whose text starts with one of its markers, and the setext heading rule only on a
+    paragraph with a line starting with ``=`` or ``-`` before its end: the same tokens.
+    markdown-it tries every block rule at every line a block may start or end on, and most
+    return False at the first character, after a call and a debug log each (a third of the
+    parse on the bench corpus); the setext rule reads a whole paragraph, as the paragraph rule
+    then does again, to find none (a tenth)."""
     for rule in list(parser.block.ruler.__rules__):
         if rule.name in MARKERS:
-            # Replacing a rule resets the rules it may interrupt: they are given again.
-            parser.block.ruler.at(rule.name, _marked(rule.fn, MARKERS[rule.name], rule.name == "table"),
-                                  {"alt": list(rule.alt)})
+            guarded = _marked(rule.fn, MARKERS[rule.name], rule.name == "table")
+        elif rule.name == "lheading":
+            guarded = _underlined(rule.fn)
+        else:
+            continue
+        # Replacing a rule resets the rules it may interrupt: they are given again.
+        parser.block.ruler.at(rule.name, guarded, {"alt": list(rule.alt)})
     return parser
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -555,11 +555,17 @@ def _tokens(tokens) -> list[tuple]:
 
 _MARKED = st.lists(st.sampled_from([*"|-:`~>*_+#<[]()!1. a\t", "\n", "\n\n", "   ", "    ", "1. ", "- ", "> ",
                                     "```", "~~~", "| a | b |\n|---|---|\n", "<div>", "[x]: /u\n", "# h", "***",
-                                    "Text line", "\r\n"]), max_size=60).map("".join)
+                                    "Text line", "\r\n", "=", "===\n", "---\n", "  -\n"]), max_size=60).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
 @given(text=st.one_of(markdown_document(), _MARKED))
+@example(text="Title\n===\n")
+@example(text="Title\nmore of it\n  ---\n")
+@example(text="- item\n  text\n  ---\n")
+@example(text="> quoted\n> ===\n")
+@example(text="Text\n    ---\n===\n")
+@example(text="Text\n\n---\n")
 def test_block_rules_tried_only_on_their_markers_give_markdown_its_tokens(text):
     """Every token (nesting, line maps, content, children) is markdown-it's own, in lists,
     blockquotes, tables, fences and setext headings alike."""
