@@ -14,7 +14,7 @@ app: $(BIN)/.installed
 	$(BIN)/python -m streamlit run app.py --browser.gatherUsageStats=false
 
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadgroup
 
 # Style and import order (ruff), and the layering contracts of pyproject.toml (import-linter).
 lint: $(BIN)/.installed

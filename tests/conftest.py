@@ -17,6 +17,14 @@ def pytest_configure(config):
     switch_off()
 
 
+def pytest_collection_modifyitems(items):
+    # Under xdist (``make test``), the Ray tests run in one worker: a module starts one local Ray
+    # for its tests, and two clusters at once on two cores would starve each other.
+    for item in items:
+        if item.get_closest_marker("ray"):
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
 def pytest_collection_finish(session):
     # What the run holds from here to its end (every module imported, every test collected):
     # frozen, it is not walked again by each collection that a test's own objects set off.
