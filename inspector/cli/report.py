@@ -22,6 +22,7 @@ from .common import (
     read_corpus,
     read_on_ray,
     read_streamed,
+    reading_of,
     retriever_for,
     tracking_ready,
     with_chunk_sets,
@@ -94,7 +95,7 @@ def run_report(args: argparse.Namespace) -> int:
     from ..measure.workers import EarlyAnalysis
 
     store = analysis_store()
-    early = EarlyAnalysis(store, args.atoms, jobs)
+    early = EarlyAnalysis(store, args.atoms, jobs, reading_of(args))
     try:
         corpus = read_corpus(args, progress, early if args.engine != "ray" else None)
         for skipped in corpus.skipped:
@@ -106,6 +107,7 @@ def run_report(args: argparse.Namespace) -> int:
 
         work = Workspace(corpus, args.atoms)
         work.add_analyses(early.kept)
+        work.add_analyses(early.analysed, new=True)  # made while a worker converted: kept
         work.keep_in(data_folder())
         if args.engine == "ray":
             on_ray(work)

@@ -36,6 +36,10 @@ class ConversionCache:
         version = hashlib.blake2b(f"{kind}/{self._version}".encode(), digest_size=6).hexdigest()
         return self.folder / digest[:2] / f"{digest}-{version}.json"
 
+    def holds(self, raw: bytes, kind: str) -> bool:
+        """Whether this content's conversion is kept (so ``convert`` reads it)."""
+        return self._path(hashlib.sha256(raw).hexdigest(), kind).is_file()
+
     def convert(self, raw: bytes, kind: str) -> Converted:
         """``convert.to_markdown``, answered from disk when this content was converted before."""
         path = self._path(hashlib.sha256(raw).hexdigest(), kind)

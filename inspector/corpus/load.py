@@ -224,10 +224,13 @@ class Reading:
 
 
 def load_listing(listing: Listing, reading: Reading,
-                 texts_read: Callable[[list[Document], int], None] | None = None) -> Corpus:
+                 texts_read: Callable[[list[Document], list[tuple[str, str]]], Callable[[], None] | None]
+                 | None = None) -> Corpus:
     """Read a listing's files into a corpus (in id order); failures join ``skipped``. The files
     read as text come first: ``texts_read``, when given, is called with their documents and the
-    number of files left to convert, before any is converted (so they can be analysed meanwhile)."""
+    files left to convert (``(id, path)`` pairs), before any is converted (so they can be
+    analysed meanwhile). When it returns a function, that is called before this process converts
+    anything: it may have them converted elsewhere into ``reading.conversions``, where they are read."""
     check_mode(reading.mode)
     _check_max_bytes(reading.max_bytes)
     mode = reading.mode
@@ -237,8 +240,9 @@ def load_listing(listing: Listing, reading: Reading,
         if not (mode == "markdown" and kind_of(doc_id)):
             found = reading.read(doc_id, path)
             (skipped if isinstance(found, SkippedFile) else documents).append(found)
-    if texts_read is not None:
-        texts_read(list(documents), len(converted))
+    ahead = texts_read(list(documents), converted) if texts_read is not None else None
+    if ahead is not None:
+        ahead()
     for done, (doc_id, path) in enumerate(converted, 1):
         found = reading.read(doc_id, path)
         (skipped if isinstance(found, SkippedFile) else documents).append(found)

@@ -10,9 +10,15 @@ the document's query candidates, picked where the figure sentences are at hand.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from pathlib import Path
+
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
 from ..collector import can_fork, forked_pool
+from ..corpus.convert import kind_of
+from ..limits import MAX_CONVERTED_BYTES
 from ..model import Document, Span, every_script
 from ..retrieval.probe import query_candidates
 
@@ -26,10 +32,13 @@ from ..retrieval.probe import query_candidates
 TABLE_SHARE = {"seed": 0.2, "markdown": 0.05}
 IMPORTS_AND_TABLE_SHARE = {"seed": 0.75, "markdown": 0.45}
 # While other files are converted, this process converts them (MarkItDown's import alone costs
-# about what parsing a megabyte of markdown does): the workers take every text file.
+# about what parsing a megabyte of markdown does): the workers take every text file. When the
+# conversions can be kept on disk, a worker converts them after its text files instead, and this
+# process builds the o200k encoding meanwhile and parses its share of the text files after.
 CONVERTING_SHARE = 1.0
 
 _FORKED: tuple[str, list[list[Document]]] | None = None  # what the workers inherit
+_CONVERTING: tuple = ()  # ``(reading, entries)`` a worker converts ahead, inherited the same way
 #: About how many characters of documents one worker task analyses and sends back.
 SLICE_CHARS = 1_000_000
 
@@ -91,6 +100,10 @@ class Workers:
         finally:
             _FORKED = None
 
+    def then(self, function, *args):
+        """``function(*args)`` run by a worker after the documents (an ``AsyncResult``)."""
+        return self._pool.apply_async(function, args)
+
     @classmethod
     def start(cls, documents: list[Document], mode: str, jobs: int, head: float) -> "Workers | None":
         """Workers for ``documents``, or None when there is nothing to share or no fork."""
@@ -123,22 +136,80 @@ class EarlyAnalysis:
     engine; with the analyses ``store`` (an ``AnalysisStore``) kept of those files, which are
     not analysed again."""
 
-    def __init__(self, store, mode: str, jobs: int) -> None:
+    def __init__(self, store, mode: str, jobs: int, reading=None) -> None:
         self.store, self.mode, self.jobs = store, mode, jobs
+        self.reading = reading
+        """How the files are read (``corpus.Reading``): with its ``conversions`` kept on disk, a
+        worker converts the files ahead."""
         self.workers: Workers | None = None
+        self._converter = None  # a pool of its own when no worker analyses
         self.kept: dict[str, Analysis] = {}
         """The kept analyses, by document id."""
+        self.analysed: dict[str, Analysis] = {}
+        """The analyses this process made of its own documents while a worker converted, by id."""
 
-    def __call__(self, documents: list[Document], converting: int) -> None:
+    def __call__(self, documents: list[Document], converting) -> Callable[[], None] | None:
+        global _CONVERTING
         kept = self.store.load([d.text for d in documents], self.mode)
         self.kept = {d.id: found for d, found in zip(documents, kept) if found is not None}
         missing = [d for d, found in zip(documents, kept) if found is None]
-        head = CONVERTING_SHARE if converting else IMPORTS_AND_TABLE_SHARE.get(self.mode, 1.0)
-        self.workers = Workers.start(missing, self.mode, self.jobs, head)
+        ahead = bool(converting and self.jobs > 1 and can_fork() and getattr(self.reading, "conversions", None))
+        converting = self._unconverted(converting) if ahead else converting
+        ahead = ahead and bool(converting)  # all kept: reading them is quick, and no encoding is needed
+        head = IMPORTS_AND_TABLE_SHARE.get(self.mode, 1.0) if ahead or not converting else CONVERTING_SHARE
+        if not ahead:
+            self.workers = Workers.start(missing, self.mode, self.jobs, head)
+            return None
+        _CONVERTING = (self.reading, list(converting))
+        try:
+            self.workers = Workers.start(missing, self.mode, self.jobs, head)
+            if self.workers is not None:
+                done = self.workers.then(_convert_ahead)
+            else:
+                self._converter = forked_pool(1)
+                done = self._converter.apply_async(_convert_ahead)
+        finally:
+            _CONVERTING = ()
+        return lambda: self._converted(done)
+
+    def _unconverted(self, converting: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The files whose conversions are not kept yet (one that cannot be read is among them)."""
+        cache = self.reading.conversions
+        left = []
+        for doc_id, path in converting:
+            try:
+                if os.path.getsize(path) <= MAX_CONVERTED_BYTES and cache.holds(Path(path).read_bytes(),
+                                                                              kind_of(doc_id)):
+                    continue
+            except OSError:
+                pass
+            left.append((doc_id, path))
+        return left
+
+    def _converted(self, done) -> None:
+        """While a worker converts: build the o200k encoding the report counts with and analyse
+        this process's own documents, then wait."""
+        if self.mode != "seed":
+            from ..lengths import get_length
+
+            get_length("o200k")
+        if self.workers is not None:
+            self.analysed = {d.id: analyze(d.text, self.mode) for d in self.workers.own}
+        try:
+            done.get()
+        except Exception:  # noqa: BLE001 - this process converts what the worker did not
+            pass
+        if self._converter is not None:
+            self._converter.terminate()
+            self._converter.join()
+            self._converter = None
 
     def close(self) -> None:
         if self.workers is not None:
             self.workers.close()
+        if self._converter is not None:
+            self._converter.terminate()
+            self._converter = None
 
 
 def _slices(documents: list[Document]) -> list[list[Document]]:
@@ -163,6 +234,15 @@ def _analyze_batch(batch: int) -> list[tuple]:
         analysis = analyze(document.text, mode)
         out.append((analysis.to_plain(), query_candidates(document, analysis.atoms["num"], every_script(mode))))
     return out
+
+
+def _convert_ahead() -> int:
+    """In a worker: each inherited file to convert, read through the reading's conversions, which
+    keep it on disk for the process that reads the corpus; how many were read."""
+    reading, entries = _CONVERTING
+    for doc_id, path in entries:
+        reading.read(doc_id, path)
+    return len(entries)
 
 
 def load_detector(mode: str) -> None:

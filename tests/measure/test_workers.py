@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,6 +106,54 @@ def test_early_workers_take_every_text_file_while_others_convert(tmp_path):
         assert early.workers.own != []
     finally:
         early.close()
+
+
+@pytest.mark.parametrize("texts", [3, 0])
+def test_a_worker_converts_ahead_while_this_process_builds_the_encoding(tmp_path, monkeypatch, texts):
+    """With the conversions kept on disk, a worker converts the files (after its text files, or
+    in a pool of its own when there are none to analyse) and this process reads what it kept."""
+    from inspector import lengths
+    from inspector.corpus import ConversionCache
+    from inspector.corpus import convert as convert_module
+    from inspector.corpus.listing import list_corpus
+    from inspector.corpus.load import load_corpus, load_listing
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for n in range(texts):
+        (folder / f"t{n}.md").write_text(f"# Text {n}\n\nSome words, {n} of them.\n")
+    for name in ("b.html", "c.html"):
+        (folder / name).write_text(f"<h1>{name}</h1><p>Converted by a worker.</p>")
+    (folder / "d.html").write_bytes(b"<p>\0binary</p>")
+    converted_here = []
+    real = convert_module.to_markdown
+    monkeypatch.setattr(convert_module, "_MEMO", {})
+    pid = os.getpid()
+    monkeypatch.setattr("inspector.corpus.conversions.to_markdown", lambda raw, kind, converter="markitdown":
+                        (os.getpid() == pid and converted_here.append(kind)) or real(raw, kind, converter))
+    built = []
+    build = lengths.get_length
+    monkeypatch.setattr(lengths, "get_length", lambda name: built.append(name) or build(name))
+    reading = Reading("markdown", conversions=ConversionCache(tmp_path / "conversions"))
+    early = EarlyAnalysis(AnalysisStore(tmp_path / "data"), "markdown", 2, reading)
+    try:
+        corpus = load_listing(list_corpus(folder), reading, early)
+        own = [d.id for d in early.workers.own] if early.workers else []
+    finally:
+        early.close()
+    assert sorted(early.analysed) == own and (own or not texts), "its own share analysed meanwhile"
+    assert all(early.analysed[d.id] == analyze(d.text, "markdown") for d in corpus.documents if d.id in own)
+    assert converted_here == ["html"], "only the file the worker could not convert is tried here again"
+    assert built == ["o200k"], "built here while the worker converted"
+    assert corpus == load_corpus(folder)
+    assert [s.path for s in corpus.skipped] == ["d.html"]
+    again = EarlyAnalysis(AnalysisStore(tmp_path / "data"), "markdown", 2, reading)
+    try:
+        assert again([], [("b.html", str(folder / "b.html")), ("c.html", str(folder / "c.html"))]) is None, \
+            "every conversion kept: read here, and no encoding built for it"
+        assert again([], [("d.html", str(folder / "d.html"))]) is not None
+    finally:
+        again.close()
 
 
 def test_the_report_starts_its_workers_before_the_engine_is_imported(tmp_path):
