@@ -10,14 +10,14 @@ the document's query candidates, picked where the figure sentences are at hand.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from pathlib import Path
 
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
 from ..collector import can_fork, forked_pool
 from ..corpus.convert import kind_of
+from ..corpus.read import read_file
+from ..errors import UnreadableFile
 from ..limits import MAX_CONVERTED_BYTES
 from ..model import Document, Span, every_script
 from ..retrieval.probe import query_candidates
@@ -178,10 +178,9 @@ class EarlyAnalysis:
         left = []
         for doc_id, path in converting:
             try:
-                if os.path.getsize(path) <= MAX_CONVERTED_BYTES and cache.holds(Path(path).read_bytes(),
-                                                                              kind_of(doc_id)):
+                if cache.holds(read_file(path, MAX_CONVERTED_BYTES), kind_of(doc_id)):
                     continue
-            except OSError:
+            except UnreadableFile:
                 pass
             left.append((doc_id, path))
         return left
