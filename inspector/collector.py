@@ -40,10 +40,25 @@ def forked_pool(processes: int) -> multiprocessing.pool.Pool:
     objects here are frozen while the workers fork (in a large process, a notebook's or the
     test runner's, a worker collecting after each batch took 7 times as long). They are thawed
     here afterwards unless some were frozen before (a thaw is of all or none)."""
+    with _frozen():
+        return multiprocessing.get_context("fork").Pool(processes)
+
+
+def forked(target, *args) -> multiprocessing.process.BaseProcess:
+    """One forked process running ``target(*args)`` (inherited, not pickled), started; its
+    collections skip what it inherited, as a pool's do. No thread is left here to fork with."""
+    with _frozen():
+        process = multiprocessing.get_context("fork").Process(target=target, args=args, daemon=True)
+        process.start()
+        return process
+
+
+@contextmanager
+def _frozen() -> Iterator[None]:
     thaw = gc.get_freeze_count() == 0
     gc.freeze()
     try:
-        return multiprocessing.get_context("fork").Pool(processes)
+        yield
     finally:
         if thaw:
             gc.unfreeze()

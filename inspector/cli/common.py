@@ -57,14 +57,14 @@ def one_line(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
 
 
-def read_corpus(args, progress=None, texts_read=None):
+def read_corpus(args, progress=None, ahead=None):
     """The corpus, its converted files kept in the data folder (a bar while files convert);
-    ``texts_read`` as in ``load_listing``."""
+    ``ahead`` as in ``load_listing``."""
     from ..corpus.load import load_listing
 
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
     return load_listing(listing_of(args), reading_of(args, lambda done, total: bar("files converted", done, total)),
-                        texts_read)
+                        ahead)
 
 
 def read_on_ray(args, progress=None):

@@ -28,6 +28,7 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..errors import SpecError, UnreadableFile
 from ..limits import MAX_CONVERTED_BYTES, MAX_DOCUMENT_BYTES
@@ -223,26 +224,35 @@ class Reading:
             return SkippedFile(doc_id, exc.reason)
 
 
-def load_listing(listing: Listing, reading: Reading,
-                 texts_read: Callable[[list[Document], list[tuple[str, str]]], Callable[[], None] | None]
-                 | None = None) -> Corpus:
+class Ahead(Protocol):
+    """Work started while a listing is read (``measure.workers.EarlyAnalysis``)."""
+
+    def files_listed(self, converting: list[tuple[str, str]]) -> None:
+        """Called before any file is read, with the files to convert (``(id, path)`` pairs)."""
+
+    def texts_read(self, documents: list[Document]) -> Callable[[], None] | None:
+        """Called with the documents read as text, before any file is converted. A function
+        returned is called before this process converts anything: it may have had them converted
+        elsewhere into ``reading.conversions``, where they are read."""
+
+
+def load_listing(listing: Listing, reading: Reading, ahead: Ahead | None = None) -> Corpus:
     """Read a listing's files into a corpus (in id order); failures join ``skipped``. The files
-    read as text come first: ``texts_read``, when given, is called with their documents and the
-    files left to convert (``(id, path)`` pairs), before any is converted (so they can be
-    analysed meanwhile). When it returns a function, that is called before this process converts
-    anything: it may have them converted elsewhere into ``reading.conversions``, where they are read."""
+    read as text come first, the converted ones after; ``ahead`` is told of both (``Ahead``)."""
     check_mode(reading.mode)
     _check_max_bytes(reading.max_bytes)
     mode = reading.mode
     documents, skipped = [], list(listing.skipped)
     converted = [(doc_id, path) for doc_id, path in listing.entries if mode == "markdown" and kind_of(doc_id)]
+    if ahead is not None:
+        ahead.files_listed(list(converted))
     for doc_id, path in listing.entries:
         if not (mode == "markdown" and kind_of(doc_id)):
             found = reading.read(doc_id, path)
             (skipped if isinstance(found, SkippedFile) else documents).append(found)
-    ahead = texts_read(list(documents), converted) if texts_read is not None else None
-    if ahead is not None:
-        ahead()
+    wait = ahead.texts_read(list(documents)) if ahead is not None else None
+    if wait is not None:
+        wait()
     for done, (doc_id, path) in enumerate(converted, 1):
         found = reading.read(doc_id, path)
         (skipped if isinstance(found, SkippedFile) else documents).append(found)

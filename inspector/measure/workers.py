@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
-from ..collector import can_fork, forked_pool
+from ..collector import can_fork, forked, forked_pool
 from ..corpus.convert import kind_of
 from ..corpus.read import read_file
 from ..errors import UnreadableFile
@@ -33,12 +33,12 @@ TABLE_SHARE = {"seed": 0.2, "markdown": 0.05}
 IMPORTS_AND_TABLE_SHARE = {"seed": 0.75, "markdown": 0.45}
 # While other files are converted, this process converts them (MarkItDown's import alone costs
 # about what parsing a megabyte of markdown does): the workers take every text file. When the
-# conversions can be kept on disk, a worker converts them after its text files instead, and this
-# process builds the o200k encoding meanwhile and parses its share of the text files after.
+# conversions can be kept on disk, a process forked as soon as the files are listed converts
+# them instead, and this process builds the o200k encoding meanwhile and parses its share of
+# the text files after.
 CONVERTING_SHARE = 1.0
 
 _FORKED: tuple[str, list[list[Document]]] | None = None  # what the workers inherit
-_CONVERTING: tuple = ()  # ``(reading, entries)`` a worker converts ahead, inherited the same way
 #: About how many characters of documents one worker task analyses and sends back.
 SLICE_CHARS = 1_000_000
 
@@ -131,46 +131,40 @@ class Workers:
 
 
 class EarlyAnalysis:
-    """``Workers`` started on a corpus's text files as soon as they are read (``load_listing``'s
-    ``texts_read``), so they parse while this process converts the other files and imports the
-    engine; with the analyses ``store`` (an ``AnalysisStore``) kept of those files, which are
-    not analysed again."""
+    """What ``report`` starts while its corpus is read (``corpus.load.Ahead``): with the
+    conversions kept on disk, a forked process converting the files not kept yet, from the
+    moment they are listed; then ``Workers`` on the text files as soon as they are read, so
+    they parse while this process builds the o200k encoding (or converts the other files) and
+    imports the engine. The analyses ``store`` (an ``AnalysisStore``) keeps are not made again."""
 
     def __init__(self, store, mode: str, jobs: int, reading=None) -> None:
         self.store, self.mode, self.jobs = store, mode, jobs
         self.reading = reading
         """How the files are read (``corpus.Reading``): with its ``conversions`` kept on disk, a
-        worker converts the files ahead."""
+        forked process converts the files ahead."""
         self.workers: Workers | None = None
-        self._converter = None  # a pool of its own when no worker analyses
+        self._converting = False  # files are to be converted, here or ahead
+        self._converter = None  # the process converting them ahead
         self.kept: dict[str, Analysis] = {}
         """The kept analyses, by document id."""
         self.analysed: dict[str, Analysis] = {}
-        """The analyses this process made of its own documents while a worker converted, by id."""
+        """The analyses this process made of its own documents while the files converted, by id."""
 
-    def __call__(self, documents: list[Document], converting) -> Callable[[], None] | None:
-        global _CONVERTING
+    def files_listed(self, converting: list[tuple[str, str]]) -> None:
+        self._converting = bool(converting)
+        if converting and self.jobs > 1 and can_fork() and getattr(self.reading, "conversions", None):
+            left = self._unconverted(converting)  # all kept: read here quickly, and no encoding needed
+            if left:
+                self._converter = forked(_convert_ahead, self.reading, left)
+
+    def texts_read(self, documents: list[Document]) -> Callable[[], None] | None:
         kept = self.store.load([d.text for d in documents], self.mode)
         self.kept = {d.id: found for d, found in zip(documents, kept) if found is not None}
         missing = [d for d, found in zip(documents, kept) if found is None]
-        ahead = bool(converting and self.jobs > 1 and can_fork() and getattr(self.reading, "conversions", None))
-        converting = self._unconverted(converting) if ahead else converting
-        ahead = ahead and bool(converting)  # all kept: reading them is quick, and no encoding is needed
-        head = IMPORTS_AND_TABLE_SHARE.get(self.mode, 1.0) if ahead or not converting else CONVERTING_SHARE
-        if not ahead:
-            self.workers = Workers.start(missing, self.mode, self.jobs, head)
-            return None
-        _CONVERTING = (self.reading, list(converting))
-        try:
-            self.workers = Workers.start(missing, self.mode, self.jobs, head)
-            if self.workers is not None:
-                done = self.workers.then(_convert_ahead)
-            else:
-                self._converter = forked_pool(1)
-                done = self._converter.apply_async(_convert_ahead)
-        finally:
-            _CONVERTING = ()
-        return lambda: self._converted(done)
+        ahead = self._converter is not None
+        head = IMPORTS_AND_TABLE_SHARE.get(self.mode, 1.0) if ahead or not self._converting else CONVERTING_SHARE
+        self.workers = Workers.start(missing, self.mode, self.jobs, head)
+        return self._converted if ahead else None
 
     def _unconverted(self, converting: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """The files whose conversions are not kept yet (one that cannot be read is among them)."""
@@ -185,29 +179,24 @@ class EarlyAnalysis:
             left.append((doc_id, path))
         return left
 
-    def _converted(self, done) -> None:
-        """While a worker converts: build the o200k encoding the report counts with and analyse
-        this process's own documents, then wait."""
+    def _converted(self) -> None:
+        """While the files convert: build the o200k encoding the report counts with and analyse
+        this process's own documents, then wait (what was not converted is converted here)."""
         if self.mode != "seed":
             from ..lengths import get_length
 
             get_length("o200k")
         if self.workers is not None:
             self.analysed = {d.id: analyze(d.text, self.mode) for d in self.workers.own}
-        try:
-            done.get()
-        except Exception:  # noqa: BLE001 - this process converts what the worker did not
-            pass
-        if self._converter is not None:
-            self._converter.terminate()
-            self._converter.join()
-            self._converter = None
+        self._converter.join()
+        self._converter = None
 
     def close(self) -> None:
         if self.workers is not None:
             self.workers.close()
         if self._converter is not None:
             self._converter.terminate()
+            self._converter.join()
             self._converter = None
 
 
@@ -235,13 +224,11 @@ def _analyze_batch(batch: int) -> list[tuple]:
     return out
 
 
-def _convert_ahead() -> int:
-    """In a worker: each inherited file to convert, read through the reading's conversions, which
-    keep it on disk for the process that reads the corpus; how many were read."""
-    reading, entries = _CONVERTING
-    for doc_id, path in entries:
+def _convert_ahead(reading, files: list[tuple[str, str]]) -> None:
+    """In a forked process: each file read through the reading's conversions, which keep it on
+    disk for the process that reads the corpus."""
+    for doc_id, path in files:
         reading.read(doc_id, path)
-    return len(entries)
 
 
 def load_detector(mode: str) -> None:

@@ -171,7 +171,7 @@ def test_a_cache_reads_the_converters_version_once(tmp_path, monkeypatch):
     assert asked == ["markitdown"] and cache.converted == 3
 
 
-def test_text_files_are_handed_over_before_any_file_converts(tmp_path, monkeypatch):
+def test_the_files_to_convert_are_told_first_and_text_files_before_any_file_converts(tmp_path, monkeypatch):
     write(tmp_path, "a.md", "# A\n\nText.\n")
     write(tmp_path, "b.html", "<h1>B</h1><p>Converted.</p>")
     write(tmp_path, "c.txt", "Plain text.\n")
@@ -183,9 +183,20 @@ def test_text_files_are_handed_over_before_any_file_converts(tmp_path, monkeypat
     monkeypatch.setattr(convert_module, "to_markdown", lambda raw, kind, converter="markitdown":
                         events.append("converted") or real(raw, kind, converter))
     monkeypatch.setattr("inspector.corpus.read.to_markdown", convert_module.to_markdown)
-    corpus = load_listing(list_corpus(tmp_path), Reading("markdown"),
-                          lambda documents, converting: events.append(([d.id for d in documents], len(converting))))
-    assert events == [(["a.md", "c.txt"], 2), "converted", "converted"]
+    read = []
+    monkeypatch.setattr(Reading, "read", lambda self, doc_id, path, real=Reading.read:
+                        read.append(doc_id) or real(self, doc_id, path))
+
+    class Ahead:
+        def files_listed(self, converting):
+            events.append(([doc_id for doc_id, _ in converting], list(read)))
+
+        def texts_read(self, documents):
+            events.append([d.id for d in documents])
+            return lambda: events.append("waited")
+
+    corpus = load_listing(list_corpus(tmp_path), Reading("markdown"), Ahead())
+    assert events == [(["b.html", "d.html"], []), ["a.md", "c.txt"], "waited", "converted", "converted"]
     assert corpus == load_corpus(tmp_path)  # the same corpus, in id order, the unreadable file skipped
     assert [d.id for d in corpus.documents] == ["a.md", "b.html", "c.txt", "d.html"]
 

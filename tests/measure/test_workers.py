@@ -94,7 +94,8 @@ def test_early_workers_take_every_text_file_while_others_convert(tmp_path):
     store.save([(docs[0].text, analyze(docs[0].text, "markdown"))])
     early = EarlyAnalysis(store, "markdown", 2)
     try:
-        early(docs, 1)
+        early.files_listed([("a.html", "a.html")])  # no conversions kept: converted here
+        assert early.texts_read(docs) is None
         assert set(early.kept) == {"v0/0.md", "v1/0.md", "v2/0.md"}  # kept: not analysed again
         assert early.workers.own == []
         assert [d.id for d in early.workers.documents] == ["v0/1.md", "v0/2.md"]
@@ -102,16 +103,17 @@ def test_early_workers_take_every_text_file_while_others_convert(tmp_path):
         early.close()
     early = EarlyAnalysis(store, "markdown", 2)
     try:
-        early(docs, 0)  # nothing to convert: this process analyses a share too
+        early.files_listed([])
+        early.texts_read(docs)  # nothing to convert: this process analyses a share too
         assert early.workers.own != []
     finally:
         early.close()
 
 
 @pytest.mark.parametrize("texts", [3, 0])
-def test_a_worker_converts_ahead_while_this_process_builds_the_encoding(tmp_path, monkeypatch, texts):
-    """With the conversions kept on disk, a worker converts the files (after its text files, or
-    in a pool of its own when there are none to analyse) and this process reads what it kept."""
+def test_a_process_converts_ahead_while_this_process_builds_the_encoding(tmp_path, monkeypatch, texts):
+    """With the conversions kept on disk, a process forked when the files are listed converts
+    them, and this process reads what it kept."""
     from inspector import lengths
     from inspector.corpus import ConversionCache
     from inspector.corpus import convert as convert_module
@@ -143,26 +145,27 @@ def test_a_worker_converts_ahead_while_this_process_builds_the_encoding(tmp_path
         early.close()
     assert sorted(early.analysed) == own and (own or not texts), "its own share analysed meanwhile"
     assert all(early.analysed[d.id] == analyze(d.text, "markdown") for d in corpus.documents if d.id in own)
-    assert converted_here == ["html"], "only the file the worker could not convert is tried here again"
-    assert built == ["o200k"], "built here while the worker converted"
+    assert converted_here == ["html"], "only the file the process could not convert is tried here again"
+    assert built == ["o200k"], "built here while the files converted"
     assert corpus == load_corpus(folder)
     assert [s.path for s in corpus.skipped] == ["d.html"]
     again = EarlyAnalysis(AnalysisStore(tmp_path / "data"), "markdown", 2, reading)
     try:
-        assert again([], [("b.html", str(folder / "b.html")), ("c.html", str(folder / "c.html"))]) is None, \
-            "every conversion kept: read here, and no encoding built for it"
-        assert again([], [("d.html", str(folder / "d.html"))]) is not None
+        again.files_listed([("b.html", str(folder / "b.html")), ("c.html", str(folder / "c.html"))])
+        assert again.texts_read([]) is None, "every conversion kept: read here, and no encoding built for it"
+        again.files_listed([("d.html", str(folder / "d.html"))])
+        assert again.texts_read([]) is not None
     finally:
         again.close()
 
 
 def test_the_report_starts_its_workers_before_the_engine_is_imported(tmp_path):
     # Whatever this process imports before forking is time the workers do not parse in.
-    code = ("import sys; from inspector.measure import workers; seen = []; call = workers.EarlyAnalysis.__call__\n"
-            "def spy(self, documents, converting):\n"
+    code = ("import sys; from inspector.measure import workers; seen = []; call = workers.EarlyAnalysis.texts_read\n"
+            "def spy(self, documents):\n"
             "    seen.append(sorted(m for m in ('numpy', 'tiktoken', 'markitdown') if m in sys.modules))\n"
-            "    return call(self, documents, converting)\n"
-            "workers.EarlyAnalysis.__call__ = spy\n"
+            "    return call(self, documents)\n"
+            "workers.EarlyAnalysis.texts_read = spy\n"
             "from inspector.cli import main; status = main(['report', sys.argv[1], '--json', '--quiet'])\n"
             "print(status, seen)")
     found = subprocess.run([sys.executable, "-c", code, str(SAMPLE)], capture_output=True, text=True, cwd=ROOT,
