@@ -47,10 +47,9 @@ def run_check(args: argparse.Namespace) -> int:
     retriever = retriever_for(args, measured)
     expand = args.expand[-1] if args.expand else 0
     if not retriever.spec.is_default:
-        texts = [q.text for q in measured.queries()] + measured.pool(spec).texts()
+        texts = [q.text for q in measured.queries()] + ([i.question for i in golden.items] if golden else [])
         bar = ProgressBar(enabled=sys.stderr.isatty())
-        retriever.prepare(texts + [i.question for i in golden.items] if golden else texts,
-                          lambda done, total: bar("texts embedded", done, total))
+        measured.embed_ahead(retriever, [spec], texts, lambda done, total: bar("texts embedded", done, total))
     scored = None
     if golden is not None:
         budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
@@ -224,8 +223,8 @@ def run_export(args: argparse.Namespace) -> int:
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
     held by the Ray cluster): one splitter of each document alone (ours or another library's),
-    ranked by BM25, with no chunk file."""
+    with no chunk file, and no golden set ranked by a hybrid retriever."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return (not args.chunks and parse_retriever(args.retriever).kind == "bm25"
-            and parse_spec(args.spec).is_per_document)
+    fused_golden = parse_retriever(args.retriever).kind == "hybrid" and bool(args.golden)
+    return not args.chunks and not fused_golden and parse_spec(args.spec).is_per_document

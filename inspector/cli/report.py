@@ -82,7 +82,8 @@ def run_report(args: argparse.Namespace) -> int:
         if any(isinstance(g, int) for g in golden):
             return 2
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress,
-                              golden=golden, questions=questions, by_format=args.by_format,
+                              retriever=retriever_for(args, work), golden=golden, questions=questions,
+                              by_format=args.by_format,
                               by_language=args.by_language, expand=tuple(dict.fromkeys(args.expand)),
                               fixes=fixes, context_model=context_model)
         if args.mlflow is not None:
@@ -149,12 +150,13 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
 def _alone(args: argparse.Namespace, specs: list) -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
     from disk, or held by the Ray cluster): splitters of each document alone (ours or another
-    library's, with their context lines) ranked by BM25, with golden sets, neighbour windows,
-    survival by format or language and the fixes table. Imported chunks and a dense retriever
-    need the corpus in memory."""
+    library's, with their context lines) ranked by BM25 or a dense retriever, or both fused, with
+    golden sets (but fused), neighbour windows, survival by format or language and the fixes
+    table. Imported chunks, and golden sets ranked by a hybrid retriever, need the corpus in memory."""
     from ..retrieval.retriever_spec import parse_retriever
 
-    return parse_retriever(args.retriever).kind == "bm25" and all(spec.is_per_document for spec in specs)
+    fused_golden = parse_retriever(args.retriever).kind == "hybrid" and bool(args.golden)
+    return not fused_golden and all(spec.is_per_document for spec in specs)
 
 
 def _budgets(text: str) -> tuple[int, ...] | str:

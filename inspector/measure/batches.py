@@ -21,6 +21,7 @@ from ..corpus.load import Reading
 from ..model import Document, Span, every_script
 from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read, chosen_words
+from ..retrieval.ranking import dense_ranked, shared_retriever
 from .asking import fragments
 from .headers import HeaderCarry
 from .partition import Partition
@@ -42,9 +43,30 @@ class Held(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Embedding:
+    """How a worker embeds chunks for a dense or hybrid retriever: the dense retriever's spec,
+    the OpenAI-compatible server (None: ``$OPENAI_BASE_URL``) and where vectors are kept (None:
+    in memory only)."""
+
+    spec: str
+    base_url: str | None = None
+    folder: str | None = None
+
+    def grid(self, texts: list[str]) -> np.ndarray:
+        """The texts' grid vectors (``ranking.on_grid``), the retriever opened once a process and
+        holding none of them after (they are kept on disk, and parked beside the batch)."""
+        retriever = shared_retriever(self.spec, base_url=self.base_url, cache_folder=self.folder)
+        try:
+            return retriever.grid(texts)
+        finally:
+            retriever.vectors.forget()
+
+
+@dataclass(frozen=True, slots=True)
 class Asked:
     """What one pass over the batches measures: summaries ``(spec, fits)``, probes (with the
-    query words ``wanted``) and header carry, specs as strings."""
+    query words ``wanted``, and each chunk's vector when ``embedding`` is given) and header
+    carry, specs as strings."""
 
     summaries: tuple[tuple[str, int | None], ...] = ()
     probes: tuple[str, ...] = ()
@@ -52,6 +74,7 @@ class Asked:
     wanted: frozenset[str] = frozenset()
     tag: int = 0
     """The pass's number, naming the counts it parks."""
+    embedding: Embedding | None = None
 
     def specs(self) -> list[str]:
         return list(dict.fromkeys([*(s for s, _ in self.summaries), *self.probes, *self.headers]))
@@ -59,6 +82,71 @@ class Asked:
     def counts(self, spec: str) -> str:
         """The name a batch's counts of a probed spec are parked under."""
         return f"{self.tag}-{self.probes.index(spec)}.counted"
+
+    def vectors(self, spec: str) -> str:
+        """The name a batch's chunk vectors of a probed spec are parked under."""
+        return vectors_beside(self.counts(spec))
+
+
+def vectors_beside(counts: str) -> str:
+    """The name chunk vectors are parked under beside counts parked as ``counts`` (and dropped with them)."""
+    return counts.replace(".counted", "-vectors.counted")
+
+
+@dataclass(frozen=True, slots=True)
+class Queries:
+    """Questions as a ranking pass sends them to every batch: their words, for BM25, and their
+    grid vectors when a dense retriever ranks (alone, or fused with BM25: ``hybrid``)."""
+
+    words: list[tuple[str, ...]]
+    vectors: np.ndarray | None = None
+    hybrid: bool = False
+
+    @classmethod
+    def of(cls, texts: list[str], words: list[tuple[str, ...]], retriever) -> "Queries":
+        """The questions of these texts and words as ``retriever`` ranks them."""
+        if retriever.spec.kind == "bm25":
+            return cls(words)
+        dense = retriever if retriever.spec.kind == "dense" else retriever.dense
+        return cls(words, dense.grid(texts), retriever.spec.kind == "hybrid")
+
+    def lexical(self, held: Held, batch: int, name: str, pool: Statistics) -> "Lexical":
+        """The batch's chunks of a spec (its counts parked under ``name``) ranked by BM25 with the pool's statistics."""
+        return Lexical(held.kept(batch, name).ranking(pool), self.words)
+
+    def dense(self, held: Held, batch: int, name: str) -> "Dense":
+        """The batch's chunks of a spec (its counts parked under ``name``) ranked by their vectors."""
+        return Dense(self.vectors, held.kept(batch, vectors_beside(name)))
+
+    def ranking(self, held: Held, batch: int, name: str, pool: Statistics):
+        """The batch's ranking by BM25 or, when the questions have vectors, by them."""
+        return self.lexical(held, batch, name, pool) if self.vectors is None else self.dense(held, batch, name)
+
+
+@dataclass(frozen=True, slots=True)
+class Lexical:
+    """One batch's chunks ranked by BM25 for the questions' words."""
+
+    bm25: BM25
+    words: list[tuple[str, ...]]
+
+    def ranked(self, k: int) -> list[Ranked]:
+        return self.bm25.ranked(self.words, k)
+
+
+@dataclass(frozen=True, slots=True)
+class Dense:
+    """One batch's chunks ranked by their grid vectors' dot products with the questions'."""
+
+    questions: np.ndarray
+    chunks: np.ndarray
+
+    def ranked(self, k: int | None) -> list[Ranked]:
+        return dense_ranked(self.questions, self.chunks.astype(np.float64), k)
+
+    def scores(self, question: int) -> np.ndarray:
+        """Every chunk's score for one question."""
+        return self.chunks.astype(np.float64) @ self.questions[question]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,18 +202,21 @@ def measure_batch(job: tuple[Held, int, str, Asked]) -> BatchMeasures:
             lens, postings = pool.postings(asked.wanted)
             counted = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
             held.keep(batch, asked.counts(spec), counted)
+            if asked.embedding is not None:  # whole numbers below 2**24: float32 holds them exactly
+                held.keep(batch, asked.vectors(spec), asked.embedding.grid(pool.texts()).astype(np.float32))
             statistics[spec] = counted.statistics()
         part.release(spec)
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
     return BatchMeasures(summaries, headers, statistics)
 
 
-def rank_batch(job: tuple[Held, int, dict[str, str], list[tuple[str, ...]], int, dict[str, Statistics]]
+def rank_batch(job: tuple[Held, int, dict[str, str], Queries, int, dict[str, Statistics]]
            ) -> dict[str, list[Ranked]]:
     """Each query's best ``k`` chunks of one batch (in a worker), per probed spec (its counts
-    parked under a name), scored with the whole pool's statistics; chunks as the batch's."""
-    held, batch, names, words, k, pools = job
-    return {spec: held.kept(batch, name).ranking(pools[spec]).ranked(words, k) for spec, name in names.items()}
+    parked under a name): by BM25 scored with the whole pool's statistics, or by their vectors;
+    chunks as the batch's."""
+    held, batch, names, queries, k, pools = job
+    return {spec: queries.ranking(held, batch, name, pools[spec]).ranked(k) for spec, name in names.items()}
 
 
 def words_batch(job: tuple[Held, int, str, list[tuple[int, Span]]]) -> list[tuple[str, ...]]:

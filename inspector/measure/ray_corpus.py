@@ -12,8 +12,10 @@ holds the texts or the analyses.
 the partitions for batches: every pass (measuring, ranking, reading back, golden sets, the
 user's questions, neighbour windows, the fixes' suspects) sends the same batch jobs
 (``batches``) to the actors, all at once, and sums or merges what they send back as it does
-for batches parked on disk, so the output is the local engine's. Imported chunks and
-dense retrievers need the corpus on the driver and take the ``Workspace`` path.
+for batches parked on disk, so the output is the local engine's (dense and hybrid rankings
+too: the actors embed their chunks). Imported chunks, what the user's own system retrieved and
+golden sets ranked by a hybrid retriever need the corpus on the driver and take the
+``Workspace`` path.
 """
 
 from __future__ import annotations

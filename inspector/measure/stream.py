@@ -11,17 +11,20 @@ over them hands one batch at a time to a forked worker:
    configuration is measured on the batch by the code that measures ``--engine ray``'s
    partitions (``partition.Partition``): survival, sizes and header carry come back as sums
    over documents; for the probe, each chunk's length in terms and the query words' postings
-   are parked beside the batch (``Counted``) and only their BM25 statistics come back;
-3. *rank*: the statistics summed into the pool's, each batch's chunks are ranked with them and
-   its best k come back, merged here;
+   are parked beside the batch (``Counted``), with its vector for a dense or hybrid retriever,
+   and only their BM25 statistics come back;
+3. *rank*: the statistics summed into the pool's, each batch's chunks are ranked with them (or
+   by their vectors) and its best k come back, merged here; a hybrid ranking takes a second
+   pass to count each candidate's ranks over every batch (``stream_fusion``);
 4. *read back*: the batches holding the winners are split again, their documents alone, for
    the winners' spans, prefixes and tokens, and the probe is judged.
 
 Golden sets (``stream_golden``), the user's questions and neighbour windows (``stream_ranking``)
 are passes of the same kind. Scores use the pool's statistics in the article's order and ties
 are broken by the same keys, so every number is the one the corpus held in memory gives. Held
-for the whole corpus: ids, query candidates and atom lengths. Imported chunks and dense
-retrievers need the corpus in memory: ``Workspace``. The same passes run on a Ray cluster's
+for the whole corpus: ids, query candidates and atom lengths. Imported chunks, what the user's
+own system retrieved, and golden sets ranked by a hybrid retriever need the corpus in memory:
+``Workspace``. The same passes run on a Ray cluster's
 partitions, each actor a batch (``ray_corpus.ClusterWorkspace``).
 """
 
@@ -40,11 +43,12 @@ from ..model import ImportProblem
 from ..retrieval.bm25 import Statistics
 from ..retrieval.probe import ProbeResult, Query, drawn
 from ..retrieval.questions import QuestionSet
-from ..retrieval.ranking import BM25Retriever, Retriever, shared_retriever
+from ..retrieval.ranking import Retriever, shared_retriever
 from ..spec import SplitterSpec, parse_spec
 from .asking import AskResult
 from .batches import (
     Asked,
+    Embedding,
     export_batch,
     group_batch,
     measure_batch,
@@ -114,7 +118,7 @@ def _read_into(work: "StreamWorkspace", batches: list, runs: list[int], skipped:
 class StreamWorkspace:
     """A corpus parked on disk, measured batch by batch (see the module). It answers what
     ``report``'s tables, ``check``'s gate and ``export`` ask of a workspace, for splitters of
-    each document alone (ours or another library's) ranked by BM25."""
+    each document alone (ours or another library's) ranked by BM25, a dense retriever or both."""
 
     def __init__(self, batches: Spill, mode: str, jobs: int = 1, progress: Progress | None = None) -> None:
         self.batches, self.mode, self.jobs, self.progress = batches, mode, jobs, progress
@@ -126,8 +130,12 @@ class StreamWorkspace:
         """Files found but not read, as ``Corpus.skipped``."""
         self._summaries: dict[tuple[str, int | None], SplitSummary] = {}
         self._headers: dict[str, HeaderCarry] = {}
-        self._probes: dict[tuple[str, int, int], ProbeResult] = {}  # (spec, k, neighbours read)
-        self._golden: dict[tuple, GoldenResult] = {}  # by golden set, spec, budgets and neighbour width
+        self._probes: dict[tuple[str, str, int, int], ProbeResult] = {}  # (spec, retriever, k, neighbours read)
+        self._golden: dict[tuple, GoldenResult] = {}  # by golden set, spec, budgets, neighbour width and retriever
+        self.vector_folder: str | None = None
+        """Where dense retrievers keep their vectors (``embeddings.sqlite3``; None: in memory)."""
+        self.embeddings_url: str | None = None
+        """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
         self._queries: list[Query] | None = None
         self._fingerprint: str | None = None
         self.passes: list[tuple[str, int]] = []
@@ -168,7 +176,18 @@ class StreamWorkspace:
         """Nothing to do: every analysis was made when the corpus was read."""
 
     def retriever(self, spec=None) -> Retriever:
-        return shared_retriever(spec)
+        return shared_retriever(spec, base_url=self.embeddings_url, cache_folder=self.vector_folder)
+
+    def embedding(self, retriever: Retriever) -> Embedding | None:
+        """How the workers embed chunks for ``retriever`` (None: BM25 embeds nothing)."""
+        dense = retriever.spec.dense
+        if dense is None:
+            return None
+        return Embedding(str(dense), self.embeddings_url, str(self.vector_folder) if self.vector_folder else None)
+
+    def embed_ahead(self, retriever: Retriever, specs, texts: list[str], progress=None) -> None:
+        """Nothing to do: the workers embed each batch's chunks as they measure it, and the
+        questions are embedded when ranked."""
 
     def release(self, spec: SplitterSpec | str) -> None:
         """Nothing to do: no chunk is held."""
@@ -197,22 +216,26 @@ class StreamWorkspace:
 
     def measure_ahead(self, summaries: Iterable[tuple[SplitterSpec | str, int | None]] = (),
                       probes: Iterable[SplitterSpec | str] = (), headers: Iterable[SplitterSpec | str] = (),
-                      k: int = 5, golden: tuple | None = None, expand: Iterable[int] = ()) -> None:
+                      k: int = 5, golden: tuple | None = None, expand: Iterable[int] = (), retriever=None) -> None:
         """Measure these in one pass over the batches (what is measured already is not again);
-        each probe also with each top-k chunk read with each of ``expand``'s numbers of
-        neighbours either side; ``golden``, ``(golden set, specs, budgets[, neighbour widths])``:
-        score the set for every spec (and width), in two passes of their own."""
+        each probe ranked by ``retriever`` (default BM25), also with each top-k chunk read with
+        each of ``expand``'s numbers of neighbours either side; ``golden``, ``(golden set, specs,
+        budgets[, neighbour widths])``: score the set for every spec (and width), in two passes
+        of their own."""
+        if not isinstance(retriever, Retriever):
+            retriever = self.retriever(retriever)
         if golden is not None:
-            self._golden_ahead(*golden)
+            self._golden_ahead(*golden, retriever=retriever)
+        ranker = str(retriever.spec)
         widths = tuple(sorted({0, *expand}))
         asked = Asked(tuple(dict.fromkeys(key for key in ((str(self._batched(s)), f) for s, f in summaries)
                                           if key not in self._summaries)),
                       tuple(dict.fromkeys(s for s in map(str, map(self._batched, probes))
-                                          if any((s, k, w) not in self._probes for w in widths))),
+                                          if any((s, ranker, k, w) not in self._probes for w in widths))),
                       tuple(dict.fromkeys(s for s in map(str, map(self._batched, headers)) if s not in self._headers)))
         if not (asked.summaries or asked.probes or asked.headers):
             return
-        asked = replace(asked, tag=len(self.passes))
+        asked = replace(asked, tag=len(self.passes), embedding=self.embedding(retriever) if asked.probes else None)
         if asked.probes:
             asked = replace(asked, wanted=frozenset(w for q in self.queries() for w in q.words))
         parts: dict[tuple[str, int | None], list[SplitSummary]] = {key: [] for key in asked.summaries}
@@ -233,8 +256,8 @@ class StreamWorkspace:
         self._headers.update(carried)
         if statistics:
             try:
-                found = probed_over_batches(self, asked, statistics, k, widths)
-                self._probes.update(((spec, k, width), probe) for (spec, width), probe in found.items())
+                found = probed_over_batches(self, asked, statistics, k, widths, retriever)
+                self._probes.update(((spec, ranker, k, width), probe) for (spec, width), probe in found.items())
             finally:
                 self.batches.drop("counted")
 
@@ -252,16 +275,14 @@ class StreamWorkspace:
         return self._headers[key]
 
     def probe(self, spec: SplitterSpec | str, *, k: int = 5, retriever=None, expand: int = 0) -> ProbeResult:
-        """answer@k, cut and context of a built-in splitter, ranked by BM25, each top-k chunk read
-        with ``expand`` neighbours either side."""
+        """answer@k, cut and context of a built-in splitter, ranked by ``retriever`` (default
+        BM25), each top-k chunk read with ``expand`` neighbours either side."""
         key = str(self._batched(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
-        if type(retriever) is not BM25Retriever:
-            raise EngineError("a streamed corpus is probed with BM25")
-        if (key, k, expand) not in self._probes:
-            self.measure_ahead(probes=[key], k=k, expand=(expand,))
-        return self._probes[key, k, expand]
+        if (key, str(retriever.spec), k, expand) not in self._probes:
+            self.measure_ahead(probes=[key], k=k, expand=(expand,), retriever=retriever)
+        return self._probes[key, str(retriever.spec), k, expand]
 
     def summaries_by(self, key: str, specs) -> Grouped:
         """``Workspace.summaries_by``: one pass over the batches, every spec at once."""
@@ -305,14 +326,13 @@ class StreamWorkspace:
         return written
 
     def ask(self, spec: SplitterSpec | str, questions: QuestionSet, *, retriever=None, k: int = 5) -> AskResult:
-        """``asking.ask``: the user's questions ranked by BM25 against a built-in splitter's chunks,
-        over the batches, the chunks retrieved read back for their tokens and atom fragments."""
+        """``asking.ask``: the user's questions ranked by ``retriever`` (default BM25) against a
+        built-in splitter's chunks, over the batches, the chunks retrieved read back for their
+        tokens and atom fragments."""
         key = str(self._batched(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
-        if type(retriever) is not BM25Retriever:
-            raise EngineError("a streamed corpus is asked with BM25")
-        return asked_of_batches(self, key, questions, str(retriever.spec), k)
+        return asked_of_batches(self, key, questions, retriever, k)
 
     def load_golden(self, source, name: str | None = None) -> GoldenSet:
         """``golden_files.load_golden``: the golden set's quotes located batch by batch."""
@@ -322,26 +342,29 @@ class StreamWorkspace:
 
     def scored_golden(self, golden: GoldenSet, spec: SplitterSpec | str, *, budgets: tuple[int, ...],
                       length: str = "o200k", label: str = "", retriever=None, expand: int = 0) -> GoldenResult:
-        """``golden.golden_recall`` of a built-in splitter ranked by BM25, each ranked chunk read
-        with ``expand`` neighbours either side, in o200k tokens, over the batches (a question
-        completed beyond the largest budget has no rank)."""
+        """``golden.golden_recall`` of a built-in splitter ranked by BM25 or a dense retriever,
+        each ranked chunk read with ``expand`` neighbours either side, in o200k tokens, over the
+        batches (a question completed beyond the largest budget has no rank)."""
         key = str(self._batched(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
-        if type(retriever) is not BM25Retriever or length != "o200k":
-            raise EngineError("a streamed corpus scores golden sets with BM25, in o200k tokens")
-        self._golden_ahead(golden, [key], budgets, (expand,))
-        return replace(self._golden[golden, key, tuple(budgets), expand], label=label or key)
+        if retriever.spec.kind == "hybrid" or length != "o200k":
+            raise EngineError("a streamed corpus scores golden sets with BM25 or a dense retriever, in o200k tokens")
+        self._golden_ahead(golden, [key], budgets, (expand,), retriever=retriever)
+        return replace(self._golden[golden, key, tuple(budgets), expand, str(retriever.spec)], label=label or key)
 
-    def _golden_ahead(self, golden: GoldenSet, specs, budgets: tuple[int, ...], widths=(0,)) -> None:
+    def _golden_ahead(self, golden: GoldenSet, specs, budgets: tuple[int, ...], widths=(0,), *, retriever) -> None:
         from .stream_golden import golden_over_batches  # golden sets' modules load when asked for
 
-        budgets, widths = tuple(budgets), tuple(dict.fromkeys(widths))
+        if retriever.spec.kind == "hybrid":
+            return  # scored_golden says why
+        budgets, widths, ranker = tuple(budgets), tuple(dict.fromkeys(widths)), str(retriever.spec)
         keys = dict.fromkeys(str(self._batched(spec)) for spec in specs)
-        todo = [key for key in keys if any((golden, key, budgets, w) not in self._golden for w in widths)]
+        todo = [key for key in keys if any((golden, key, budgets, w, ranker) not in self._golden for w in widths)]
         if todo:
-            found = golden_over_batches(self, golden, todo, budgets, str(self.retriever().spec), widths)
-            self._golden.update(((golden, spec, budgets, width), result) for (spec, width), result in found.items())
+            found = golden_over_batches(self, golden, todo, budgets, retriever, widths)
+            self._golden.update(((golden, spec, budgets, width, ranker), result)
+                                for (spec, width), result in found.items())
 
     def crossed(self, what: str, function: Callable, jobs: list) -> Iterator:
         """``function`` of every job, in order, on the workers: one pass over the batches (noted

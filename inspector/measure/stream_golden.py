@@ -6,14 +6,16 @@ quotes held nowhere, looks with whitespace normalised); those come back with the
 other document as its id and path only (a record may name it), and ``load_golden`` locates the
 quotes as it does in a held corpus.
 
-Scoring (BM25, each chunk read alone): a measuring pass counts the questions' words and the
-statistics are summed; then each batch ranks its chunks with the pool's statistics and sends
-back, per question, its ranking as far as the largest budget (counted in its own chunks'
-tokens, so the corpus's ranking within that budget is inside the batches' rankings within it)
-and at least ``TOP_K`` deep, each chunk with its span and o200k size; whether some chunk of a
-quote's document holds it whole or only touches it; and the chunks of the documents holding the
-first places (precision-Omega). Merged in BM25's order, the rankings are the corpus's ranking up
-to the largest budget, which is as far as ``golden.Scoring`` reads.
+Scoring (BM25 or a dense retriever, each chunk read alone): a measuring pass counts the
+questions' words (and parks the chunks' vectors) and the statistics are summed; then each batch
+ranks its chunks with the pool's statistics (or by their vectors) and sends back, per question,
+its ranking as far as the largest budget (counted in its own chunks' tokens, so the corpus's
+ranking within that budget is inside the batches' rankings within it) and at least ``TOP_K``
+deep, each chunk with its span and o200k size; whether some chunk of a quote's document holds it
+whole or only touches it; and the chunks of the documents holding the first places
+(precision-Omega). Merged in the ranking's order, the rankings are the corpus's ranking up to
+the largest budget, which is as far as ``golden.Scoring`` reads. A hybrid ranking's depth
+depends on every batch's ranks (``stream_fusion``): a golden set ranked so needs the corpus held.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from ..retrieval.golden_files import GoldenSet, load_golden, quote_texts
 from ..retrieval.ranking import Question
 from ..retrieval.span_scores import merged
 from ..retrieval.terms import TermTable
-from .batches import Asked, Held, measure_batch
+from .batches import Asked, Held, Queries, measure_batch
 
 #: How deep a batch first ranks each golden question: past the largest budget for chunks of a
 #: few tokens; a question whose chunks fall short is ranked deeper.
@@ -107,25 +109,26 @@ class BatchGolden:
 
 
 def golden_batch(job) -> dict[tuple[str, int], BatchGolden]:
-    """Rank one batch's chunks of each spec for every question with the pool's statistics (in a
-    worker), for each neighbour width."""
-    held, batch, mode, specs, words, limit, places, near, widths = job
+    """Rank one batch's chunks of each spec for every question, by BM25 with the pool's
+    statistics or by their vectors (in a worker), for each neighbour width."""
+    held, batch, mode, specs, queries, limit, places, near, widths = job
     part = held.partition(batch, mode)
     out = {}
     for spec, (name, pool) in specs.items():
+        ranking = queries.ranking(held, batch, name, pool)
         out.update(((spec, width), found) for width, found in
-                   _ranked_here(part, spec, held.kept(batch, name), pool, words, limit, places, near, widths))
+                   _ranked_here(part, spec, ranking, len(queries.words), limit, places, near, widths))
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
     return out
 
 
-def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, places, near,
+def _ranked_here(part, spec: str, ranking, questions: int, limit: int, places, near,
                  widths) -> list[tuple[int, BatchGolden]]:
     chunks = part.work.pool(spec)
     n = len(chunks)
     sizes = np.asarray(part.work.o200k_counter()(chunks.texts()) if n else [], dtype=np.int64)
     doc_of, starts, ends = chunks.doc_of, chunks.starts, chunks.ends
-    found_all = _deep_enough(counted.ranking(pool), words, sizes, limit) if n else []
+    found_all = _deep_enough(ranking, sizes, limit) if n else []
     spans = {doc: (list(zip(starts[doc_of == doc].tolist(), ends[doc_of == doc].tolist())),
                    part.analyses[part.documents[doc].id].language) for doc in near}
     out = []
@@ -152,19 +155,19 @@ def _ranked_here(part, spec: str, counted, pool: Statistics, words, limit: int, 
             touches = ~holds & (starts[mine] < b) & (a < ends[mine])
             held, touched = quotes.get((question, quote), (False, False))
             quotes[question, quote] = (held or bool(holds.any()), touched or bool(touches.any()))
-        out.append((width, BatchGolden(rankings if n else [()] * len(words), quotes, spans, read)))
+        out.append((width, BatchGolden(rankings if n else [()] * questions, quotes, spans, read)))
     part.release(spec)
     return out
 
 
-def _deep_enough(ranking, words, sizes: np.ndarray, limit: int) -> list:
+def _deep_enough(ranking, sizes: np.ndarray, limit: int) -> list:
     """Each question's ranking of the batch's chunks as far as its chunks read alone pass
     ``limit`` tokens (or all it ranks): ``FIRST_DEPTH`` deep, deeper while one falls short. Read
     with neighbours a ranking passes the limit no later: the windows of its first hits hold those
     hits."""
     depth = FIRST_DEPTH
     while True:
-        found = ranking.ranked(words, depth)
+        found = ranking.ranked(depth)
         if all(len(f.chunks) < depth or int(sizes[f.chunks[:-1]].sum()) > limit for f in found):
             return found
         depth *= 8
@@ -186,17 +189,19 @@ def _paid_before(windows: Windows, order: np.ndarray, sizes: np.ndarray, limit: 
 
 
 def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tuple[int, ...],
-                        retriever: str, widths: tuple[int, ...] = (0,)) -> dict[tuple[str, int], GoldenResult]:
-    """``golden.golden_recall`` of built-in ``specs`` ranked by BM25 (named ``retriever``), in
+                        retriever, widths: tuple[int, ...] = (0,)) -> dict[tuple[str, int], GoldenResult]:
+    """``golden.golden_recall`` of built-in ``specs`` ranked by ``retriever`` (BM25 or dense), in
     o200k tokens, each ranked chunk read with each of ``widths`` neighbours either side, over
     the batches: one measuring pass and one ranking pass for all of them."""
-    budgets = tuple(budgets)
+    budgets, name = tuple(budgets), str(retriever.spec)
     if not golden.items:
-        return {(spec, width): Scoring(budgets, "o200k").result(spec, retriever, width)
+        return {(spec, width): Scoring(budgets, "o200k").result(spec, name, width)
                 for spec in specs for width in widths}
     table = TermTable((), scripts=every_script(work.mode))  # terms found by the mode's rules alone
     words = [Question.of(item.question, table).words for item in golden.items]
-    asked = Asked(probes=tuple(specs), wanted=frozenset(w for found in words for w in found), tag=len(work.passes))
+    asked = Asked(probes=tuple(specs), wanted=frozenset(w for found in words for w in found), tag=len(work.passes),
+                  embedding=work.embedding(retriever))
+    queries = Queries.of([item.question for item in golden.items], words, retriever)
     jobs = [(work.batches, batch, work.mode, asked) for batch in range(len(work.batches))]
     statistics = {spec: [] for spec in specs}
     for measures in work.crossed("measure", measure_batch, jobs):
@@ -214,7 +219,7 @@ def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tupl
             near.setdefault(batch, set()).add(doc)
     get_length("o200k")  # built once here, before the workers fork
     pools = {spec: (asked.counts(spec), Statistics.total(parts)) for spec, parts in statistics.items()}
-    jobs = [(work.batches, batch, work.mode, pools, words, max(budgets), places.get(batch, []),
+    jobs = [(work.batches, batch, work.mode, pools, queries, max(budgets), places.get(batch, []),
              sorted(near.get(batch, ())), widths) for batch in range(len(work.batches))]
     try:
         found = list(work.crossed("golden", golden_batch, jobs))
@@ -225,7 +230,7 @@ def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tupl
         for width in widths:
             known = _Known([mine[spec, width] for mine in found], work.batches.bounds,
                            [0, *accumulate(p.chunks for p in parts)], where, width)
-            out[spec, width] = _scored(golden, known, budgets, spec, retriever)
+            out[spec, width] = _scored(golden, known, budgets, spec, name)
     return out
 
 

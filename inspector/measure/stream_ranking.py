@@ -1,12 +1,13 @@
-"""BM25 over a streamed corpus's batches (``stream.StreamWorkspace``): the probe's 200 queries and
-the user's own questions.
+"""Ranking over a streamed corpus's batches (``stream.StreamWorkspace``): the probe's 200 queries
+and the user's own questions, by BM25, a dense retriever or both fused (``stream_fusion``).
 
-A measuring pass has parked each batch's counts beside it and sent their statistics; here the
-statistics are summed into the pool's, the workers rank each batch's chunks with them (*rank*),
-the best ``k`` of all batches are merged, and the batches holding the winners are split again,
-their documents alone, for the winners' spans, prefixes, tokens and atom fragments (*read
-back*). Scores use the pool's statistics in the article's order and ties are broken by the same
-keys, so the rankings are those of the corpus held in memory. ``work`` is the
+A measuring pass has parked each batch's counts (and, for a dense retriever, its chunks' grid
+vectors) beside it and sent their statistics; here the statistics are summed into the pool's,
+the workers rank each batch's chunks with them or by their vectors (*rank*), the best ``k`` of
+all batches are merged, and the batches holding the winners are split again, their documents
+alone, for the winners' spans, prefixes, tokens and atom fragments (*read back*). BM25 scores
+use the pool's statistics in the article's order, dense scores are exact (``ranking.on_grid``),
+and ties are broken by the same keys, so the rankings are those of the corpus held in memory. ``work`` is the
 ``stream.StreamWorkspace`` (its batches, passes, ids and queries)."""
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from ..model import every_script
 from ..retrieval.bm25 import Ranked, Statistics, merge_ranked
 from ..retrieval.probe import ProbeResult, Read, judge
 from ..retrieval.questions import QuestionSet
-from ..retrieval.ranking import Question
+from ..retrieval.ranking import BM25Retriever, Question
 from ..retrieval.terms import TermTable
 from .asking import AskResult
-from .batches import Asked, measure_batch, rank_batch, read_back_batch
+from .batches import Asked, Queries, measure_batch, rank_batch, read_back_batch
+from .stream_fusion import fused_over_batches
 
 #: Per spec: each query's best ``k`` chunks (positions over every batch) and the batches' offsets.
 Picked = dict[str, tuple[list[list[int]], list[int]]]
@@ -60,16 +62,18 @@ class ReadBack:
 
 
 def probed_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics]], k: int,
-                        widths: tuple[int, ...] = (0,)) -> dict[tuple[str, int], ProbeResult]:
-    """Each probed spec's probe from every batch's statistics, with each top-k chunk read alone
-    and with each of ``widths`` neighbours either side: ranked over the batches, the winners
-    (with their widest windows) read back and judged."""
+                        widths: tuple[int, ...] = (0,), retriever=None) -> dict[tuple[str, int], ProbeResult]:
+    """Each probed spec's probe from every batch's statistics (and vectors), ranked by
+    ``retriever`` (default BM25), with each top-k chunk read alone and with each of ``widths``
+    neighbours either side: ranked over the batches, the winners (with their widest windows)
+    read back and judged."""
     queries = work.queries()
     if not queries:
         return {(spec, width): ProbeResult(0, 0, 0, 0.0, 0.0, expand=width) for spec in statistics for width in widths}
     found = {(spec, width): ProbeResult(len(queries), 0, 0, 0.0, 0.0, expand=width)
              for spec in statistics for width in widths}
-    picked = ranked_over_batches(work, asked, statistics, [tuple(q.words) for q in queries], k)
+    asks = Queries.of([q.text for q in queries], [tuple(q.words) for q in queries], retriever or BM25Retriever())
+    picked = ranked_over_batches(work, asked, statistics, asks, k)
     reads = read_back(work, asked, {spec: (sorted({j for top in tops for j in top}), offsets)
                                     for spec, (tops, offsets) in picked.items()}, work.mode != "seed", max(widths))
     homes = {doc_id: i for i, doc_id in enumerate(work.ids)}
@@ -79,38 +83,42 @@ def probed_over_batches(work, asked: Asked, statistics: dict[str, list[Statistic
     return found
 
 
-def asked_of_batches(work, spec: str, questions: QuestionSet, retriever: str,
-                     k: int) -> AskResult:
-    """``asking.ask`` of a built-in ``spec`` with BM25 (named ``retriever``): one measuring pass
-    counting the questions' words, then ranked and read back."""
+def asked_of_batches(work, spec: str, questions: QuestionSet, retriever, k: int) -> AskResult:
+    """``asking.ask`` of a built-in ``spec`` ranked by ``retriever``: one measuring pass counting
+    the questions' words (and embedding the chunks), then ranked and read back."""
     table = TermTable((), scripts=every_script(work.mode))  # terms found by the mode's rules alone
     words = [Question.of(text, table).words for text in questions.texts]
-    asked = Asked(probes=(spec,), wanted=frozenset(w for found in words for w in found), tag=len(work.passes))
+    asked = Asked(probes=(spec,), wanted=frozenset(w for found in words for w in found), tag=len(work.passes),
+                  embedding=work.embedding(retriever))
     jobs = [(work.batches, batch, work.mode, asked) for batch in range(len(work.batches))]
     statistics = {spec: [measures.statistics[spec] for measures in work.crossed("measure", measure_batch, jobs)]}
     try:
-        tops, offsets = ranked_over_batches(work, asked, statistics, words, k).get(spec, ([[] for _ in words], [0]))
+        asks = Queries.of(list(questions.texts), words, retriever)
+        tops, offsets = ranked_over_batches(work, asked, statistics, asks, k).get(spec, ([[] for _ in words], [0]))
         chunks = sorted({j for top in tops for j in top})
         back = read_back(work, asked, {spec: (chunks, offsets)}, True)[spec]
     finally:
         work.batches.drop("counted")
     place = {j: i for i, j in enumerate(chunks)}
     reads, tokens = back.chunks, back.tokens
-    return AskResult(spec, retriever, k, tuple(tuple(place[j] for j in top) for top in tops),
+    return AskResult(spec, str(retriever.spec), k, tuple(tuple(place[j] for j in top) for top in tops),
                      tuple((work.ids[reads[j].doc], reads[j].start, reads[j].end) for j in chunks),
                      tuple(sum(tokens[j] for j in top) for top in tops), tuple(back.cut[j] for j in chunks))
 
 
-def ranked_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics]],
-                        words: list[tuple[str, ...]], k: int) -> Picked:
+def ranked_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics]], queries: Queries,
+                        k: int) -> Picked:
     """Per spec with a chunk, each query's best ``k`` chunks and the batches' offsets: the batches'
-    statistics summed into the pool's, each batch ranked with them by the workers (its counts
-    taken back from disk), the best merged."""
+    statistics summed into the pool's, each batch ranked with them by the workers (its counts, or
+    its vectors, taken back from disk), the best merged; hybrid rankings fused over two passes
+    (``stream_fusion``)."""
+    if queries.hybrid:
+        return fused_over_batches(work, asked, statistics, queries, k)
     pools = {spec: Statistics.total(parts) for spec, parts in statistics.items()}
     offsets = {spec: [0, *accumulate(part.chunks for part in parts)] for spec, parts in statistics.items()}
     holding = {batch: {spec: asked.counts(spec) for spec, parts in statistics.items() if parts[batch].chunks}
                for batch in range(len(work.batches))}
-    jobs = [(work.batches, batch, names, words, k, pools) for batch, names in holding.items() if names]
+    jobs = [(work.batches, batch, names, queries, k, pools) for batch, names in holding.items() if names]
     ranked: dict[str, list[list[Ranked]]] = {spec: [] for spec in statistics}
     for job, mine in zip(jobs, work.crossed("rank", rank_batch, jobs)):
         for spec, rankings in mine.items():

@@ -363,10 +363,19 @@ class Workspace:
             oversized = sum(1 for size in self.sizes(spec) if size > fits)
         return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized)
 
-    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=()) -> None:
+    def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=(),
+                      retriever=None) -> None:
         """Nothing to do: a workspace holding its corpus measures each configuration, and scores
         each ``golden`` set, when asked (``stream.StreamWorkspace`` measures them all in one pass
         over its batches)."""
+
+    def embed_ahead(self, retriever: Retriever, specs, texts: list[str], progress=None) -> None:
+        """Embed now what ``retriever`` will rank (every chunk of ``specs``, and ``texts``), so
+        that forked workers inherit the vectors and one progress bar shows the wait."""
+        texts = list(texts)
+        for spec in specs:
+            texts += self.pool(spec).texts()
+        retriever.prepare(texts, progress)
 
     def held(self) -> list[str]:
         """The specs whose chunks are held (``release`` lets them go)."""

@@ -74,12 +74,12 @@ def build_report(
     if not retriever.spec.is_default:
         texts = [q.text for q in workspace.queries()] + [item.question for g in goldens for item in g.items]
         texts += questions.texts if questions else []
-        for _, spec, _ in tasks[:-1]:
-            texts += workspace.pool(spec).texts()
-        retriever.prepare(texts, (lambda done, total: progress("texts embedded", done, total)) if progress else None)
+        workspace.embed_ahead(retriever, [spec for _, spec, _ in tasks[:-1]], texts,
+                              (lambda done, total: progress("texts embedded", done, total)) if progress else None)
     measured = [(spec, fits) for table, spec, fits in tasks if table != "headers"]
-    workspace.measure_ahead(measured, [spec for spec, _ in measured] if retriever.spec.is_default else (),
-                            [spec for table, spec, _ in tasks if table == "headers"], expand=expand)
+    workspace.measure_ahead(measured, [spec for spec, _ in measured], [spec for table, spec, _ in tasks
+                                                                       if table == "headers"],
+                            expand=expand, retriever=retriever)
     rows: list = [None] * len(tasks)
     for position, row in _measure_all(workspace, tasks, jobs, retriever):
         rows[position] = row

@@ -123,8 +123,8 @@ def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever
         context_problem = "no context model is named: " + SETTINGS_HELP
     measured = [step for name, step in steps.items() if name != "context" or not context_problem]
     # A streamed corpus measures every step in one pass (a held one, when asked).
-    workspace.measure_ahead([(step, None) for step in measured], measured if retriever.spec.is_default else (),
-                            expand=(expand,), golden=(golden, measured, budgets, (0, expand)) if golden else None)
+    workspace.measure_ahead([(step, None) for step in measured], measured, expand=(expand,), retriever=retriever,
+                            golden=(golden, measured, budgets, (0, expand)) if golden else None)
     last = None
     for name, _ in STEPS:
         if name == "expand":

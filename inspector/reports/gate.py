@@ -294,7 +294,7 @@ def measure(workspace, spec, *, fits: int | None = None, golden=None, unplaced: 
     and fit survival), ``golden`` (a ``GoldenResult`` of the same chunks) adds ``recall@B``;
     ``oversized`` replaces the count of chunks over ``fits``; with ``expand`` the probe reads
     each top-k chunk with that many neighbours either side."""
-    workspace.measure_ahead([(spec, fits)], [spec], expand=(expand,))  # a streamed corpus: one pass
+    workspace.measure_ahead([(spec, fits)], [spec], expand=(expand,), retriever=retriever)  # streamed: one pass
     summary = workspace.summarize(spec, fits=fits)
     probe = workspace.probe(spec, retriever=retriever, expand=expand)
     recall = {b: golden.recall(b) for b in golden.budgets} if golden is not None else None

@@ -17,7 +17,7 @@ def golden_section(workspace, golden, specs, retriever, budgets=None, expand: tu
     """JSON-ready scores of ``golden`` for each of ``specs``, and again for each neighbour
     width in ``expand`` (a row ``±W read`` after the splitter's own)."""
     budgets = tuple(budgets or DEFAULT_BUDGETS)
-    workspace.measure_ahead(golden=(golden, specs, budgets, (0, *expand)))  # a streamed corpus: all at once
+    workspace.measure_ahead(golden=(golden, specs, budgets, (0, *expand)), retriever=retriever)  # streamed: at once
     rows = []
     for spec in specs:
         for width in (0, *expand):

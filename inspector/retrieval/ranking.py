@@ -6,8 +6,10 @@ its text (what a dense retriever embeds) and its terms (what BM25 scores).
 
 - ``BM25Retriever``: the article's BM25 (``bm25.BM25``), bit-identical to it in seed mode;
   it ranks only chunks sharing a term with the question.
-- ``DenseRetriever``: cosine similarity of unit vectors (``vectors.Vectors``), computed in
-  float64; every chunk is ranked; ties go to the earlier chunk.
+- ``DenseRetriever``: cosine similarity of unit vectors (``vectors.Vectors``), each vector put
+  on a grid of 2**-24 first (``on_grid``) so that every score is a whole number computed exactly:
+  a pool ranked whole and one ranked in parts (the streamed engine's batches) score each chunk
+  alike; every chunk is ranked; ties go to the earlier chunk.
 - ``HybridRetriever``: reciprocal rank fusion of the two full rankings,
   ``score = 1/(RRF_K + rank_bm25) + 1/(RRF_K + rank_dense)`` with ranks from 1 and
   ``RRF_K = 60`` (Cormack, Clarke and Büttcher, 2009); a chunk BM25 does not rank gets only
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from .bm25 import Ranked
 from .retriever_spec import RetrieverSpec, parse_retriever
 from .terms import terms_of
 
@@ -33,6 +36,8 @@ if TYPE_CHECKING:
 RRF_K = 60
 #: Scores computed at once by a dense ranking (questions × chunks), to bound its memory.
 _SCORE_CELLS = 1 << 22
+#: Dense vectors' components are whole multiples of 1/GRID (``on_grid``).
+GRID = 1 << 24
 
 
 class Ask(Protocol):
@@ -139,23 +144,38 @@ class DenseRetriever(Retriever):
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         self.vectors.of(list(dict.fromkeys(texts)), progress)
 
-    def unit_vectors(self, asks: Sequence[Ask], pool: Pool) -> tuple[np.ndarray, np.ndarray]:
-        """The questions' and the chunks' unit vectors, in float64."""
-        chunks = self.vectors.of(pool.texts(), self.progress).astype(np.float64)
-        return self.vectors.of([a.text for a in asks]).astype(np.float64), chunks
+    def grid(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        """The texts' unit vectors on the grid (``on_grid``)."""
+        return on_grid(self.vectors.of(list(texts), progress))
 
     def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
-        n = len(pool)
-        if not asks or not n:
+        if not asks or not len(pool):
             return [[] for _ in asks]
-        questions, chunks = self.unit_vectors(asks, pool)
-        depth = n if k is None else min(k, n)
-        out: list[list[int]] = []
-        step = max(1, _SCORE_CELLS // n)
-        for first in range(0, len(asks), step):
-            scores = questions[first:first + step] @ chunks.T
-            out += np.argsort(-scores, axis=1, kind="stable")[:, :depth].tolist()
-        return out
+        questions, chunks = self.grid([a.text for a in asks]), self.grid(pool.texts(), self.progress)
+        return [ranked.chunks.tolist() for ranked in dense_ranked(questions, chunks, k)]
+
+
+def on_grid(unit: np.ndarray) -> np.ndarray:
+    """Unit vectors with each component rounded to a whole multiple of ``1 / GRID``, scaled by
+    ``GRID``, in float64. A dot product of two is then a whole number of magnitude at most about
+    2**48 (Cauchy-Schwarz bounds every partial sum too), which float64 holds exactly: any
+    summation order, any BLAS kernel and any split of the chunks give the same score."""
+    return np.rint(np.asarray(unit, dtype=np.float64) * GRID)
+
+
+def dense_ranked(questions: np.ndarray, chunks: np.ndarray, k: int | None) -> list[Ranked]:
+    """Each question's best ``k`` chunks (None: all) by the dot product of grid vectors, best
+    first, ties to the earlier chunk; with their scores (``seen`` is zero: nothing else orders them)."""
+    n = len(chunks)
+    depth = n if k is None else min(k, n)
+    out: list[Ranked] = []
+    step = max(1, _SCORE_CELLS // max(n, 1))
+    zeros = np.zeros(depth, dtype=np.int64)
+    for first in range(0, len(questions), step):
+        scores = questions[first:first + step] @ chunks.T
+        order = np.argsort(-scores, axis=1, kind="stable")[:, :depth]
+        out += [Ranked(row[top], zeros, top) for row, top in zip(scores, order)]
+    return out
 
 
 class HybridRetriever(Retriever):
@@ -179,14 +199,20 @@ class HybridRetriever(Retriever):
         lexical = self.bm25.rank(asks, pool, None)
         dense = self.dense.rank(asks, pool, None)
         depth = n if k is None else min(k, n)
-        weight = 1.0 / (RRF_K + np.arange(1, n + 1, dtype=np.float64))
         out = []
         for by_terms, by_vectors in zip(lexical, dense):
-            score = np.zeros(n)
-            score[np.asarray(by_vectors, dtype=np.int64)] += weight[:len(by_vectors)]
-            score[np.asarray(by_terms, dtype=np.int64)] += weight[:len(by_terms)]
-            out.append(np.argsort(-score, kind="stable")[:depth].tolist())
+            ranks = np.zeros((2, n), dtype=np.int64)
+            for row, ranking in zip(ranks, (by_terms, by_vectors)):
+                row[np.asarray(ranking, dtype=np.int64)] = np.arange(1, len(ranking) + 1)
+            out.append(np.argsort(-fused(*ranks), kind="stable")[:depth].tolist())
         return out
+
+
+def fused(lexical: np.ndarray, dense: np.ndarray) -> np.ndarray:
+    """Reciprocal rank fusion of chunks' ranks (from 1; 0: BM25 does not rank the chunk), in
+    float64, the dense term first."""
+    return 1.0 / (RRF_K + dense.astype(np.float64)) + np.where(
+        lexical > 0, 1.0 / (RRF_K + lexical.astype(np.float64)), 0.0)
 
 
 def open_retriever(spec: RetrieverSpec | str | None, *, base_url: str | None = None,

@@ -153,6 +153,12 @@ class Vectors:
                 return np.zeros((0, self._width or 0), dtype=np.float32)
             return np.stack([self._memory[d] for d in digests])
 
+    def forget(self) -> None:
+        """Let go of the vectors held in memory (those kept on disk stay there): a streamed
+        corpus's worker embeds batch after batch, and holding them all would grow with the corpus."""
+        with self._lock:
+            self._memory.clear()
+
     def _embed(self, missing: list[bytes], text_of: dict[bytes, str], progress) -> None:
         for first in range(0, len(missing), EMBED_BATCH):
             part = missing[first:first + EMBED_BATCH]

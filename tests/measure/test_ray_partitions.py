@@ -115,7 +115,15 @@ def test_a_partition_answers_the_batch_jobs_as_a_parked_batch_does(tmp_path):
     """``ClusterPartition`` (what a Ray actor holds, here without Ray) is its own batch: the
     streamed engine's jobs give what they give on the same documents parked on disk, what a job
     parks stays in it until dropped, and what a job split is let go after."""
-    from inspector.measure.batches import Asked, measure_batch, on_batch, rank_batch, read_back_batch, words_batch
+    from inspector.measure.batches import (
+        Asked,
+        Queries,
+        measure_batch,
+        on_batch,
+        rank_batch,
+        read_back_batch,
+        words_batch,
+    )
     from inspector.measure.ray_partitions import ClusterPartition
     from inspector.measure.spill import Spill
 
@@ -128,7 +136,8 @@ def test_a_partition_answers_the_batch_jobs_as_a_parked_batch_does(tmp_path):
     actor = ClusterPartition("markdown")
     actor.take(documents, [marshal.dumps(a.to_plain()) for a in analyses])
     asked = Asked(probes=("fixed:400",), summaries=(("fixed:400", 800),), wanted=frozenset({"leave", "days"}))
-    jobs = [(0, "markdown", asked), (0, {"fixed:400": asked.counts("fixed:400")}, [("leave", "days")], 3, None),
+    words = Queries([("leave", "days")])
+    jobs = [(0, "markdown", asked), (0, {"fixed:400": asked.counts("fixed:400")}, words, 3, None),
             (0, "markdown", {"fixed:400": (asked.counts("fixed:400"), [0, 5, 9])}, True, 1),
             (0, "markdown", [(3, (0, 20))])]
     for function, job in zip((measure_batch, rank_batch, read_back_batch, words_batch), jobs):

@@ -81,9 +81,10 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     monkeypatch.setattr(common, "STREAM_BYTES", 1)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
-    # What needs the corpus in memory holds it, whatever its size (a dense retriever); asked to
-    # stream, it says so.
-    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--retriever", "dense", "--engine", "stream"]) == 0
+    # What needs the corpus in memory holds it, whatever its size (a golden set ranked by a
+    # hybrid retriever); asked to stream, it says so.
+    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--retriever", "hybrid", "--engine", "stream",
+                 "--golden", str(SAMPLE / "golden-questions.jsonl")]) == 0
     assert "held in memory here rather than streamed" in capsys.readouterr().err
     assert len(streamed) == 1
 
@@ -94,18 +95,47 @@ def test_a_streamed_corpus_refuses_what_needs_it_in_memory(tmp_path, parked):
         assert len(work) > 50 and work.characters > 100_000
         with pytest.raises(EngineError, match="needs the corpus in memory"):
             work.summarize("imported:0123456789abcdef")
-        with pytest.raises(EngineError, match="BM25"):
-            work.probe("fixed:400", retriever="dense")
         # Asked one at a time, measures match a workspace holding the corpus.
         corpus = load_corpus(SAMPLE)
         held = Workspace(corpus)
         assert work.summarize("fixed:400", fits=800) == held.summarize("fixed:400", fits=800)
         assert work.header_carry() == held.header_carry()
         assert work.probe("sentence:800", k=3) == held.probe("sentence:800", k=3)
+        for retriever in ("dense", "hybrid"):
+            assert work.probe("sentence:800", retriever=retriever) == held.probe("sentence:800", retriever=retriever)
         # Neighbour windows asked afterwards: ranked again, the winners read back with theirs.
         assert work.probe("sentence:800", k=3, expand=2) == held.probe("sentence:800", k=3, expand=2)
         assert work.fingerprint == corpus.fingerprint
         assert len(list(parked.iterdir())) == 1
+    assert list(parked.iterdir()) == []
+
+
+@pytest.mark.parametrize("retriever", ["dense", "hybrid"])
+def test_dense_and_hybrid_retrievers_rank_over_the_batches_as_over_the_held_corpus(capsys, monkeypatch, tmp_path,
+                                                                                   parked, retriever):
+    """Three copies of the sample corpus's markdown: every chunk ties with its twins in both
+    rankings, and the twins lie in different batches; a hybrid ranking's ranks are counted
+    over all of them."""
+    for copy in range(3):
+        for path in SAMPLE.rglob("*.md"):
+            target = tmp_path / "corpus" / f"copy{copy}" / path.relative_to(SAMPLE)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    unnamed = tmp_path / "golden.jsonl"  # each quote located in every copy
+    unnamed.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "doc_id"}) + "\n"
+                               for line in (SAMPLE / "golden-questions.jsonl").read_text().splitlines()))
+    golden = ["--golden", str(unnamed)] if retriever == "dense" else []
+    args = ["--retriever", retriever, "--spec", "fixed:400", "--spec", "heading:256t", "--budgets", "800",
+            "--expand", "1", "--questions", str(SAMPLE / "golden-questions.jsonl"), "--fixes", "structured:800",
+            *golden]
+    held = report(capsys, monkeypatch, tmp_path / "corpus", tmp_path / "memory", *args, "--engine", "memory")
+    assert json.loads(held)["retriever"] == retriever and ("golden" in json.loads(held)) == bool(golden)
+    workers_alone_build_workspaces(monkeypatch)
+    batches = count_batches(monkeypatch)
+    assert report(capsys, monkeypatch, tmp_path / "corpus", tmp_path / "stream", *args, "--engine", "stream",
+                  "--jobs", "2") == held
+    assert len(batches) > 20
     assert list(parked.iterdir()) == []
 
 

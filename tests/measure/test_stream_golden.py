@@ -95,8 +95,8 @@ def test_each_question_scores_as_held(tmp_path, parked):
                 beyond += whole.tokens_needed is not None and whole.tokens_needed > max(budgets)
         assert beyond  # some question completed past the budgets: no rank there, the same outcomes
         assert [what for what, _ in work.passes].count("golden") == 3
-        with pytest.raises(EngineError, match="BM25"):
-            golden_recall(work, located, "fixed:400", retriever="dense")
+        with pytest.raises(EngineError, match="BM25 or a dense retriever"):
+            golden_recall(work, located, "fixed:400", retriever="hybrid")
 
 
 def past_the_budgets(result, limit: int):
