@@ -223,8 +223,5 @@ def run_export(args: argparse.Namespace) -> int:
 def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
     held by the Ray cluster): one splitter of each document alone (ours or another library's),
-    with no chunk file, and no golden set ranked by a hybrid retriever."""
-    from ..retrieval.retriever_spec import parse_retriever
-
-    fused_golden = parse_retriever(args.retriever).kind == "hybrid" and bool(args.golden)
-    return not args.chunks and not fused_golden and parse_spec(args.spec).is_per_document
+    with no chunk file."""
+    return not args.chunks and parse_spec(args.spec).is_per_document

@@ -68,7 +68,7 @@ def run_report(args: argparse.Namespace) -> int:
         return questions
     engine = engine_of(args)
     # A corpus not held here asks the user's questions too, but for what their own system retrieved.
-    alone = _alone(args, [*specs, sweep]) and (questions is None or not questions.has_retrieved)
+    alone = _alone([*specs, sweep]) and (questions is None or not questions.has_retrieved)
     if engine != "memory" and alone:
         from ..reports.article import build_report
 
@@ -147,16 +147,13 @@ def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
     return 0
 
 
-def _alone(args: argparse.Namespace, specs: list) -> bool:
+def _alone(specs: list) -> bool:
     """Whether this report's tables can be measured without the corpus in this process (streamed
     from disk, or held by the Ray cluster): splitters of each document alone (ours or another
-    library's, with their context lines) ranked by BM25 or a dense retriever, or both fused, with
-    golden sets (but fused), neighbour windows, survival by format or language and the fixes
-    table. Imported chunks, and golden sets ranked by a hybrid retriever, need the corpus in memory."""
-    from ..retrieval.retriever_spec import parse_retriever
-
-    fused_golden = parse_retriever(args.retriever).kind == "hybrid" and bool(args.golden)
-    return not fused_golden and all(spec.is_per_document for spec in specs)
+    library's, with their context lines) ranked by BM25, a dense retriever or both, with golden
+    sets, neighbour windows, survival by format or language and the fixes table. Imported chunks
+    need the corpus in memory."""
+    return all(spec.is_per_document for spec in specs)
 
 
 def _budgets(text: str) -> tuple[int, ...] | str:

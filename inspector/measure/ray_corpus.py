@@ -13,9 +13,8 @@ the partitions for batches: every pass (measuring, ranking, reading back, golden
 user's questions, neighbour windows, the fixes' suspects) sends the same batch jobs
 (``batches``) to the actors, all at once, and sums or merges what they send back as it does
 for batches parked on disk, so the output is the local engine's (dense and hybrid rankings
-too: the actors embed their chunks). Imported chunks, what the user's own system retrieved and
-golden sets ranked by a hybrid retriever need the corpus on the driver and take the
-``Workspace`` path.
+too: the actors embed their chunks). Imported chunks and what the user's own system retrieved
+need the corpus on the driver and take the ``Workspace`` path.
 """
 
 from __future__ import annotations

@@ -22,9 +22,8 @@ over them hands one batch at a time to a forked worker:
 Golden sets (``stream_golden``), the user's questions and neighbour windows (``stream_ranking``)
 are passes of the same kind. Scores use the pool's statistics in the article's order and ties
 are broken by the same keys, so every number is the one the corpus held in memory gives. Held
-for the whole corpus: ids, query candidates and atom lengths. Imported chunks, what the user's
-own system retrieved, and golden sets ranked by a hybrid retriever need the corpus in memory:
-``Workspace``. The same passes run on a Ray cluster's
+for the whole corpus: ids, query candidates and atom lengths. Imported chunks and what the
+user's own system retrieved need the corpus in memory: ``Workspace``. The same passes run on a Ray cluster's
 partitions, each actor a batch (``ray_corpus.ClusterWorkspace``).
 """
 
@@ -342,22 +341,20 @@ class StreamWorkspace:
 
     def scored_golden(self, golden: GoldenSet, spec: SplitterSpec | str, *, budgets: tuple[int, ...],
                       length: str = "o200k", label: str = "", retriever=None, expand: int = 0) -> GoldenResult:
-        """``golden.golden_recall`` of a built-in splitter ranked by BM25 or a dense retriever,
+        """``golden.golden_recall`` of a built-in splitter ranked by ``retriever`` (default BM25),
         each ranked chunk read with ``expand`` neighbours either side, in o200k tokens, over the
         batches (a question completed beyond the largest budget has no rank)."""
         key = str(self._batched(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
-        if retriever.spec.kind == "hybrid" or length != "o200k":
-            raise EngineError("a streamed corpus scores golden sets with BM25 or a dense retriever, in o200k tokens")
+        if length != "o200k":
+            raise EngineError("a streamed corpus scores golden sets in o200k tokens")
         self._golden_ahead(golden, [key], budgets, (expand,), retriever=retriever)
         return replace(self._golden[golden, key, tuple(budgets), expand, str(retriever.spec)], label=label or key)
 
     def _golden_ahead(self, golden: GoldenSet, specs, budgets: tuple[int, ...], widths=(0,), *, retriever) -> None:
         from .stream_golden import golden_over_batches  # golden sets' modules load when asked for
 
-        if retriever.spec.kind == "hybrid":
-            return  # scored_golden says why
         budgets, widths, ranker = tuple(budgets), tuple(dict.fromkeys(widths)), str(retriever.spec)
         keys = dict.fromkeys(str(self._batched(spec)) for spec in specs)
         todo = [key for key in keys if any((golden, key, budgets, w, ranker) not in self._golden for w in widths)]

@@ -23,7 +23,7 @@ from itertools import accumulate
 
 import numpy as np
 
-from ..retrieval.bm25 import Statistics
+from ..retrieval.bm25 import Ranked, Statistics
 from ..retrieval.ranking import RRF_K, fused
 from .batches import Asked, Held, Queries
 
@@ -51,6 +51,22 @@ class Candidates:
         by_terms = ranked[np.lexsort((every.chunks[ranked], every.seen[ranked], -every.lexical[ranked]))[:depth]]
         by_vectors = np.lexsort((every.chunks, -every.dense))[:depth]
         return every.pick(np.union1d(by_terms, by_vectors))
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """A batch's share of a ranking made over every batch (in a worker, ranked as ``Lexical`` or
+    ``Dense`` are): per question, its chunks (positions in the batch), best first, with their
+    places in the whole ranking, scored so that the better place scores higher."""
+
+    questions: list[tuple]
+
+    def ranked(self, k: int) -> list[Ranked]:
+        out = []
+        for chunks, places in self.questions:
+            chunks, places = np.asarray(chunks, dtype=np.int64)[:k], np.asarray(places, dtype=np.int64)[:k]
+            out.append(Ranked(-places.astype(np.float64), np.zeros(len(chunks), dtype=np.int64), chunks))
+        return out
 
 
 def fused_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics]], queries: Queries,

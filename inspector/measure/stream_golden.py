@@ -14,8 +14,9 @@ ranking within that budget is inside the batches' rankings within it) and at lea
 deep, each chunk with its span and o200k size; whether some chunk of a quote's document holds it
 whole or only touches it; and the chunks of the documents holding the first places
 (precision-Omega). Merged in the ranking's order, the rankings are the corpus's ranking up to
-the largest budget, which is as far as ``golden.Scoring`` reads. A hybrid ranking's depth
-depends on every batch's ranks (``stream_fusion``): a golden set ranked so needs the corpus held.
+the largest budget, which is as far as ``golden.Scoring`` reads. A hybrid ranking is fused over
+every batch first (``stream_fusion``), ``FIRST_DEPTH`` deep (deeper while a question's chunks
+fall short of the largest budget), and each batch is given its share of it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ..retrieval.ranking import Question
 from ..retrieval.span_scores import merged
 from ..retrieval.terms import TermTable
 from .batches import Asked, Held, Queries, measure_batch
+from .stream_fusion import Given, fused_over_batches
 
 #: How deep a batch first ranks each golden question: past the largest budget for chunks of a
 #: few tokens; a question whose chunks fall short is ranked deeper.
@@ -111,11 +113,16 @@ class BatchGolden:
 def golden_batch(job) -> dict[tuple[str, int], BatchGolden]:
     """Rank one batch's chunks of each spec for every question, by BM25 with the pool's
     statistics or by their vectors (in a worker), for each neighbour width."""
-    held, batch, mode, specs, queries, limit, places, near, widths = job
+    held, batch, mode, specs, queries, limit, places, near, widths, given = job
     part = held.partition(batch, mode)
     out = {}
     for spec, (name, pool) in specs.items():
-        ranking = queries.ranking(held, batch, name, pool)
+        if spec in given:
+            ranking = Given(given[spec])
+        elif queries.hybrid:  # none of this batch's chunks is among any question's first
+            ranking = Given([((), ())] * len(queries.words))
+        else:
+            ranking = queries.ranking(held, batch, name, pool)
         out.update(((spec, width), found) for width, found in
                    _ranked_here(part, spec, ranking, len(queries.words), limit, places, near, widths))
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
@@ -219,19 +226,40 @@ def golden_over_batches(work, golden: GoldenSet, specs: list[str], budgets: tupl
             near.setdefault(batch, set()).add(doc)
     get_length("o200k")  # built once here, before the workers fork
     pools = {spec: (asked.counts(spec), Statistics.total(parts)) for spec, parts in statistics.items()}
-    jobs = [(work.batches, batch, work.mode, pools, queries, max(budgets), places.get(batch, []),
-             sorted(near.get(batch, ())), widths) for batch in range(len(work.batches))]
+    offsets = {spec: [0, *accumulate(p.chunks for p in parts)] for spec, parts in statistics.items()}
+    depth = FIRST_DEPTH
     try:
-        found = list(work.crossed("golden", golden_batch, jobs))
+        while True:
+            given = _fused(work, asked, statistics, queries, depth, offsets) if queries.hybrid else {}
+            jobs = [(work.batches, batch, work.mode, pools, queries, max(budgets), places.get(batch, []),
+                     sorted(near.get(batch, ())), widths, given.get(batch, {})) for batch in range(len(work.batches))]
+            found = list(work.crossed("golden", golden_batch, jobs))
+            known = {(spec, width): _Known([mine[spec, width] for mine in found], work.batches.bounds, offsets[spec],
+                                           where, width) for spec in statistics for width in widths}
+            # A fused ranking is given ``depth`` deep: deeper while a question's falls short of the budgets.
+            if not given or all(k.passes(q, max(budgets)) or k.ranked(q) < depth
+                                for k in known.values() for q in range(len(golden.items))):
+                break
+            depth *= 8
     finally:
         work.batches.drop("counted")
-    out = {}
-    for spec, parts in statistics.items():
-        for width in widths:
-            known = _Known([mine[spec, width] for mine in found], work.batches.bounds,
-                           [0, *accumulate(p.chunks for p in parts)], where, width)
-            out[spec, width] = _scored(golden, known, budgets, spec, name)
-    return out
+    return {key: _scored(golden, found, budgets, key[0], name) for key, found in known.items()}
+
+
+def _fused(work, asked: Asked, statistics, queries: Queries, depth: int, offsets) -> dict[int, dict]:
+    """Each question's first ``depth`` chunks by the fused ranking, per batch and spec: each
+    chunk's position in the batch and its rank over every batch."""
+    given: dict[int, dict] = {}
+    for spec, (tops, _) in fused_over_batches(work, asked, statistics, queries, depth).items():
+        bounds = offsets[spec]
+        for question, top in enumerate(tops):
+            chunks = np.asarray(top, dtype=np.int64)
+            batches = np.searchsorted(bounds, chunks, side="right") - 1
+            for batch in np.unique(batches).tolist():
+                mine = np.flatnonzero(batches == batch)
+                per_question = given.setdefault(batch, {}).setdefault(spec, [((), ())] * len(tops))
+                per_question[question] = (chunks[mine] - bounds[batch], mine)
+    return given
 
 
 def _scored(golden: GoldenSet, known: "_Known", budgets: tuple[int, ...], label: str, retriever: str) -> GoldenResult:
@@ -299,6 +327,16 @@ class _Known:
         ranking = chunks[order].tolist()
         self.spans.update(zip(ranking, zip(docs[order].tolist(), starts[order].tolist(), ends[order].tolist())))
         return ranking, self.sizes
+
+    def ranked(self, question: int) -> int:
+        """How many chunks the batches sent for a question."""
+        return sum(len(mine.rankings[question][2]) for mine in self.found if mine.rankings[question])
+
+    def passes(self, question: int, limit: int) -> bool:
+        """Whether reading the chunks the batches sent for a question costs more than ``limit``."""
+        ranking, sizes = self.ranking(question, limit)
+        cost = self.costs(sizes)
+        return sum(cost(j) for j in ranking) > limit
 
     def quote(self, question: int, number: int) -> tuple[bool, bool]:
         """Whether some chunk holds the quote whole, and whether one only touches it."""

@@ -83,7 +83,7 @@ def test_dense_and_hybrid_retrievers_rank_on_the_cluster(cluster, capsys, monkey
     """The actors embed their chunks and rank them; the driver holds no corpus."""
     for retriever in ("dense", "hybrid"):
         args = ["--spec", "fixed:400", "--budgets", "400", "--retriever", retriever, "--questions",
-                str(SAMPLE / "golden-questions.jsonl")]
+                str(SAMPLE / "golden-questions.jsonl"), "--golden", str(SAMPLE / "golden-questions.jsonl")]
         local = report(capsys, monkeypatch, SAMPLE, tmp_path / f"local-{retriever}", *args)
         with monkeypatch.context() as patched:
             driver_holds_nothing(patched)
@@ -92,10 +92,12 @@ def test_dense_and_hybrid_retrievers_rank_on_the_cluster(cluster, capsys, monkey
 
 def test_what_needs_the_corpus_on_the_driver_is_held_there_and_ranked_on_the_partitions(cluster, capsys,
                                                                                         monkeypatch, tmp_path):
-    """A golden set ranked by a hybrid retriever: the driver holds the corpus, the partitions
-    still rank BM25's half."""
-    args = ["--spec", "fixed:400", "--budgets", "400", "--retriever", "hybrid", "--golden",
-            str(SAMPLE / "golden-questions.jsonl")]
+    """What the user's own system retrieved, ranked by a hybrid retriever: the driver holds the
+    corpus, the partitions still rank BM25's half."""
+    theirs = tmp_path / "theirs.jsonl"
+    theirs.write_text(json.dumps({"question": "How long is parental leave?", "retrieved": [
+        {"doc_id": "handbook/parental-leave.md", "text": "18 weeks of fully paid parental leave"}]}) + "\n")
+    args = ["--spec", "fixed:400", "--budgets", "400", "--retriever", "hybrid", "--questions", str(theirs)]
     local = report(capsys, monkeypatch, SAMPLE, tmp_path / "local", *args)
     ranked, rank = [], RayBM25Retriever.rank
     monkeypatch.setattr(RayBM25Retriever, "rank",

@@ -81,10 +81,11 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     monkeypatch.setattr(common, "STREAM_BYTES", 1)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
-    # What needs the corpus in memory holds it, whatever its size (a golden set ranked by a
-    # hybrid retriever); asked to stream, it says so.
-    assert main(["check", str(SAMPLE), "--spec", "fixed:400", "--retriever", "hybrid", "--engine", "stream",
-                 "--golden", str(SAMPLE / "golden-questions.jsonl")]) == 0
+    # What needs the corpus in memory holds it, whatever its size (imported chunks); asked to
+    # stream, it says so.
+    chunks = tmp_path / "chunks.jsonl"
+    chunks.write_text(json.dumps({"doc_id": "handbook/leave-policy.md", "text": "Annual leave"}) + "\n")
+    assert main(["check", str(SAMPLE), "--chunks", str(chunks), "--engine", "stream"]) == 0
     assert "held in memory here rather than streamed" in capsys.readouterr().err
     assert len(streamed) == 1
 
@@ -125,12 +126,11 @@ def test_dense_and_hybrid_retrievers_rank_over_the_batches_as_over_the_held_corp
     unnamed = tmp_path / "golden.jsonl"  # each quote located in every copy
     unnamed.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "doc_id"}) + "\n"
                                for line in (SAMPLE / "golden-questions.jsonl").read_text().splitlines()))
-    golden = ["--golden", str(unnamed)] if retriever == "dense" else []
     args = ["--retriever", retriever, "--spec", "fixed:400", "--spec", "heading:256t", "--budgets", "800",
             "--expand", "1", "--questions", str(SAMPLE / "golden-questions.jsonl"), "--fixes", "structured:800",
-            *golden]
+            "--golden", str(unnamed)]
     held = report(capsys, monkeypatch, tmp_path / "corpus", tmp_path / "memory", *args, "--engine", "memory")
-    assert json.loads(held)["retriever"] == retriever and ("golden" in json.loads(held)) == bool(golden)
+    assert json.loads(held)["retriever"] == retriever and json.loads(held)["golden"][0]["rows"]
     workers_alone_build_workspaces(monkeypatch)
     batches = count_batches(monkeypatch)
     assert report(capsys, monkeypatch, tmp_path / "corpus", tmp_path / "stream", *args, "--engine", "stream",

@@ -95,8 +95,8 @@ def test_each_question_scores_as_held(tmp_path, parked):
                 beyond += whole.tokens_needed is not None and whole.tokens_needed > max(budgets)
         assert beyond  # some question completed past the budgets: no rank there, the same outcomes
         assert [what for what, _ in work.passes].count("golden") == 3
-        with pytest.raises(EngineError, match="BM25 or a dense retriever"):
-            golden_recall(work, located, "fixed:400", retriever="hybrid")
+        with pytest.raises(EngineError, match="o200k"):
+            golden_recall(work, located, "fixed:400", length="cl100k")
 
 
 def past_the_budgets(result, limit: int):
@@ -144,3 +144,20 @@ def test_hundreds_of_documents_in_many_batches_score_as_held(capsys, monkeypatch
     monkeypatch.setattr(BM25, "ranked", lambda self, words, k, *a: deepened.append(k) or ranked(self, words, k, *a))
     assert report(capsys, monkeypatch, corpus, tmp_path / "deeper", *args, "--engine", "stream", "--jobs", "1") == held
     assert {2, 16, 128} <= set(deepened)
+
+
+def test_a_fused_ranking_is_given_to_the_batches_deeper_while_it_falls_short(capsys, monkeypatch, tmp_path, parked):
+    """A hybrid retriever's golden set: the fused ranking is made over every batch, then each
+    batch is given its share; started 2 deep, it goes 8 times deeper while a question's chunks
+    fall short of the largest budget."""
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    args = ["--spec", "fixed:400/50", "--budgets", "2000", "--golden", str(SAMPLE / "golden-questions.jsonl"),
+            "--retriever", "hybrid", "--expand", "1"]
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
+    depths, fused = [], stream_golden.fused_over_batches
+    monkeypatch.setattr(stream_golden, "FIRST_DEPTH", 2)
+    monkeypatch.setattr(stream_golden, "fused_over_batches",
+                        lambda work, asked, statistics, queries, k: depths.append(k) or fused(work, asked, statistics,
+                                                                                               queries, k))
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
+    assert depths[:3] == [2, 16, 128]
