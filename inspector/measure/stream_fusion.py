@@ -1,5 +1,5 @@
 """Hybrid retrieval over a streamed corpus's batches: reciprocal rank fusion of BM25 and a dense
-retriever, each chunk at its ranks among the whole corpus's, in two passes over the batches.
+retriever, each chunk at its ranks among the whole corpus's, in one or two passes over the batches.
 
 A chunk's fused score, ``1/(RRF_K + its BM25 rank) + 1/(RRF_K + its dense rank)``, needs its
 ranks among every batch's chunks, which no batch knows alone. Only chunks near the top of one
@@ -9,11 +9,17 @@ at least ``1 / (RRF_K + k)`` and a dense term; when BM25 ranks fewer than ``k`` 
 of them are among its D best and the dense ranking's first ``k`` do the same).
 
 1. *candidates*: each batch sends, per question, its chunks among its own D best of either
-   ranking with both their scores; merged, the corpus's D best of each are the candidates.
-2. *ahead*: each batch counts, per candidate, its chunks ranked before it in each ranking
-   (BM25: score, then first word, then position; dense: score, then position); summed, they
-   are the candidates' ranks, and the best ``k`` fused scores win, ties to the earlier chunk,
-   as ``ranking.HybridRetriever`` ranks a held pool.
+   ranking with both their scores; merged, the corpus's D best of each are the candidates, and
+   their places there are their ranks.
+2. *ahead*, for the candidates among one ranking's D best only that may still win (bounds: a
+   rank past D adds at most ``1/(RRF_K + D + 1)`` and at least ``1/(RRF_K + chunks)``; a
+   candidate whose best falls below the k-th best of the others' worst cannot win): each batch
+   counts its chunks ranked before each of them in the other ranking (BM25: score, then first
+   word, then position; dense: score, then position); summed, they are its rank there. When no
+   candidate needs it (the first k are in both rankings' D best, as usual), this pass is skipped.
+
+The best ``k`` fused scores win, ties to the earlier chunk, as ``ranking.HybridRetriever``
+ranks a held pool.
 """
 
 from __future__ import annotations
@@ -43,14 +49,21 @@ class Candidates:
         return Candidates(self.chunks[which], self.lexical[which], self.seen[which], self.dense[which])
 
     @classmethod
-    def merged(cls, parts: list["Candidates"], depth: int) -> "Candidates":
-        """The corpus's ``depth`` best of each ranking among the batches' candidates."""
+    def merged(cls, parts: list["Candidates"], depth: int) -> tuple["Candidates", np.ndarray]:
+        """The corpus's ``depth`` best of each ranking among the batches' candidates, with their
+        ranks there: ``(2, candidates)``, BM25's then the dense one's, from 1 (0: past
+        ``depth``; -1: BM25 does not rank the chunk)."""
         every = cls(*(np.concatenate(column) for column in zip(*((p.chunks, p.lexical, p.seen, p.dense)
                                                                    for p in parts))))
         ranked = np.flatnonzero(every.seen >= 0)
         by_terms = ranked[np.lexsort((every.chunks[ranked], every.seen[ranked], -every.lexical[ranked]))[:depth]]
         by_vectors = np.lexsort((every.chunks, -every.dense))[:depth]
-        return every.pick(np.union1d(by_terms, by_vectors))
+        ranks = np.zeros((2, len(every.chunks)), dtype=np.int64)
+        ranks[0, every.seen < 0] = -1
+        for row, order in zip(ranks, (by_terms, by_vectors)):
+            row[order] = np.arange(1, len(order) + 1)
+        chosen = np.union1d(by_terms, by_vectors)
+        return every.pick(chosen), ranks[:, chosen]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,24 +100,51 @@ def fused_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics
                 parts.append(Candidates(one.chunks + base, one.lexical, one.seen, one.dense))
     chosen = {spec: [Candidates.merged(parts, depth) for parts in per_question]
               for spec, per_question in found.items() if any(per_question)}
-    bases = {batch: {spec: offsets[spec][batch] for spec in names} for batch, names in holding.items()}
-    jobs = [(work.batches, batch, names, queries, pools, bases[batch], chosen) for batch, names in holding.items()
-            if names]
-    ahead = {spec: [np.zeros((2, len(c.chunks)), dtype=np.int64) for c in per_question]
-             for spec, per_question in chosen.items()}
-    for mine in work.crossed("rank", ahead_batch, jobs):
-        for spec, per_question in mine.items():
-            for total, counted in zip(ahead[spec], per_question):
-                total += counted
+    unsure = {spec: [_unsure(ranks, k, depth, pools[spec].chunks) for _, ranks in per_question]
+              for spec, per_question in chosen.items()}
+    asked_about = {spec: [candidates.pick(which) for (candidates, _), which in zip(chosen[spec], unsure[spec])]
+                   for spec in chosen if any(len(which) for which in unsure[spec])}
+    if asked_about:
+        before = {spec: [np.zeros((2, len(c.chunks)), dtype=np.int64) for c in per_question]
+                  for spec, per_question in asked_about.items()}
+        jobs = []
+        for batch, names in holding.items():
+            mine = {spec: names[spec] for spec in asked_about if spec in names}
+            if mine:
+                jobs.append((work.batches, batch, mine, queries, pools, {spec: offsets[spec][batch] for spec in mine},
+                             {spec: asked_about[spec] for spec in mine}))
+        for mine in work.crossed("rank", ahead_batch, jobs):
+            for spec, per_question in mine.items():
+                for total, counted in zip(before[spec], per_question):
+                    total += counted
+        for spec, per_question in before.items():
+            for (_, ranks), which, counted in zip(chosen[spec], unsure[spec], per_question):
+                ranks[:, which] = np.where(ranks[:, which] == 0, counted + 1, ranks[:, which])
     out = {}
     for spec, per_question in chosen.items():
         tops = []
-        for candidates, (before_terms, before_vectors) in zip(per_question, ahead[spec]):
-            lexical = np.where(candidates.seen >= 0, before_terms + 1, 0)
-            score = fused(lexical, before_vectors + 1)
-            tops.append(candidates.chunks[np.lexsort((candidates.chunks, -score))[:k]].tolist())
+        for candidates, ranks in per_question:
+            sure = np.flatnonzero(~(ranks == 0).any(axis=0))  # the others cannot win
+            score = fused(np.maximum(ranks[0, sure], 0), ranks[1, sure])
+            tops.append(candidates.chunks[sure][np.lexsort((candidates.chunks[sure], -score))[:k]].tolist())
         out[spec] = (tops, offsets[spec])
     return out
+
+
+def _unsure(ranks: np.ndarray, k: int, depth: int, chunks: int) -> np.ndarray:
+    """The candidates with a rank not known (past ``depth``) that may still be among the best
+    ``k``: whose fused score at best (the rank just past ``depth``) reaches the k-th best of
+    every candidate's at worst (the last rank of ``chunks``)."""
+    past = ranks == 0
+    known = np.where(ranks > 0, 1.0 / (RRF_K + ranks.astype(np.float64)), 0.0)
+
+    def fused_if(rank: float) -> np.ndarray:  # the dense term first, as ``ranking.fused`` adds them
+        value = 1.0 / (RRF_K + rank)
+        return np.where(past[1], value, known[1]) + np.where(past[0], value, known[0])
+
+    best, worst = fused_if(depth + 1.0), fused_if(float(chunks))
+    floor = np.sort(worst)[::-1][min(k, len(worst)) - 1] if len(worst) else 0.0
+    return np.flatnonzero(past.any(axis=0) & (best >= floor))
 
 
 def candidates_batch(job: tuple[Held, int, dict[str, str], Queries, int, dict[str, Statistics]]
@@ -139,6 +179,9 @@ def ahead_batch(job) -> dict[str, list[np.ndarray]]:
         mine = []
         for question, by_terms in enumerate(queries.lexical(held, batch, name, pools[spec]).ranked(n)):
             c = chosen[spec][question]
+            if not len(c.chunks):
+                mine.append(np.zeros((2, 0), dtype=np.int64))
+                continue
             terms = _before((-by_terms.scores, by_terms.seen, by_terms.chunks + base), (-c.lexical, c.seen, c.chunks))
             vectors = _before((-dense.scores(question), positions), (-c.dense, c.chunks))
             mine.append(np.stack([terms, vectors]))

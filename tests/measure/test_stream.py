@@ -111,17 +111,40 @@ def test_a_streamed_corpus_refuses_what_needs_it_in_memory(tmp_path, parked):
     assert list(parked.iterdir()) == []
 
 
+def copies(folder):
+    """Three copies of the sample corpus's markdown files."""
+    for copy in range(3):
+        for path in SAMPLE.rglob("*.md"):
+            target = folder / f"copy{copy}" / path.relative_to(SAMPLE)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    return folder
+
+
+def test_a_hybrid_ranking_counts_ranks_over_the_batches_only_when_a_candidate_may_win(tmp_path, monkeypatch,
+                                                                                     parked):
+    """The fused top k over 22 batches of chunks tied with their twins is the held corpus's; the
+    second pass (ranks counted over every batch) runs when some candidate known to be among one
+    ranking's first D only may still win, and is skipped when none may."""
+    corpus = copies(tmp_path / "corpus")
+    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    held = Workspace(load_corpus(corpus))
+    passes = {}
+    with read_streamed(list_corpus(corpus), Reading("markdown"), str(tmp_path / "data")) as work:
+        for spec, k in (("fixed:400", 5), ("structured:1600", 1), ("structured:1600", 40)):
+            first = len(work.passes)
+            assert work.probe(spec, k=k, retriever="hybrid") == held.probe(spec, k=k, retriever="hybrid")
+            passes[spec, k] = [what for what, _ in work.passes[first:]].count("rank")
+    assert passes == {("fixed:400", 5): 2, ("structured:1600", 1): 1, ("structured:1600", 40): 2}
+
+
 @pytest.mark.parametrize("retriever", ["dense", "hybrid"])
 def test_dense_and_hybrid_retrievers_rank_over_the_batches_as_over_the_held_corpus(capsys, monkeypatch, tmp_path,
                                                                                    parked, retriever):
     """Three copies of the sample corpus's markdown: every chunk ties with its twins in both
     rankings, and the twins lie in different batches; a hybrid ranking's ranks are counted
     over all of them."""
-    for copy in range(3):
-        for path in SAMPLE.rglob("*.md"):
-            target = tmp_path / "corpus" / f"copy{copy}" / path.relative_to(SAMPLE)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(path.read_bytes())
+    copies(tmp_path / "corpus")
     monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
     unnamed = tmp_path / "golden.jsonl"  # each quote located in every copy
     unnamed.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "doc_id"}) + "\n"
