@@ -335,7 +335,7 @@ class StreamWorkspace:
 
     def load_golden(self, source, name: str | None = None) -> GoldenSet:
         """``golden_files.load_golden``: the golden set's quotes located batch by batch."""
-        from .stream_golden import located_over_batches  # golden sets' modules load when asked for
+        from .stream_quotes import located_over_batches  # golden sets' modules load when asked for
 
         return located_over_batches(self, source, name)
 

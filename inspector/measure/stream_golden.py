@@ -1,10 +1,7 @@
 """Golden sets over a streamed corpus (``stream.StreamWorkspace``): every quote located and
 recall@B scored batch by batch, as a workspace holding the corpus scores them (``retrieval.golden``).
 
-Locating: one pass over the batches finds which documents hold a quote verbatim (a second, for
-quotes held nowhere, looks with whitespace normalised); those come back with their text, every
-other document as its id and path only (a record may name it), and ``load_golden`` locates the
-quotes as it does in a held corpus.
+Located first (``stream_quotes``).
 
 Scoring (BM25 or a dense retriever, each chunk read alone): a measuring pass counts the
 questions' words (and parks the chunks' vectors) and the statistics are summed; then each batch
@@ -27,17 +24,16 @@ from itertools import accumulate
 
 import numpy as np
 
-from ..chunks.matching import NormalisedText
 from ..lengths import get_length
-from ..model import Document, every_script
+from ..model import every_script
 from ..retrieval.bm25 import Statistics
 from ..retrieval.expansion import Windows, paid_once
 from ..retrieval.golden import TOP_K, GoldenResult, Scoring
-from ..retrieval.golden_files import GoldenSet, load_golden, quote_texts
+from ..retrieval.golden_files import GoldenSet
 from ..retrieval.ranking import Question
 from ..retrieval.span_scores import merged
 from ..retrieval.terms import TermTable
-from .batches import Asked, Held, Queries, measure_batch
+from .batches import Asked, Queries, measure_batch
 from .stream_fusion import Given, fused_over_batches
 
 #: How deep a batch first ranks each golden question: past the largest budget for chunks of a
@@ -47,46 +43,6 @@ FIRST_DEPTH = 256
 #: Documents are placed apart in one coordinate space (no document has 2**40 characters), as a
 #: held corpus's term table places them; spans of different documents never meet.
 _SPACING = 1 << 40
-
-
-def located_over_batches(work, source, name: str | None = None) -> GoldenSet:
-    """``load_golden`` of ``source`` in the streamed corpus ``work``."""
-    quotes = sorted(quote_texts(source, name))
-    jobs = [(work.batches, batch, quotes, ()) for batch in range(len(work.batches))]
-    found = list(work.crossed("quotes", holding_batch, jobs))
-    anywhere = set().union(*(held for batch in found for held, _ in batch[1].values()))
-    nowhere = tuple(i for i in range(len(quotes)) if i not in anywhere)
-    if nowhere:  # looked for again with whitespace normalised, as ``locate`` does
-        jobs = [(work.batches, batch, quotes, nowhere) for batch in range(len(work.batches))]
-        for mine, again in zip(found, work.crossed("quotes", holding_batch, jobs)):
-            mine[1].update(again[1])
-    documents, searched = [], []
-    for (sources, holding), first in zip(found, work.batches.bounds):
-        for k, source_path in enumerate(sources):
-            text = holding[k][1] if k in holding else ""
-            documents.append(Document(work.ids[first + k], text, source=source_path))
-            if k in holding:
-                searched.append(documents[-1])
-    return load_golden(source, documents, name=name, searched=searched)
-
-
-def holding_batch(job: tuple[Held, int, list[str], tuple[int, ...]]) -> tuple[list[str], dict]:
-    """One batch's documents' paths, and the documents holding some of ``quotes`` (those
-    numbered ``normalised``, with whitespace normalised; else verbatim) with their text: ``{place
-    in the batch: (numbers of the quotes held, text)}``."""
-    held, batch, quotes, normalised = job
-    documents = held.documents_of(batch)
-    holding = {}
-    for k, document in enumerate(documents):
-        text = document.text
-        if normalised:
-            twin = NormalisedText(text)
-            held = {i for i in normalised if twin.find_all(quotes[i])}
-        else:
-            held = {i for i, quote in enumerate(quotes) if quote in text}
-        if held:
-            holding[k] = (held, text)
-    return [d.source for d in documents], holding
 
 
 @dataclass(frozen=True, slots=True)
