@@ -116,7 +116,7 @@ class Queries:
 
     def dense(self, held: Held, batch: int, name: str) -> "Dense":
         """The batch's chunks of a spec (its counts parked under ``name``) ranked by their vectors."""
-        return Dense(self.vectors, held.kept(batch, vectors_beside(name)))
+        return Dense(self.vectors, held.kept(batch, vectors_beside(name)).astype(np.float64))
 
     def ranking(self, held: Held, batch: int, name: str, pool: Statistics):
         """The batch's ranking by BM25 or, when the questions have vectors, by them."""
@@ -136,17 +136,17 @@ class Lexical:
 
 @dataclass(frozen=True, slots=True)
 class Dense:
-    """One batch's chunks ranked by their grid vectors' dot products with the questions'."""
+    """One batch's chunks ranked by their grid vectors' dot products with the questions' (float64)."""
 
     questions: np.ndarray
     chunks: np.ndarray
 
     def ranked(self, k: int | None) -> list[Ranked]:
-        return dense_ranked(self.questions, self.chunks.astype(np.float64), k)
+        return dense_ranked(self.questions, self.chunks, k)
 
     def scores(self, question: int) -> np.ndarray:
         """Every chunk's score for one question."""
-        return self.chunks.astype(np.float64) @ self.questions[question]
+        return self.chunks @ self.questions[question]
 
 
 @dataclass(frozen=True, slots=True)
