@@ -108,7 +108,7 @@ def run_report(args: argparse.Namespace) -> int:
 
         work = Workspace(corpus, args.atoms)
         work.add_analyses(early.kept)
-        work.add_analyses(early.analysed, new=True)  # made while a worker converted: kept
+        work.add_analyses(early.analysed, new=True)  # made while the files converted: kept
         work.keep_in(data_folder())
         if args.engine == "ray":
             on_ray(work)

@@ -100,10 +100,6 @@ class Workers:
         finally:
             _FORKED = None
 
-    def then(self, function, *args):
-        """``function(*args)`` run by a worker after the documents (an ``AsyncResult``)."""
-        return self._pool.apply_async(function, args)
-
     @classmethod
     def start(cls, documents: list[Document], mode: str, jobs: int, head: float) -> "Workers | None":
         """Workers for ``documents``, or None when there is nothing to share or no fork."""
