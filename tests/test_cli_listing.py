@@ -50,3 +50,23 @@ def test_a_listing_that_cannot_serve_is_refused_with_the_reason(tmp_path, capsys
     listing.write_text("a.md\n")
     assert main(["export", str(listing), "--files-from", str(listing), "--spec", "fixed:800"]) == 2
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_a_listed_link_leading_out_of_the_corpus_folder_is_skipped_as_the_folder_walk_skips_it(tmp_path, capsys,
+                                                                                                  isolated_app):
+    corpus, outside = tmp_path / "docs", tmp_path / "private"
+    (corpus / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n\nThe payroll key is 1234.\n", encoding="utf-8")
+    (corpus / "kept.md").write_text("# Kept\n\nA sentence.\n", encoding="utf-8")
+    (corpus / "inner.md").symlink_to(corpus / "kept.md")  # a link that stays inside is read
+    (corpus / "leak.md").symlink_to(outside / "secret.md")
+    (corpus / "sub" / "away").symlink_to(outside, target_is_directory=True)
+    listing = tmp_path / "files.txt"
+    listing.write_text("kept.md\ninner.md\nleak.md\nsub/away/secret.md\n", encoding="utf-8")
+    assert main(["export", str(corpus), "--files-from", str(listing), "--spec", "fixed:800"]) == 0
+    shown = capsys.readouterr()
+    assert {json.loads(line)["doc_id"] for line in shown.out.splitlines()} == {"kept.md", "inner.md"}
+    assert "payroll" not in shown.out
+    for name in ("leak.md", "sub/away/secret.md"):
+        assert f"skipped {name}: symbolic link pointing outside the corpus folder" in shown.err

@@ -84,6 +84,7 @@ def list_files(paths: Iterable[str | os.PathLike[str]], *, root: str | os.PathLi
         base = os.path.commonpath([os.path.dirname(f) for f in files]) if files else ""
     entries: dict[str, str] = {}
     skipped: list[SkippedFile] = []
+    real_base = os.path.realpath(base) if base else ""
     for file in files:
         if "\x00" in file:
             skipped.append(SkippedFile(repr(file), "a path cannot contain a NUL character"))
@@ -91,6 +92,10 @@ def list_files(paths: Iterable[str | os.PathLike[str]], *, root: str | os.PathLi
         rel = os.path.relpath(file, base).replace(os.sep, "/")
         if rel == os.pardir or rel.startswith(os.pardir + "/"):
             skipped.append(SkippedFile(file, f"not inside the corpus folder {base}"))
+        elif not _inside(os.path.realpath(file), real_base):
+            # The folder walk's rule, on the resolved path: a link (or a linked folder on the way)
+            # may not lead a listing out of the corpus folder.
+            skipped.append(SkippedFile(rel, "symbolic link pointing outside the corpus folder"))
         elif not os.path.isfile(file):
             skipped.append(SkippedFile(rel, "not found" if not os.path.exists(file) else "not a file"))
         else:

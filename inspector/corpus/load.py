@@ -140,8 +140,9 @@ def load_files(
     """Load a list of files (a listing, chosen files); ids are relative to ``root`` (default:
     their deepest common folder), relative paths are taken from ``root`` too.
 
-    The files were named explicitly, so the extension, hidden-name and symbolic-link rules of
-    folder walks do not apply. A path that is not an existing file or lies outside ``root`` is
+    The files were named explicitly, so the extension and hidden-name rules of folder walks do
+    not apply; their symbolic-link rule does: a path whose resolved file lies outside ``root`` is
+    skipped. A path that is not an existing file or lies outside ``root`` is
     skipped with that reason, like bad content; the rest loads.
     """
     check_mode(mode)
