@@ -57,7 +57,9 @@ class Analysis:
     """``"markdown"`` or ``"seed"``."""
 
     atoms: dict[str, tuple[Span, ...]]
-    """Atom spans per kind (keys: ``ATOM_KINDS``), each tuple sorted by start."""
+    """Atom spans per kind (keys: ``ATOM_KINDS``), each tuple sorted by start. In markdown mode
+    an atom runs from its first to its last non-space character (``visible``), so a chunk that
+    leaves out the whitespace around an atom still holds it; seed mode keeps the article's spans."""
 
     paragraphs: tuple[Span, ...]
     """Paragraph spans, in order, not overlapping."""
@@ -66,7 +68,8 @@ class Analysis:
     """Sentence spans, in order, not overlapping (prose and non-prose alike)."""
 
     fences: tuple[Span, ...] = ()
-    """Code blocks (fenced or indented) as whole-line spans; the same as ``atoms["code"]``."""
+    """Code blocks (fenced or indented) as whole-line spans (in seed mode the same as
+    ``atoms["code"]``; markdown mode's atoms are the same blocks without their edge whitespace)."""
 
     tables: tuple[Table, ...] = ()
     """Tables with their header and rows."""
@@ -101,6 +104,15 @@ class Analysis:
         mode, atoms, paragraphs, sentences, fences, tables, headings, language = plain
         return cls(mode, atoms, paragraphs, sentences, fences, tuple(Table(*t) for t in tables),
                    tuple(Heading(*h) for h in headings), language)
+
+    @property
+    def blocks(self) -> list[Span]:
+        """The code blocks and tables as whole-line spans, sorted (one nested in another kept):
+        what a structured splitter keeps whole."""
+        found = self.memo.get("blocks")
+        if found is None:
+            found = self.memo["blocks"] = sorted(set(self.fences) | {(t.start, t.end) for t in self.tables})
+        return found
 
     def atom_list(self) -> list[Atom]:
         """Every atom as an ``Atom``, ordered by start then kind."""
@@ -156,3 +168,19 @@ class HeadingIndex:
         if self.starts[k - 1] == offset:
             return self.paths[k - 1][:-1]
         return self.paths[k - 1]
+
+
+def visible(text: str, spans) -> tuple[Span, ...]:
+    """Each span without the whitespace at its edges (``visible_span``)."""
+    return tuple(visible_span(text, a, b) for a, b in spans)
+
+
+def visible_span(text: str, a: int, b: int) -> Span:
+    """``[a, b)`` from its first to its last non-space character (a span of whitespace only
+    stays as it is)."""
+    piece = text[a:b]
+    kept = piece.strip()
+    if kept and len(kept) != len(piece):
+        a += len(piece) - len(piece.lstrip())
+        b = a + len(kept)
+    return a, b

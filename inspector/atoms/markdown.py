@@ -44,7 +44,7 @@ from markdown_it.token import Token
 
 from ..collector import collection_paused
 from ..model import ATOM_KINDS, Span
-from .analysis import Analysis, Heading, Table
+from .analysis import Analysis, Heading, Table, visible
 from .language import detect_language, prose_sample
 from .prose import TRIM_SET, prose_sentences
 
@@ -269,18 +269,20 @@ def _read_tokens(text: str, src: str, tokens: list, refs: dict) -> Analysis:
     table_atoms.sort()
     rows.sort()
     tables.sort(key=lambda t: t.start)
+    # An atom is judged by its visible text: a chunk that trims the newline after a table (as
+    # most splitters' defaults do) still holds it. The blocks stay whole lines for splitting.
     atoms: dict[str, tuple[Span, ...]] = {kind: () for kind in ATOM_KINDS}
-    atoms["code"] = tuple(code)
-    atoms["table"] = tuple(table_atoms)
-    atoms["row"] = tuple(rows)
-    atoms["num"] = tuple(nums)
-    atoms["cite"] = tuple(cites)
+    atoms["code"] = visible(text, code)
+    atoms["table"] = visible(text, table_atoms)
+    atoms["row"] = visible(text, rows)
+    atoms["num"] = visible(text, nums)
+    atoms["cite"] = visible(text, cites)
     return Analysis(
         mode="markdown",
         atoms=atoms,
         paragraphs=_units(text, units, starts, n_lines),
         sentences=tuple(sentences),
-        fences=atoms["code"],
+        fences=tuple(code),
         tables=tuple(tables),
         headings=tuple(headings),
         language=language,

@@ -4,8 +4,9 @@ The fast packer (``packing_fast``) needs the sorted ends of the pieces the gener
 build (``pieces.markdown_pieces``), following ``packing._tile``'s rules: whitespace after a
 unit joins it, any other text between units is a piece of its own. Those ends depend on the
 sentence units and the atoms only, so they are computed once and kept in the analysis's memo,
-like the atoms; a budget only splices in the inner cuts of atoms too large for it (a table's
-rows, a fence's lines), which are kept as well. Each function returns None where its
+like the atoms; a budget only splices in the inner cuts of blocks too large for it: around the
+atom when it fits without the block's edge whitespace, else a table's rows or a fence's lines
+(kept as well). Each function returns None where its
 preconditions fail (units out of order or overlapping, an atom's pieces not tiling it), and
 the general path runs instead.
 """
@@ -18,7 +19,7 @@ from itertools import chain, compress, count
 from operator import eq, itemgetter, le, lt, sub
 from typing import Callable, Sequence
 
-from ..atoms.analysis import Analysis
+from ..atoms.analysis import Analysis, visible_span
 from .packing import tile_text
 
 
@@ -133,7 +134,7 @@ class StructuredBounds:
         self.atom_ends: list[int] = []
         ends: list[int] = [0]
         pos = 0
-        for a, b in sorted(set(analysis.atoms["code"]) | set(analysis.atoms["table"])):
+        for a, b in analysis.blocks:
             if a < pos:
                 continue
             if a > pos:
@@ -160,6 +161,20 @@ def _structured_bounds(text: str, analysis: Analysis) -> StructuredBounds | None
                 bounds = None
         analysis.memo["structured_bounds"] = bounds
     return analysis.memo["structured_bounds"]
+
+
+def _characters(start: int, end: int) -> int:
+    return end - start
+
+
+def fitting_part(text: str, a: int, b: int, size: Callable[[int, int], int], room: int) -> list[int]:
+    """Where to cut a block too large for ``room`` so that its visible text (the atom) stays whole
+    when that fits (``size(start, end)`` measures a span): after it, and before it too when its
+    first line's indentation does not fit with it; no cut (empty) when even the atom does not fit."""
+    start, end = visible_span(text, a, b)
+    if (start, end) == (a, b) or size(start, end) > room:
+        return []
+    return [x for x in ((a if size(a, end) <= room else start), end) if a < x < b]
 
 
 def _atom_cuts(text: str, a: int, b: int, analysis: Analysis) -> list[int] | None:
@@ -203,9 +218,13 @@ def structured_ends(text: str, budget: int, analysis: Analysis, prefix_at: Calla
     known = bounds.cuts
     for a, b in zip(bounds.atom_starts, bounds.atom_ends):
         size = b - a
-        if size <= budget and (prefix_at is None or size <= budget - len(prefix_at(a))):
+        room = budget if prefix_at is None else budget - len(prefix_at(a))
+        if size <= budget and size <= room:
             continue
-        if a in known:
+        cuts = fitting_part(text, a, b, _characters, room)
+        if cuts:
+            pass  # the atom fits without the block's edge whitespace (depends on the budget: not kept)
+        elif a in known:
             cuts = known[a]
         else:
             cuts = known[a] = _atom_cuts(text, a, b, analysis)

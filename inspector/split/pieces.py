@@ -19,6 +19,7 @@ from ..spec import SplitterSpec
 from .address import Address
 from .packing import Packed, Piece, Sizer, pack, tile_text
 from .packing_seed import SeedPieces, pack_seed
+from .piece_ends import fitting_part
 from .prefixes import prefixer
 
 
@@ -180,7 +181,7 @@ def markdown_pieces(text, spec, analysis, sizer, prefix_at) -> list[Piece]:
 
 def _structured_pieces(text, spec, analysis, sizer, prefix_at) -> list[Piece]:
     tables = {t.start: t for t in analysis.tables}
-    hard = sorted(set(analysis.atoms["code"]) | set(analysis.atoms["table"]))
+    hard = analysis.blocks
     units = markdown_units(analysis)
     pieces: list[Piece] = []
     pos = 0
@@ -191,8 +192,11 @@ def _structured_pieces(text, spec, analysis, sizer, prefix_at) -> list[Piece]:
             pieces += [Piece(x, y) for x, y in tile_text(text, units, pos, a)]
         prefix = prefix_at(a) if prefix_at else ""
         room = spec.budget - (sizer.exact(prefix) if prefix else 0)
-        if sizer.size(a, b) <= room:
+        trimmed = None if sizer.size(a, b) <= room else fitting_part(text, a, b, sizer.size, room)
+        if trimmed is None:
             pieces.append(Piece(a, b, atomic=True))
+        elif trimmed:
+            pieces += [Piece(x, y, atomic=True) for x, y in zip((a, *trimmed), (*trimmed, b))]
         elif a in tables:
             table = tables[a]
             pieces.append(Piece(table.header[0], table.header[1], atomic=True))

@@ -68,36 +68,38 @@ def test_empty_text() -> None:
 def test_backtick_and_tilde_fences() -> None:
     text = "Intro.\n\n```python\nx = 1\n```\n\n~~~\ny = 2\n~~~\nTail.\n"
     a = analyze_markdown(text)
-    assert texts(text, a.atoms["code"]) == ["```python\nx = 1\n```\n", "~~~\ny = 2\n~~~\n"]
-    assert a.fences == a.atoms["code"]
+    assert texts(text, a.fences) == ["```python\nx = 1\n```\n", "~~~\ny = 2\n~~~\n"]
+    # The atom is the block's visible text: a chunk that trims the newline after it holds it.
+    assert texts(text, a.atoms["code"]) == ["```python\nx = 1\n```", "~~~\ny = 2\n~~~"]
 
 
 def test_four_backtick_fence_with_three_backticks_inside_is_one_atom() -> None:
     text = "````markdown\n```\ninner\n```\n````\nAfter the fence.\n"
-    assert atoms(text, "code") == ["````markdown\n```\ninner\n```\n````\n"]
+    assert atoms(text, "code") == ["````markdown\n```\ninner\n```\n````"]
     assert sentences(text) == ["After the fence."]
 
 
 def test_five_tilde_fence_needs_five_tildes_to_close() -> None:
     text = "~~~~~\n~~~\nstill code\n~~~~~\nProse.\n"
-    assert atoms(text, "code") == ["~~~~~\n~~~\nstill code\n~~~~~\n"]
+    assert atoms(text, "code") == ["~~~~~\n~~~\nstill code\n~~~~~"]
 
 
 def test_longer_closing_fence_closes() -> None:
     text = "```\ncode\n`````\nProse.\n"
-    assert atoms(text, "code") == ["```\ncode\n`````\n"]
+    assert atoms(text, "code") == ["```\ncode\n`````"]
 
 
 def test_unclosed_fence_runs_to_end_of_document() -> None:
     text = "Before.\n\n```sh\nrun 1\n\nrun 2\n"
     a = analyze_markdown(text)
-    assert a.atoms["code"] == ((text.index("```"), len(text)),)
+    assert a.fences == ((text.index("```"), len(text)),)
+    assert a.atoms["code"] == ((text.index("```"), len(text) - 1),)
     assert texts(text, a.sentences) == ["Before."]
 
 
 def test_unclosed_fence_in_blockquote_ends_with_the_blockquote() -> None:
     text = "> ```\n> code\n\nOutside the quote.\n"
-    assert atoms(text, "code") == ["> ```\n> code\n"]
+    assert atoms(text, "code") == ["> ```\n> code"]
     assert sentences(text) == ["Outside the quote."]
 
 
@@ -108,19 +110,20 @@ def test_fence_without_trailing_newline() -> None:
 
 def test_indented_code_block() -> None:
     text = "Para.\n\n    code line 1\n    code line 2\n\nMore prose.\n"
-    assert atoms(text, "code") == ["    code line 1\n    code line 2\n"]
+    assert atoms(text, "code") == ["code line 1\n    code line 2"]
+    assert texts(text, analyze_markdown(text).fences) == ["    code line 1\n    code line 2\n"]
     assert sentences(text) == ["Para.", "More prose."]
 
 
 def test_fence_inside_list_item() -> None:
     text = "- item:\n\n  ```\n  code\n  ```\n- next\n"
-    assert atoms(text, "code") == ["  ```\n  code\n  ```\n"]
+    assert atoms(text, "code") == ["```\n  code\n  ```"]
 
 
 def test_table_inside_fence_is_code_only() -> None:
     text = "~~~\n| a | b |\n|---|---|\n| 1 | 2 |\n~~~\n"
     a = analyze_markdown(text)
-    assert texts(text, a.atoms["code"]) == [text]
+    assert texts(text, a.atoms["code"]) == [text.strip()] and texts(text, a.fences) == [text]
     assert a.atoms["table"] == () and a.atoms["row"] == () and a.tables == ()
 
 
@@ -134,14 +137,14 @@ def test_table_header_and_row_spans_are_exact() -> None:
     )
     assert text[table.header[0] : table.header[1]] == "| Role | Count |\n|------|------:|\n"
     assert texts(text, table.rows) == ["| Broker | 3 |\n", "| Client | 12 |\n"]
-    assert a.atoms["table"] == ((table.start, table.end),)
+    assert a.atoms["table"] == ((table.start, table.end - 1),)
     assert texts(text, a.atoms["row"]) == ["| Broker | 3 |", "| Client | 12 |"]
 
 
 def test_table_without_outer_pipes() -> None:
     text = "Name | Value\n--- | ---\nalpha | 1\nbeta | 2\n"
     a = analyze_markdown(text)
-    assert texts(text, a.atoms["table"]) == [text]
+    assert texts(text, a.atoms["table"]) == [text.rstrip("\n")]
     assert texts(text, a.atoms["row"]) == ["alpha | 1", "beta | 2"]
 
 
@@ -156,7 +159,7 @@ def test_table_with_alignment_colons() -> None:
 def test_table_in_blockquote() -> None:
     text = "> | a | b |\n> |---|---|\n> | 1 | 2 |\n> | 3 | 4 |\n\nAfter.\n"
     a = analyze_markdown(text)
-    assert texts(text, a.atoms["table"]) == ["> | a | b |\n> |---|---|\n> | 1 | 2 |\n> | 3 | 4 |\n"]
+    assert texts(text, a.atoms["table"]) == ["> | a | b |\n> |---|---|\n> | 1 | 2 |\n> | 3 | 4 |"]
     assert texts(text, a.atoms["row"]) == ["> | 1 | 2 |", "> | 3 | 4 |"]
     assert texts(text, a.tables[0].rows) == ["> | 1 | 2 |\n", "> | 3 | 4 |\n"]
 
@@ -178,7 +181,7 @@ def test_pipes_without_delimiter_row_are_not_a_table() -> None:
 def test_header_only_table_has_no_rows() -> None:
     text = "| a | b |\n|---|---|\n\nText.\n"
     a = analyze_markdown(text)
-    assert texts(text, a.atoms["table"]) == ["| a | b |\n|---|---|\n"]
+    assert texts(text, a.atoms["table"]) == ["| a | b |\n|---|---|"]
     assert a.atoms["row"] == () and a.tables[0].rows == ()
 
 
@@ -401,6 +404,15 @@ def test_paragraph_units() -> None:
     ]
 
 
+def _visible(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    a, b = span
+    inner = text[a:b]
+    if not inner.strip():
+        return span
+    start = a + len(inner) - len(inner.lstrip())
+    return start, start + len(inner.strip())
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_DOCS)
 def test_properties(text: str) -> None:
@@ -419,9 +431,13 @@ def test_properties(text: str) -> None:
             assert x[1] <= y[0]  # non-overlapping
     for s, e in a.sentences:
         assert text[s:e] == text[s:e].strip()
-    assert a.fences == a.atoms["code"]
+    # Atoms are their blocks' visible text: the same blocks, without edge whitespace.
+    assert a.atoms["code"] == tuple(_visible(text, span) for span in a.fences)
     tables = a.atoms["table"]
-    assert tables == tuple((t.start, t.end) for t in a.tables)
+    assert tables == tuple(_visible(text, (t.start, t.end)) for t in a.tables)
+    for kind in ATOM_KINDS:
+        for s, e in a.atoms[kind]:
+            assert text[s:e] == text[s:e].strip() or not text[s:e].strip()
     for row in a.atoms["row"]:
         assert any(t[0] <= row[0] and row[1] <= t[1] for t in tables)
     for t in a.tables:

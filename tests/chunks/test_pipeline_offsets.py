@@ -142,3 +142,45 @@ def test_oversized_is_judged_on_the_text_the_tool_emitted(corpus_folder, tmp_pat
     assert status == 0 and verdict["measures"]["oversized"] == 0
     assert any("judged on the text c.jsonl emitted: 0 chunks over 27 chars (1 by their span" in n
                for n in verdict["notes"])
+
+
+def _langchain_export(corpus, path, widened: bool) -> None:
+    """Chunks of LangChain's splitter as it runs by default (each chunk's whitespace stripped), or
+    the same chunks ``widened`` over the whitespace that follows each of them."""
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    splitter = RecursiveCharacterTextSplitter(chunk_size=400, chunk_overlap=0, add_start_index=True)
+    with open(path, "w", encoding="utf-8") as stream:
+        for document in corpus:
+            text = document.text
+            for piece in splitter.create_documents([text]):
+                start = piece.metadata["start_index"]
+                end = start + len(piece.page_content)
+                while widened and end < len(text) and text[end].isspace():
+                    end += 1
+                stream.write(json.dumps({"doc_id": document.id, "text": text[start:end], "start_index": start}) + "\n")
+
+
+def test_a_trimmed_langchain_export_passes_the_floors_its_widened_twin_passes(tmp_path, capsys, isolated_app):
+    # LangChain's splitters strip each chunk's whitespace by default: the newline after a table or
+    # a fence is left out, which must not count as cutting the atom.
+    pytest.importorskip("langchain_text_splitters")
+    from tests.support.paths import SAMPLE
+
+    folder = tmp_path / "docs"
+    for name in ("blog/designing-tiered-storage.md", "blog/inside-harborline-replication.md",
+                 "handbook/benefits-by-country.md", "product/reference/cli-hbl.md"):
+        write(folder, name, (SAMPLE / name).read_text(encoding="utf-8"))
+    corpus = load_corpus(folder)
+    measured = {}
+    for widened in (True, False):
+        chunks = tmp_path / f"chunks-{widened}.jsonl"
+        _langchain_export(corpus, chunks, widened)
+        assert main(["check", str(folder), "--chunks", str(chunks), "--budget", "400", "--json"]) == 0
+        measured[widened] = json.loads(capsys.readouterr().out)["measures"]
+    assert measured[False]["unplaced"] == 0
+    assert measured[False]["code.all"] < 1 and measured[False]["table.all"] < 1  # some atoms really are cut
+    assert measured[False] == measured[True]
+    floors = [f"--min={name}={measured[True][name]}" for name in ("code.all", "table.all", "row.all", "num.all")]
+    chunks = tmp_path / "chunks-False.jsonl"
+    assert main(["check", str(folder), "--chunks", str(chunks), "--budget", "400", *floors]) == 0
