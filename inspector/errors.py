@@ -66,6 +66,11 @@ class InputTooLarge(InspectorError, ValueError):
     path at all; refused before it is parsed."""
 
 
+class InputRefused(InspectorError, ValueError):
+    """A value from outside was read but is not one to compute with: JSON nested too deeply, a
+    number out of range or not finite, a vector of the wrong length; refused before it is used."""
+
+
 class RetrieverError(InspectorError, ValueError):
     """A retriever spec was refused, or its embedding model cannot be loaded; the message says why."""
 

@@ -6,10 +6,13 @@ Sizes are decimal megabytes, as the messages print them.
 
 from __future__ import annotations
 
+import json
+import math
 import os
+import re
 from pathlib import Path
 
-from .errors import InputTooLarge
+from .errors import InputRefused, InputTooLarge
 
 #: One document of a corpus (a file found, chosen or uploaded).
 MAX_DOCUMENT_BYTES = 5_000_000
@@ -28,7 +31,15 @@ MAX_BASELINE_BYTES = 1_000_000
 #: A Hugging Face ``tokenizer.json`` (a unit ``hf:PATH``, or an upload).
 MAX_TOKENIZER_BYTES = 64_000_000
 
+#: How deep JSON from outside may nest (the deepest record read is three levels deep): deeper
+#: documents are refused before the parser recurses.
+MAX_JSON_DEPTH = 64
+#: Digits a JSON number from outside may have (offsets and counts have a dozen at most).
+MAX_JSON_DIGITS = 40
+
 _BLOCK = 1 << 20
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
 
 
 def human_size(size: int) -> str:
@@ -60,3 +71,55 @@ def read_limited(path: str | os.PathLike, limit: int, what: str) -> bytes:
     if size > limit:
         raise InputTooLarge(f"{what} {path.name} is larger than the {human_size(limit)} limit for a {what}")
     return b"".join(chunks)
+
+
+def read_json(text: str | bytes | bytearray):
+    """``json.loads`` for JSON from outside: nesting deeper than ``MAX_JSON_DEPTH``, numbers of
+    more than ``MAX_JSON_DIGITS`` digits and numbers that are not finite (``NaN``, ``Infinity``,
+    ``1e999``) are refused with ``InputRefused``; malformed JSON raises ``json.JSONDecodeError``.
+    Both are ``ValueError``."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8")
+    check_json_depth(text)
+    return JSON_DECODER.decode(text)
+
+
+def check_json_depth(text: str) -> None:
+    """``InputRefused`` when ``text`` nests deeper than ``MAX_JSON_DEPTH`` (before a parser recurses)."""
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+        _check_depth(text)
+
+
+def _check_depth(text: str) -> None:
+    depth = 0
+    for bracket in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text) if '"' in text else text):
+        if bracket.group() in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise InputRefused(f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
+        else:
+            depth -= 1
+
+
+def _whole(digits: str) -> int:
+    if len(digits) > MAX_JSON_DIGITS + 1:
+        raise InputRefused(f"a number of {len(digits.lstrip('-')):,} digits (at most {MAX_JSON_DIGITS})")
+    return int(digits)
+
+
+def _real(digits: str) -> float:
+    if len(digits) > 2 * MAX_JSON_DIGITS:
+        raise InputRefused(f"a number written with {len(digits):,} characters (at most {2 * MAX_JSON_DIGITS})")
+    value = float(digits)
+    if not math.isfinite(value):
+        raise InputRefused(f"{digits[:20]} is out of range for a number")
+    return value
+
+
+def _constant(name: str):
+    raise InputRefused(f"{name} is not a number to compute with")
+
+
+#: A JSON decoder refusing the numbers ``read_json`` refuses (for ``raw_decode`` of one element
+#: at a time; ``check_json_depth`` first).
+JSON_DECODER = json.JSONDecoder(parse_int=_whole, parse_float=_real, parse_constant=_constant)

@@ -51,10 +51,10 @@ class NormalisedText:
             return None
         return self.to_orig(at), self.to_orig(at + len(wanted) - 1) + 1
 
-    def find_all(self, needle: str) -> list[tuple[int, int]]:
-        """Every whitespace-insensitive match, in order."""
+    def find_all(self, needle: str, limit: int | None = None) -> list[tuple[int, int]]:
+        """Every whitespace-insensitive match, in order (the first ``limit`` when given)."""
         out, pos = [], 0
-        while (found := self.find(needle, pos)) is not None:
+        while (limit is None or len(out) < limit) and (found := self.find(needle, pos)) is not None:
             out.append(found)
             pos = found[0] + 1
         return out

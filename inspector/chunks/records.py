@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ..errors import ImportChunksError, InputTooLarge
-from ..limits import human_size, read_limited
+from ..errors import ImportChunksError, InputRefused, InputTooLarge
+from ..limits import JSON_DECODER, human_size, read_json, read_limited
 
 #: Field names tried in order, first on the record, then on its ``metadata``.
 TEXT_FIELDS = ("text", "page_content", "content", "chunk", "chunk_text")
@@ -131,7 +131,7 @@ def _jsonl_items(text: str, problems: list[RecordProblem]) -> Iterator[tuple[int
         line, start, number = text[start:end], end + 1, number + 1
         if line.strip():
             try:
-                yield number, json.loads(line)
+                yield number, read_json(line)
             except ValueError as exc:
                 problems.append(RecordProblem(number, f"not valid JSON ({_reason(exc)})"))
             except RecursionError:
@@ -156,14 +156,16 @@ def _json_items(text: str) -> tuple[list[tuple[int, Any]], list[RecordProblem], 
     """Elements of a JSON array (or of an object's ``chunks`` array) decoded one at a time,
     so one malformed element costs only itself: reading resumes at the next line opening
     an object."""
-    decoder = json.JSONDecoder()
+    decoder = JSON_DECODER
     error: json.JSONDecodeError | None = None
     try:
-        whole = json.loads(text)
+        whole = read_json(text)
     except json.JSONDecodeError as exc:
         whole, error = None, exc
-    except RecursionError:
-        return [], [RecordProblem(1, "the JSON is nested too deeply to read")], {}
+    except InputRefused as exc:
+        if "nested" in str(exc):
+            return [], [RecordProblem(1, f"the JSON is nested too deeply to read ({exc})")], {}
+        whole, error = None, json.JSONDecodeError(str(exc), text, 0)  # a bad number: read element by element
     if isinstance(whole, dict):
         items = whole.get("chunks")
         if not isinstance(items, list):
@@ -194,6 +196,12 @@ def _json_items(text: str) -> tuple[list[tuple[int, Any]], list[RecordProblem], 
         except RecursionError:
             problems.append(RecordProblem(lines.at(pos), "the JSON is nested too deeply to read"))
             break
+        except InputRefused as exc:
+            problems.append(RecordProblem(lines.at(pos), str(exc)))
+            found = _NEXT_OBJECT.search(text, pos + 1)
+            if not found:
+                break
+            pos = found.end() - 1
         except json.JSONDecodeError as exc:
             problems.append(RecordProblem(lines.at(exc.pos), f"not valid JSON ({exc.msg})"))
             found = _NEXT_OBJECT.search(text, exc.pos)

@@ -8,14 +8,13 @@ that cannot be read or placed is reported with its number and reason; the rest a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..chunks.matching import DocumentMatcher
 from ..chunks.records import as_offset, iter_lines, read_source
-from ..limits import MAX_CHUNK_FILE_BYTES
+from ..limits import MAX_CHUNK_FILE_BYTES, read_json
 from ..model import Chunk, Document, Span
 from .store import ContextStore, document_hash
 from .writer import MAX_LINE_CHARS
@@ -66,7 +65,7 @@ def _placed(raw: str, by_id: Mapping[str, Chunk], matcher: DocumentMatcher,
             texts: Mapping[str, str]) -> tuple[str, Span, str] | str:
     """``(doc_id, span, line)`` of one record, or why it is left out."""
     try:
-        record = json.loads(raw)
+        record = read_json(raw)
     except ValueError as exc:
         return f"not valid JSON ({exc})"
     if not isinstance(record, dict):

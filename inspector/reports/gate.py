@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..limits import MAX_BASELINE_BYTES, read_limited
+from ..limits import MAX_BASELINE_BYTES, read_json, read_limited
 from ..model import ATOM_KINDS, ATOM_LABELS
 
 BASELINE_FORMAT = "chunk-inspector-baseline"
@@ -266,7 +266,7 @@ def read_baseline(path: str | Path) -> dict:
     """Read a baseline file; ``ValueError`` with the reason when it is not one."""
     path = Path(path)
     try:
-        document = json.loads(read_limited(path, MAX_BASELINE_BYTES, "baseline").decode("utf-8"))
+        document = read_json(read_limited(path, MAX_BASELINE_BYTES, "baseline"))
     except OSError as exc:
         raise ValueError(f"cannot read baseline {path.name}: {exc.strerror or exc}") from None
     except ValueError as exc:

@@ -17,19 +17,24 @@ offsets, the quote must be at them: that occurrence, not another copy, answers t
 when the text at the offsets differs, the nearest copy is taken and reported. Without offsets a
 quote is found verbatim, else with whitespace normalised (reported), and any copy answers. A
 question any of whose quotes cannot be found is reported and left out.
+
+The work a set may ask for is bounded, not only its bytes: at most ``MAX_QUESTIONS`` questions,
+``MAX_QUOTES`` quotes in one and ``MAX_QUOTES_IN_ALL`` in all (the rest are reported and left
+out); a quote shorter than ``MIN_QUOTE_CHARACTERS`` is too short to be evidence and one found in
+more than ``MAX_PLACES`` places too common to tell which chunk answers (both reported, never
+searched further); JSON is read with ``limits.read_json``'s bounds.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..chunks.matching import DocumentMatcher, NormalisedText
 from ..chunks.records import iter_lines, read_source
-from ..limits import MAX_GOLDEN_BYTES
+from ..limits import MAX_GOLDEN_BYTES, read_json
 from ..model import Document
 
 Location = tuple[str, int, int]
@@ -37,6 +42,15 @@ FORMATS: tuple[str, ...] = ("jsonl", "chroma-csv", "csv")
 #: The boundary kinds the article names; a golden set may use any other label too.
 BOUNDARY_KINDS: tuple[str, ...] = ("heading", "next-paragraph", "table-header", "exception")
 MAX_KIND_LENGTH = 40
+#: Questions read from one golden set (the rest are left out, as for question files).
+MAX_QUESTIONS = 10_000
+#: Quotes one question may give, and quotes over the whole set.
+MAX_QUOTES = 32
+MAX_QUOTES_IN_ALL = 20_000
+#: The shortest quote that is evidence: a short sentence (shorter ones are found everywhere).
+MIN_QUOTE_CHARACTERS = 12
+#: The most places a quote may be found in (a quote found more often answers nothing in particular).
+MAX_PLACES = 100
 _FORMAT_HELP = ("a golden set is JSON Lines (one {\"question\": ..., \"evidence\": ...} per line), Chroma's "
                 "questions_df.csv (question, references, corpus_id) or a CSV with question and evidence columns")
 
@@ -99,8 +113,8 @@ class GoldenProblem:
     """Line of the golden file."""
 
     kind: str
-    """``malformed``, ``unknown-document``, ``not-found`` (left out), ``normalised`` or
-    ``moved`` (kept)."""
+    """``malformed``, ``unknown-document``, ``not-found``, ``too-short``, ``too-common``,
+    ``too-many`` (left out), ``normalised`` or ``moved`` (kept)."""
 
     message: str
     """What happened, in words."""
@@ -137,23 +151,27 @@ def folder_of(doc_id: str) -> str:
     return doc_id.split("/", 1)[0] if "/" in doc_id else "."
 
 
-def locate(evidence: str, documents: list[Document], normalised: dict | None = None) -> tuple[list[Location], str]:
+def locate(evidence: str, documents: list[Document], normalised: dict | None = None,
+           limit: int = MAX_PLACES) -> tuple[list[Location], str]:
     """Where a quote is: every verbatim occurrence, else every whitespace-normalised one
-    (``normalised`` caches each document's ``NormalisedText`` across calls)."""
+    (``normalised`` caches each document's ``NormalisedText`` across calls). The search stops
+    at ``limit`` + 1 places: more than ``limit`` is an answer in itself."""
     normalised = {} if normalised is None else normalised
     found: list[Location] = []
     for document in documents:
         at = document.text.find(evidence)
-        while at >= 0:
+        while at >= 0 and len(found) <= limit:
             found.append((document.id, at, at + len(evidence)))
             at = document.text.find(evidence, at + 1)
     if found:
         return found, "exact"
     for document in documents:
+        if len(found) > limit:
+            break
         twin = normalised.get(document.id)
         if twin is None:
             twin = normalised[document.id] = NormalisedText(document.text)
-        found += [(document.id, a, b) for a, b in twin.find_all(evidence)]
+        found += [(document.id, a, b) for a, b in twin.find_all(evidence, limit + 1 - len(found))]
     return found, "normalised" if found else "missing"
 
 
@@ -176,8 +194,10 @@ def load_golden(source: str | Path | bytes, corpus, *, name: str | None = None,
     reader = _Locator(documents, documents if searched is None else searched)
     kind, records = _records(text, name)
     items, problems = [], []
-    for line, record in records:
+    for line, record in _bounded(records):
         try:
+            if isinstance(record, tuple):
+                raise _Left(*record)
             if isinstance(record, str):
                 raise _Left("malformed", record)
             item, notes = reader.item(line, record)
@@ -187,6 +207,28 @@ def load_golden(source: str | Path | bytes, corpus, *, name: str | None = None,
         items.append(item)
         problems += [GoldenProblem(line, k, m) for k, m in notes]
     return GoldenSet(name, tuple(items), tuple(problems), kind)
+
+
+def _bounded(records):
+    """The records up to ``MAX_QUESTIONS`` and ``MAX_QUOTES_IN_ALL`` quotes, then one
+    ``(kind, message)`` saying the rest were left out (they are not parsed)."""
+    quotes = 0
+    for count, (line, record) in enumerate(records):
+        if count == MAX_QUESTIONS:
+            yield line, ("too-many", f"more than {MAX_QUESTIONS:,} questions; this one and the rest are left out")
+            return
+        if isinstance(record, dict):
+            quotes += _quote_count(record)
+            if quotes > MAX_QUOTES_IN_ALL:
+                yield line, ("too-many", f"more than {MAX_QUOTES_IN_ALL:,} quotes in all; this question and "
+                                         "the rest are left out")
+                return
+        yield line, record
+
+
+def _quote_count(record: dict) -> int:
+    found = record.get("references", record.get("evidence"))
+    return len(found) if isinstance(found, list) else 1
 
 
 def _records(text: str, name: str):
@@ -205,7 +247,7 @@ def _records(text: str, name: str):
 def _json_records(text: str):
     for line, raw in iter_lines(text):
         try:
-            record = json.loads(raw)
+            record = read_json(raw)
         except ValueError as exc:
             yield line, f"not valid JSON ({exc}); {_FORMAT_HELP}"
             continue
@@ -225,10 +267,10 @@ def _csv_records(rows, header: list[str]):
             record: dict = dict(zip(header, row))
             if "references" in record:
                 try:
-                    record["references"] = json.loads(record["references"])
-                except ValueError:
+                    record["references"] = read_json(record["references"])
+                except ValueError as exc:
                     yield line, ("'references' is not a JSON list of {\"content\", \"start_index\", "
-                                 "\"end_index\"}")
+                                 f"\"end_index\"}} ({exc})")
                     continue
             yield line, {k: v for k, v in record.items() if v != "" or k == "references"}
     except csv.Error as exc:
@@ -239,12 +281,13 @@ def quote_texts(source: str | Path | bytes, name: str | None = None) -> set[str]
     """Every quote a golden set's well-formed records give, as it is looked for (stripped)."""
     text, name = read_source(source, name, "golden set", MAX_GOLDEN_BYTES)
     out = set()
-    for _, record in _records(text, name)[1]:
+    for _, record in _bounded(_records(text, name)[1]):
         if isinstance(record, dict):
             try:
-                out.update(content.strip() for content, _ in _wanted_quotes(record))
+                quotes = [content.strip() for content, _ in _wanted_quotes(record)]
             except _Left:
                 continue
+            out.update(quote for quote in quotes if len(quote) >= MIN_QUOTE_CHARACTERS)
     return out
 
 
@@ -282,6 +325,10 @@ class _Locator:
     def quote(self, content: str, offsets: tuple[int, int] | None, scope: list[Document], number: int):
         what = f"quote {number}" if number else "evidence"
         text = content.strip()
+        if len(text) < MIN_QUOTE_CHARACTERS:
+            raise _Left("too-short", f"{what} {text[:MIN_QUOTE_CHARACTERS]!r} is {len(text)} character"
+                                     f"{'s' * (len(text) != 1)}: too short to be evidence (at least "
+                                     f"{MIN_QUOTE_CHARACTERS}, a short sentence); question left out")
         lead, trail = len(content) - len(content.lstrip()), len(content) - len(content.rstrip())
         if offsets is not None:
             start, end = offsets[0] + lead, offsets[1] - trail
@@ -289,6 +336,9 @@ class _Locator:
             if len(pinned) == 1:
                 return Quote(text, tuple(pinned), "offsets"), None
         found, how = locate(text, scope, self.twins)
+        if len(found) > MAX_PLACES:
+            raise _Left("too-common", f"{what} is found in more than {MAX_PLACES} places: too common to tell "
+                                      "which chunk answers; question left out")
         if how == "missing":
             where = (scope[0].id if scope is not self.searched else
                      self.documents[0].id if len(self.documents) == 1 else "the corpus")
@@ -328,12 +378,18 @@ def _wanted_quotes(record: dict) -> list[tuple[str, tuple[int, int] | None]]:
             if not isinstance(content, str) or not content.strip():
                 raise _Left("malformed", "every reference needs a non-empty 'content' string")
             out.append((content, _offsets(ref)))
-        return out
+        return _few(out)
     quotes = [evidence] if isinstance(evidence, str) else evidence
     if not isinstance(quotes, list) or not quotes or not all(isinstance(q, str) and q.strip() for q in quotes):
         raise _Left("malformed", "needs non-empty 'question' and 'evidence' strings (or a list of quotes, "
                                  "or Chroma's 'references')")
-    return [(q, None) for q in quotes]
+    return _few([(q, None) for q in quotes])
+
+
+def _few(quotes: list) -> list:
+    if len(quotes) > MAX_QUOTES:
+        raise _Left("malformed", f"{len(quotes):,} quotes; a question gives at most {MAX_QUOTES}")
+    return quotes
 
 
 def _offsets(reference: dict) -> tuple[int, int] | None:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..chunks.records import ChunkRecord, RecordProblem, iter_lines, read_source, to_record
 from ..errors import ImportChunksError, QuestionsError
-from ..limits import MAX_GOLDEN_BYTES
+from ..limits import MAX_GOLDEN_BYTES, read_json
 
 #: The most questions one file may hold (each is ranked against every chunk).
 MAX_QUESTIONS = 10_000
@@ -149,7 +149,7 @@ def _rows(text: str, name: str):
 def _json_rows(text: str):
     for line, raw in iter_lines(text):
         try:
-            value = json.loads(raw)
+            value = read_json(raw)
         except ValueError as exc:
             yield line, QuestionProblem(line, f"not valid JSON ({exc}); {_FORMAT_HELP}")
             continue
@@ -177,7 +177,7 @@ def _csv_rows(text: str):
             retrieved = record.get("retrieved") or None
             if retrieved is not None:
                 try:
-                    retrieved = json.loads(retrieved)
+                    retrieved = read_json(retrieved)
                 except ValueError:
                     yield rows.line_num, QuestionProblem(rows.line_num, "'retrieved' is not a JSON list")
                     continue
@@ -232,7 +232,7 @@ class QuestionSetStore:
             raise QuestionsError("a question set id is 16 lowercase hex digits")
         path = self.folder / f"{question_set}.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path.read_text(encoding="utf-8"))
             texts = data["questions"]
             found = QuestionSet(str(data["name"]), tuple(UserQuestion(n, t) for n, t in enumerate(texts, 1)))
         except FileNotFoundError:

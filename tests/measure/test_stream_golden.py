@@ -45,8 +45,9 @@ def tricky(folder) -> str:
         {"question": "nowhere", "evidence": "no document says this at all, anywhere"},
         {"question": "wrong document", "evidence": row, "doc_id": "blog/not-a-page.md"},
         {"question": "right document, missing quote", "evidence": row, "doc_id": "product/guides/installation.md"},
-        {"question": "a figure", "evidence": "10 days"},
+        {"question": "a figure", "evidence": "10 working days"},
         {"question": "zzzz qqqq", "evidence": "the"},
+        {"question": "everywhere", "evidence": "Harborline"},
     ]
     path = folder / "tricky.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
@@ -83,7 +84,8 @@ def test_each_question_scores_as_held(tmp_path, parked):
     with read_streamed(list_corpus(SAMPLE), Reading("markdown"), str(tmp_path / "data"), jobs=2) as work:
         located = work.load_golden(source)
         assert located == load_golden(source, corpus)
-        assert {p.kind for p in located.problems} == {"normalised", "moved", "not-found", "unknown-document"}
+        assert {p.kind for p in located.problems} == {"normalised", "moved", "not-found", "unknown-document",
+                                                      "too-short"}
         for spec, budgets, width in (("fixed:400", (100, 300), 0), ("sentence:200t", (50, 4000), 0),
                                      ("fixed:200", (300, 900), 2)):
             mine = golden_recall(work, located, spec, budgets=budgets, expand=width)

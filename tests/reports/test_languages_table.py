@@ -57,7 +57,7 @@ def test_golden_recall_by_the_language_of_the_evidence(mixed, tmp_path):
               "evidence": "在三节点集群上把每秒写入的数据量从 166 MB 提高到 182 MB"},
              {"question": "Wie hoch ist die Obergrenze für Hotels in München?",
               "evidence": "Für Hotels gilt eine Obergrenze von 160 Euro pro Nacht"},
-             {"question": "When are the core hours?", "evidence": "core hours"}]
+             {"question": "When are the core hours?", "evidence": "Outside core hours"}]
     path = tmp_path / "golden.jsonl"
     path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
     golden = load_golden(path, mixed)

@@ -138,11 +138,17 @@ def test_problem_lines_are_reported_and_left_out():
         json.dumps({"question": "q", "evidence": "never written anywhere"}).encode(),
         json.dumps({"question": "q", "evidence": "Sick pay", "doc_id": "elsewhere.md"}).encode(),
         json.dumps({"question": "", "evidence": "x"}).encode(),
-        json.dumps({"question": "Who pays?", "evidence": "Sick pay", "folder": "policies"}).encode(),
+        json.dumps({"question": "Who pays?", "evidence": "Sick pay is 100%", "folder": "policies"}).encode(),
+        json.dumps({"question": "What is it?", "evidence": "Sick pay"}).encode(),
+        json.dumps({"question": "How much?", "evidence": ["Sick pay is 100%"] * 33}).encode(),
     ])
     golden = load_golden(data, [doc], name="g.jsonl")
     assert [(p.line, p.kind) for p in golden.problems] == [
-        (1, "normalised"), (2, "malformed"), (3, "not-found"), (4, "unknown-document"), (5, "malformed")]
+        (1, "normalised"), (2, "malformed"), (3, "not-found"), (4, "unknown-document"), (5, "malformed"),
+        (7, "too-short"), (8, "malformed")]
+    assert golden.problems[-2].message == ("evidence 'Sick pay' is 8 characters: too short to be evidence (at least "
+                                           "12, a short sentence); question left out")
+    assert golden.problems[-1].message == "33 quotes; a question gives at most 32"
     assert [(i.line, i.match, i.folder) for i in golden.items] == [(1, "normalised", "handbook"),
                                                                     (6, "exact", "policies")]
     assert golden.items[0].locations == ((doc.id, 0, len(doc.text) - 1),)
@@ -170,9 +176,9 @@ def test_a_kind_is_read_as_a_label_and_a_bad_one_leaves_the_line_out():
     text = "Alpha beta gamma delta.\n"
     doc = Document("x/t.md", text)
     golden = load_golden(_golden([
-        {"question": "alpha", "evidence": "Alpha beta", "kind": "Table Header"},
-        {"question": "gamma", "evidence": "gamma delta"},
-        {"question": "delta", "evidence": "delta", "kind": ["heading"]},
+        {"question": "alpha", "evidence": "Alpha beta gamma", "kind": "Table Header"},
+        {"question": "gamma", "evidence": "beta gamma delta"},
+        {"question": "delta", "evidence": "gamma delta.", "kind": ["heading"]},
     ]), [doc])
     assert [item.kind for item in golden.items] == ["table-header", ""]
     (problem,) = golden.problems
@@ -180,5 +186,5 @@ def test_a_kind_is_read_as_a_label_and_a_bad_one_leaves_the_line_out():
     result = evaluate_golden(golden, [Chunk(doc.id, 0, 0, len(text))], TermTable([(doc.id, text)]),
                              budgets=(100,), length="chars")
     assert result.by_kind() == {"table-header": {100: (1, 1)}}
-    csv = load_golden(b"question,evidence,kind\nalpha,Alpha beta,exception\n", [doc], name="g.csv")
+    csv = load_golden(b"question,evidence,kind\nalpha,Alpha beta gamma,exception\n", [doc], name="g.csv")
     assert csv.items[0].kind == "exception"

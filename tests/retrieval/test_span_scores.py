@@ -54,7 +54,8 @@ class Fixed(Retriever):
         return [list(self.order) for _ in asks]
 
 
-def test_the_golden_result_carries_the_worked_example_end_to_end():
+def test_the_golden_result_carries_the_worked_example_end_to_end(monkeypatch):
+    monkeypatch.setattr("inspector.retrieval.golden_files.MIN_QUOTE_CHARACTERS", 10)  # the example's 10-digit quote
     text = "".join(f"{i:02d}" for i in range(50))  # 100 characters, no repeated quote
     doc = Document("d/x.md", text)
     quotes = [{"content": text[a:b], "start_index": a, "end_index": b} for a, b in EVIDENCE]
