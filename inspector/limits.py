@@ -30,6 +30,8 @@ MAX_GOLDEN_BYTES = 5_000_000
 MAX_BASELINE_BYTES = 1_000_000
 #: A Hugging Face ``tokenizer.json`` (a unit ``hf:PATH``, or an upload).
 MAX_TOKENIZER_BYTES = 64_000_000
+#: The widest embedding taken from a model or a server (the field's largest are 4,096).
+MAX_EMBEDDING_DIMENSIONS = 8_192
 
 #: How deep JSON from outside may nest (the deepest record read is three levels deep): deeper
 #: documents are refused before the parser recurses.

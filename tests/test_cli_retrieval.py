@@ -172,3 +172,29 @@ def test_check_holds_the_expanded_reading_to_its_floors(capsys):
     assert result["measures"]["answer@5"] >= 0.95
     assert any("1 neighbour either side" in note for note in result["notes"])
     assert run(capsys, "check", str(SAMPLE), "--spec", "fixed:800", "--min", "answer@5=0.95")[0] == 1
+
+
+class _SickServer(EmbeddingServer):
+    """Answers NaN in every vector while ``sick``, then healthy vectors."""
+
+    sick = True
+
+    def _answer(self, path, body, headers):
+        status, reply, extra = super()._answer(path, body, headers)
+        if self.sick and status == 200:
+            reply = json.dumps(reply).replace('"embedding": [', '"embedding": [NaN, ').encode()
+        return status, reply, extra
+
+
+def test_an_embeddings_server_answering_nan_fails_the_run_and_leaves_nothing_cached(capsys, data):
+    args = ["check", str(SAMPLE / "handbook"), "--spec", "structured:800", "--retriever", "dense:openai:m", "--json"]
+    with _SickServer() as server:
+        status, out, err = run(capsys, *args, "--embeddings-url", server.url)
+        assert status == 2 and out == "" and "Traceback" not in err
+        assert f"{server.url}/embeddings answered NaN is not a number" in err
+        assert VectorStore(data / STORE_NAME).count() == 0
+        server.sick = False
+        status, out, _ = run(capsys, *args, "--embeddings-url", server.url)
+    assert status == 0
+    with EmbeddingServer() as healthy:  # the same vectors from a server that was never sick
+        assert run(capsys, *args, "--embeddings-url", healthy.url)[1] == out

@@ -18,7 +18,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 
-from ..errors import EmbeddingServiceError, RetrieverError
+from ..errors import EmbeddingServiceError, InputRefused, RetrieverError
+from ..limits import MAX_EMBEDDING_DIMENSIONS, human_size, read_json
 from .embedders import Embedder
 
 ENV_BASE_URL = "OPENAI_BASE_URL"
@@ -33,8 +34,10 @@ FIRST_PAUSE = 0.5
 LONGEST_PAUSE = 30.0
 #: Seconds one request may take.
 TIMEOUT = 60.0
-#: The largest answer read (64 texts of 3,072 dimensions are about 4 MB of JSON).
+#: The largest answer read (64 texts of 3,072 dimensions are about 4 MB of JSON); an answer for
+#: fewer texts may hold ``ANSWER_BYTES_PER_NUMBER`` bytes a dimension up to the widest embedding.
 MAX_ANSWER_BYTES = 64 << 20
+ANSWER_BYTES_PER_NUMBER = 26
 #: Answers that may succeed when asked again.
 RETRIED = frozenset({408, 409, 429, 500, 502, 503, 504})
 
@@ -75,28 +78,36 @@ class OpenAIEmbeddings(Embedder):
             rows += self._batch(texts[first:first + self.batch])
         if not rows:
             return np.zeros((0, 0), dtype=np.float32)
-        if len({len(row) for row in rows}) != 1:
+        widths = {len(row) for row in rows}
+        if len(widths) != 1:
             raise EmbeddingServiceError(f"{self.url} answered vectors of different lengths for {self.model}")
+        if max(widths) > MAX_EMBEDDING_DIMENSIONS:
+            raise EmbeddingServiceError(f"{self.url} answered vectors of {max(widths):,} dimensions for {self.model} "
+                                        f"(at most {MAX_EMBEDDING_DIMENSIONS:,})")
         return np.asarray(rows, dtype=np.float32)
 
     def _batch(self, texts: list[str]) -> list[list[float]]:
         def counted() -> None:
             self.requests += 1
 
+        largest = min(MAX_ANSWER_BYTES, 65_536 + len(texts) * MAX_EMBEDDING_DIMENSIONS * ANSWER_BYTES_PER_NUMBER)
         raw = post_json(self.url, {"model": self.model, "input": texts}, api_key=self.api_key,
                         attempts=self.attempts, first_pause=self.first_pause, timeout=self.timeout, sleep=self.sleep,
                         error=EmbeddingServiceError, what=self.model, server="the embeddings server",
-                        on_request=counted)
+                        on_request=counted, largest=largest)
         return self._vectors(raw, len(texts))
 
     def _vectors(self, raw: bytes, count: int) -> list[list[float]]:
         try:
-            data = json.loads(raw)["data"]
+            data = read_json(raw)["data"]
             ordered = sorted(data, key=lambda item: item["index"])
             rows = [item["embedding"] for item in ordered]
             ok = (len(rows) == count and [item["index"] for item in ordered] == list(range(count))
                   and all(isinstance(row, list) and row and all(isinstance(x, (int, float)) for x in row)
                           for row in rows))
+        except InputRefused as exc:
+            raise EmbeddingServiceError(f"{self.url} answered {exc} in the embeddings of {self.model}; nothing was "
+                                        "ranked or kept") from None
         except (ValueError, KeyError, TypeError):
             ok = False
         if not ok:
@@ -108,7 +119,7 @@ class OpenAIEmbeddings(Embedder):
 def post_json(url: str, payload: dict, *, api_key: str = "", attempts: int = ATTEMPTS, first_pause: float = FIRST_PAUSE,
               timeout: float = TIMEOUT, sleep: Callable[[float], None] = time.sleep,
               error: type[Exception] = EmbeddingServiceError, what: str = "the request", server: str = "the server",
-              on_request: Callable[[], None] | None = None) -> bytes:
+              on_request: Callable[[], None] | None = None, largest: int = MAX_ANSWER_BYTES) -> bytes:
     """POST ``payload`` as JSON to an OpenAI-compatible ``url`` and return the answer's bytes.
     A failure that may pass (no connection, a timeout, ``RETRIED``) is tried again after a
     pause that doubles (``Retry-After`` honoured); any other refusal raises ``error`` at once
@@ -127,7 +138,7 @@ def post_json(url: str, payload: dict, *, api_key: str = "", attempts: int = ATT
         request = urllib.request.Request(url, data=body, headers=headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=timeout) as answer:
-                raw = answer.read(MAX_ANSWER_BYTES + 1)
+                raw = answer.read(largest + 1)
         except urllib.error.HTTPError as exc:
             said = _said(exc)
             if exc.code not in RETRIED:
@@ -138,8 +149,8 @@ def post_json(url: str, payload: dict, *, api_key: str = "", attempts: int = ATT
         except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError) as exc:
             reason = str(getattr(exc, "reason", exc)) or type(exc).__name__
             continue
-        if len(raw) > MAX_ANSWER_BYTES:
-            raise error(f"{url} answered more than {MAX_ANSWER_BYTES >> 20} MB for {what}")
+        if len(raw) > largest:
+            raise error(f"{url} answered more than {human_size(largest)} for {what}")
         return raw
     raise error(f"{server} at {url} did not answer after {max(1, attempts)} attempts ({reason})")
 

@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from ..data_folder import use_wal
+from ..errors import EmbeddingServiceError
+from ..limits import MAX_EMBEDDING_DIMENSIONS
 from .embedders import Embedder
 
 STORE_NAME = "embeddings.sqlite3"
@@ -162,7 +164,7 @@ class Vectors:
     def _embed(self, missing: list[bytes], text_of: dict[bytes, str], progress) -> None:
         for first in range(0, len(missing), EMBED_BATCH):
             part = missing[first:first + EMBED_BATCH]
-            raw = np.asarray(self.embedder.embed([text_of[d] for d in part]), dtype=np.float32)
+            raw = self._checked(self.embedder.embed([text_of[d] for d in part]), len(part))
             norms = np.linalg.norm(raw, axis=1, keepdims=True)
             unit = np.divide(raw, norms, out=np.zeros_like(raw), where=norms > 0)
             items = list(zip(part, unit))
@@ -176,6 +178,31 @@ class Vectors:
                     self.store = None
             if progress is not None:
                 progress(min(first + EMBED_BATCH, len(missing)), len(missing))
+
+    def _checked(self, answer, count: int) -> np.ndarray:
+        """The embedder's answer as float32 rows, or ``EmbeddingServiceError`` naming the model
+        (a server's model names its address) when it is not one finite vector of the model's
+        width per text: nothing of it is kept."""
+        name = self.embedder.model_id
+        try:
+            rows = np.asarray(answer, dtype=np.float32)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise EmbeddingServiceError(f"{name} answered something other than vectors ({exc})") from None
+        if rows.ndim != 2 or len(rows) != count:
+            raise EmbeddingServiceError(f"{name} answered {rows.shape} for {count} texts, not one vector each")
+        width = rows.shape[1]
+        if not 1 <= width <= MAX_EMBEDDING_DIMENSIONS:
+            raise EmbeddingServiceError(f"{name} answered vectors of {width:,} dimensions (at most "
+                                        f"{MAX_EMBEDDING_DIMENSIONS:,})")
+        if self._width is not None and width != self._width:
+            raise EmbeddingServiceError(f"{name} answered vectors of {width:,} dimensions where it gave "
+                                        f"{self._width:,} before; nothing of this answer is kept")
+        bad = ~np.isfinite(rows)
+        if bad.any():
+            row = int(np.argwhere(bad)[0][0])
+            raise EmbeddingServiceError(f"{name} answered a vector holding {rows[bad][0]} (text {row + 1} of "
+                                        f"{count}); vectors must be finite: nothing of this answer is kept")
+        return rows
 
     def _remember(self, found: dict[bytes, np.ndarray]) -> None:
         for digest, vector in found.items():

@@ -131,3 +131,24 @@ def test_a_dense_openai_retriever_ranks_through_the_server(monkeypatch, sample_m
         again = open_retriever("dense:openai:test-embed", base_url=server.url, cache_folder=tmp_path)
         again.rank([Question(text, ())], pool, 1)
         assert sum(len(r["input"]) for r in server.requests) == sent, "the second run comes from the cache"
+
+
+@pytest.mark.parametrize(("number", "reason"), [(b"NaN", "NaN is not a number"), (b"Infinity", "Infinity is not"),
+                                                (b"-Infinity", "Infinity is not"), (b"1e999", "out of range"),
+                                                (b"9" * 400, "400 digits")])
+def test_a_number_that_is_not_a_finite_number_is_refused_with_the_servers_name(number, reason):
+    body = b'{"data": [{"index": 0, "embedding": [0.1, ' + number + b']}]}'
+    with EmbeddingServer([(200, body, {})]) as server:
+        with pytest.raises(EmbeddingServiceError, match=reason) as caught:
+            client(server.url)[0].embed(["a"])
+    assert server.url in str(caught.value)
+
+
+def test_vectors_wider_than_any_model_are_refused_before_they_are_held():
+    with EmbeddingServer(width=9_000) as server:
+        with pytest.raises(EmbeddingServiceError, match="9,000 dimensions"):
+            client(server.url)[0].embed(["a", "b"])
+    wide = b'{"data": [{"index": 0, "embedding": [' + b"0," * 300_000 + b'0]}]}'  # 600 kB for one text
+    with EmbeddingServer([(200, wide, {})]) as server:
+        with pytest.raises(EmbeddingServiceError, match="answered more than"):
+            client(server.url)[0].embed(["a"])

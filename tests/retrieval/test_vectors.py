@@ -140,3 +140,45 @@ def test_processes_opening_a_new_store_at_once_all_keep_it(tmp_path):
     for, about one open in ten of four at once fell back to memory."""
     warnings = at_once(lambda round_, _: tmp_path / str(round_), lambda folder: open_store(folder)[1], [0, 1, 2, 3], 12)
     assert warnings == [""] * 48
+
+
+class _Broken(CountingEmbedder):
+    """Answers ``damage(rows)`` to the first call, then as a healthy model would."""
+
+    def __init__(self, damage) -> None:
+        super().__init__()
+        self.damage = damage
+
+    def embed(self, texts):
+        rows = super().embed(texts)
+        damage, self.damage = self.damage, None
+        return damage(rows) if damage else rows
+
+
+def _nan(rows):
+    rows[0, 3] = np.nan
+    return rows
+
+
+@pytest.mark.parametrize(("damage", "reason"), [
+    (_nan, "holding nan"),
+    (lambda rows: np.full_like(rows, np.inf), "holding inf"),
+    (lambda rows: rows[:, :5], "5 dimensions where it gave 8 before"),
+    (lambda rows: rows[:1], r"answered \(1, 8\) for 2 texts"),
+    (lambda rows: np.zeros((2, 9_000), dtype=np.float32), "9,000 dimensions"),
+])
+def test_a_damaged_answer_is_refused_and_never_kept_so_the_fixed_model_gives_the_right_vectors(tmp_path, damage,
+                                                                                             reason):
+    from inspector.errors import EmbeddingServiceError
+
+    store = VectorStore(tmp_path / STORE_NAME)
+    healthy = Vectors(CountingEmbedder()).of(["alpha", "beta"])
+    vectors = Vectors(_Broken(None), store)
+    if "before" in reason:
+        vectors.of(["gamma"])  # the model's width, seen once
+    vectors.embedder.damage = damage
+    with pytest.raises(EmbeddingServiceError, match=reason):
+        vectors.of(["alpha", "beta"])
+    assert store.count() == (1 if "before" in reason else 0)
+    again = Vectors(vectors.embedder, VectorStore(tmp_path / STORE_NAME))  # the server fixed, a new run
+    assert np.array_equal(again.of(["alpha", "beta"]), healthy)
