@@ -20,7 +20,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "semantic": ("semantic-text-splitter",),
     "model2vec": ("model2vec",),
     "docling": ("docling-slim",),
-    "mlflow": ("mlflow-skinny",),
+    "mlflow": ("mlflow-skinny", "sqlalchemy", "alembic", "psycopg"),
     "ray": ("ray",),
 }
 

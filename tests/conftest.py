@@ -19,10 +19,13 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(items):
     # Under xdist (``make test``), the Ray tests run in one worker: a module starts one local Ray
-    # for its tests, and two clusters at once on two cores would starve each other.
+    # for its tests, and two clusters at once on two cores would starve each other. The tests
+    # starting a real service (an MLflow server) share another.
     for item in items:
         if item.get_closest_marker("ray"):
             item.add_marker(pytest.mark.xdist_group("ray"))
+        elif item.get_closest_marker("service"):
+            item.add_marker(pytest.mark.xdist_group("services"))
 
 
 def pytest_collection_finish(session):

@@ -97,11 +97,6 @@ def run_check(args: argparse.Namespace) -> int:
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:
             return fail(f"cannot write {args.write_baseline}: {exc.strerror or exc}")
-    if args.mlflow is not None:
-        from ..reports.tracking import check_run
-
-        log_to_mlflow(args, [check_run(measured, spec, label, values, str(retriever.spec),
-                                       {**result.as_dict(), "notes": notes})])
     if args.json:
         out = result.as_dict()
         out.update(spec=label, retriever=str(retriever.spec), notes=notes)
@@ -112,7 +107,14 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         title = f"check {label} on {args.corpus} ({len(corpus)} documents, {args.atoms} atoms)"
         sys.stdout.write(format_check(title, result, notes))
-    return 0 if result.passed else 1
+    status = 0 if result.passed else 1
+    if args.mlflow is None:
+        return status
+    from ..reports.tracking import check_run
+
+    sys.stdout.flush()
+    return log_to_mlflow(args, [check_run(measured, spec, label, values, str(retriever.spec),
+                                          {**result.as_dict(), "notes": notes})], status)
 
 
 def _check_limits(args: argparse.Namespace) -> tuple | str:

@@ -86,11 +86,7 @@ def run_report(args: argparse.Namespace) -> int:
                               by_format=args.by_format,
                               by_language=args.by_language, expand=tuple(dict.fromkeys(args.expand)),
                               fixes=fixes, context_model=context_model)
-        if args.mlflow is not None:
-            from ..reports.tracking import report_runs
-
-            log_to_mlflow(args, report_runs(work, report))
-        return _printed(args, report, work.skipped)
+        return _logged(args, work, report, _printed(args, report, work.skipped))
     held_anyway(args, alone)
     from ..data_folder import data_folder
     from ..measure.workers import EarlyAnalysis
@@ -131,11 +127,17 @@ def run_report(args: argparse.Namespace) -> int:
                               expand=tuple(dict.fromkeys(args.expand)), fixes=fixes, context_model=context_model)
     finally:
         early.close()
-    if args.mlflow is not None:
-        from ..reports.tracking import report_runs
+    return _logged(args, work, report, _printed(args, report, corpus.skipped))
 
-        log_to_mlflow(args, report_runs(work, report))
-    return _printed(args, report, corpus.skipped)
+
+def _logged(args: argparse.Namespace, work, report: dict, status: int) -> int:
+    """With ``--mlflow``, one run per compared splitter logged after the report was printed."""
+    if args.mlflow is None:
+        return status
+    from ..reports.tracking import report_runs
+
+    sys.stdout.flush()
+    return log_to_mlflow(args, report_runs(work, report), status)
 
 
 def _printed(args: argparse.Namespace, report: dict, skipped) -> int:

@@ -4,14 +4,20 @@ A run's params are the spec's parts (and the retriever, the atom mode, the corpu
 its metrics the chunk count, survival per atom kind, p50 / p99 chunk tokens, the runt ratio and
 the chunks over the embedder's cap, answer@5 and the cut rate, golden recall at 2,000 and 4,000
 tokens; the JSON report (or the gate's result) is its artifact. MLflow is an optional extra:
-``mlflow-skinny`` is enough. MLflow 3 keeps its file store (``./mlruns``, the default here) in
-maintenance mode and refuses it unless told otherwise; this module tells it so for file URIs,
-and switches MLflow's own usage telemetry off (the tool runs offline).
+``mlflow-skinny`` with SQLAlchemy, Alembic and psycopg for the SQL stores MLflow 3 recommends
+(``sqlite:///runs.db``, ``postgresql://...``); a tracking server (``http://...``) needs nothing
+more. MLflow 3 keeps its file store (``./mlruns``, the default here) in maintenance mode and
+refuses it unless told otherwise; this module tells it so for file URIs, and switches MLflow's
+own usage telemetry off (the tool runs offline). Whatever MLflow or its store raises becomes one
+``TrackingError`` naming the store.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -124,20 +130,68 @@ def log_runs(runs: list[TrackedRun], uri: str | None = None, experiment: str = E
     for key, value in _OFFLINE.items():
         os.environ.setdefault(key, value)
     if uri.startswith("file:"):
+        _check_folder(uri)
         os.environ.setdefault("MLFLOW_ALLOW_FILE_STORE", "true")
+    elif uri.startswith("sqlite:"):
+        _check_database(uri)
     ids = []
+    # MLflow's logging would fill stderr with its database migrations and retries (the failure is
+    # told once, below), and it prints each run's address on stdout, which holds the report.
+    quiet = [logging.getLogger(name) for name in ("mlflow", "alembic")]
+    levels = [logger.level for logger in quiet]
     try:
-        mlflow.set_tracking_uri(uri)
-        mlflow.set_experiment(experiment)
-        for run in runs:
-            with mlflow.start_run(run_name=run.name) as started:
-                mlflow.log_params(run.params)
-                mlflow.log_metrics(run.metrics)
-                mlflow.log_dict(run.artifact, "report.json")
-            ids.append(started.info.run_id)
+        for logger in quiet:
+            logger.setLevel(logging.ERROR + 10)
+        with contextlib.redirect_stdout(sys.stderr):
+            mlflow.set_tracking_uri(uri)
+            mlflow.set_experiment(experiment)
+            for run in runs:
+                with mlflow.start_run(run_name=run.name) as started:
+                    mlflow.log_params(run.params)
+                    mlflow.log_metrics(run.metrics)
+                    mlflow.log_dict(run.artifact, "report.json")
+                ids.append(started.info.run_id)
     except mlflow.exceptions.MlflowException as exc:
         raise TrackingError(f"MLflow at {uri} refused the runs: {' '.join(str(exc).split())[:300]}") from None
+    except ImportError as exc:  # a store's driver: sqlalchemy and alembic for sqlite:, psycopg for postgresql:
+        raise TrackingError(f"MLflow's store at {uri} needs {exc.name or exc} ({install_hint('mlflow')})") from None
+    except Exception as exc:  # the store's own failures (OSError, SQLAlchemy's, HTTP clients')
+        detail = " ".join(str(exc).split())[:300] or "no message"
+        raise TrackingError(f"MLflow at {uri} could not log the runs ({type(exc).__name__}: {detail})") from None
+    finally:
+        for logger, level in zip(quiet, levels):
+            logger.setLevel(level)
     return ids
+
+
+def _check_database(uri: str) -> None:
+    """A SQLite store is a file in a folder that exists (MLflow retries an impossible one for
+    100 s before it says so)."""
+    name = uri.split(":///", 1)[1] if ":///" in uri else ""
+    if not name or name == ":memory:":
+        raise TrackingError(f"MLflow's SQLite store {uri} names no file (sqlite:///runs.db, or an absolute "
+                            "sqlite:////path/runs.db)")
+    path = Path(name)
+    if path.is_dir():
+        raise TrackingError(f"MLflow's SQLite store {uri} is a folder, not a database file")
+    if not path.parent.is_dir():
+        raise TrackingError(f"MLflow's SQLite store {uri} cannot be made: its folder {path.parent} does not exist")
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        raise TrackingError(f"MLflow's SQLite store {uri} cannot be written")
+
+
+def _check_folder(uri: str) -> None:
+    """A file store is a folder: refuse a file, a device or a path below one before MLflow writes."""
+    from urllib.parse import unquote, urlparse
+
+    path = Path(unquote(urlparse(uri).path))
+    for place in (path, *path.parents):
+        if place.exists():
+            if not place.is_dir():
+                raise TrackingError(f"MLflow's file store {uri} is not a folder: {place} is a file")
+            if not os.access(place, os.W_OK | os.X_OK):
+                raise TrackingError(f"MLflow's file store {uri} cannot be written: {place} is read-only")
+            return
 
 
 def mlflow_available() -> bool:

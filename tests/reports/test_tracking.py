@@ -102,3 +102,61 @@ def test_a_streamed_corpus_logs_the_runs_the_held_corpus_logs(tmp_path, capsys, 
     assert logged[1] == logged[0]
     assert streamed == ["fixed:800", "heading:256t", "structured:800"]  # measured from the batches
     assert logged[1]["heading:256t"][1]["tokens_p99"] > logged[1]["heading:256t"][1]["tokens_p50"] > 0
+
+
+def test_a_sqlite_store_takes_the_runs_as_mlflow_3_recommends(tmp_path, capsys):
+    uri = f"sqlite:///{tmp_path / 'runs.db'}"
+    assert main(["check", str(SAMPLE / "handbook"), "--spec", "recursive:800", "--mlflow", uri]) == 0
+    assert f"logged 1 MLflow run to {uri}" in capsys.readouterr().err
+    mlflow.set_tracking_uri(uri)
+    (run,) = mlflow.search_runs(search_all_experiments=True, output_format="list")
+    assert run.info.run_name == "recursive:800" and "survival.code" in run.data.metrics
+
+
+@pytest.mark.parametrize("where", ["file", "/dev/null", "/proc/self", "read-only", "sqlite-folder", "sqlite-nowhere",
+                                   "postgresql-down"])
+def test_a_store_that_cannot_log_is_one_line_after_the_printed_report(tmp_path, capsys, where):
+    from tests.support.services import free_port
+
+    target = {"file": tmp_path / "a-file", "/dev/null": "/dev/null", "/proc/self": "file:/proc/self",
+              "read-only": tmp_path / "locked" / "mlruns", "sqlite-folder": f"sqlite:///{tmp_path}",
+              "sqlite-nowhere": f"sqlite:///{tmp_path}/no/runs.db",
+              "postgresql-down": f"postgresql://someone@127.0.0.1:{free_port()}/runs"}[where]
+    (tmp_path / "a-file").write_text("not a folder\n")
+    (tmp_path / "locked").mkdir(mode=0o500)
+    if where == "read-only" and os.access(tmp_path / "locked", os.W_OK):
+        pytest.skip("root writes through read-only permissions")
+    status = main(["report", str(SAMPLE / "handbook"), "--spec", "fixed:800", "--budgets", "400", "--quiet", "--json",
+                   "--mlflow", str(target)])
+    out, err = capsys.readouterr()
+    assert status == 2 and json.loads(out)["compare"][0]["spec"] == "fixed:800"  # the report came first
+    assert len(err.strip().splitlines()) == 1 and "the report above was not logged" in err
+    assert "Traceback" not in err and "MLflow" in err
+    if where == "postgresql-down":
+        assert "Connection refused" in err  # the driver the extra brings was there and tried
+
+
+@pytest.fixture(scope="module")
+def mlflow_server(tmp_path_factory):
+    """A real ``mlflow server`` on 127.0.0.1 with a SQLite store, for the module's tests."""
+    from tests.support.services import started_mlflow_server
+
+    with started_mlflow_server(tmp_path_factory.mktemp("mlflow-server")) as url:
+        yield url
+
+
+@pytest.mark.service
+def test_a_tracking_server_receives_the_runs_of_report_and_check(mlflow_server, capsys):
+    assert main(["report", str(SAMPLE / "handbook"), "--spec", "fixed:800", "--spec", "structured:800",
+                 "--budgets", "400", "--quiet", "--json", "--mlflow", mlflow_server,
+                 "--mlflow-experiment", "served"]) == 0
+    assert json.loads(capsys.readouterr().out)["compare"]  # MLflow's run addresses went to stderr
+    assert main(["check", str(SAMPLE / "handbook"), "--spec", "structured:800", "--mlflow", mlflow_server,
+                 "--mlflow-experiment", "served"]) == 0
+    assert f"to {mlflow_server} (experiment served)" in capsys.readouterr().err
+    client = mlflow.MlflowClient(mlflow_server)
+    experiment = client.get_experiment_by_name("served")
+    runs = client.search_runs([experiment.experiment_id])
+    assert sorted(run.info.run_name for run in runs) == ["fixed:800", "structured:800", "structured:800"]
+    artifact = client.download_artifacts(runs[0].info.run_id, "report.json")
+    assert "passed" in json.loads(open(artifact, encoding="utf-8").read())  # the check's run: the gate's result
