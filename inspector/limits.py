@@ -33,6 +33,22 @@ MAX_TOKENIZER_BYTES = 64_000_000
 #: The widest embedding taken from a model or a server (the field's largest are 4,096).
 MAX_EMBEDDING_DIMENSIONS = 8_192
 
+# Converting a file (``corpus.box``): each conversion runs in a process of its own, killed when
+# it goes over these.
+#: Memory a conversion may take (beyond the converter's own, already loaded).
+MAX_CONVERSION_MEMORY = 1_000_000_000
+#: CPU seconds, and seconds on the clock, one conversion may take.
+MAX_CONVERSION_CPU_SECONDS = 60
+MAX_CONVERSION_SECONDS = 60.0
+#: An office file or EPUB (a zip archive), read from its directory before anything is inflated:
+#: members, one member's and all members' inflated bytes, and how much a member may inflate.
+MAX_ZIP_MEMBERS = 10_000
+MAX_ZIP_MEMBER_BYTES = 100_000_000
+MAX_ZIP_BYTES = 400_000_000
+MAX_ZIP_RATIO = 200
+#: How deep an XML part of an office file may nest (a real document's are tens deep).
+MAX_XML_DEPTH = 256
+
 #: How deep JSON from outside may nest (the deepest record read is three levels deep): deeper
 #: documents are refused before the parser recurses.
 MAX_JSON_DEPTH = 64
@@ -45,10 +61,11 @@ _JSON_BRACKET = re.compile(r"[\[\]{}]")
 
 
 def human_size(size: int) -> str:
-    """``999 bytes``, ``1.5 kB``, ``20 MB``: a limit or a size as the messages print it."""
+    """``999 bytes``, ``1.5 kB``, ``20 MB``, ``1 GB``: a limit or a size as the messages print it."""
     if size < 1000:
         return f"{size} bytes"
-    value, unit = (size / 1e6, "MB") if size >= 1_000_000 else (size / 1e3, "kB")
+    value, unit = ((size / 1e9, "GB") if size >= 1_000_000_000 else (size / 1e6, "MB") if size >= 1_000_000
+                   else (size / 1e3, "kB"))
     return f"{value:.1f}".removesuffix(".0") + f" {unit}"
 
 

@@ -9,10 +9,13 @@ where the format has them:
   newlines), else where each page's first words appear, in page order;
 - a PPTX's slides start at MarkItDown's ``<!-- Slide number: N -->`` lines.
 
-A file that cannot become text raises ``UnreadableFile`` with the reason in words: a PDF that
-needs a password, a PDF with no text layer ("needs OCR"), a damaged archive, a converter that
-crashed. Results are memoised per process by the file's SHA-256 and ``CONVERTER_VERSION``;
-``conversions.ConversionCache`` keeps them on disk between runs.
+Every conversion runs in a box (``box``): a process of its own under ``limits``' memory, CPU
+and clock limits, an archive's directory and XML nesting checked first (``archive``), so this
+process never parses a file a visitor sent. A file that cannot become text raises
+``UnreadableFile`` with the reason in words: a PDF that needs a password, a PDF with no text
+layer ("needs OCR"), a damaged archive, a zip bomb, a converter that crashed or went over its
+limits. Results and refusals are memoised per process by the file's SHA-256, the converter's
+version and the limits; ``conversions.ConversionCache`` keeps them on disk between runs.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from dataclasses import dataclass
 
 from ..errors import CorpusError, UnreadableFile
 from ..extras import install_hint, installed_version
-from .docling_converter import DOCLING_KINDS, docling_markdown
+from .archive import check_archive
+from .box import BoxLimits, run_boxed, start_host
+from .docling_converter import DOCLING_KINDS, docling_markdown, import_backends
 
 #: Extensions converted to markdown, compared lower-cased, and the kind each one is.
 CONVERTED_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx",
@@ -40,7 +45,7 @@ _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->$", re.M)
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)|<!-- image -->")
 #: The compound-file signature: what a password-protected DOCX, PPTX or XLSX really is.
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_MEMO: dict[tuple[str, str], Converted] = {}
+_MEMO: dict[tuple[str, str], Converted | str] = {}
 _MEMO_LOCK = threading.Lock()
 #: Conversions remembered per process (each holds a document's text).
 _MEMO_SIZE = 512
@@ -91,15 +96,74 @@ def kind_of(name: str) -> str | None:
     return CONVERTED_SUFFIXES.get(name[dot:].lower()) if dot >= 0 else None
 
 
-def to_markdown(raw: bytes, kind: str, converter: str = "markitdown") -> Converted:
-    """``raw`` (a file of ``kind``) as markdown by ``converter`` (one of ``CONVERTERS``);
-    ``UnreadableFile`` says why it cannot be."""
-    key = (hashlib.sha256(raw).hexdigest(), f"{kind}/{converter_version(converter)}")
+def to_markdown(raw: bytes, kind: str, converter: str = "markitdown", limits: BoxLimits | None = None) -> Converted:
+    """``raw`` (a file of ``kind``) as markdown by ``converter`` (one of ``CONVERTERS``), converted
+    in a box under ``limits`` (``BoxLimits.default()``); ``UnreadableFile`` says why it cannot be."""
+    limits = limits or BoxLimits.default()
+    key = (hashlib.sha256(raw).hexdigest(), f"{kind}/{converter_version(converter)}/{limits.key}")
     with _MEMO_LOCK:
         found = _MEMO.get(key)
+    if isinstance(found, str):
+        raise UnreadableFile(found)  # refused before: never converted twice
     if found is not None:
         return found
-    _refuse_early(raw, kind)
+    try:
+        _refuse_early(raw, kind)
+        entry, prepare, later = _box(converter)
+        done = run_boxed(entry, {"kind": kind, "converter": converter}, raw, limits, prepare, later)
+        converted = Converted(done["text"], tuple(done["pages"]), done["kind"])
+    except UnreadableFile as exc:
+        _remember(key, exc.reason)
+        raise
+    _remember(key, converted)
+    return converted
+
+
+def _box(converter: str) -> tuple[str, str, str]:
+    """The box's entry, what its host imports first, and what it imports when idle."""
+    return (f"{__name__}.converted_in_box", f"{__name__}.prepare" + ("_docling" if converter == "docling" else ""),
+            f"{__name__}.prepare_xlsx")
+
+
+def start_converting(converter: str = "markitdown") -> None:
+    """Start the process that converts for this one (and the processes it forks) now: its
+    imports overlap with whatever comes before the first file to convert."""
+    start_host(*_box(converter))
+
+
+def _remember(key: tuple[str, str], outcome: Converted | str) -> None:
+    with _MEMO_LOCK:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.pop(next(iter(_MEMO)))
+        _MEMO[key] = outcome
+
+
+def prepare() -> None:
+    """What every MarkItDown conversion uses, imported once in the box's host."""
+    _import_markitdown()
+    import pypdfium2  # noqa: F401
+
+
+def prepare_xlsx() -> None:
+    """What an XLSX conversion adds (pandas, openpyxl), imported in the box's host once it is
+    idle: not before the first jobs, not in every worker that converts an XLSX."""
+    for name in ("openpyxl", "pandas"):
+        found = sys.modules.get(name)
+        if isinstance(found, _Deferred):
+            found.__getattr__("__name__")
+
+
+def prepare_docling() -> None:
+    """What every Docling conversion uses (and MarkItDown's, which converts EPUB files)."""
+    prepare()
+    import_backends()
+
+
+def converted_in_box(header: dict, raw: bytes, limits: BoxLimits) -> dict:
+    """The conversion itself, in the box's worker (``box.run_boxed``): the archive checked, then
+    converted; the ``Converted`` as a JSON-able dict."""
+    kind, converter = header["kind"], header["converter"]
+    check_archive(raw, kind, limits)
     if converter == "docling" and kind in DOCLING_KINDS:
         text = _normalised(docling_markdown(raw, kind))
         if not _has_text(text):
@@ -108,11 +172,7 @@ def to_markdown(raw: bytes, kind: str, converter: str = "markitdown") -> Convert
         converted = Converted(text, (), kind)
     else:
         converted = _convert_pdf(raw) if kind == "pdf" else _convert_whole(raw, kind)
-    with _MEMO_LOCK:
-        if len(_MEMO) >= _MEMO_SIZE:
-            _MEMO.pop(next(iter(_MEMO)))
-        _MEMO[key] = converted
-    return converted
+    return {"text": converted.text, "pages": list(converted.pages), "kind": converted.kind}
 
 
 #: MarkItDown's converter class for each kind: called directly, so a damaged file fails with
@@ -123,7 +183,7 @@ _CONVERTERS = {"pdf": "PdfConverter", "docx": "DocxConverter", "pptx": "PptxConv
 
 #: What importing MarkItDown imports that converting a PDF, DOCX, PPTX, HTML or EPUB never uses:
 #: pandas and openpyxl (its XLSX converter: half of its 1 s import) and magika (its ``MarkItDown``
-#: class, which is not used). They are imported when first used.
+#: class, which is not used). They are imported when first used, or when the box's host is idle.
 _DEFERRED = ("pandas", "openpyxl", "magika")
 
 
@@ -146,7 +206,7 @@ class _Deferred(types.ModuleType):
 
 def _import_markitdown():
     """MarkItDown's ``StreamInfo`` and ``converters``, the ``_DEFERRED`` modules not yet imported
-    left to be imported when first used (converting an XLSX imports pandas and openpyxl)."""
+    left to be imported when first used."""
     if "markitdown" not in sys.modules:
         for name in _DEFERRED:
             spec = None if name in sys.modules else importlib.util.find_spec(name)
@@ -166,6 +226,8 @@ def _run(raw: bytes, kind: str) -> str:
     info = StreamInfo(extension="." + kind, charset="utf-8" if kind == "html" else None)
     try:
         result = converter.convert(io.BytesIO(raw), info)
+    except (MemoryError, RecursionError):
+        raise  # the box says what limit it met
     except Exception as exc:  # each converter raises its own (zipfile, KeyError, NotImplementedError...)
         raise UnreadableFile(_reason(kind, exc)) from None
     return _normalised(result.markdown or "")

@@ -9,6 +9,7 @@ through MarkItDown. Docling gives no page offsets in its markdown, so its docume
 
 from __future__ import annotations
 
+import importlib
 import io
 
 from ..errors import UnreadableFile
@@ -47,12 +48,19 @@ def docling_version() -> str:
     return str(getattr(docling, "__version__", "unknown"))
 
 
+def import_backends() -> None:
+    """Docling's backends imported (once, in the box's host, before its workers fork)."""
+    if docling_available():
+        for module, _, _ in _BACKENDS.values():
+            importlib.import_module(module)
+
+
 def docling_markdown(raw: bytes, kind: str) -> str:
     """``raw`` as Docling's markdown; ``UnreadableFile`` with the reason when it cannot be."""
     try:
         return _pdf(raw) if kind == "pdf" else _rule_based(raw, kind)
-    except UnreadableFile:
-        raise
+    except (UnreadableFile, MemoryError, RecursionError):
+        raise  # the box says what limit a conversion met
     except Exception as exc:  # Docling and its backends raise their own
         detail = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise UnreadableFile(f"the Docling converter failed on this {kind.upper()} file "
@@ -60,8 +68,6 @@ def docling_markdown(raw: bytes, kind: str) -> str:
 
 
 def _rule_based(raw: bytes, kind: str) -> str:
-    import importlib
-
     from docling.datamodel.base_models import InputFormat
     from docling.datamodel.document import InputDocument
 

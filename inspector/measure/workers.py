@@ -37,6 +37,8 @@ IMPORTS_AND_TABLE_SHARE = {"seed": 0.75, "markdown": 0.45}
 # them instead, and this process builds the o200k encoding meanwhile and parses its share of
 # the text files after.
 CONVERTING_SHARE = 1.0
+#: Conversions the forked process asks for at once (each runs in a process of its own).
+CONVERTING_AT_ONCE = 2
 
 _FORKED: tuple[str, list[list[Document]]] | None = None  # what the workers inherit
 #: About how many characters of documents one worker task analyses and sends back.
@@ -148,6 +150,10 @@ class EarlyAnalysis:
 
     def files_listed(self, converting: list[tuple[str, str]]) -> None:
         self._converting = bool(converting)
+        if converting:
+            from ..corpus.convert import start_converting
+
+            start_converting(self.reading.converter if self.reading is not None else "markitdown")
         if converting and self.jobs > 1 and can_fork() and getattr(self.reading, "conversions", None):
             left = self._unconverted(converting)  # all kept: read here quickly, and no encoding needed
             if left:
@@ -222,9 +228,12 @@ def _analyze_batch(batch: int) -> list[tuple]:
 
 def _convert_ahead(reading, files: list[tuple[str, str]]) -> None:
     """In a forked process: each file read through the reading's conversions, which keep it on
-    disk for the process that reads the corpus."""
-    for doc_id, path in files:
-        reading.read(doc_id, path)
+    disk for the process that reads the corpus. Conversions run in the box's processes, so two
+    at a time here keep both cores busy."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(CONVERTING_AT_ONCE) as pool:
+        list(pool.map(lambda file: reading.read(*file), files))
 
 
 def load_detector(mode: str) -> None:

@@ -187,3 +187,20 @@ def test_a_folder_name_with_a_nul_character_is_an_error_not_a_traceback(tmp_path
     at = app({"corpus": str(tmp_path) + "\x00/../etc"})
     assert_clean(at)
     assert any("NUL character" in e for e in errors(at)), errors(at)
+
+
+def test_an_uploaded_zip_bomb_is_refused_with_its_reason_and_the_rest_loads():
+    from tests.support.bombs import zip_bomb_docx
+
+    at = app()
+    at.radio(key="corpus_source").set_value("upload").run()
+    at.file_uploader(key="corpus_uploads").set_value([
+        ("notes.md", b"# Notes\n\nSee [the docs](https://example.com) for all 3 steps here.", "text/markdown"),
+        ("expenses.docx", zip_bomb_docx(), "application/vnd.openxmlformats-officedocument.wordprocessingml.document")])
+    at.run()
+    assert_clean(at)
+    assert at.selectbox(key="doc").value == "notes.md"
+    skipped = at.expander[[x.label for x in at.expander].index("1 file skipped")]
+    table = skipped.dataframe[0].value
+    assert list(table["file"]) == ["expenses.docx"]
+    assert table["reason"][0].startswith("its part word/document.xml inflates to 200 MB (at most 100 MB a part)")

@@ -131,8 +131,9 @@ def test_a_process_converts_ahead_while_this_process_builds_the_encoding(tmp_pat
     real = convert_module.to_markdown
     monkeypatch.setattr(convert_module, "_MEMO", {})
     pid = os.getpid()
-    monkeypatch.setattr("inspector.corpus.conversions.to_markdown", lambda raw, kind, converter="markitdown":
-                        (os.getpid() == pid and converted_here.append(kind)) or real(raw, kind, converter))
+    monkeypatch.setattr("inspector.corpus.conversions.to_markdown",
+                        lambda raw, kind, converter="markitdown", limits=None:
+                        (os.getpid() == pid and converted_here.append(kind)) or real(raw, kind, converter, limits))
     built = []
     build = lengths.get_length
     monkeypatch.setattr(lengths, "get_length", lambda name: built.append(name) or build(name))
@@ -145,15 +146,17 @@ def test_a_process_converts_ahead_while_this_process_builds_the_encoding(tmp_pat
         early.close()
     assert sorted(early.analysed) == own and (own or not texts), "its own share analysed meanwhile"
     assert all(early.analysed[d.id] == analyze(d.text, "markdown") for d in corpus.documents if d.id in own)
-    assert converted_here == ["html"], "only the file the process could not convert is tried here again"
+    assert converted_here == [], "the refusal of the file the process could not convert is kept like a conversion"
     assert built == ["o200k"], "built here while the files converted"
     assert corpus == load_corpus(folder)
     assert [s.path for s in corpus.skipped] == ["d.html"]
     again = EarlyAnalysis(AnalysisStore(tmp_path / "data"), "markdown", 2, reading)
     try:
-        again.files_listed([("b.html", str(folder / "b.html")), ("c.html", str(folder / "c.html"))])
-        assert again.texts_read([]) is None, "every conversion kept: read here, and no encoding built for it"
-        again.files_listed([("d.html", str(folder / "d.html"))])
+        kept = [(name, str(folder / name)) for name in ("b.html", "c.html", "d.html")]
+        again.files_listed(kept)
+        assert again.texts_read([]) is None, "every conversion (or refusal) kept: read here, no encoding built"
+        (folder / "e.html").write_text("<p>New.</p>")
+        again.files_listed([("e.html", str(folder / "e.html"))])
         assert again.texts_read([]) is not None
     finally:
         again.close()

@@ -1,0 +1,68 @@
+"""``inspector.corpus.box``: work on untrusted bytes in a process of its own, stopped at its
+memory, CPU and clock limits with the reason, while the host and the caller carry on."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from inspector.corpus.box import BoxLimits, run_boxed
+from inspector.errors import UnreadableFile
+from tests.support.paths import ROOT
+
+WORK = "tests.support.boxed_work"
+SMALL = dataclasses.replace(BoxLimits.default(), memory=200_000_000, cpu_seconds=2, wall_seconds=4.0)
+
+
+def boxed(function: str, header: dict | None = None, limits: BoxLimits = SMALL) -> dict:
+    return run_boxed(f"{WORK}.{function}", header or {}, b"raw bytes", limits)
+
+
+def test_a_job_runs_in_a_worker_of_its_own_and_answers():
+    answer = boxed("echo", {"kind": "docx"})
+    assert answer["header"] == {"kind": "docx"} and answer["size"] == 9
+    assert answer["worker"] != os.getpid() and answer["host"] != os.getpid()
+    assert boxed("echo")["host"] == answer["host"], "one host serves this process's jobs"
+
+
+@pytest.mark.parametrize(("function", "header", "reason"), [
+    ("eat_memory", {"blocks": 10}, "exceeds 200 MB while converting"),
+    ("spin", {}, "took more than 2 s of CPU to convert"),
+    ("sleep", {"seconds": 30}, "took longer than 4 s to convert"),
+    ("crash", {}, "the converter crashed (signal SIGABRT)"),
+])
+def test_a_worker_over_its_limits_is_stopped_with_the_reason_and_the_host_serves_on(function, header, reason):
+    host = boxed("echo")["host"]
+    started = time.monotonic()
+    with pytest.raises(UnreadableFile, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        boxed(function, header)
+    assert time.monotonic() - started < SMALL.wall_seconds + 3
+    assert boxed("echo")["host"] == host
+
+
+def test_jobs_of_several_threads_run_at_once():
+    answers, started = [], time.monotonic()
+    threads = [threading.Thread(target=lambda: answers.append(boxed("sleep", {"seconds": 1.5}))) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [{}] * 4 and time.monotonic() - started < 4.5  # not one after another (6 s)
+
+
+def test_the_host_ends_with_the_process_that_started_it():
+    code = f"from inspector.corpus.box import run_boxed, BoxLimits; print(run_boxed('{WORK}.echo', {{}}, b'', " \
+           "BoxLimits.default())['host'])"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    host = int(done.stdout.strip())
+    deadline = time.monotonic() + 15
+    while os.path.exists(f"/proc/{host}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = os.path.exists(f"/proc/{host}") and "Z" not in open(f"/proc/{host}/stat").read().split()[2]
+    assert not alive

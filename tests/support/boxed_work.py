@@ -1,0 +1,34 @@
+"""Work functions for ``inspector.corpus.box`` tests: each misbehaves in one way (the box's host
+imports them by name, so they live in an importable module)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+
+def echo(header: dict, raw: bytes, limits) -> dict:
+    """What it was given, and who ran it."""
+    with open(f"/proc/{os.getppid()}/stat", encoding="ascii") as stream:
+        host = int(stream.read().rsplit(")", 1)[1].split()[1])
+    return {"header": header, "size": len(raw), "worker": os.getpid(), "host": host}
+
+
+def eat_memory(header: dict, raw: bytes, limits) -> dict:
+    held = [bytearray(50_000_000) for _ in range(header["blocks"])]
+    return {"held": len(held)}
+
+
+def spin(header: dict, raw: bytes, limits) -> dict:
+    n = 0
+    while True:
+        n += 1
+
+
+def sleep(header: dict, raw: bytes, limits) -> dict:
+    time.sleep(header["seconds"])
+    return {}
+
+
+def crash(header: dict, raw: bytes, limits) -> dict:
+    os.abort()
