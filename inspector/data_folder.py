@@ -4,13 +4,19 @@ embedding cache.
 One folder, named by ``$CHUNK_INSPECTOR_DATA`` (else ``data/`` in the working folder), so a
 team's answers, imported chunk sets and embedded vectors sit side by side and move together.
 Its stores are SQLite files in write-ahead-log mode, which several processes open at once
-(``use_wal``).
+(``use_wal``). Every value a store keeps is sealed with a digest of its key and itself
+(``sealed``): a value damaged on disk, or moved to another row, fails its seal when read and is
+computed again (``damaged`` counts them, for a note), never used.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
+import threading
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -63,3 +69,46 @@ def rows_by_key(connection, table: str, keys: Sequence[str], batch: int = 500) -
         part = keys[first:first + batch]
         marks = ",".join("?" * len(part))
         yield first, dict(connection.execute(f"SELECT key, plain FROM {table} WHERE key IN ({marks})", part))
+
+
+#: Bytes of the seal at the end of a stored value.
+SEAL_BYTES = 16
+_DAMAGED: Counter = Counter()
+_DAMAGED_LOCK = threading.Lock()
+
+
+def seal_of(key: str, value: bytes) -> bytes:
+    """A digest of ``key`` (the row a value belongs to) and of ``value``."""
+    named = key.encode("utf-8", "surrogatepass")
+    digest = hashlib.blake2b(len(named).to_bytes(8, "little") + named, digest_size=SEAL_BYTES)
+    digest.update(value)
+    return digest.digest()
+
+
+def seal_holds(key: str, value: bytes, seal, store: str) -> bool:
+    """Whether ``seal`` is ``seal_of(key, value)``; a row where it is not is counted as a
+    damaged row of ``store``."""
+    if seal is not None and hmac.compare_digest(bytes(seal), seal_of(key, value)):
+        return True
+    with _DAMAGED_LOCK:
+        _DAMAGED[store] += 1
+    return False
+
+
+def sealed(key: str, value: bytes) -> bytes:
+    """``value`` with its seal after it."""
+    return bytes(value) + seal_of(key, value)
+
+
+def unsealed(key: str, stored, store: str) -> bytes | None:
+    """The value ``sealed(key, value)`` stored, or None when the seal does not hold (damaged, or
+    moved from another key): counted as a damaged row of ``store``."""
+    stored = bytes(stored)
+    value = stored[:-SEAL_BYTES]
+    return value if len(stored) >= SEAL_BYTES and seal_holds(key, value, stored[-SEAL_BYTES:], store) else None
+
+
+def damaged() -> dict[str, int]:
+    """The damaged rows this process found so far, by store (their values were computed again)."""
+    with _DAMAGED_LOCK:
+        return dict(_DAMAGED)

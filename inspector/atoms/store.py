@@ -8,7 +8,8 @@ reads nothing stale. A second ``report``, a ``check`` in CI on an unchanged corp
 restart loads analyses instead of computing them; a changed file is analysed alone.
 
 Analyses are written with ``marshal`` (ints, strings, tuples and one dict: nothing that runs
-code when read) in one SQLite file; each call opens its own connection, so forked workers and
+code when read) and sealed with their key (``data_folder.sealed``: a damaged or moved row is
+analysed again) in one SQLite file; each call opens its own connection, so forked workers and
 several servers can share it.
 """
 
@@ -20,7 +21,7 @@ import marshal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..data_folder import rows_by_key, use_wal
+from ..data_folder import rows_by_key, sealed, unsealed, use_wal
 from ..extras import installed_version
 from ..model import Document
 from .analysis import Analysis
@@ -81,10 +82,8 @@ class AnalysisStore:
                 for first, found in rows_by_key(connection, "analyses", keys, _BATCH):
                     for position, key in enumerate(keys[first:first + _BATCH], first):
                         raw = found.get(key)  # equal texts share one row
-                        try:
-                            out[position] = Analysis.from_plain(marshal.loads(raw)) if raw is not None else None
-                        except (ValueError, EOFError, TypeError):
-                            out[position] = None  # a damaged row is computed again
+                        plain = unsealed(key, raw, STORE_NAME) if raw is not None else None
+                        out[position] = Analysis.from_plain(marshal.loads(plain)) if plain is not None else None
             finally:
                 connection.close()
         except (OSError, sqlite3.Error):
@@ -121,7 +120,8 @@ class AnalysisStore:
                     # In batches, so that the packed rows of a whole corpus are never held at once.
                     rows: list[tuple[str, bytes]] = []
                     for text, analysis in itertools.chain([first], items):
-                        rows.append((analysis_key(text, analysis.mode), marshal.dumps(analysis.to_plain())))
+                        key = analysis_key(text, analysis.mode)
+                        rows.append((key, sealed(key, marshal.dumps(analysis.to_plain()))))
                         if len(rows) == _BATCH:
                             connection.executemany("INSERT OR REPLACE INTO analyses VALUES (?, ?)", rows)
                             written, rows = written + len(rows), []

@@ -12,6 +12,7 @@ import argparse
 import gc
 import sys
 
+from ..data_folder import damaged
 from ..errors import InspectorError
 from ..spec import SWEEP_BUDGETS
 from .check import run_check, run_export
@@ -102,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     # would rescan them over and over (a third of the run time) while finding nothing to free.
     collecting = gc.isenabled()
     gc.disable()
+    before = damaged()
     try:
         if getattr(args, "engine", "local") == "ray":
             from ..measure.ray_engine import ray_session
@@ -116,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
             opened.close()
         if collecting:
             gc.enable()
+        for store, count in sorted(damaged().items()):
+            found = count - before.get(store, 0)
+            if found:
+                sys.stderr.write(f"note: {found:,} damaged row{'s' * (found != 1)} of {store} in the data folder "
+                                 f"{'were' if found != 1 else 'was'} set aside and computed again\n")
 
 
 def _run(args: argparse.Namespace) -> int:

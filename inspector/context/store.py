@@ -2,8 +2,10 @@
 
 A line belongs to the text it was written from: the key is the model (or the name imported
 lines were kept under), a hash of the document's text and the chunk's span, so an edited
-document asks for new lines and an unchanged one never pays twice. Each call opens its own
-connection, so forked workers and several sessions can share one file.
+document asks for new lines and an unchanged one never pays twice. Each line is sealed with its
+key (``data_folder.seal_of``): a line damaged on disk or moved to another chunk is removed when
+read, and counted missing. Each call opens its own connection, so forked workers and several
+sessions can share one file.
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..data_folder import use_wal
+from ..data_folder import seal_holds, seal_of, use_wal
 from ..errors import ContextLineError
 from ..model import Document, Span
 
 STORE_NAME = "context-lines.sqlite3"
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS lines (model TEXT NOT NULL, document TEXT NOT NULL, start INTEGER NOT NULL,"
-           " end INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (model, document, start, end))")
+           " end INTEGER NOT NULL, line TEXT NOT NULL, seal BLOB, PRIMARY KEY (model, document, start, end))")
 
 
 def document_hash(text: str) -> str:
@@ -41,6 +43,7 @@ class ContextStore:
             connection = sqlite3.connect(self.path, timeout=30)
             use_wal(connection)
             connection.execute(_SCHEMA)
+            _seal_older_rows(connection)
         except (OSError, sqlite3.Error) as exc:
             raise ContextLineError(f"cannot open the context-line store {self.path.name}: {exc}") from None
         return connection
@@ -49,11 +52,21 @@ class ContextStore:
         """Every line ``model`` has for the document hashed ``document``, by span."""
         connection = self._connect()
         try:
-            rows = connection.execute("SELECT start, end, line FROM lines WHERE model = ? AND document = ?",
+            rows = connection.execute("SELECT start, end, line, seal FROM lines WHERE model = ? AND document = ?",
                                       (model, document)).fetchall()
+            kept, damaged = {}, []
+            for a, b, line, seal in rows:
+                if isinstance(line, str) and seal_holds(_key(model, document, a, b), _bytes(line), seal, STORE_NAME):
+                    kept[(a, b)] = line
+                else:
+                    damaged.append((model, document, a, b))
+            if damaged:  # written again when asked for
+                with connection:
+                    connection.executemany("DELETE FROM lines WHERE model = ? AND document = ? AND start = ? "
+                                           "AND end = ?", damaged)
         finally:
             connection.close()
-        return {(a, b): line for a, b, line in rows}
+        return kept
 
     def lines_of(self, model: str, documents: Iterable[Document]) -> list[dict[Span, str]]:
         """``lines`` of each document, in order."""
@@ -63,11 +76,12 @@ class ContextStore:
         """Keep lines (a line for a span already kept replaces it); how many were given."""
         import sqlite3
 
-        rows = [(model, document, a, b, line) for a, b, line in lines]
+        rows = [(model, document, a, b, line, seal_of(_key(model, document, a, b), _bytes(line)))
+                for a, b, line in lines]
         connection = self._connect()
         try:
             with connection:
-                connection.executemany("INSERT OR REPLACE INTO lines VALUES (?, ?, ?, ?, ?)", rows)
+                connection.executemany("INSERT OR REPLACE INTO lines VALUES (?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.Error as exc:
             raise ContextLineError(f"cannot write the context-line store {self.path.name}: {exc}") from None
         finally:
@@ -83,3 +97,25 @@ class ContextStore:
             return connection.execute(query, args).fetchone()[0]
         finally:
             connection.close()
+
+
+def _bytes(line: str) -> bytes:
+    return line.encode("utf-8", "surrogatepass")
+
+
+def _key(model: str, document: str, start: int, end: int) -> str:
+    return f"{model}\0{document}\0{start}\0{end}"
+
+
+def _seal_older_rows(connection) -> None:
+    """A store kept before lines were sealed: its column added, and its lines sealed as they are."""
+    if "seal" not in [row[1] for row in connection.execute("PRAGMA table_info(lines)")]:
+        with connection:
+            connection.execute("ALTER TABLE lines ADD COLUMN seal BLOB")
+    rows = connection.execute("SELECT model, document, start, end, line FROM lines WHERE seal IS NULL").fetchall()
+    if rows:
+        with connection:
+            connection.executemany(
+                "UPDATE lines SET seal = ? WHERE model = ? AND document = ? AND start = ? AND end = ?",
+                [(seal_of(_key(m, d, a, b), _bytes(str(line))), m, d, a, b)
+                 for m, d, a, b, line in rows])

@@ -11,7 +11,8 @@ tokenizing libraries, so changed code reads nothing stale and a changed file is 
 an encoding is built only when a chunk was never counted. Where the probe's words occur among a
 corpus's terms is kept too, under the corpus's fingerprint and the words: a changed document
 changes the words the queries draw anyway. Values are written with ``marshal`` (numbers, strings, bytes,
-tuples, lists: nothing that runs code when read). The file stays under ``MAX_BYTES`` (past it
+tuples, lists: nothing that runs code when read), sealed with their key (``data_folder.sealed``: a
+damaged or moved row is computed again). The file stays under ``MAX_BYTES`` (past it
 the older half goes); a store that cannot be opened or written is passed over: it only saves
 time.
 """
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data_folder import drop_oldest, rows_by_key, use_wal
+from ..data_folder import drop_oldest, rows_by_key, sealed, unsealed, use_wal
 from ..extras import installed_version
 from ..lengths import built_in_unit, get_length, tiktoken_name
 from ..model import Document
@@ -222,10 +223,9 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
         try:
             for _, rows in rows_by_key(self._connection(), "kept", keys, _BATCH):
                 for key, raw in rows.items():
-                    try:
-                        found[key] = marshal.loads(raw)
-                    except (ValueError, EOFError, TypeError):
-                        continue  # a damaged row is computed again
+                    plain = unsealed(key, raw, STORE_NAME)
+                    if plain is not None:  # a damaged row is computed again
+                        found[key] = marshal.loads(plain)
         except (OSError, sqlite3.Error):
             self._drop_connection()
             return {}
@@ -241,7 +241,7 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
             with connection:
                 now = time.time()
                 connection.executemany("INSERT OR REPLACE INTO kept VALUES (?, ?, ?)",
-                                       [(key, raw, now) for key, raw in rows.items()])
+                                       [(key, sealed(key, raw), now) for key, raw in rows.items()])
                 drop_oldest(connection, "kept", self.max_bytes)
         except (OSError, sqlite3.Error):
             self._drop_connection()

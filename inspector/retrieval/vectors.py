@@ -6,6 +6,8 @@ therefore embeds only its new chunks, and a question is embedded once. The diges
 exactly what was embedded (a chunk's prefix included). The store runs in WAL mode with a
 busy timeout, so the app's sessions and worker processes share it; one that cannot be opened
 (a read-only folder, a damaged file) leaves the vectors in memory and says so in ``warning``.
+Each vector is sealed with its model and text digest (``data_folder.seal_of``): one damaged on
+disk or moved to another row is removed when read and embedded again, never ranked with.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data_folder import use_wal
+from ..data_folder import seal_holds, seal_of, use_wal
 from ..errors import EmbeddingServiceError
 from ..limits import MAX_EMBEDDING_DIMENSIONS
 from .embedders import Embedder
@@ -35,6 +37,7 @@ CREATE TABLE IF NOT EXISTS vectors (
     model TEXT NOT NULL,
     digest BLOB NOT NULL,
     vector BLOB NOT NULL,
+    seal BLOB,
     PRIMARY KEY (model, digest)
 ) WITHOUT ROWID
 """
@@ -64,6 +67,7 @@ class VectorStore:
             try:
                 use_wal(connection)
                 connection.execute(_SCHEMA)
+                _seal_older_rows(connection)
             except sqlite3.Error:
                 connection.close()
                 raise
@@ -78,21 +82,32 @@ class VectorStore:
                 part = digests[first:first + _LOOKUP]
                 marks = ",".join("?" * len(part))
                 rows = self._connect().execute(
-                    f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN ({marks})", (model, *part))
-                for digest, blob in rows:
+                    f"SELECT digest, vector, seal FROM vectors WHERE model = ? AND digest IN ({marks})",
+                    (model, *part)).fetchall()
+                damaged = []
+                for digest, blob, seal in rows:
+                    if not seal_holds(_key(model, digest), blob, seal, STORE_NAME) or len(blob) % 4:
+                        damaged.append(digest)
+                        continue
                     vector = np.frombuffer(blob, dtype=np.float32)
                     if width is None or len(vector) == width:
                         found[bytes(digest)] = vector
+                if damaged:  # embedded again, and kept anew
+                    self._connect().executemany("DELETE FROM vectors WHERE model = ? AND digest = ?",
+                                                [(model, d) for d in damaged])
         return found
 
     def put(self, model: str, items: list[tuple[bytes, np.ndarray]]) -> None:
         """Keep vectors (a digest already stored keeps its first vector)."""
-        rows = [(model, digest, np.ascontiguousarray(vector, dtype=np.float32).tobytes()) for digest, vector in items]
+        rows = []
+        for digest, vector in items:
+            blob = np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+            rows.append((model, digest, blob, seal_of(_key(model, digest), blob)))
         with self._lock:
             connection = self._connect()
             connection.execute("BEGIN IMMEDIATE")
             try:
-                connection.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)", rows)
+                connection.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?, ?)", rows)
                 connection.execute("COMMIT")
             except BaseException:
                 connection.execute("ROLLBACK")
@@ -110,6 +125,23 @@ class VectorStore:
             if self._pid == os.getpid():
                 self._connection.close()
             self._pid = -1
+
+
+def _key(model: str, digest: bytes) -> str:
+    return f"{model}\0{bytes(digest).hex()}"
+
+
+def _seal_older_rows(connection) -> None:
+    """A store kept before vectors were sealed: its column added, and its rows sealed as they are."""
+    columns = [row[1] for row in connection.execute("PRAGMA table_info(vectors)")]
+    if "seal" not in columns:
+        connection.execute("ALTER TABLE vectors ADD COLUMN seal BLOB")
+    while True:
+        rows = connection.execute("SELECT model, digest, vector FROM vectors WHERE seal IS NULL LIMIT 1000").fetchall()
+        if not rows:
+            return
+        connection.executemany("UPDATE vectors SET seal = ? WHERE model = ? AND digest = ?",
+                               [(seal_of(_key(model, digest), blob), model, digest) for model, digest, blob in rows])
 
 
 def open_store(folder: str | Path | None) -> tuple[VectorStore | None, str]:
