@@ -91,6 +91,9 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
         review_round = ReviewRound.create(ctx.workspace, str(ctx.spec), size=int(size), seed=int(seed),
                                           source=source, k=int(k), retriever=retriever, questions=questions)
         try:
+            if source != "sample":
+                with ranking(retriever, ctx, [review_round.spec]):
+                    pass  # what drawing it will send, said (and confirmed) first
             chunks = _round_chunks(review_round.id, review_round, ctx)
         except ReviewInputError as exc:
             st.error(md(f"This round cannot be drawn: {exc}"))

@@ -1,6 +1,7 @@
 """The retriever choice of the pages that rank chunks (Compare, Budget sweep, Import, Orphan
-Test), kept in the URL. Not a page. Which retrievers a link may choose is the server's
-(``inspector.views.retrievers``)."""
+Test, Fixes), kept in the URL, and what a paid one will send, said before it is sent. Not a
+page. Which retrievers a link may choose, and what the server may spend, are the server's
+(``inspector.views.retrievers``, ``inspector.retrieval.spending``)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from contextlib import contextmanager
 import streamlit as st
 
 from app_pages._state import keep, state, update
-from inspector.errors import EmbeddingServiceError, RetrieverError
-from inspector.retrieval import parse_retriever
-from inspector.views import checked_retriever, retriever_choices
+from inspector.errors import EmbeddingServiceError, RetrieverError, SpendRefused
+from inspector.retrieval import installed, parse_retriever
+from inspector.views import checked_retriever, embedding_estimate, retriever_choices
 from inspector.views import markdown_escape as md
+
+CONFIRMED = "spend_confirmed"
 
 
 def retriever_picker(container=st) -> str:
@@ -47,15 +50,39 @@ def _label(text: str) -> str:
 
 
 @contextmanager
-def ranking(retriever: str):
-    """Around a computation that ranks with ``retriever``: a spinner while a dense model embeds,
-    and a clear message (never a traceback) when the model or its server fails."""
+def ranking(retriever: str, ctx=None, specs=()):
+    """Around a computation that ranks with ``retriever``: what a paid embedder will be sent for
+    ``specs`` (the sidebar's splitter by default) said first, and asked for when it is more than
+    the server's threshold; a spinner while a dense model embeds; a clear message (never a
+    traceback) when the model or its server fails, or the server's allowance is spent."""
     try:
+        if ctx is not None:
+            _paid_run(retriever, ctx, [str(s) for s in specs] or [str(ctx.spec)])
         if retriever == "bm25":
             yield
         else:
             with st.spinner(f"Ranking with {_label(retriever)} (chunks are embedded once, then kept)…"):
                 yield
-    except (RetrieverError, EmbeddingServiceError) as exc:
+    except (RetrieverError, EmbeddingServiceError, SpendRefused) as exc:
         st.error(md(f"Could not rank with {_label(retriever)}: {exc}"))
         st.stop()
+
+
+def _paid_run(retriever: str, ctx, specs: list[str]) -> None:
+    """Say what the run will send; stop the page when it cannot be sent or waits for a click."""
+    from app_pages._sidebar import session_id
+
+    ledger = installed()
+    estimate = embedding_estimate(ctx.workspace, retriever, specs, ctx.launch.spend,
+                                  ledger.left(session_id()) if ledger is not None else ())
+    if estimate is None:
+        return
+    st.caption(md(estimate.summary()))
+    if estimate.refusal:
+        st.error(md(f"Nothing was sent: {estimate.refusal}."))
+        st.stop()
+    if estimate.over_threshold and st.session_state.get(CONFIRMED) != estimate.key:
+        st.warning(md(f"This run is above the {ctx.launch.spend.confirm_above} this server sends without asking."))
+        if not st.button(f"Send {estimate.texts:,} texts to {estimate.model}", key="confirm_spend"):
+            st.stop()
+        st.session_state[CONFIRMED] = estimate.key

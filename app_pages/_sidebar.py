@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, question_store, spec_title
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
@@ -27,6 +28,7 @@ from inspector.errors import ChunkSetError, CorpusError, LengthError
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
 from inspector.limits import MAX_TOKENIZER_BYTES
 from inspector.model import MODES
+from inspector.retrieval import PAYER, ensure
 from inspector.spec import DEFAULT_STAMP, IMPORTED, KINDS, MAX_SPEC_LENGTH
 from inspector.split import available_adapters
 from inspector.views import (
@@ -76,9 +78,17 @@ def _workspace(fingerprint: str, mode: str, _corpus: Corpus) -> Workspace:
     return Workspace(_corpus, mode)
 
 
+def session_id() -> str:
+    """The browser session this script run serves."""
+    found = get_script_run_ctx()
+    return found.session_id if found is not None else ""
+
+
 def sidebar() -> Context:
     """Draw the shared sidebar and settle this run's corpus, document and splitter."""
     launch = launch_config(sys.argv[1:], os.environ)
+    ensure(data_folder(), launch.spend)  # this server's ledger of paid requests (its workers charge it too)
+    PAYER.set(session_id())  # this run's paid requests are this session's
     if STATE not in st.session_state:
         start_session(launch)
     ctx = Context(state(), launch)

@@ -103,7 +103,7 @@ if not specs:
 
 bar = st.progress(0.0, text="Measuring the corpus…")
 rows = []
-with ranking(retriever):
+with ranking(retriever, ctx, specs):
     for done, spec in enumerate(specs):
         bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
         rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language, ctx))

@@ -6,11 +6,13 @@ from app_pages import _offload, _shared
 from app_pages._import_caches import content_digest, golden_set
 from app_pages._import_files import GOLDEN_SOURCE
 from app_pages._retriever import ranking, retriever_picker
-from inspector.context import import_lines, write_lines
-from inspector.errors import ContextLineError, ImportChunksError
+from app_pages._sidebar import session_id
+from inspector.context import import_lines, plan_key, write_lines
+from inspector.errors import ContextLineError, ImportChunksError, SpendRefused
 from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.reports import fix_specs
-from inspector.views import SAMPLE, SAMPLE_CORPUS, context_step, fixes_frame
+from inspector.retrieval import installed
+from inspector.views import SAMPLE, SAMPLE_CORPUS, context_refusal, context_step, fixes_frame
 from inspector.views import markdown_escape as md
 
 st.title("Fixes, cheapest first")
@@ -53,16 +55,25 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
                  expanded=bool(step.plan and step.plan.jobs)):
     if step.problem:
         st.markdown(md(f"The context step is left out: {step.problem}."))
-    if step.plan and step.plan.jobs and step.endpoint:
-        price = st.number_input("Price per million input tokens (USD, optional)", min_value=0.0, value=0.0,
-                                step=0.05, key="context_price")
-        st.markdown(md(step.plan.summary(price or None) + "."))
-        if st.button(f"Write {len(step.plan.jobs):,} context lines", key="write_context"):
+    claim = plan_key(step.model, ctx.corpus.fingerprint, str(stamped))
+    busy = ctx.workspace.context_store.writing(claim) if step.plan and step.plan.jobs and step.endpoint else None
+    if busy is not None and busy.holder != session_id():
+        st.info(md(f"Another session is writing these lines: {busy.done:,} of {busy.total:,} so far. They are "
+                   "kept as they come; nothing is sent twice."))
+        st.button("Refresh", key="refresh_context")
+    elif step.plan and step.plan.jobs and step.endpoint:
+        price = ctx.launch.spend.price(step.model)
+        st.markdown(md(step.plan.summary(*((price.input, price.output) if price else ())) + "."))
+        refusal = context_refusal(step.plan, installed(), session_id())
+        if refusal:
+            st.error(md(f"Not sent: {refusal}."))
+        elif st.button(f"Write {len(step.plan.jobs):,} context lines", key="write_context"):
             bar = st.progress(0.0, text="Writing context lines…")
             try:
                 run = write_lines(step.plan, ctx.workspace.documents, step.endpoint, ctx.workspace.context_store,
-                                  lambda done, total: bar.progress(done / total, text=f"{done:,} of {total:,}"))
-            except ContextLineError as exc:
+                                  lambda done, total: bar.progress(done / total, text=f"{done:,} of {total:,}"),
+                                  claim=claim, holder=session_id())
+            except (ContextLineError, SpendRefused) as exc:
                 st.error(md(str(exc)))
             else:
                 bar.empty()
@@ -104,7 +115,7 @@ def _table(fingerprint: str, mode: str, spec: str, golden_key: str, retriever: s
 
 
 missing = len(step.plan.jobs) if step.plan else -1
-with ranking(retriever):
+with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values()):
     table = _table(ctx.corpus.fingerprint, state.mode, str(ctx.spec), content_digest(source[1]) if golden else "",
                    retriever, step.model, step.problem, missing, golden, ctx)
     frame = fixes_frame(table)

@@ -137,14 +137,14 @@ if result is not None:
 
 if result is not None and result.imported:
     _section(f"Measured like a splitter, next to {md(spec_name)}")
-    with ranking(retriever):
+    with ranking(retriever, ctx):
         show_measures(ctx, state, result, digest, default_doc, retriever)
 
     _section("One document with the imported chunks")
     show_document(ctx, state, result, text_gaps)
 
 _section("Golden questions: recall at a context budget")
-with ranking(retriever):
+with ranking(retriever, ctx):
     show_golden(ctx, state, result, retriever)
 
 _section("Export the sidebar splitter's chunks")

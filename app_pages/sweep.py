@@ -49,7 +49,7 @@ st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}) at {len(budgets)} budg
            "change the splitter in the sidebar.")
 bar = st.progress(0.0, text="Sweeping budgets…")
 rows = []
-with ranking(retriever):
+with ranking(retriever, ctx, [ctx.spec.with_budget(b) for b in budgets]):
     for done, budget in enumerate(budgets):
         bar.progress(done / len(budgets), text=f"Budget {budget} ({done + 1}/{len(budgets)})…")
         rows.append(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, retriever, ctx))

@@ -5,9 +5,11 @@ corpus (copies of ``sample_corpus``), then opens that many Streamlit sessions at
 the Compare page at a budget no other session asks for, so no cache helps. A session is a
 websocket client speaking Streamlit's own protocol (the first message a browser sends), not a
 browser: ten Chromium tabs would take most of two cores themselves and measure the browser.
-Meanwhile the health endpoint is polled every 100 ms. Prints the median and worst page time
-(until the script run that draws the tables finished), the server's CPU time and the health
-endpoint's worst response.
+Meanwhile the health endpoint is polled every 100 ms, and one more session, a real Chromium tab,
+uploads a DOCX whose one part inflates to 200 MB (``tests/support/bombs.py``): it must be listed
+as skipped while the server keeps answering. Prints the median and worst page time (until the
+script run that draws the tables finished), the server's CPU time, the health endpoint's worst
+response and how long the bomb took to be refused; the figures go to ``bench/results/load.json``.
 
 Targets on a 2-core machine: health endpoint under 1 s, worst page under 15 s.
 """
@@ -15,6 +17,7 @@ Targets on a 2-core machine: health endpoint under 1 s, worst page under 15 s.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -25,10 +28,12 @@ import sys
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 from common import ROOT, big_corpus, corpus_bytes
 
 HEALTH_TARGET, PAGE_TARGET = 1.0, 15.0
+RESULTS = Path(__file__).resolve().parent / "results" / "load.json"
 
 
 def _free_port() -> int:
@@ -114,6 +119,32 @@ async def sessions(url: str, count: int) -> list[float]:
     return list(await asyncio.gather(*(one_session(url, 700 + 10 * k) for k in range(count))))
 
 
+def upload_bomb(url: str, folder, outcome: dict) -> None:
+    """A Chromium tab uploads the DOCX bomb beside a page; seconds until its refusal was shown."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.support.bombs import zip_bomb_docx
+
+    bomb, page_file = folder / "bomb" / "expenses.docx", folder / "bomb" / "notes.md"
+    bomb.parent.mkdir(exist_ok=True)
+    bomb.write_bytes(zip_bomb_docx())
+    page_file.write_text("# Notes\n\nOne page of 3 lines.\n", encoding="utf-8")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            tab = browser.new_page()
+            tab.goto(url, timeout=120_000)
+            tab.get_by_test_id("stSidebar").get_by_text("Upload files").click(timeout=120_000)
+            tab.wait_for_timeout(1000)
+            start = time.perf_counter()
+            tab.get_by_test_id("stSidebar").locator("input[type=file]").set_input_files([str(page_file), str(bomb)])
+            tab.get_by_test_id("stExpander").filter(has_text="1 file skipped").wait_for(timeout=300_000)
+            outcome["refused_after"] = time.perf_counter() - start
+        finally:
+            browser.close()
+
+
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     (ROOT / "artifacts").mkdir(exist_ok=True)
@@ -138,9 +169,13 @@ def main() -> None:
         poller = threading.Thread(target=poll)
         poller.start()
         cpu = _cpu_seconds(server.pid)
+        bomb: dict = {}
+        uploader = threading.Thread(target=upload_bomb, args=(url, folder, bomb))
+        uploader.start()
         try:
             pages = asyncio.run(sessions(url, count))
         finally:
+            uploader.join()
             done.set()
             poller.join()
         cpu = _cpu_seconds(server.pid) - cpu
@@ -153,6 +188,15 @@ def main() -> None:
         print(f"health endpoint: {len(health)} polls, median {statistics.median(health) * 1000:.0f} ms, "
               f"worst {max(health):.2f} s (target < {HEALTH_TARGET:.0f} s: "
               f"{'met' if max(health) < HEALTH_TARGET else 'NOT met'})")
+        print(f"the DOCX bomb uploaded meanwhile: refused after {bomb.get('refused_after', float('nan')):.1f} s")
+        RESULTS.parent.mkdir(exist_ok=True)
+        RESULTS.write_text(json.dumps({
+            "corpus_mb": round(corpus_bytes(folder) / 1e6, 2), "sessions": count, "first_session_s": round(warm, 2),
+            "median_page_s": round(statistics.median(pages), 2), "worst_page_s": round(max(pages), 2),
+            "server_cpu_s": round(cpu, 1), "health_polls": len(health),
+            "health_median_ms": round(statistics.median(health) * 1000), "health_worst_s": round(max(health), 3),
+            "bomb_refused_after_s": round(bomb.get("refused_after", float("nan")), 2),
+            "targets": {"worst_page_s": PAGE_TARGET, "health_worst_s": HEALTH_TARGET}}, indent=2) + "\n")
     finally:
         os.kill(server.pid, signal.SIGTERM)
         try:

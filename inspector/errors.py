@@ -80,9 +80,22 @@ class EmbeddingServiceError(InspectorError, OSError):
     than embeddings; nothing was ranked."""
 
 
+class SpendRefused(InspectorError, PermissionError):
+    """A request to a paid endpoint would go over what the server allows: nothing was sent; the
+    message names the allowance and what was used of it."""
+
+
 class ContextLineError(InspectorError, ValueError):
     """Context lines cannot be written or used: no endpoint or model is set, lines are missing,
     or a file of lines could not be read; the message says what to set or run."""
+
+
+class ContextBusy(ContextLineError):
+    """Another session is writing the same plan's lines; ``writing`` says how far it is."""
+
+    def __init__(self, message: str, writing) -> None:
+        super().__init__(message)
+        self.writing = writing
 
 
 class ContextServiceError(InspectorError, OSError):

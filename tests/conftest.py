@@ -34,6 +34,16 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
+@pytest.fixture(autouse=True)
+def no_spending_left_behind():
+    """A test that started the app charged its paid requests to a ledger; the next test (the
+    command line's, say) starts with none, as a fresh process does."""
+    yield
+    from inspector.retrieval.spending import uninstall
+
+    uninstall()
+
+
 @pytest.fixture(scope="session")
 def sample_seed() -> Workspace:
     return Workspace(load_corpus(SAMPLE, mode="seed"), "seed")

@@ -38,17 +38,20 @@ def test_context_prices_the_run_writes_the_lines_and_a_second_run_sends_nothing(
         assert status == 0 and not server.prompts, "a dry run sends nothing"
         assert "178 chunks, 0 with a kept line from tiny: 178 prompts to send" in out and "$0.07" in out
         status, out, err = run(capsys, "context", HANDBOOK, "--spec", "structured:800+context;llm=tiny")
+        assert status == 1 and not server.prompts and "nothing sent: 178 requests need --yes" in err
+        status, out, err = run(capsys, "context", HANDBOOK, "--spec", "structured:800+context;llm=tiny", "--yes")
         assert status == 1, "a chunk failed"
         assert "wrote 177 context lines with tiny; 1 chunk failed" in out
         assert "leave-policy.md" in err and "HTTP 400: refused" in err
         sent = len(server.prompts)
-        status, out, _ = run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--context-model", "tiny")
+        status, out, _ = run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--context-model", "tiny",
+                             "--yes")
         assert "177 with a kept line from tiny: 1 prompt to send" in out and len(server.prompts) == sent + 1
     status, _, err = run(capsys, "report", HANDBOOK, "--spec", "structured:800+context;llm=tiny", "--quiet")
     assert status == 2 and "1 of 178 chunks of structured:800 have no context line from tiny" in err
     with ChatServer() as server:
         assert run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--context-model", "tiny",
-                   "--context-url", server.url)[0] == 0
+                   "--context-url", server.url, "--yes")[0] == 0
     status, out, _ = run(capsys, "report", HANDBOOK, "--spec", "structured:800", "--spec",
                          "structured:800+context", "--context-model", "tiny", "--json", "--quiet", "--jobs", "1")
     assert status == 0
@@ -82,3 +85,34 @@ def test_lines_made_elsewhere_are_imported_and_measured(capsys, tmp_path):
     status, out, _ = run(capsys, "check", HANDBOOK, "--spec", "recursive:800+context;llm=ours", "--json")
     assert status == 0 and json.loads(out)["measures"]["chunks"] == len(chunks)
     assert run(capsys, "context", HANDBOOK, "--spec", "recursive:800", "--import", str(lines))[0] == 2
+
+
+class _Terminal:
+    """Standard input as a terminal that answers ``answer``."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self) -> str:
+        return self.answer + "\n"
+
+
+@pytest.mark.parametrize(("answer", "sent"), [("y", True), ("", False), ("no", False)])
+def test_on_a_terminal_the_plan_is_confirmed_before_anything_is_sent(capsys, monkeypatch, answer, sent):
+    with ChatServer() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setattr("sys.stdin", _Terminal(answer))
+        status, out, err = run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--context-model", "tiny")
+        assert "178 prompts to send" in out and "send 178 requests? [y/N]" in err
+        assert bool(server.prompts) == sent and status == (0 if sent else 1)
+
+
+def test_a_dry_run_needs_a_model_but_no_endpoint(capsys):
+    status, out, _ = run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--context-model", "tiny",
+                         "--dry-run")
+    assert status == 0 and "178 prompts to send" in out
+    status, _, err = run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--dry-run")
+    assert status == 2 and "give --context-model MODEL" in err

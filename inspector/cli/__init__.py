@@ -234,7 +234,10 @@ def _add_context(commands) -> None:
                          help="the chat model (default: the spec's ;llm=, then $CHUNK_INSPECTOR_CONTEXT_MODEL)")
     context.add_argument("--input-price", type=_price, metavar="USD", help="dollars per million input tokens")
     context.add_argument("--output-price", type=_price, metavar="USD", help="dollars per million output tokens")
-    context.add_argument("--dry-run", action="store_true", help="print what would be sent and stop")
+    context.add_argument("--dry-run", action="store_true", help="print what would be sent and stop (needs no endpoint)")
+    context.add_argument("--yes", action="store_true",
+                         help="send without asking (asked on a terminal after the plan; without one, nothing is "
+                              "sent unless --yes)")
     context.add_argument("--import", dest="import_file", metavar="FILE",
                          help="keep lines written elsewhere (JSONL: chunk_id or doc_id/start/end, and line)")
     context.add_argument("--name", metavar="NAME", help="with --import: the name the lines are kept under")

@@ -54,7 +54,7 @@ def context_ready(workspace, specs) -> str | None:
 
 def run_context(args: argparse.Namespace) -> int:
     from ..context.store import ContextStore
-    from ..context.writer import ChatEndpoint, plan_lines, write_lines
+    from ..context.writer import ENV_MODEL, ChatEndpoint, plan_key, plan_lines, write_lines
     from ..data_folder import data_folder
 
     spec = parse_spec(args.spec)
@@ -63,7 +63,11 @@ def run_context(args: argparse.Namespace) -> int:
     base = spec.base
     model = spec.context_model or (args.import_file and args.name) or args.context_model
     endpoint = None
-    if not args.import_file:
+    if args.dry_run and not args.import_file:  # a dry run sends nothing: it needs a model, not an endpoint
+        model = model or os.environ.get(ENV_MODEL, "").strip()
+        if not model:
+            return fail("a dry run prices the lines of a model: give --context-model MODEL (or ;llm=MODEL)")
+    elif not args.import_file:
         endpoint = ChatEndpoint.from_settings(args.context_url, model)  # refused here, before any work
         model = endpoint.model
     elif not model:
@@ -88,8 +92,11 @@ def run_context(args: argparse.Namespace) -> int:
     sys.stdout.write(f"{base} on {args.corpus}: {plan.summary(args.input_price, args.output_price)}\n")
     if args.dry_run or not plan.jobs:
         return 0
+    if not _confirmed(args, plan):
+        return 1
     bar = ProgressBar(enabled=sys.stderr.isatty())
-    run = write_lines(plan, workspace.documents, endpoint, store, lambda done, total: bar("lines written", done, total))
+    run = write_lines(plan, workspace.documents, endpoint, store, lambda done, total: bar("lines written", done, total),
+                      claim=plan_key(model, corpus.fingerprint, str(base)), holder=f"command line {os.getpid()}")
     for failure in run.failures:
         sys.stderr.write(f"{failure.doc_id} {failure.span[0]}–{failure.span[1]}: {failure.reason}\n")
     sys.stdout.write(f"wrote {run.written:,} context lines with {model}"
@@ -98,3 +105,21 @@ def run_context(args: argparse.Namespace) -> int:
                      + (f"; stopped after {len(run.failures)} failures, {run.not_sent:,} chunks not sent"
                         if run.not_sent else "") + "\n")
     return 1 if run.failures else 0
+
+
+def _confirmed(args: argparse.Namespace, plan) -> bool:
+    """Whether to send the plan printed above: ``--yes``, or an answer on a terminal. Without a
+    terminal and without ``--yes`` nothing is sent (exit status 1)."""
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        sys.stderr.write(f"nothing sent: {len(plan.jobs):,} requests need --yes when no terminal can confirm "
+                         "them (or look first with --dry-run)\n")
+        return False
+    sys.stderr.write(f"send {len(plan.jobs):,} requests? [y/N] ")
+    sys.stderr.flush()
+    answer = sys.stdin.readline().strip().lower()
+    if answer in ("y", "yes"):
+        return True
+    sys.stderr.write("nothing sent\n")
+    return False

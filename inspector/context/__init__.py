@@ -3,14 +3,15 @@ each chunk in its document, kept and put before the chunk by ``+context`` specs.
 
 ``store`` keeps the lines in the data folder by model, document hash and span, so a line is
 asked for once; ``writer`` plans a run (chunks, input tokens, cost) and asks an OpenAI-compatible
-chat endpoint for what is missing; ``lines_file`` reads lines written elsewhere.
+chat endpoint for what is missing, one writer a plan at a time (``store.claim``);
+``lines_file`` reads lines written elsewhere.
 """
 
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "store": ["ContextStore", "document_hash"],
-    "writer": ["ChatEndpoint", "ContextFailure", "ContextJob", "ContextPlan", "ContextRun", "plan_lines",
+    "store": ["ContextStore", "Writing", "document_hash"],
+    "writer": ["ChatEndpoint", "ContextFailure", "ContextJob", "ContextPlan", "ContextRun", "plan_key", "plan_lines",
                "prompt_for", "write_lines"],
     "lines_file": ["ImportedLines", "import_lines"],
 })

@@ -11,7 +11,9 @@ sessions can share one file.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..data_folder import seal_holds, seal_of, use_wal
@@ -19,8 +21,22 @@ from ..errors import ContextLineError
 from ..model import Document, Span
 
 STORE_NAME = "context-lines.sqlite3"
+_WRITING = ("CREATE TABLE IF NOT EXISTS writing (plan TEXT PRIMARY KEY, holder TEXT NOT NULL, done INTEGER NOT NULL, "
+            "total INTEGER NOT NULL, heartbeat REAL NOT NULL)")
+#: Seconds after its last line (or its start) that a writer's claim on a plan lapses.
+STALE_CLAIM = 90.0
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS lines (model TEXT NOT NULL, document TEXT NOT NULL, start INTEGER NOT NULL,"
            " end INTEGER NOT NULL, line TEXT NOT NULL, seal BLOB, PRIMARY KEY (model, document, start, end))")
+
+
+@dataclass(frozen=True, slots=True)
+class Writing:
+    """Someone writing a plan's lines now."""
+
+    holder: str
+    done: int
+    total: int
+    heartbeat: float
 
 
 def document_hash(text: str) -> str:
@@ -43,6 +59,7 @@ class ContextStore:
             connection = sqlite3.connect(self.path, timeout=30)
             use_wal(connection)
             connection.execute(_SCHEMA)
+            connection.execute(_WRITING)
             _seal_older_rows(connection)
         except (OSError, sqlite3.Error) as exc:
             raise ContextLineError(f"cannot open the context-line store {self.path.name}: {exc}") from None
@@ -87,6 +104,54 @@ class ContextStore:
         finally:
             connection.close()
         return len(rows)
+
+    def claim(self, plan: str, holder: str, total: int) -> Writing | None:
+        """Take the writing of ``plan`` (model, corpus and chunking) for ``holder``: None when
+        taken, else who is writing it (a second visitor sees the first one's progress instead of
+        paying again). A claim lapses ``STALE_CLAIM`` seconds after its last line."""
+        connection = self._connect()
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            found = connection.execute("SELECT holder, done, total, heartbeat FROM writing WHERE plan = ?",
+                                       (plan,)).fetchone()
+            now = time.time()
+            if found is not None and found[0] != holder and now - found[3] < STALE_CLAIM:
+                connection.execute("ROLLBACK")
+                return Writing(*found)
+            connection.execute("INSERT OR REPLACE INTO writing VALUES (?, ?, 0, ?, ?)", (plan, holder, total, now))
+            connection.execute("COMMIT")
+            return None
+        finally:
+            connection.close()
+
+    def writing(self, plan: str) -> Writing | None:
+        """Who is writing ``plan`` now, and how far they are (None: nobody)."""
+        connection = self._connect()
+        try:
+            found = connection.execute("SELECT holder, done, total, heartbeat FROM writing WHERE plan = ?",
+                                       (plan,)).fetchone()
+        finally:
+            connection.close()
+        return Writing(*found) if found is not None and time.time() - found[3] < STALE_CLAIM else None
+
+    def advance(self, plan: str, holder: str, done: int) -> None:
+        """``holder`` has written ``done`` lines of ``plan``."""
+        connection = self._connect()
+        try:
+            with connection:
+                connection.execute("UPDATE writing SET done = ?, heartbeat = ? WHERE plan = ? AND holder = ?",
+                                   (done, time.time(), plan, holder))
+        finally:
+            connection.close()
+
+    def release(self, plan: str, holder: str) -> None:
+        """``holder`` has stopped writing ``plan``."""
+        connection = self._connect()
+        try:
+            with connection:
+                connection.execute("DELETE FROM writing WHERE plan = ? AND holder = ?", (plan, holder))
+        finally:
+            connection.close()
 
     def count(self, model: str | None = None) -> int:
         """Lines kept (for one model, or all)."""

@@ -17,10 +17,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..errors import ContextLineError, ContextServiceError
+from ..errors import ContextBusy, ContextLineError, ContextServiceError
 from ..lengths import get_length
 from ..model import Document, Span
 from ..retrieval.remote import post_json
+from ..retrieval.spending import charge
 from .store import ContextStore, document_hash
 
 ENV_URL = "CHUNK_INSPECTOR_CONTEXT_URL"
@@ -85,6 +86,7 @@ class ChatEndpoint:
 
     def line(self, prompt: str, sleep: Callable[[float], None] = time.sleep) -> str:
         """The model's answer to ``prompt``, as one clean line."""
+        charge("chat", self.model, [prompt])  # before anything is sent: it may refuse
         raw = post_json(self.base_url + "/chat/completions",
                         {"model": self.model, "temperature": 0, "max_tokens": MAX_OUTPUT_TOKENS,
                          "messages": [{"role": "user", "content": prompt}]},
@@ -197,17 +199,42 @@ def plan_lines(documents: Sequence[Document], spans: Sequence[Sequence[Span]], s
     return ContextPlan(model, tuple(jobs), total, tokens)
 
 
+def plan_key(model: str, corpus: str, spec: str) -> str:
+    """What the writing of a plan is claimed under: its model, corpus fingerprint and chunking."""
+    return f"{model}\0{corpus}\0{spec}"
+
+
 def write_lines(plan: ContextPlan, documents: Sequence[Document], endpoint: ChatEndpoint, store: ContextStore,
-                progress: Callable[[int, int], None] | None = None) -> ContextRun:
+                progress: Callable[[int, int], None] | None = None, *, claim: str = "",
+                holder: str = "") -> ContextRun:
     """Ask ``endpoint`` for every line of ``plan`` and keep each one as it comes; a chunk that
-    fails is reported and the run goes on, unless ``MAX_FAILURES_IN_A_ROW`` fail in a row."""
+    fails is reported and the run goes on, unless ``MAX_FAILURES_IN_A_ROW`` fail in a row. With
+    ``claim`` (``plan_key``), ``holder`` writes the plan alone: ``ContextBusy`` when another
+    holder is writing it, and a line another one kept meanwhile is not asked for again."""
     if endpoint.model != plan.model:
         raise ContextLineError(f"the plan is for {plan.model}, the endpoint's model is {endpoint.model}")
+    if claim:
+        busy = store.claim(claim, holder, len(plan.jobs))
+        if busy is not None:
+            raise ContextBusy(f"another session is writing these lines ({busy.done:,} of {busy.total:,} written "
+                              "so far): they appear here as they are kept, and nothing is sent twice", busy)
+    try:
+        return _written(plan, documents, endpoint, store, progress, claim, holder)
+    finally:
+        if claim:
+            store.release(claim, holder)
+
+
+def _written(plan, documents, endpoint, store, progress, claim: str, holder: str) -> ContextRun:
     failures: list[ContextFailure] = []
     written = in_a_row = 0
     hashes: dict[int, str] = {}
+    kept: dict[int, dict] = {}
     for done, job in enumerate(plan.jobs):
         document = documents[job.doc_index]
+        key = hashes.setdefault(job.doc_index, document_hash(document.text))
+        if claim and job.span in kept.setdefault(job.doc_index, store.lines(plan.model, key)):
+            continue  # kept by an earlier writer of this plan since the plan was made
         try:
             line = endpoint.line(prompt_for(document, *job.span))
         except ContextServiceError as exc:
@@ -217,8 +244,9 @@ def write_lines(plan: ContextPlan, documents: Sequence[Document], endpoint: Chat
                 return ContextRun(written, tuple(failures), len(plan.jobs) - done - 1)
         else:
             in_a_row = 0
-            key = hashes.setdefault(job.doc_index, document_hash(document.text))
             written += store.put(plan.model, key, [(*job.span, line)])
+        if claim:
+            store.advance(claim, holder, done + 1)
         if progress:
             progress(done + 1, len(plan.jobs))
     return ContextRun(written, tuple(failures))

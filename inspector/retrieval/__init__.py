@@ -6,7 +6,8 @@ a pool of chunks with one: ``bm25`` over the term index of ``terms``, dense vect
 fused. ``probe`` draws the article's 200 lexical queries and judges the top 5 by span
 (answered, cut, missed by ranking); ``golden_files`` reads golden sets (ours, Chroma's) and
 locates their quotes; ``golden`` measures recall within a context budget and, with
-``span_scores``, the field's span metrics; ``questions`` reads the user's own questions.
+``span_scores``, the field's span metrics; ``questions`` reads the user's own questions;
+``spending`` holds what the server may spend on paid endpoints, and charges every request.
 """
 
 from ..surface import lazy_surface
@@ -22,4 +23,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "ranking": ["Pool", "Question", "Retriever", "open_retriever", "shared_retriever"],
     "vectors": ["VectorStore", "Vectors"],
     "questions": ["QUESTION_SETS", "QuestionSet", "QuestionSetStore", "UserQuestion", "load_questions"],
+    "spending": ["PAYER", "Allowance", "SpendLedger", "SpendPolicy", "charge", "ensure", "install", "installed"],
 })

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from ..errors import EmbeddingServiceError, InputRefused, RetrieverError
 from ..limits import MAX_EMBEDDING_DIMENSIONS, human_size, read_json
 from .embedders import Embedder
+from .spending import charge
 
 ENV_BASE_URL = "OPENAI_BASE_URL"
 ENV_API_KEY = "OPENAI_API_KEY"
@@ -89,6 +90,8 @@ class OpenAIEmbeddings(Embedder):
     def _batch(self, texts: list[str]) -> list[list[float]]:
         def counted() -> None:
             self.requests += 1
+
+        charge("embeddings", self.model, texts)  # before anything is sent: it may refuse
 
         largest = min(MAX_ANSWER_BYTES, 65_536 + len(texts) * MAX_EMBEDDING_DIMENSIONS * ANSWER_BYTES_PER_NUMBER)
         raw = post_json(self.url, {"model": self.model, "input": texts}, api_key=self.api_key,

@@ -5,7 +5,8 @@ and may read, ``menu`` how the splitter menu names its choices; ``frames`` the t
 ``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
 ``imports`` what the Import page shows, ``fixes`` the Fixes page's table and context step,
 ``text`` escaping for Streamlit's markdown, ``window``
-the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here.
+the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here,
+``spend`` what a page's run would send to a paid endpoint.
 """
 
 from ..surface import lazy_surface
@@ -25,7 +26,8 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                 "sample_export", "side_by_side", "span_rows"],
     "text": ["chunk_numbers", "first_words", "markdown_escape", "page_label"],
     "offload": ["CorpusHandle", "Offload", "corpus_handle"],
-    "fixes": ["ContextStep", "context_step", "fixes_frame"],
+    "fixes": ["ContextStep", "context_refusal", "context_step", "fixes_frame"],
     "retrievers": ["ENV_MODELS", "checked_retriever", "retriever_choices", "retriever_problem"],
+    "spend": ["Estimate", "embedding_estimate"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
 })

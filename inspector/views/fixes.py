@@ -48,6 +48,20 @@ class ContextStep:
     """Whose lines the step uses: the endpoint's model, or the name imported lines are kept under."""
 
 
+def context_refusal(plan: ContextPlan, ledger, session: str = "") -> str:
+    """Why writing ``plan`` would go over what is left of the server's allowances (``ledger``,
+    a ``SpendLedger``; None: no allowance), or empty."""
+    if ledger is None or not plan.jobs:
+        return ""
+    for allowance, remaining in ledger.left(session):
+        needed = allowance.of(len(plan.jobs), plan.input_tokens)
+        if needed > remaining:
+            whose = "this server" if allowance.per == "hour" else "this session"
+            return (f"writing these lines needs {needed:,} {allowance.unit} and {whose} has {remaining:,} left of "
+                    f"its {allowance}")
+    return ""
+
+
 def context_step(workspace: Workspace, spec, environ: Mapping[str, str] | None = None,
                  lines_from: str = "") -> ContextStep:
     """The context step of ``spec``'s fixes: lines from ``lines_from`` (imported lines' name) or

@@ -1,8 +1,10 @@
-"""Which corpus the app opens and which folders it may read, from how it was started.
+"""Which corpus the app opens, which folders it may read and what it may spend, from how it
+was started.
 
 The command line (``streamlit run app.py -- --corpus PATH --allow-root PATH``) and the
 environment (``CHUNK_INSPECTOR_CORPUS``, ``CHUNK_INSPECTOR_ROOTS``) name them; a link may open
-only a folder under one of those roots or the bundled sample corpus.
+only a folder under one of those roots or the bundled sample corpus. The spending policy
+(``retrieval.spending``) comes from the environment too.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import SpecError
+from ..retrieval.spending import SpendPolicy
 from .state import SAMPLE, AppState
 
 #: The bundled corpus, found relative to this package (never an absolute path in a file).
@@ -34,6 +38,9 @@ class LaunchConfig:
 
     problems: tuple[str, ...] = ()
     """Start-up settings that were refused, to show in the app."""
+
+    spend: SpendPolicy = field(default_factory=SpendPolicy)
+    """What the app may spend on paid endpoints (the default allowances when the setting was refused)."""
 
     def default_state(self) -> AppState:
         """The opening view under this configuration."""
@@ -62,7 +69,12 @@ def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConf
     if corpus != SAMPLE and not os.path.isdir(corpus):
         problems.append(f"Corpus {corpus!r} given at start is not a folder; using the sample corpus.")
         corpus = SAMPLE
-    return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems))
+    try:
+        spend = SpendPolicy.from_environment(environ)
+    except SpecError as exc:
+        problems.append(f"{exc}; the default allowances hold and no paid model may be named.")
+        spend = SpendPolicy()
+    return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems), spend)
 
 
 def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:

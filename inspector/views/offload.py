@@ -39,6 +39,7 @@ from ..reports.fixes_table import measure_fixes
 from ..retrieval.golden import golden_recall
 from ..retrieval.golden_files import GoldenSet
 from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
+from ..retrieval.spending import SpendPolicy, ensure
 from ..review.rounds import ReviewRound, draw
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
@@ -56,9 +57,14 @@ class CorpusHandle:
     data: str = ""
     """The data folder: the embedding cache and the question sets (empty: neither is kept)."""
 
+    spend: SpendPolicy | None = None
+    """What the server may spend: a worker charges its paid requests to the data folder's ledger
+    under it, as the server does (None: nothing is charged)."""
+
 
 def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
-                  folder: str | os.PathLike, data: str | os.PathLike = "") -> CorpusHandle:
+                  folder: str | os.PathLike, data: str | os.PathLike = "",
+                  spend: SpendPolicy | None = None) -> CorpusHandle:
     """Write ``corpus`` once into ``folder`` (atomically; nothing when it is already there) and
     name it for the workers; ``data`` is the data folder (vectors, question sets)."""
     key = hashlib.blake2b(f"{corpus.fingerprint}\0{mode}".encode(), digest_size=8).hexdigest()
@@ -69,7 +75,7 @@ def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
         with os.fdopen(handle, "wb") as stream:
             pickle.dump(corpus, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(data))
+    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(data), spend)
 
 
 _WORKSPACES: dict[tuple[str, str], Workspace] = {}
@@ -134,6 +140,8 @@ TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):
+    if handle.spend is not None and handle.data:
+        ensure(handle.data, handle.spend)  # charged as the server charges
     return TASKS[task](_workspace(handle), *args)
 
 

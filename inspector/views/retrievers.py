@@ -6,8 +6,9 @@ the app, so the server's environment must allow them, never the link:
 - ``dense:model2vec:PATH`` (and its hybrid) only for a model folder under one of the folders in
   ``CHUNK_INSPECTOR_MODELS`` (``os.pathsep``-separated); each model folder found directly under
   them is offered as a choice;
-- ``dense:openai:MODEL`` only when ``OPENAI_BASE_URL`` names the server to call: a link names a
-  model on it, never a URL, and the key stays in the server's environment.
+- ``dense:openai:MODEL`` only when ``OPENAI_BASE_URL`` names the server to call and
+  ``CHUNK_INSPECTOR_EMBED_MODELS`` names the model: a link names an allowed model on it, never a
+  URL or another model, and the key stays in the server's environment.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import RetrieverError
+from ..errors import RetrieverError, SpecError
 from ..retrieval.embedders import MODEL2VEC_FILES
 from ..retrieval.remote import ENV_BASE_URL
 from ..retrieval.retriever_spec import RetrieverSpec, parse_retriever
+from ..retrieval.spending import SpendPolicy
 
 ENV_MODELS = "CHUNK_INSPECTOR_MODELS"
 #: Offered on every server.
@@ -46,8 +48,13 @@ def retriever_problem(spec: RetrieverSpec, environ: Mapping[str, str] | None = N
         if not any(folder == str(root) or folder.startswith(str(root) + os.sep) for root in model_roots(environ)):
             return (f"model folders are read only under {ENV_MODELS}, which does not hold {spec.model}"
                     if environ.get(ENV_MODELS) else f"this server reads no model folders (set {ENV_MODELS})")
-    if spec.embedder == "openai" and not environ.get(ENV_BASE_URL, "").strip():
-        return f"this server calls no embeddings server (set {ENV_BASE_URL})"
+    if spec.embedder == "openai":
+        if not environ.get(ENV_BASE_URL, "").strip():
+            return f"this server calls no embeddings server (set {ENV_BASE_URL})"
+        try:
+            return SpendPolicy.from_environment(environ).model_problem("embeddings", spec.model) or None
+        except SpecError as exc:
+            return str(exc)
     return None
 
 
@@ -62,7 +69,8 @@ def checked_retriever(text: str | RetrieverSpec, environ: Mapping[str, str] | No
 
 def retriever_choices(environ: Mapping[str, str] | None = None) -> list[str]:
     """The retrievers a page offers: the built-in three, then each model folder under the model
-    roots as dense and hybrid."""
+    roots and each embeddings model the server allows, as dense and hybrid."""
+    environ = os.environ if environ is None else environ
     choices = list(BUILT_IN)
     models = []
     for root in model_roots(environ):
@@ -76,4 +84,11 @@ def retriever_choices(environ: Mapping[str, str] | None = None) -> list[str]:
                 models.append(str(folder))  # a link out of the roots is not offered
     for folder in models[:MAX_MODEL_CHOICES]:
         choices += [f"dense:model2vec:{folder}", f"hybrid:dense:model2vec:{folder}"]
+    if environ.get(ENV_BASE_URL, "").strip():
+        try:
+            allowed = SpendPolicy.from_environment(environ).embed_models
+        except SpecError:
+            allowed = ()
+        for model in allowed[:MAX_MODEL_CHOICES]:
+            choices += [f"dense:openai:{model}", f"hybrid:dense:openai:{model}"]
     return choices

@@ -70,3 +70,15 @@ def test_the_json_reader_refuses_what_it_cannot_compute_with():
     # Brackets inside strings are text, not nesting; the bound itself is allowed.
     assert read_json('["' + "[" * 1000 + '"]') == ["[" * 1000]
     assert read_json("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH) is not None
+
+
+def test_a_chroma_csv_with_an_offset_of_infinity_is_one_line_left_out(sample_markdown):
+    quote = "The outcome is final for that cycle."
+    rows = ["question,references,corpus_id",
+            '"Final?","[{""content"": ""' + quote + '"", ""start_index"": 0, ""end_index"": Infinity}]",'
+            "performance-reviews",
+            '"Final again?","[{""content"": ""' + quote + '""}]",performance-reviews']
+    golden = load_golden("\n".join(rows).encode(), sample_markdown, name="questions_df.csv")
+    assert [item.line for item in golden.items] == [3]
+    (problem,) = golden.problems
+    assert problem.line == 2 and "Infinity is not a number to compute with" in problem.message

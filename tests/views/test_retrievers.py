@@ -42,11 +42,19 @@ def test_a_symlink_out_of_the_model_roots_is_refused(tmp_path):
     assert retriever_choices({ENV_MODELS: str(tmp_path / "models")}) == ["bm25", "dense", "hybrid"]
 
 
-def test_a_hosted_embedder_needs_the_servers_base_url():
+def test_a_hosted_embedder_needs_the_servers_base_url_and_a_model_it_allows():
     with pytest.raises(RetrieverError, match="set OPENAI_BASE_URL"):
         checked_retriever("dense:openai:text-embedding-3-small", {})
-    spec = checked_retriever("dense:openai:text-embedding-3-small", {"OPENAI_BASE_URL": "http://127.0.0.1:1/v1"})
-    assert spec.model == "text-embedding-3-small"
+    server = {"OPENAI_BASE_URL": "http://127.0.0.1:1/v1"}
+    with pytest.raises(RetrieverError, match="names no embeddings model a link may use"):
+        checked_retriever("dense:openai:text-embedding-3-small", server)
+    allowed = {**server, "CHUNK_INSPECTOR_EMBED_MODELS": "text-embedding-3-small"}
+    assert checked_retriever("dense:openai:text-embedding-3-small", allowed).model == "text-embedding-3-small"
+    with pytest.raises(RetrieverError, match="a link cannot name 'any-name'"):
+        checked_retriever("dense:openai:any-name", allowed)
+    with pytest.raises(RetrieverError, match="a link cannot name"):
+        checked_retriever("hybrid:dense:openai:any-name", allowed)
+    assert "dense:openai:text-embedding-3-small" in retriever_choices(allowed)
 
 
 def test_the_retriever_travels_in_the_link_and_bm25_leaves_it_out():

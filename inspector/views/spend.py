@@ -1,0 +1,88 @@
+"""What a page's run would send to a paid endpoint, said before it starts.
+
+A page that ranks with ``dense:openai:MODEL`` embeds every chunk text of its splitters and every
+probe query that the vector cache does not hold yet. ``embedding_estimate`` counts those (in
+texts, requests and o200k tokens), prices them from the server's ``SpendPolicy``, and says
+whether the run needs a click (over the policy's threshold) or cannot run at all (over what is
+left of an allowance). Nothing is embedded to estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..lengths import get_length
+from ..measure.workspace import Workspace
+from ..retrieval.remote import BATCH, OpenAIEmbeddings
+from ..retrieval.retriever_spec import parse_retriever
+from ..retrieval.spending import Allowance, SpendPolicy
+from ..retrieval.vectors import digest_of, open_store
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """What a run would send."""
+
+    model: str
+    texts: int
+    """Texts to embed (those the cache holds are not sent again)."""
+
+    tokens: int
+    """Their o200k tokens (the server's own tokenizer counts a little differently)."""
+
+    dollars: float | None
+    """At the operator's price for the model; None when the server names none."""
+
+    over_threshold: bool
+    """Whether the run asks for a confirmation first."""
+
+    refusal: str = ""
+    """Why the run cannot start: it would go over what is left of an allowance (empty: it can)."""
+
+    @property
+    def requests(self) -> int:
+        return -(-self.texts // BATCH)
+
+    @property
+    def key(self) -> str:
+        """Names this estimate for a confirmation (a click confirms this run, not another)."""
+        return f"{self.model}:{self.texts}:{self.tokens}"
+
+    def summary(self) -> str:
+        """The estimate in one sentence."""
+        if not self.texts:
+            return f"Every text this page ranks is embedded by {self.model} already: nothing will be sent."
+        cost = "no price set for it on this server" if self.dollars is None else f"about ${self.dollars:,.4f}"
+        return (f"This page will send {self.texts:,} text{'s' * (self.texts != 1)} ({self.tokens:,} tokens, "
+                f"{self.requests:,} request{'s' * (self.requests != 1)}) to {self.model}: {cost}.")
+
+
+def embedding_estimate(workspace: Workspace, retriever: str, specs: Iterable[str], policy: SpendPolicy,
+                       left: Iterable[tuple[Allowance, int]] = ()) -> Estimate | None:
+    """What ranking ``specs``' chunks and the probe's queries with ``retriever`` would send
+    (None: the retriever calls no paid endpoint); ``left`` is what remains of each allowance."""
+    spec = parse_retriever(retriever)
+    if spec.embedder != "openai":
+        return None
+    texts: dict[bytes, str] = {}
+    for chunking in specs:
+        for text in workspace.pool(chunking).texts():
+            texts.setdefault(digest_of(text), text)
+    for query in workspace.queries():
+        texts.setdefault(digest_of(query.text), query.text)
+    embedder = OpenAIEmbeddings(spec.model, workspace.embeddings_url)
+    store, _ = open_store(workspace.vector_folder)
+    kept = set(store.get(embedder.model_id, list(texts), None)) if store is not None else set()
+    missing = [text for digest, text in texts.items() if digest not in kept]
+    tokens = sum(get_length("o200k").count_many(missing)) if missing else 0
+    refusal = ""
+    for allowance, remaining in left:
+        if allowance.of(len(missing), tokens) > remaining:
+            refusal = (f"it would send {allowance.of(len(missing), tokens):,} {allowance.unit} and "
+                       f"{'this server' if allowance.per == 'hour' else 'this session'} has {remaining:,} left of "
+                       f"its {allowance}")
+            break
+    threshold = policy.confirm_above
+    return Estimate(spec.model, len(missing), tokens, policy.cost(spec.model, tokens),
+                    threshold.of(len(missing), tokens) > threshold.amount, refusal)
