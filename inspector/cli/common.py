@@ -281,12 +281,12 @@ def log_to_mlflow(args, runs, status: int) -> int:
     """Log ``runs`` where ``--mlflow`` says (the report is printed already), and say so on
     stderr; ``status``, or 2 with one line saying why MLflow could not log them."""
     from ..errors import TrackingError
-    from ..reports.tracking import log_runs, tracking_uri
+    from ..reports.tracking import log_runs, shown, tracking_uri
 
     try:
         ids = log_runs(runs, args.mlflow, args.mlflow_experiment)
     except TrackingError as exc:
         return fail(f"{exc}; the report above was not logged")
-    sys.stderr.write(f"logged {len(ids)} MLflow run{'s' * (len(ids) != 1)} to {tracking_uri(args.mlflow)} "
+    sys.stderr.write(f"logged {len(ids)} MLflow run{'s' * (len(ids) != 1)} to {shown(tracking_uri(args.mlflow))} "
                      f"(experiment {args.mlflow_experiment})\n")
     return status

@@ -101,11 +101,11 @@ class _Hosts:
             return path
 
     def forget(self, entry: str, prepare: str) -> None:
-        """Start a host of this process's own next time (the one known did not answer)."""
+        """Start another host next time (the one known could not be reached)."""
         with self.lock:
-            found = self.running.get((entry, prepare))
-            if found is not None and found[0] != os.getpid():
-                del self.running[(entry, prepare)]
+            found = self.running.pop((entry, prepare), None)
+        if found is not None and found[0] == os.getpid() and found[1].poll() is None:
+            found[1].kill()
 
 
 _HOSTS = _Hosts()
@@ -119,25 +119,35 @@ def run_boxed(entry: str, header: dict, raw: bytes, limits: BoxLimits, prepare: 
     forked: what every job imports, imported once; ``later`` likewise once the host is idle
     (what only some jobs need)."""
     job = json.dumps({"header": header, "limits": asdict(limits)}).encode("utf-8")
-    for attempt in range(2):  # a host that died (killed, out of memory itself) is started again
+    with _connected(entry, prepare, later, limits) as connection:
         try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-                connection.settimeout(limits.wall_seconds + SLACK)
-                connection.connect(_HOSTS.address(entry, prepare, later))
-                connection.sendall(_LENGTH.pack(len(job)) + job + _LENGTH.pack(len(raw)))
-                connection.sendall(raw)
-                answer = _receive(connection)
-        except (ConnectionError, FileNotFoundError, EOFError) as exc:
-            _HOSTS.forget(entry, prepare)
-            if attempt:
-                raise UnreadableFile(f"could not be converted: the conversion process failed ({exc})") from None
-            continue
+            connection.sendall(_LENGTH.pack(len(job)) + job + _LENGTH.pack(len(raw)))
+            connection.sendall(raw)
+            answer = _receive(connection)
+        except (ConnectionError, EOFError) as exc:  # the job is not sent twice: a bomb would be paid twice
+            raise UnreadableFile(f"could not be converted: the conversion process failed ({exc})") from None
         except TimeoutError:
             raise UnreadableFile(f"took longer than {limits.wall_seconds:g} s to convert") from None
-        outcome = json.loads(answer)
-        if "refused" in outcome:
-            raise UnreadableFile(outcome["refused"])
-        return outcome["done"]
+    outcome = json.loads(answer)
+    if "refused" in outcome:
+        raise UnreadableFile(outcome["refused"])
+    return outcome["done"]
+
+
+def _connected(entry: str, prepare: str, later: str, limits: BoxLimits) -> socket.socket:
+    """A connection to the host (started again once when the one known is gone)."""
+    for attempt in range(2):
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.settimeout(limits.wall_seconds + SLACK)
+        try:
+            connection.connect(_HOSTS.address(entry, prepare, later))
+            return connection
+        except (ConnectionError, FileNotFoundError) as exc:
+            connection.close()
+            _HOSTS.forget(entry, prepare)
+            if attempt:
+                raise UnreadableFile(f"could not be converted: the conversion process cannot be reached ({exc})") \
+                    from None
     raise AssertionError("unreachable")
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,6 +135,8 @@ def log_runs(runs: list[TrackedRun], uri: str | None = None, experiment: str = E
         os.environ.setdefault("MLFLOW_ALLOW_FILE_STORE", "true")
     elif uri.startswith("sqlite:"):
         _check_database(uri)
+    elif uri.split(":", 1)[0].split("+", 1)[0] in ("postgresql", "mysql", "mssql"):
+        _check_server(uri)
     ids = []
     # MLflow's logging would fill stderr with its database migrations and retries (the failure is
     # told once, below), and it prints each run's address on stdout, which holds the report.
@@ -152,16 +155,45 @@ def log_runs(runs: list[TrackedRun], uri: str | None = None, experiment: str = E
                     mlflow.log_dict(run.artifact, "report.json")
                 ids.append(started.info.run_id)
     except mlflow.exceptions.MlflowException as exc:
-        raise TrackingError(f"MLflow at {uri} refused the runs: {' '.join(str(exc).split())[:300]}") from None
+        raise TrackingError(f"MLflow at {shown(uri)} refused the runs: {' '.join(str(exc).split())[:300]}") from None
     except ImportError as exc:  # a store's driver: sqlalchemy and alembic for sqlite:, psycopg for postgresql:
-        raise TrackingError(f"MLflow's store at {uri} needs {exc.name or exc} ({install_hint('mlflow')})") from None
+        raise _missing(uri, exc) from None
     except Exception as exc:  # the store's own failures (OSError, SQLAlchemy's, HTTP clients')
         detail = " ".join(str(exc).split())[:300] or "no message"
-        raise TrackingError(f"MLflow at {uri} could not log the runs ({type(exc).__name__}: {detail})") from None
+        raise TrackingError(f"MLflow at {shown(uri)} could not log the runs ({type(exc).__name__}: {detail})") from None
     finally:
         for logger, level in zip(quiet, levels):
             logger.setLevel(level)
     return ids
+
+
+def _missing(uri: str, exc: ImportError) -> TrackingError:
+    return TrackingError(f"MLflow's store at {shown(uri)} needs {exc.name or exc} ({install_hint('mlflow')})")
+
+
+def shown(uri: str) -> str:
+    """``uri`` as messages print it: a password in it is not repeated."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", uri)
+
+
+def _check_server(uri: str) -> None:
+    """A database server is reached once before MLflow is handed it (MLflow tries ten times over
+    100 s before it says that it cannot)."""
+    try:
+        import sqlalchemy
+    except ImportError:
+        raise TrackingError(f"MLflow's store at {shown(uri)} needs SQLAlchemy ({install_hint('mlflow')})") from None
+    try:
+        engine = sqlalchemy.create_engine(uri, connect_args={"connect_timeout": 10} if uri.startswith("postgres")
+                                          else {})
+        with engine.connect():
+            pass
+        engine.dispose()
+    except ImportError as exc:
+        raise _missing(uri, exc) from None
+    except Exception as exc:  # the driver's own errors: refused, unknown host, bad password
+        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+        raise TrackingError(f"MLflow's database at {shown(uri)} cannot be reached ({detail})") from None
 
 
 def _check_database(uri: str) -> None:

@@ -66,3 +66,15 @@ def test_the_host_ends_with_the_process_that_started_it():
         time.sleep(0.1)
     alive = os.path.exists(f"/proc/{host}") and "Z" not in open(f"/proc/{host}/stat").read().split()[2]
     assert not alive
+
+
+def test_a_host_that_was_killed_is_started_again_for_the_next_job():
+    import signal
+
+    host = boxed("echo")["host"]
+    os.kill(host, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{host}") and "Z" not in open(f"/proc/{host}/stat").read().split()[2] \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert boxed("echo")["host"] != host

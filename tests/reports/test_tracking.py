@@ -160,3 +160,12 @@ def test_a_tracking_server_receives_the_runs_of_report_and_check(mlflow_server, 
     assert sorted(run.info.run_name for run in runs) == ["fixed:800", "structured:800", "structured:800"]
     artifact = client.download_artifacts(runs[0].info.run_id, "report.json")
     assert "passed" in json.loads(open(artifact, encoding="utf-8").read())  # the check's run: the gate's result
+
+
+def test_a_password_in_the_tracking_uri_is_not_repeated(tmp_path, capsys):
+    from tests.support.services import free_port
+
+    uri = f"postgresql://someone:s3cret@127.0.0.1:{free_port()}/runs"
+    assert main(["check", str(SAMPLE / "handbook"), "--spec", "fixed:800", "--mlflow", uri]) == 2
+    err = capsys.readouterr().err
+    assert "s3cret" not in err and "postgresql://someone:***@127.0.0.1" in err and "cannot be reached" in err
