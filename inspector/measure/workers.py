@@ -150,14 +150,14 @@ class EarlyAnalysis:
 
     def files_listed(self, converting: list[tuple[str, str]]) -> None:
         self._converting = bool(converting)
-        if converting:
+        kept = getattr(self.reading, "conversions", None)
+        left = self._unconverted(converting) if converting and kept else converting  # all kept: read here quickly
+        if left:
             from ..corpus.convert import start_converting
 
             start_converting(self.reading.converter if self.reading is not None else "markitdown")
-        if converting and self.jobs > 1 and can_fork() and getattr(self.reading, "conversions", None):
-            left = self._unconverted(converting)  # all kept: read here quickly, and no encoding needed
-            if left:
-                self._converter = forked(_convert_ahead, self.reading, left)
+        if left and kept and self.jobs > 1 and can_fork():
+            self._converter = forked(_convert_ahead, self.reading, left)
 
     def texts_read(self, documents: list[Document]) -> Callable[[], None] | None:
         kept = self.store.load([d.text for d in documents], self.mode)
