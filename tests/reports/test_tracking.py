@@ -104,7 +104,8 @@ def test_a_streamed_corpus_logs_the_runs_the_held_corpus_logs(tmp_path, capsys, 
     assert logged[1]["heading:256t"][1]["tokens_p99"] > logged[1]["heading:256t"][1]["tokens_p50"] > 0
 
 
-def test_a_sqlite_store_takes_the_runs_as_mlflow_3_recommends(tmp_path, capsys):
+def test_a_sqlite_store_takes_the_runs_as_mlflow_3_recommends(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where MLflow keeps a SQL store's artifacts (./mlruns)
     uri = f"sqlite:///{tmp_path / 'runs.db'}"
     assert main(["check", str(SAMPLE / "handbook"), "--spec", "recursive:800", "--mlflow", uri]) == 0
     assert f"logged 1 MLflow run to {uri}" in capsys.readouterr().err
@@ -169,3 +170,21 @@ def test_a_password_in_the_tracking_uri_is_not_repeated(tmp_path, capsys):
     assert main(["check", str(SAMPLE / "handbook"), "--spec", "fixed:800", "--mlflow", uri]) == 2
     err = capsys.readouterr().err
     assert "s3cret" not in err and "postgresql://someone:***@127.0.0.1" in err and "cannot be reached" in err
+
+
+@pytest.mark.service
+def test_a_postgresql_store_takes_the_runs(capsys, tmp_path, monkeypatch):
+    from tests.support.services import postgres_binaries, started_postgres
+
+    monkeypatch.chdir(tmp_path)  # where MLflow keeps a SQL store's artifacts (./mlruns)
+    if postgres_binaries() is None:
+        if os.environ.get("CI"):
+            pytest.fail("Debian's postgresql is not installed (CI is set, so this test may not be skipped)")
+        pytest.skip("Debian's postgresql is not installed (apt-get install postgresql)")
+    with started_postgres() as uri:
+        assert main(["check", str(SAMPLE / "handbook"), "--spec", "recursive:800", "--mlflow", uri,
+                     "--mlflow-experiment", "in-postgres"]) == 0
+        assert f"logged 1 MLflow run to {uri}" in capsys.readouterr().err
+        client = mlflow.MlflowClient(uri)
+        (run,) = client.search_runs([client.get_experiment_by_name("in-postgres").experiment_id])
+        assert run.info.run_name == "recursive:800" and "survival.code" in run.data.metrics

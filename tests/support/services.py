@@ -51,3 +51,35 @@ def started_mlflow_server(folder: Path, wait: float = 120.0):
             os.killpg(server.pid, 9)
             server.wait()
         log.close()
+
+
+def postgres_binaries() -> Path | None:
+    """The folder of Debian's PostgreSQL server programs (``initdb``, ``pg_ctl``), if installed."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    return found[-1].parent if found else None
+
+
+@contextlib.contextmanager
+def started_postgres(wait: float = 60.0):
+    """A PostgreSQL server of its own on 127.0.0.1 (trust authentication, a fresh cluster in a
+    temporary folder); yields its ``postgresql://`` URI. As root, the server runs as ``postgres``."""
+    import shutil
+    import tempfile
+
+    binaries = postgres_binaries()
+    folder = Path(tempfile.mkdtemp(prefix="ci-postgres-"))
+    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if as_user:
+        shutil.chown(folder, "postgres", "postgres")
+    cluster, port = folder / "cluster", free_port()
+    subprocess.run([*as_user, str(binaries / "initdb"), "-D", str(cluster), "--auth=trust", "-U", "postgres"],
+                   check=True, capture_output=True, timeout=120)
+    subprocess.run([*as_user, str(binaries / "pg_ctl"), "-D", str(cluster), "-l", str(folder / "server.log"), "-w",
+                    "-t", str(int(wait)), "-o", f"-h 127.0.0.1 -p {port} -k {folder}", "start"],
+                   check=True, capture_output=True, timeout=wait + 30)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, str(binaries / "pg_ctl"), "-D", str(cluster), "-m", "immediate", "stop"],
+                       capture_output=True, timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
