@@ -67,15 +67,23 @@ class Converted:
 CONVERTERS: tuple[str, ...] = ("markitdown", "docling")
 
 
+#: What MarkItDown reads each format with: a new release of one of them may convert (or refuse)
+#: a file differently, so each one's version is part of what a kept conversion was made by.
+READERS: tuple[str, ...] = ("pdfminer.six", "pypdfium2", "mammoth", "lxml", "python-pptx", "openpyxl", "pandas",
+                            "beautifulsoup4", "markdownify")
+
+
 def converter_version(converter: str = "markitdown") -> str:
-    """Names what converts files: the converter's version and this module's revision."""
+    """Names what converts files: the converter's version, the readers it uses and this module's
+    revision."""
     if converter == "docling":
         from .docling_converter import docling_version
 
         return f"docling-{docling_version()}/r{FORMAT_REVISION}"
-    # The installed distribution's version, read without importing MarkItDown (2 to 3 s, for
+    # The installed distributions' versions, read without importing MarkItDown (2 to 3 s, for
     # pandas): a corpus whose conversions are all kept never imports it.
-    return f"markitdown-{installed_version('markitdown') or 'missing'}/r{FORMAT_REVISION}"
+    readers = ",".join(f"{name}-{installed_version(name) or 'missing'}" for name in READERS)
+    return f"markitdown-{installed_version('markitdown') or 'missing'}+{readers}/r{FORMAT_REVISION}"
 
 
 def check_converter(converter: str) -> None:
