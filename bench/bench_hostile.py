@@ -7,21 +7,18 @@ Each case is made by ``tests/support/bombs.py`` (nothing hostile is kept on disk
 way the command line and the app read it; a file is reported beside a markdown page, whose
 report must still come. Targets: every case refused or measured in under 10 s and 500 MB of the
 process's own memory (a conversion's process is held to 1 GB by the box). The figures are
-written to ``bench/results/hostile.json``; the time includes making the file.
+written, dated, to ``bench/results/hostile.json``; the time includes making the file.
 """
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-from common import ROOT
+from common import ROOT, record
 
 TIME_TARGET, MEMORY_TARGET = 10.0, 500.0
-RESULTS = Path(__file__).resolve().parent / "results" / "hostile.json"
 
 #: name -> the Python a fresh process runs (it prints one line saying what became of the input).
 CASES = {
@@ -98,9 +95,7 @@ def main() -> None:
         rows.append({"case": name, "seconds": round(seconds, 2), "peak_mb": round(megabytes, 1), "outcome": said,
                      "within_targets": held})
         print(f"{name:55} {seconds:6.2f} s {megabytes:7.1f} MB  {'ok ' if held else 'OVER'}  {said[:70]}")
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps({"targets": {"seconds": TIME_TARGET, "peak_mb": MEMORY_TARGET}, "cases": rows},
-                                  indent=2) + "\n", encoding="utf-8")
+    record("hostile", {"targets": {"seconds": TIME_TARGET, "peak_mb": MEMORY_TARGET}, "cases": rows})
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ Meanwhile the health endpoint is polled every 100 ms, and one more session, a re
 uploads a DOCX whose one part inflates to 200 MB (``tests/support/bombs.py``): it must be listed
 as skipped while the server keeps answering. Prints the median and worst page time (until the
 script run that draws the tables finished), the server's CPU time, the health endpoint's worst
-response and how long the bomb took to be refused; the figures go to ``bench/results/load.json``.
+response and how long the bomb took to be refused; the figures go, dated, to ``bench/results/load.json``.
 
 Targets on a 2-core machine: health endpoint under 1 s, worst page under 15 s.
 """
@@ -17,7 +17,6 @@ Targets on a 2-core machine: health endpoint under 1 s, worst page under 15 s.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 import signal
@@ -25,15 +24,15 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from common import ROOT, big_corpus, corpus_bytes
+from common import ROOT, big_corpus, corpus_bytes, record
 
 HEALTH_TARGET, PAGE_TARGET = 1.0, 15.0
-RESULTS = Path(__file__).resolve().parent / "results" / "load.json"
 
 
 def _free_port() -> int:
@@ -71,7 +70,8 @@ def _children(pid: int) -> list[str]:
 
 def start_server(corpus) -> tuple[subprocess.Popen, str]:
     port = _free_port()
-    env = dict(os.environ, CHUNK_INSPECTOR_CORPUS=str(corpus))
+    # A data folder of its own: nothing kept by an earlier run (analyses, conversions, refusals) helps.
+    env = dict(os.environ, CHUNK_INSPECTOR_CORPUS=str(corpus), CHUNK_INSPECTOR_DATA=tempfile.mkdtemp(prefix="ci-data-"))
     log = open(ROOT / "artifacts" / "bench-load-server.log", "wb")
     server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
                                f"--server.port={port}", "--server.address=127.0.0.1",
@@ -125,8 +125,7 @@ def upload_bomb(url: str, folder, outcome: dict) -> None:
 
     from tests.support.bombs import zip_bomb_docx
 
-    bomb, page_file = folder / "bomb" / "expenses.docx", folder / "bomb" / "notes.md"
-    bomb.parent.mkdir(exist_ok=True)
+    bomb, page_file = folder / "expenses.docx", folder / "notes.md"
     bomb.write_bytes(zip_bomb_docx())
     page_file.write_text("# Notes\n\nOne page of 3 lines.\n", encoding="utf-8")
     with sync_playwright() as playwright:
@@ -170,7 +169,7 @@ def main() -> None:
         poller.start()
         cpu = _cpu_seconds(server.pid)
         bomb: dict = {}
-        uploader = threading.Thread(target=upload_bomb, args=(url, folder, bomb))
+        uploader = threading.Thread(target=upload_bomb, args=(url, Path(tempfile.mkdtemp(prefix="ci-upload-")), bomb))
         uploader.start()
         try:
             pages = asyncio.run(sessions(url, count))
@@ -189,14 +188,13 @@ def main() -> None:
               f"worst {max(health):.2f} s (target < {HEALTH_TARGET:.0f} s: "
               f"{'met' if max(health) < HEALTH_TARGET else 'NOT met'})")
         print(f"the DOCX bomb uploaded meanwhile: refused after {bomb.get('refused_after', float('nan')):.1f} s")
-        RESULTS.parent.mkdir(exist_ok=True)
-        RESULTS.write_text(json.dumps({
+        record("load", {
             "corpus_mb": round(corpus_bytes(folder) / 1e6, 2), "sessions": count, "first_session_s": round(warm, 2),
             "median_page_s": round(statistics.median(pages), 2), "worst_page_s": round(max(pages), 2),
             "server_cpu_s": round(cpu, 1), "health_polls": len(health),
             "health_median_ms": round(statistics.median(health) * 1000), "health_worst_s": round(max(health), 3),
             "bomb_refused_after_s": round(bomb.get("refused_after", float("nan")), 2),
-            "targets": {"worst_page_s": PAGE_TARGET, "health_worst_s": HEALTH_TARGET}}, indent=2) + "\n")
+            "targets": {"worst_page_s": PAGE_TARGET, "health_worst_s": HEALTH_TARGET}})
     finally:
         os.kill(server.pid, signal.SIGTERM)
         try:

@@ -68,3 +68,20 @@ def describe(times: list[float]) -> str:
     """Min and median of some timings, with the load average (the machine may be shared)."""
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return f"min {min(times):.2f} s, median {statistics.median(times):.2f} s over {len(times)} runs, load {load:.2f}"
+
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def record(name: str, figures: dict) -> Path:
+    """Write ``figures`` to ``bench/results/<name>.json`` with when and on what they were measured."""
+    import datetime
+    import json
+    import platform
+
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    stamp = {"measured": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+             "machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
+    path.write_text(json.dumps({**stamp, **figures}, indent=2) + "\n", encoding="utf-8")
+    return path
