@@ -11,7 +11,7 @@ import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._orphan_questions import CHOSEN, question_set_picker, show_message
-from app_pages._retriever import ranking, retriever_picker
+from app_pages._retriever import ranking, retriever_picker, say_what_it_sends
 from inspector.errors import ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
 from inspector.views import markdown_escape as md
@@ -92,8 +92,7 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
                                           source=source, k=int(k), retriever=retriever, questions=questions)
         try:
             if source != "sample":
-                with ranking(retriever, ctx, [review_round.spec]):
-                    pass  # what drawing it will send, said (and confirmed) first
+                say_what_it_sends(retriever, ctx, [review_round.spec])
             chunks = _round_chunks(review_round.id, review_round, ctx)
         except ReviewInputError as exc:
             st.error(md(f"This round cannot be drawn: {exc}"))

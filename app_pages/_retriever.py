@@ -57,7 +57,7 @@ def ranking(retriever: str, ctx=None, specs=()):
     traceback) when the model or its server fails, or the server's allowance is spent."""
     try:
         if ctx is not None:
-            _paid_run(retriever, ctx, [str(s) for s in specs] or [str(ctx.spec)])
+            say_what_it_sends(retriever, ctx, specs)
         if retriever == "bm25":
             yield
         else:
@@ -68,13 +68,13 @@ def ranking(retriever: str, ctx=None, specs=()):
         st.stop()
 
 
-def _paid_run(retriever: str, ctx, specs: list[str]) -> None:
-    """Say what the run will send; stop the page when it cannot be sent or waits for a click."""
+def say_what_it_sends(retriever: str, ctx, specs) -> None:
+    """Say what ranking ``specs`` with ``retriever`` will send to a paid embedder; stop the page
+    when it cannot be sent or waits for a click."""
     from app_pages._sidebar import session_id
 
-    ledger = installed()
-    estimate = embedding_estimate(ctx.workspace, retriever, specs, ctx.launch.spend,
-                                  ledger.left(session_id()) if ledger is not None else ())
+    estimate = embedding_estimate(ctx.workspace, retriever, [str(s) for s in specs] or [str(ctx.spec)],
+                                  ctx.launch.spend, installed(), session_id())
     if estimate is None:
         return
     st.caption(md(estimate.summary()))

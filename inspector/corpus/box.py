@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
@@ -243,9 +244,9 @@ def _watched(header: dict, raw: bytes, limits: BoxLimits, work) -> bytes:
         _worker(write_end, header, raw, limits, work)
     os.close(write_end)
     parts, late = [], False
-    deadline = _now() + limits.wall_seconds
+    deadline = time.monotonic() + limits.wall_seconds
     while True:
-        left = deadline - _now()
+        left = deadline - time.monotonic()
         if left <= 0:
             late = True
             os.kill(pid, signal.SIGKILL)
@@ -331,8 +332,3 @@ def _address_space() -> int:
 def _refused(reason: str) -> bytes:
     return json.dumps({"refused": reason}).encode("utf-8")
 
-
-def _now() -> float:
-    import time
-
-    return time.monotonic()

@@ -150,7 +150,7 @@ class EarlyAnalysis:
 
     def files_listed(self, converting: list[tuple[str, str]]) -> None:
         self._converting = bool(converting)
-        kept = getattr(self.reading, "conversions", None)
+        kept = self.reading.conversions if self.reading is not None else None
         left = self._unconverted(converting) if converting and kept else converting  # all kept: read here quickly
         if left:
             from ..corpus.convert import start_converting

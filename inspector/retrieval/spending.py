@@ -210,6 +210,17 @@ class SpendLedger:
             out.append((allowance, max(0, allowance.amount - allowance.of(*used))))
         return out
 
+    def over(self, texts: int, tokens: int, session: str = "") -> str:
+        """Why a run of ``texts`` texts of ``tokens`` tokens would go over what is left of an
+        allowance now (empty: it would not): said before a run starts."""
+        for allowance, remaining in self.left(session):
+            needed = allowance.of(texts, tokens)
+            if needed > remaining:
+                whose = "this server" if allowance.per == "hour" else "this session"
+                return (f"it would send {needed:,} {allowance.unit} and {whose} has {remaining:,} left of "
+                        f"its {allowance}")
+        return ""
+
     def charge(self, service: str, model: str, texts: int, tokens: int, session: str = "") -> None:
         """Record a request about to be sent; ``SpendRefused`` (nothing recorded) when it would
         go over an allowance."""

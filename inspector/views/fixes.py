@@ -51,15 +51,7 @@ class ContextStep:
 def context_refusal(plan: ContextPlan, ledger, session: str = "") -> str:
     """Why writing ``plan`` would go over what is left of the server's allowances (``ledger``,
     a ``SpendLedger``; None: no allowance), or empty."""
-    if ledger is None or not plan.jobs:
-        return ""
-    for allowance, remaining in ledger.left(session):
-        needed = allowance.of(len(plan.jobs), plan.input_tokens)
-        if needed > remaining:
-            whose = "this server" if allowance.per == "hour" else "this session"
-            return (f"writing these lines needs {needed:,} {allowance.unit} and {whose} has {remaining:,} left of "
-                    f"its {allowance}")
-    return ""
+    return ledger.over(len(plan.jobs), plan.input_tokens, session) if ledger is not None and plan.jobs else ""
 
 
 def context_step(workspace: Workspace, spec, environ: Mapping[str, str] | None = None,

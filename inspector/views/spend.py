@@ -16,7 +16,7 @@ from ..lengths import get_length
 from ..measure.workspace import Workspace
 from ..retrieval.remote import BATCH, OpenAIEmbeddings
 from ..retrieval.retriever_spec import parse_retriever
-from ..retrieval.spending import Allowance, SpendPolicy
+from ..retrieval.spending import SpendLedger, SpendPolicy
 from ..retrieval.vectors import digest_of, open_store
 
 
@@ -59,9 +59,10 @@ class Estimate:
 
 
 def embedding_estimate(workspace: Workspace, retriever: str, specs: Iterable[str], policy: SpendPolicy,
-                       left: Iterable[tuple[Allowance, int]] = ()) -> Estimate | None:
+                       ledger: SpendLedger | None = None, session: str = "") -> Estimate | None:
     """What ranking ``specs``' chunks and the probe's queries with ``retriever`` would send
-    (None: the retriever calls no paid endpoint); ``left`` is what remains of each allowance."""
+    (None: the retriever calls no paid endpoint), refused when it would go over what is left of
+    ``ledger``'s allowances for ``session``."""
     spec = parse_retriever(retriever)
     if spec.embedder != "openai":
         return None
@@ -76,13 +77,7 @@ def embedding_estimate(workspace: Workspace, retriever: str, specs: Iterable[str
     kept = set(store.get(embedder.model_id, list(texts), None)) if store is not None else set()
     missing = [text for digest, text in texts.items() if digest not in kept]
     tokens = sum(get_length("o200k").count_many(missing)) if missing else 0
-    refusal = ""
-    for allowance, remaining in left:
-        if allowance.of(len(missing), tokens) > remaining:
-            refusal = (f"it would send {allowance.of(len(missing), tokens):,} {allowance.unit} and "
-                       f"{'this server' if allowance.per == 'hour' else 'this session'} has {remaining:,} left of "
-                       f"its {allowance}")
-            break
+    refusal = ledger.over(len(missing), tokens, session) if ledger is not None else ""
     threshold = policy.confirm_above
     return Estimate(spec.model, len(missing), tokens, policy.cost(spec.model, tokens),
                     threshold.of(len(missing), tokens) > threshold.amount, refusal)
