@@ -113,3 +113,13 @@ class EngineError(InspectorError, OSError):
 
 class MissingExtra(InspectorError, ImportError):
     """An optional feature's package is not installed; the message names the extra that brings it."""
+
+
+class StoreError(InspectorError, OSError):
+    """A vector store could not be named, opened or read: a bad address, a missing collection or
+    table, a column that is not text, a server that refused; the message names the store."""
+
+
+class StoreAddressError(InspectorError, ValueError):
+    """A store address or a field mapping was refused (a password in it, an unknown store, no
+    collection named); the message says why."""

@@ -22,6 +22,12 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "docling": ("docling-slim",),
     "mlflow": ("mlflow-skinny", "sqlalchemy", "alembic", "psycopg"),
     "ray": ("ray",),
+    "chroma": ("chromadb",),
+    "qdrant": ("qdrant-client",),
+    "lancedb": ("lancedb",),
+    "milvus": ("pymilvus", "milvus-lite"),
+    "postgres": ("psycopg",),
+    "stores": ("chromadb", "qdrant-client", "lancedb", "pymilvus", "milvus-lite", "psycopg"),
 }
 
 

@@ -16,7 +16,8 @@ a ``Workspace`` measures, probes and draws like any splitter's chunks (spec ``im
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import ImportChunksError
@@ -166,7 +167,7 @@ class ImportResult:
         kinds = Counter(p.kind for p in self.problems)
         trouble = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no problems"
         solid = sum(1 for g in self.gaps if not g.blank)
-        return (f"{self.imported} of {self.records} records placed ({how or 'none'}); {trouble}; "
+        return (f"{self.imported:,} of {self.records:,} records placed ({how or 'none'}); {trouble}; "
                 f"{len(self.gaps)} uncovered stretches ({solid} with text)")
 
 
@@ -206,12 +207,18 @@ def _order(problem: ImportProblem) -> tuple[int, str]:
     return (problem.line, problem.kind)
 
 
-def place_records(records: list[ChunkRecord], documents: list[Document], *, name: str = "chunks",
+def place_records(records: Iterable[ChunkRecord], documents: list[Document], *, name: str = "chunks",
                   label: str | None = None, default_doc: str | None = None,
-                  headings: Headings | None = None, raw_offsets: bool = False) -> ImportResult:
+                  headings: Headings | None = None, raw_offsets: bool = False, ordered: bool = True,
+                  keep_text: bool = True) -> ImportResult:
     """Place already-read records on ``documents`` (in the order ``placement`` describes);
     the chunks' ``spec`` is ``label`` (default ``imported:<name>``), their heading paths come
-    from ``headings`` unless a record gives its own."""
+    from ``headings`` unless a record gives its own.
+
+    ``ordered=False``: the records come in no particular order (a store's id order), so a text
+    is searched from the document's start each time and a text that occurs more than once is
+    reported as a guess. ``keep_text=False``: an origin keeps the producer's text only where it
+    differs from its span's (records read one at a time from a store, memory flat)."""
     matcher = DocumentMatcher(documents)
     fallback: Document | str | None = None
     if default_doc is not None:
@@ -222,7 +229,9 @@ def place_records(records: list[ChunkRecord], documents: list[Document], *, name
     problems: list[ImportProblem] = []
     origins: list[ChunkOrigin] = []
     seen_ids: dict[str, int] = {}
+    count = 0
     for record in records:
+        count += 1
         report = _reporter(problems, record)
         target = matcher.resolve(record.doc_ref) if record.doc_ref is not None else fallback
         if target is None:
@@ -234,22 +243,31 @@ def place_records(records: list[ChunkRecord], documents: list[Document], *, name
             report("ambiguous-document" if "ambiguous" in target else "unknown-document", target)
             continue
         state = states.setdefault(target.id, DocumentPlacement(target, raw_offsets=raw_offsets))
+        if not ordered:
+            state.cursor = -1
         placed = place_record(record, state, report)
         if placed is None:
             continue
-        start, end, how = placed
+        start, end, how, lead = placed
+        if lead:
+            record = replace(record, prefix=lead)
         first = state.spans.get((start, end))
         if first is not None:
             report("duplicate", f"same span {start}:{end} of {target.id} as {first[1]} (line {first[0]}); "
                                 "imported once")
             continue
+        if not ordered and how in ("exact", "normalised"):
+            _another_copy(record, state, start, end, report)
         if record.chunk_id in seen_ids and not record.chunk_id.startswith("line "):
             report("duplicate-id", f"chunk id already used on line {seen_ids[record.chunk_id]}; imported anyway")
         seen_ids.setdefault(record.chunk_id, record.line)
         state.spans[(start, end)] = (record.line, record.chunk_id)
-        state.placed.append((record, start, end))
+        state.placed.append((record if keep_text else replace(record, text=None), start, end))
         state.cursor = start
-        origins.append(ChunkOrigin(record.line, record.chunk_id, target.id, start, end, how, record.text))
+        text = record.text
+        if not keep_text and text is not None and record.prefix + target.text[start:end] == text:
+            text = None
+        origins.append(ChunkOrigin(record.line, record.chunk_id, target.id, start, end, how, text))
     label = label or f"imported:{name}"
     chunks: dict[str, tuple[Chunk, ...]] = {}
     gaps: list[Gap] = []
@@ -261,7 +279,20 @@ def place_records(records: list[ChunkRecord], documents: list[Document], *, name
         gaps += _gaps(document, [(c.start, c.end) for c in chunks[document.id]])
     missing = tuple(d.id for d in documents if d.id not in chunks)
     return ImportResult(name, chunks, tuple(sorted(problems, key=_order)), tuple(gaps), tuple(origins),
-                        len(records), missing)
+                        count, missing)
+
+
+def _another_copy(record: ChunkRecord, state: DocumentPlacement, start: int, end: int, report) -> None:
+    """Say so when a chunk of a store without order was put on one of several copies of its text."""
+    text = state.document.text
+    needle = text[start:end]
+    other = text.find(needle, end)
+    if other < 0:
+        other = text.find(needle, 0, start + len(needle) - 1)
+        other = -1 if other == start else other
+    if other >= 0:
+        report("ambiguous", f"placed at {start}:{end}, the first copy of its text, which occurs again at {other}; "
+                            "the store keeps no order or offset that says which copy it was cut from")
 
 
 def _reporter(problems: list[ImportProblem], record: ChunkRecord):

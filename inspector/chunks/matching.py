@@ -7,6 +7,7 @@ given (never text they guessed) onto documents.
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_left, bisect_right
 from pathlib import PurePosixPath
@@ -67,6 +68,12 @@ class DocumentMatcher:
         self.by_id = {d.id: d for d in documents}
         self.by_source = {_clean_ref(d.source): d for d in documents if d.source}
         self._cache: dict[str, Document | str] = {}
+        self._real: dict[str, Document] | None = None
+
+    def _real_sources(self) -> dict[str, Document]:
+        if self._real is None:
+            self._real = {os.path.realpath(source): d for source, d in self.by_source.items()}
+        return self._real
 
     def resolve(self, ref: str) -> Document | str:
         """The document, or a message saying why none (unknown or ambiguous)."""
@@ -83,6 +90,13 @@ class DocumentMatcher:
             return self.by_id[clean]
         if clean in self.by_source:
             return self.by_source[clean]
+        if clean.startswith("/") and os.path.isfile(clean):
+            found = self._real_sources().get(os.path.realpath(clean))
+            if found is not None:
+                return found
+            # A file of this machine the corpus does not hold: its name alone must not pick a
+            # corpus document that happens to end the same way (a.md of another folder).
+            return f"no document {ref!r} in the corpus: that file is outside it"
         # The producer's path ends with a corpus id (it ran on the files by absolute path).
         tails = [d for i, d in self.by_id.items() if clean.endswith("/" + i)]
         if tails:

@@ -85,8 +85,10 @@ def _check_offsets(record: ChunkRecord, text: str, moved: int = 0) -> tuple[int,
     return start, end
 
 
-def place_record(record: ChunkRecord, state: DocumentPlacement, report) -> tuple[int, int, str] | None:
-    """``(start, end, how)`` for one record, or None after reporting why not."""
+def place_record(record: ChunkRecord, state: DocumentPlacement, report) -> tuple[int, int, str, str] | None:
+    """``(start, end, how, lead)`` for one record, or None after reporting why not; ``lead`` is
+    text the producer put before the document's own (found only when the whole text is not in
+    the document), which the chunk keeps as its prefix."""
     kind = reason = ""
     moved = state.document.start_in_file if state.raw_offsets else 0
     if record.start is not None or record.end is not None:
@@ -96,7 +98,7 @@ def place_record(record: ChunkRecord, state: DocumentPlacement, report) -> tuple
             if start == end:
                 report("empty", f"empty span {start}:{end}; skipped")
                 return None
-            return start, end, "offsets"
+            return start, end, "offsets", ""
         kind, reason = checked
         if record.text is None:
             report(kind, reason + "; the record has no text to place instead")
@@ -114,10 +116,10 @@ def place_record(record: ChunkRecord, state: DocumentPlacement, report) -> tuple
             report("other-occurrence", f"{reason}; its text occurs {copies} times: placed at {start}:{end}, the "
                                        f"copy its offset points to ({_shift_words(start - given)}, as the chunks "
                                        f"before it), not at {searched} where a search would have put it")
-            return start, end, "realigned"
+            return start, end, "realigned", ""
         # Whole-number offsets past the text are shifted offsets too (the file had front matter).
         report("offset-mismatch", f"{reason}; placed at {start}:{end} by its text ({_shift_words(start - given)})")
-        return start, end, "realigned"
+        return start, end, "realigned", ""
     found = _find_text(record, state, report)
     if found is None:
         if _only_front_matter(record.text):
@@ -128,12 +130,12 @@ def place_record(record: ChunkRecord, state: DocumentPlacement, report) -> tuple
         report(kind or "not-found", f"{lead} is not in {state.document.id}, verbatim or with whitespace "
                                     "normalised; not imported")
         return None
-    start, end, how = found
+    start, end, how, lead = found
     if kind:
         shift = f" ({_shift_words(start - given)})" if given is not None and given != start else ""
         report(kind, f"{reason}; placed at {start}:{end} by its text{shift}")
         how = "realigned"
-    return start, end, how
+    return start, end, how, lead
 
 
 def _only_front_matter(text: str) -> bool:
@@ -167,29 +169,56 @@ def _shift_words(delta: int) -> str:
     return f"{abs(delta)} characters {'later' if delta > 0 else 'earlier'} than given"
 
 
-def _find_text(record: ChunkRecord, state: DocumentPlacement, report) -> tuple[int, int, str] | None:
+#: Lines at the head of a chunk's text tried as a prefix its producer put before the document's text.
+_LEAD_LINES = 3
+#: The shortest rest of a chunk placed after such a prefix (shorter rests match too easily).
+_MIN_REST = 16
+
+
+def _find_text(record: ChunkRecord, state: DocumentPlacement, report) -> tuple[int, int, str, str] | None:
     needle = record.text
-    candidates = [(needle, "")]
+    candidates = [(needle, "", "")]
     if record.prefix and needle.startswith(record.prefix) and len(needle) > len(record.prefix):
-        candidates.append((needle[len(record.prefix):], "after its prefix"))
+        candidates.append((needle[len(record.prefix):], "after its prefix", record.prefix))
     stripped = _FRONT_MATTER.sub("", needle, count=1)
     if stripped != needle and stripped.strip():
-        candidates.append((stripped, "front-matter"))
-    for wanted, note in candidates:
+        candidates.append((stripped, "front-matter", ""))
+    candidates += _after_leads(needle)
+    for wanted, note, lead in candidates:
         found = _search(wanted, state)
         if found is not None:
             start, end, how, behind = found
             if note == "front-matter":
                 report("front-matter", f"the chunk starts with front matter the corpus removed; "
                                        f"placed the rest at {start}:{end}")
+            elif note == "lead":
+                shown = " ".join(lead.split())
+                report("prefixed", f"placed at {start}:{end} after {len(lead)} characters its producer put before "
+                                   f"the document's text ({shown[:60]!r}{'…' if len(shown) > 60 else ''}); they "
+                                   "are measured as the chunk's prefix")
             if behind:
                 report("out-of-order", f"found only before the previous chunk, at {start}:{end}; placed there")
             rival = _rival(wanted, state, start, end, how)
             if rival is not None:
                 report("ambiguous", f"placed at {start}:{end}, the first match, but the same text also starts at "
                                     f"{rival}, overlapping it (repetitive text)")
-            return start, end, how
+            return start, end, how, lead
     return None
+
+
+def _after_leads(needle: str) -> list[tuple[str, str, str]]:
+    """The chunk's text after each of its first lines: a title, a heading path or a context line
+    the producer wrote before the document's own text."""
+    out, at = [], -1
+    for _ in range(_LEAD_LINES):
+        at = needle.find("\n", at + 1)
+        if at < 0:
+            break
+        rest = needle[at + 1:].lstrip()
+        if len(rest.strip()) < _MIN_REST:
+            break
+        out.append((rest, "lead", needle[:len(needle) - len(rest)]))
+    return out
 
 
 def _rival(needle: str, state: DocumentPlacement, start: int, end: int, how: str) -> int | None:

@@ -19,6 +19,7 @@ from .check import run_check, run_export
 from .common import ENGINES, fail, one_line
 from .context import run_context
 from .report import run_report
+from .stores import add_store_options
 
 #: The widest neighbour window ``--expand`` takes (each side).
 MAX_EXPAND = 20
@@ -78,6 +79,7 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
                         help="also break survival down by each document's language (en, de, zh, ...)")
     _add_retrieval(report)
     _add_tracking(report)
+    add_store_options(report, repeatable=True, raw_offsets=True)
     _add_check(commands, measure_help)
     _add_export(commands)
     _add_context(commands)
@@ -188,12 +190,13 @@ def _add_check(commands, measure_help: bool = True) -> None:
     check.add_argument("--chunks", metavar="FILE",
                        help="check chunks made elsewhere (JSONL, JSON or CSV) instead of a --spec")
     check.add_argument("--budget", metavar="N", type=int,
-                       help="with --chunks: the size the chunks aimed at (for oversized and fit survival)")
+                       help="with --chunks or --store: the size the chunks aimed at (for oversized and fit survival)")
     check.add_argument("--unit", metavar="UNIT", default="chars",
-                       help="with --chunks: unit of --budget (chars, o200k, cl100k or a tokenizer.json)")
+                       help="with --chunks or --store: unit of --budget (chars, o200k, cl100k or a tokenizer.json)")
     check.add_argument("--default-doc", metavar="ID", help="with --chunks: document of records naming none")
     check.add_argument("--raw-offsets", action="store_true",
-                       help="with --chunks: offsets count in the raw files, front matter included")
+                       help="with --chunks or --store: offsets count in the raw files, front matter included")
+    add_store_options(check, repeatable=False, raw_offsets=False)
     check.add_argument("--min", action="append", default=[], metavar="NAME=VALUE", help="a floor (repeatable)")
     check.add_argument("--max", action="append", default=[], metavar="NAME=VALUE", help="a ceiling (repeatable)")
     check.add_argument("--golden", metavar="FILE", help="golden set (JSONL, Chroma's questions_df.csv or CSV) "
@@ -248,4 +251,5 @@ def _add_export(commands) -> None:
                                  description="One JSON object per chunk: chunk_id, doc_id, index, start, end, "
                                              "prefix, text, tokens, token_unit, heading_path, spec.")
     _add_chunking(export)
+    add_store_options(export, repeatable=False, raw_offsets=True)
     export.add_argument("-o", "--output", metavar="FILE", default="-", help="output file (default: stdout)")

@@ -20,6 +20,7 @@ from .common import (
     tracking_ready,
 )
 from .context import context_ready, with_context_model
+from .stores import read_stores, store_addresses
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -125,8 +126,8 @@ def _check_limits(args: argparse.Namespace) -> tuple | str:
         return f"--mlflow needs MLflow: {install_hint('mlflow')}"
     if len(set(args.expand)) > 1:
         return "check measures one chunking at one --expand width; give it once"
-    if bool(args.spec) == bool(args.chunks):
-        return "give either --spec SPEC or --chunks FILE"
+    if sum(map(bool, (args.spec, args.chunks, args.store))) != 1:
+        return "give one of --spec SPEC, --chunks FILE or --store URI"
     if args.tolerance < 0 or args.count_tolerance < 0:
         return "tolerances must be zero or more"
     if args.budget is not None and args.budget <= 0:
@@ -141,8 +142,11 @@ def _check_limits(args: argparse.Namespace) -> tuple | str:
     recall_budgets = sorted({int(n[7:]) for n in named if n.startswith("recall@")})
     if recall_budgets and not args.golden:
         return "recall@B needs a golden set (--golden FILE)"
-    if "unplaced" in named and not args.chunks:
-        return "unplaced is measured only for imported chunks (--chunks FILE)"
+    if "unplaced" in named and not (args.chunks or args.store):
+        return "unplaced is measured only for chunks made elsewhere (--chunks FILE or --store URI)"
+    stores = store_addresses(args)
+    if isinstance(stores, str):
+        return stores
     if args.spec:
         parse_spec(args.spec)
     return floors, ceilings, baseline, recall_budgets
@@ -152,6 +156,8 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
     """What ``check`` measures: ``(workspace, spec, label, unplaced, import)``. Chunks from a file are
     imported as a chunk set and measured on the documents they cover; a library splitter's
     misplaced chunks are reported."""
+    if args.store:
+        return _stored_chunking(args, workspace)
     if not args.chunks:
         spec = with_context_model(parse_spec(args.spec), args)
         say_problems(workspace.problems(spec) if spec.is_adapter else ())
@@ -178,6 +184,24 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
     return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced), result
 
 
+def _stored_chunking(args: argparse.Namespace, workspace) -> tuple | int:
+    """``check --store``: the store's chunks placed on the corpus, measured on the documents they cover."""
+    from ..spec import SplitterSpec
+
+    addresses, fields = store_addresses(args)
+    found = read_stores(args, workspace, addresses, fields)
+    if isinstance(found, int):
+        return found
+    spec, imported = found[0]
+    spec = SplitterSpec.imported(spec.chunk_set, args.unit)
+    result = imported.result
+    if result.missing_documents:
+        sys.stderr.write(f"{len(result.missing_documents)} of {len(workspace.documents)} documents hold no stored "
+                         "chunk; the measures cover the others\n")
+    return (workspace.subset(result.chunks), spec, str(imported.address),
+            len(result.unplaced) + len(imported.unreadable), result)
+
+
 def _golden_note(golden, scored) -> str:
     """How many questions were located, and how the misses at each budget divide."""
     located = f"golden set {golden.name}: {len(golden.items)} questions located ({golden.quotes} quotes)"
@@ -192,13 +216,21 @@ def _golden_note(golden, scored) -> str:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    if not args.spec:
-        return fail("export needs --spec SPEC")
-    spec = with_context_model(parse_spec(args.spec), args)
-    loaded = load(args, alone=spec.is_per_document)
+    if bool(args.spec) == bool(args.store):
+        return fail("export needs --spec SPEC or --store URI")
+    stores = store_addresses(args)
+    if isinstance(stores, str):
+        return fail(stores)
+    spec = with_context_model(parse_spec(args.spec), args) if args.spec else None
+    loaded = load(args, alone=spec is not None and spec.is_per_document)
     if isinstance(loaded, int):
         return loaded
     _, workspace = loaded
+    if spec is None:
+        found = read_stores(args, workspace, *stores)
+        if isinstance(found, int):
+            return found
+        spec = found[0][0]
     problem = context_ready(workspace, [spec])
     if problem:
         return fail(problem)
@@ -226,4 +258,4 @@ def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
     held by the Ray cluster): one splitter of each document alone (ours or another library's),
     with no chunk file."""
-    return not args.chunks and parse_spec(args.spec).is_per_document
+    return not (args.chunks or args.store) and parse_spec(args.spec).is_per_document

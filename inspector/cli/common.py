@@ -175,7 +175,7 @@ def held_anyway(args, alone: bool) -> None:
     if engine in ("stream", "ray") and not alone:
         where = "streamed" if engine == "stream" else "held by the cluster"
         sys.stderr.write("note: what this command measures needs the whole corpus (what your own "
-                         "system retrieved or imported chunks), "
+                         "system retrieved, imported chunks or a store's), "
                          f"so it is held in memory here rather than {where}\n")
 
 

@@ -28,6 +28,7 @@ from .common import (
     with_chunk_sets,
 )
 from .context import context_ready, fixes_context_model, with_context_model
+from .stores import read_stores, store_addresses, store_labels, store_section
 
 #: The most worker processes ``report --jobs`` starts (each forks a copy of this one).
 MAX_JOBS = 64
@@ -45,6 +46,10 @@ def run_report(args: argparse.Namespace) -> int:
     budgets = _budgets(args.budgets)
     if isinstance(budgets, str):
         return fail(budgets)
+    stores = store_addresses(args)
+    if isinstance(stores, str):
+        return fail(stores)
+    addresses, fields = stores
     for budget in budgets:
         sweep.with_budget(budget)
     if args.engine == "ray":
@@ -68,7 +73,7 @@ def run_report(args: argparse.Namespace) -> int:
         return questions
     engine = engine_of(args)
     # A corpus not held here asks the user's questions too, but for what their own system retrieved.
-    alone = _alone([*specs, sweep]) and (questions is None or not questions.has_retrieved)
+    alone = _alone([*specs, sweep]) and (questions is None or not questions.has_retrieved) and not addresses
     if engine != "memory" and alone:
         from ..reports.article import build_report
 
@@ -117,6 +122,10 @@ def run_report(args: argparse.Namespace) -> int:
             work.context_store = ContextStore(data_folder())
         if any(s.is_imported for s in specs):
             with_chunk_sets(work)
+        found = read_stores(args, work, addresses, fields, progress) if addresses else []
+        if isinstance(found, int):
+            return found
+        specs += [spec for spec, _ in found]
         retriever = retriever_for(args, work)
         golden = [golden_set(path, corpus) for path in args.golden or ()]
         if any(isinstance(g, int) for g in golden):
@@ -125,6 +134,11 @@ def run_report(args: argparse.Namespace) -> int:
                               workers=early.workers, retriever=retriever, golden=golden, questions=questions,
                               by_format=args.by_format, by_language=args.by_language,
                               expand=tuple(dict.fromkeys(args.expand)), fixes=fixes, context_model=context_model)
+        if found:
+            from ..reports.article import name_rows
+
+            report = name_rows(report, store_labels(found))
+            report["stores"] = store_section(found)
     finally:
         early.close()
     return _logged(args, work, report, _printed(args, report, corpus.skipped))

@@ -271,6 +271,19 @@ def _count_word(n: int) -> str:
     return words[n] if n < len(words) else "several"
 
 
+def name_rows(report, names: dict[str, str]):
+    """The report with the rows of the specs in ``names`` (spec string -> name) named so in every
+    table (a store's chunks are "your index", not an id)."""
+    if isinstance(report, list):
+        return [name_rows(item, names) for item in report]
+    if not isinstance(report, dict):
+        return report
+    out = {key: name_rows(value, names) for key, value in report.items()}
+    if out.get("spec") in names and isinstance(out.get("splitter"), str) and not out["splitter"].startswith(" "):
+        out["splitter"] = names[out["spec"]]
+    return out
+
+
 def format_report(report: dict) -> str:
     """The tables as the article prints them (same columns, widths and rounding)."""
     corpus = report["corpus"]

@@ -1,0 +1,112 @@
+"""``--store URI``: the user's own vector store read as one more chunking of the corpus.
+
+Each store's chunks are read a page at a time, placed on the corpus the command holds, kept as a
+chunk set (``imported:ID``, so the app and a shared link open the same chunks) and measured like
+any splitter; what could not be placed exactly is said on stderr, a few lines per kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .common import ProgressBar, fail
+
+#: How a store's row is named in the tables when the report reads one store.
+YOUR_INDEX = "your index"
+
+
+def add_store_options(command: argparse.ArgumentParser, *, repeatable: bool, raw_offsets: bool) -> None:
+    """``--store``, ``--store-field`` and, with ``raw_offsets`` (a command that has none yet),
+    ``--raw-offsets``."""
+    command.add_argument("--store", metavar="URI", action="append" if repeatable else "store",
+                         help="read your chunks from your vector store: chroma:PATH?collection=NAME, "
+                              "chroma+http://HOST:PORT?collection=NAME, qdrant:PATH?collection=NAME, "
+                              "qdrant+http://…, lancedb:PATH?table=NAME, milvus:FILE.db?collection=NAME, "
+                              "milvus+http://…, postgresql://USER@HOST/DB?table=NAME[&text=COL&id=COL&metadata=COL]; "
+                              "credentials from $CHUNK_INSPECTOR_STORE_KEY / $CHUNK_INSPECTOR_STORE_PASSWORD"
+                              + (" (repeatable)" if repeatable else ""))
+    command.add_argument("--store-field", metavar="doc=KEY,start=KEY,end=KEY,text=KEY",
+                         help="with --store: the metadata keys holding each chunk's document, offsets and text, "
+                              "when they are not LangChain's, LlamaIndex's, Haystack's or Chonkie's")
+    if raw_offsets:
+        command.add_argument("--raw-offsets", action="store_true",
+                             help="with --store: offsets count in the raw files, front matter included")
+
+
+def store_addresses(args: argparse.Namespace) -> tuple[list, object] | str:
+    """The ``--store`` addresses and ``--store-field`` mapping, or why they are refused."""
+    from ..errors import StoreAddressError
+    from ..stores.address import parse_store
+    from ..stores.fields import StoreFields
+
+    given = args.store if isinstance(args.store, list) else [args.store] if args.store else []
+    try:
+        addresses = [parse_store(text) for text in given]
+        fields = StoreFields.parse(args.store_field or "")
+    except StoreAddressError as exc:
+        return str(exc)
+    if args.store_field and not addresses:
+        return "--store-field goes with --store"
+    if len(set(map(str, addresses))) != len(addresses):
+        return "the same --store is given twice"
+    return addresses, fields
+
+
+def read_stores(args: argparse.Namespace, workspace, addresses: list, fields, progress=None) -> list | int:
+    """``(spec, StoreImport)`` for each store, its chunk set registered with ``workspace``; an
+    exit status when a store cannot be read or none of its chunks could be placed."""
+    from ..chunks.sets import ChunkSetStore, make_chunk_set
+    from ..errors import ChunkSetError, MissingExtra, StoreError
+    from ..stores.address import StoreCredentials
+    from ..stores.source import read_store
+
+    credentials = StoreCredentials.from_environment(os.environ)
+    bar = progress or ProgressBar(enabled=sys.stderr.isatty())
+    found = []
+    for address in addresses:
+        try:
+            imported = read_store(address, list(workspace.documents), fields=fields, headings=workspace.headings,
+                                  raw_offsets=args.raw_offsets, credentials=credentials, progress=bar)
+        except (StoreError, MissingExtra) as exc:
+            return fail(str(exc))
+        if imported.note:
+            sys.stderr.write(f"note: {imported.note}\n")
+        for line in imported.lines():
+            sys.stderr.write(line + "\n")
+        sys.stderr.write(imported.summary() + "\n")
+        if not imported.result.imported:
+            return fail(f"no chunk of {address} could be placed on the corpus: read the folder the store was "
+                        "filled from (and --keep-front-matter when the pipeline read raw files)")
+        missing = len(imported.result.missing_documents)
+        if missing:
+            sys.stderr.write(f"note: {address.label} holds chunks of {len(workspace.documents) - missing} of the "
+                             f"{len(workspace.documents)} documents; corpus-wide measures count the other {missing}'s "
+                             "atoms as lost and their questions as missed\n")
+        chunk_set = make_chunk_set(imported.name, workspace.fingerprint, workspace.documents, imported.result.chunks)
+        spec = workspace.add_chunk_set(chunk_set)
+        try:
+            ChunkSetStore.in_data_folder().save(chunk_set)  # the app and shared links open the same chunks
+        except ChunkSetError as exc:
+            sys.stderr.write(f"note: {exc}\n")
+        found.append((spec, imported))
+    return found
+
+
+def store_labels(found: list) -> dict[str, str]:
+    """The names the tables give the stores' rows: "your index" for one store, else each collection."""
+    if len(found) == 1:
+        return {str(found[0][0]): YOUR_INDEX}
+    return {str(spec): f"index {imported.address.collection}"[:16] for spec, imported in found}
+
+
+def store_section(found: list) -> list[dict]:
+    """What the JSON report says of each store: where, how many chunks, how they were placed."""
+    from collections import Counter
+
+    return [{"store": str(imported.address), "spec": str(spec), "stored": imported.stored,
+             "placed": imported.result.imported, "placements": imported.result.placements,
+             "conventions": imported.conventions,
+             "problems": dict(Counter(p.kind for p in imported.problems)), "strays": imported.strays()}
+            for spec, imported in found]

@@ -1,0 +1,91 @@
+"""PostgreSQL: a table of chunks (pgvector's, LangChain's ``langchain_pg_embedding``, LlamaIndex's
+``data_<name>``, or any table with a text column), read through a server-side cursor in a
+read-only transaction, its vectors never fetched."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+from ..errors import StoreError
+from .address import LANGCHAIN_COLUMNS, LLAMAINDEX_COLUMNS, StoreAddress, StoreCredentials
+from .fields import StoredChunk, metadata_text
+from .reading import PAGE_SIZE, client, reason
+
+#: The column types read as text.
+TEXT_TYPES = ("text", "character varying", "character")
+
+
+class PostgresReader:
+    """A PostgreSQL table (pgvector's or any with a text column) through a server-side cursor in a
+    read-only transaction. Columns default to LangChain's (``document``, ``id``, ``cmetadata``),
+    then LlamaIndex's (``text``, ``node_id``, ``metadata_``), then ``text``, ``id``, ``metadata``."""
+
+    ordered = False
+    note = ""
+
+    def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
+        psycopg = client("psycopg", "postgres")
+        self.address, self.sql = address, psycopg.sql
+        parts = urlsplit(f"postgresql://{address.location}")
+        options = {"host": parts.hostname, "dbname": parts.path.lstrip("/"), "connect_timeout": 20}
+        options.update((k, v) for k, v in (("port", parts.port), ("user", parts.username),
+                                           ("password", credentials.password or None)) if v)
+        try:
+            self.connection = psycopg.connect(**options)
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"cannot connect to {address}: {reason(exc)}; a password comes from "
+                             "CHUNK_INSPECTOR_STORE_PASSWORD or PGPASSWORD") from None
+        self.connection.read_only = True
+        schema, _, table = address.collection.rpartition(".")
+        with self.connection.cursor() as cursor:
+            cursor.execute("SELECT column_name, data_type FROM information_schema.columns "
+                           "WHERE table_name = %s AND table_schema = COALESCE(NULLIF(%s, ''), current_schema())",
+                           (table, schema))
+            types = dict(cursor.fetchall())
+        if not types:
+            self.close()
+            raise StoreError(f"{address}: no table {address.collection!r} in the database; name one with ?table=NAME")
+        chosen = next((c for c in (LANGCHAIN_COLUMNS, LLAMAINDEX_COLUMNS, ("text", "id", "metadata"))
+                       if c[0] in types), ("", "", ""))
+        self.text = address.text or chosen[0]
+        self.id = address.id or (chosen[1] if chosen[1] in types else "")
+        self.metadata = address.metadata or (chosen[2] if chosen[2] in types else "")
+        for role, column in (("text", self.text), ("id", self.id), ("metadata", self.metadata)):
+            if column and column not in types:
+                self.close()
+                raise StoreError(f"{address}: no column {column!r} in {address.collection} (it has "
+                                 f"{', '.join(sorted(types)[:12])}); name the {role} column with &{role}=COLUMN")
+        if not self.text:
+            self.close()
+            raise StoreError(f"{address}: which column holds the text? name it with &text=COLUMN")
+        if types[self.text] not in TEXT_TYPES:
+            self.close()
+            raise StoreError(f"{address}: column {self.text!r} is {types[self.text]}, not text; "
+                             "name the text column with &text=COLUMN")
+        self.table = self.sql.Identifier(*(p for p in (schema, table) if p))
+
+    def _column(self, name: str):
+        return self.sql.SQL("{}::text").format(self.sql.Identifier(name)) if name else self.sql.SQL("NULL")
+
+    def count(self) -> int | None:
+        with self.connection.cursor() as cursor:
+            cursor.execute(self.sql.SQL("SELECT count(*) FROM {}").format(self.table))
+            return int(cursor.fetchone()[0])
+
+    def pages(self, size: int = PAGE_SIZE) -> Iterator[list[StoredChunk]]:
+        query = self.sql.SQL("SELECT {}, {}, {} FROM {}").format(self._column(self.id), self.sql.Identifier(self.text),
+                                                                 self._column(self.metadata), self.table)
+        number = 0
+        with self.connection.cursor(name="chunk_inspector_read") as cursor:
+            cursor.itersize = size
+            cursor.execute(query)
+            while rows := cursor.fetchmany(size):
+                yield [StoredChunk(row_id or f"row {number + i + 1}", text, metadata_text(meta))
+                       for i, (row_id, text, meta) in enumerate(rows)]
+                number += len(rows)
+
+    def close(self) -> None:
+        connection, self.connection = getattr(self, "connection", None), None
+        if connection is not None:
+            connection.close()

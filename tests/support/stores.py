@@ -1,0 +1,148 @@
+"""Vector stores filled the way users fill them: LangChain's and LlamaIndex's own integrations
+(each client's documented insert call where an integration does not install), over the bundled
+corpus's markdown files read raw, as a loader reads them, with hashed vectors."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tests.support.embedding import hashed_vector
+from tests.support.paths import SAMPLE
+
+#: Chroma's client would report usage to a remote address; the tests run offline.
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+WIDTH = 8
+
+
+def markdown_files(root: Path = SAMPLE) -> list[Path]:
+    return sorted(p for p in root.rglob("*.md"))
+
+
+def langchain_chunks(root: Path = SAMPLE, size: int = 400, overlap: int = 40) -> list:
+    """LangChain ``Document`` chunks of every markdown file, as ``TextLoader`` and a recursive
+    splitter with ``add_start_index=True`` make them (whitespace stripped, LangChain's default)."""
+    from langchain_core.documents import Document
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    documents = [Document(page_content=p.read_text(encoding="utf-8"), metadata={"source": str(p)})
+                 for p in markdown_files(root)]
+    splitter = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap, add_start_index=True)
+    return splitter.split_documents(documents)
+
+
+def langchain_embeddings():
+    from langchain_core.embeddings import Embeddings
+
+    class Hashed(Embeddings):
+        def embed_documents(self, texts):
+            return [hashed_vector(t, WIDTH) for t in texts]
+
+        def embed_query(self, text):
+            return hashed_vector(text, WIDTH)
+
+    return Hashed()
+
+
+def as_jsonl(chunks, path: Path) -> Path:
+    """The same chunks as a JSONL file of LangChain documents (``page_content`` and ``metadata``)."""
+    with open(path, "w", encoding="utf-8") as stream:
+        for chunk in chunks:
+            stream.write(json.dumps({"page_content": chunk.page_content, "metadata": chunk.metadata}) + "\n")
+    return path
+
+
+def fill_chroma(folder: Path, chunks, collection: str = "docs") -> str:
+    from langchain_chroma import Chroma
+
+    store = Chroma.from_documents(chunks, langchain_embeddings(), persist_directory=str(folder),
+                                  collection_name=collection)
+    del store
+    return f"chroma:{folder}?collection={collection}"
+
+
+def fill_qdrant(folder: Path, chunks, collection: str = "docs") -> str:
+    from langchain_qdrant import QdrantVectorStore
+
+    store = QdrantVectorStore.from_documents(chunks, langchain_embeddings(), path=str(folder),
+                                             collection_name=collection)
+    store.client.close()
+    return f"qdrant:{folder}?collection={collection}"
+
+
+def fill_milvus(file: Path, chunks, collection: str = "docs") -> str:
+    from langchain_milvus import Milvus
+
+    store = Milvus.from_documents(chunks, langchain_embeddings(), connection_args={"uri": str(file)},
+                                  collection_name=collection)
+    store.client.close()
+    return f"milvus:{file}?collection={collection}"
+
+
+def fill_lancedb(folder: Path, chunks, table: str = "docs") -> str:
+    """LanceDB through its client, in the layout LangChain's ``LanceDB`` writes: ``vector``, ``id``,
+    ``text`` and ``metadata`` (a struct) per row."""
+    import uuid
+
+    import lancedb
+
+    rows = [{"vector": hashed_vector(c.page_content, WIDTH), "id": str(uuid.uuid4()), "text": c.page_content,
+             "metadata": c.metadata} for c in chunks]
+    lancedb.connect(str(folder)).create_table(table, data=rows)
+    return f"lancedb:{folder}?table={table}"
+
+
+def fill_chroma_llamaindex(folder: Path, root: Path = SAMPLE, collection: str = "docs") -> str:
+    """LlamaIndex's ingestion into Chroma: ``SimpleDirectoryReader`` over the markdown files, a
+    ``SentenceSplitter``, ``ChromaVectorStore`` (nodes kept whole as ``_node_content``)."""
+    import chromadb
+    from llama_index.core import SimpleDirectoryReader, StorageContext, VectorStoreIndex
+    from llama_index.core.embeddings import BaseEmbedding
+    from llama_index.core.node_parser import SentenceSplitter
+    from llama_index.vector_stores.chroma import ChromaVectorStore
+
+    class Hashed(BaseEmbedding):
+        def _get_text_embedding(self, text):
+            return hashed_vector(text, WIDTH)
+
+        def _get_query_embedding(self, text):
+            return hashed_vector(text, WIDTH)
+
+        async def _aget_query_embedding(self, text):
+            return hashed_vector(text, WIDTH)
+
+    documents = SimpleDirectoryReader(input_files=[str(p) for p in markdown_files(root)]).load_data()
+    client = chromadb.PersistentClient(path=str(folder))
+    store = ChromaVectorStore(chroma_collection=client.get_or_create_collection(collection))
+    VectorStoreIndex.from_documents(documents, storage_context=StorageContext.from_defaults(vector_store=store),
+                                    embed_model=Hashed(), transformations=[SentenceSplitter(chunk_size=200,
+                                                                                            chunk_overlap=20)])
+    return f"chroma:{folder}?collection={collection}"
+
+
+def fill_postgres(uri: str, chunks, table: str = "langchain_pg_embedding") -> str:
+    """A table laid out as LangChain's ``PGVector`` lays out ``langchain_pg_embedding`` (``id``,
+    ``document``, ``cmetadata`` JSONB, ``embedding``), the vector a ``float8[]`` here, since the
+    machine's PostgreSQL has no pgvector extension."""
+    import uuid
+
+    import psycopg
+
+    with psycopg.connect(uri, autocommit=True) as connection:
+        connection.execute(f"CREATE TABLE {table} (id varchar PRIMARY KEY, collection_id uuid, "
+                           "embedding float8[], document varchar, cmetadata jsonb)")
+        with connection.cursor() as cursor:
+            cursor.executemany(f"INSERT INTO {table} VALUES (%s, %s, %s, %s, %s)",
+                               [(str(uuid.uuid4()), None, hashed_vector(c.page_content, WIDTH), c.page_content,
+                                 json.dumps(c.metadata)) for c in chunks])
+    return uri.replace("postgresql://", "postgresql://", 1) + f"?table={table}"
+
+
+def tree_digest(path: Path) -> dict[str, str]:
+    """Every file under ``path`` (or the file) with its content digest: a store read must not change."""
+    import hashlib
+
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    return {str(f): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
