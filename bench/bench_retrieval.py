@@ -21,7 +21,7 @@ from common import ROOT, big_corpus, corpus_bytes, describe, timings
 
 from inspector import Workspace, load_corpus
 from inspector.retrieval.embedders import WordLlama
-from inspector.retrieval.ranking import open_retriever
+from inspector.retrieval.opening import open_retriever
 
 
 def throughput(texts) -> None:

@@ -123,3 +123,8 @@ class StoreError(InspectorError, OSError):
 class StoreAddressError(InspectorError, ValueError):
     """A store address or a field mapping was refused (a password in it, an unknown store, no
     collection named); the message says why."""
+
+
+class RerankServiceError(InspectorError, OSError):
+    """A rerank server did not answer, refused the request or answered no score for some text;
+    the message names the server and the model."""

@@ -157,6 +157,15 @@ def _add_retrieval(command: argparse.ArgumentParser) -> None:
                               "bundled model), hybrid, dense:model2vec:PATH or dense:openai:MODEL")
     command.add_argument("--embeddings-url", metavar="URL",
                          help="base URL of an OpenAI-compatible embeddings server (default $OPENAI_BASE_URL)")
+    command.add_argument("--rerank", metavar="SPEC",
+                         help="rerank the retriever's best chunks: cohere:MODEL, jina:MODEL, vllm:MODEL, tei or "
+                              "infinity:MODEL (the key from $CHUNK_INSPECTOR_RERANK_KEY, else $COHERE_API_KEY or "
+                              "$JINA_API_KEY)")
+    command.add_argument("--rerank-depth", metavar="N", type=int, default=50,
+                         help="how many of the retriever's best chunks the reranker reorders (default 50)")
+    command.add_argument("--rerank-url", metavar="URL",
+                         help="the reranker server's root (default $CHUNK_INSPECTOR_RERANK_URL; Cohere's and "
+                              "Jina's own for theirs)")
 
 
 def _add_chunking(command: argparse.ArgumentParser) -> None:

@@ -16,6 +16,7 @@ from .common import (
     load,
     log_to_mlflow,
     retriever_for,
+    retriever_spec,
     say_problems,
     tracking_ready,
 )
@@ -258,4 +259,5 @@ def _alone(args: argparse.Namespace) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
     held by the Ray cluster): one splitter of each document alone (ours or another library's),
     with no chunk file."""
-    return not (args.chunks or args.store) and parse_spec(args.spec).is_per_document
+    return (not (args.chunks or args.store) and parse_spec(args.spec).is_per_document
+            and not retriever_spec(args).reranker)

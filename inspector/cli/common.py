@@ -227,12 +227,16 @@ def retriever_for(args: argparse.Namespace, workspace):
     cluster with ``--engine ray``; a cache it cannot use is said."""
     from ..data_folder import data_folder
     from ..retrieval.remote import base_url_of
-    from ..retrieval.retriever_spec import parse_retriever
 
-    spec = parse_retriever(args.retriever)
+    spec = retriever_spec(args)
     if args.embeddings_url is not None or spec.embedder == "openai":
         base_url_of(args.embeddings_url)
     workspace.vector_folder, workspace.embeddings_url = data_folder(), args.embeddings_url
+    if spec.reranker:
+        from ..retrieval.rerank import rerank_url
+
+        rerank_url(spec.rerank_service, args.rerank_url)  # refused now, not after the corpus is measured
+        workspace.rerank_url = args.rerank_url
     retriever = workspace.retriever(spec)
     if getattr(workspace, "cluster", None) is not None:  # held here, measured on Ray's partitions
         from ..measure.ray_partitions import on_partitions
@@ -241,6 +245,21 @@ def retriever_for(args: argparse.Namespace, workspace):
     if retriever.warning:
         sys.stderr.write(f"note: {retriever.warning}\n")
     return retriever
+
+
+def retriever_spec(args: argparse.Namespace):
+    """``--retriever`` with ``--rerank`` (and its depth) put together."""
+    from ..errors import RetrieverError
+    from ..retrieval.retriever_spec import parse_retriever
+
+    spec = parse_retriever(args.retriever)
+    if args.rerank:
+        if spec.reranker:
+            raise RetrieverError("give the reranker once: in --retriever (…|rerank=…) or as --rerank")
+        spec = spec.reranked(args.rerank, args.rerank_depth)
+    elif args.rerank_depth != 50:
+        raise RetrieverError("--rerank-depth goes with --rerank")
+    return spec
 
 
 def golden_set(path: str, corpus):

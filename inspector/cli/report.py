@@ -24,6 +24,7 @@ from .common import (
     read_streamed,
     reading_of,
     retriever_for,
+    retriever_spec,
     tracking_ready,
     with_chunk_sets,
 )
@@ -73,7 +74,9 @@ def run_report(args: argparse.Namespace) -> int:
         return questions
     engine = engine_of(args)
     # A corpus not held here asks the user's questions too, but for what their own system retrieved.
-    alone = _alone([*specs, sweep]) and (questions is None or not questions.has_retrieved) and not addresses
+    # A reranker reorders the merged best of every document, which the batches never hold at once.
+    alone = (_alone([*specs, sweep]) and (questions is None or not questions.has_retrieved) and not addresses
+             and not retriever_spec(args).reranker)
     if engine != "memory" and alone:
         from ..reports.article import build_report
 

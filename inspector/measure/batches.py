@@ -20,8 +20,9 @@ from ..corpus.listing import SkippedFile
 from ..corpus.load import Reading
 from ..model import Document, Span, every_script
 from ..retrieval.bm25 import BM25, Ranked, Statistics
+from ..retrieval.opening import shared_retriever
 from ..retrieval.probe import Read, chosen_words
-from ..retrieval.ranking import dense_ranked, shared_retriever
+from ..retrieval.ranking import dense_ranked
 from .asking import fragments
 from .headers import HeaderCarry
 from .partition import Partition

@@ -40,9 +40,11 @@ from ..errors import EngineError
 from ..lengths import get_length
 from ..model import ImportProblem
 from ..retrieval.bm25 import Statistics
+from ..retrieval.opening import shared_retriever
 from ..retrieval.probe import ProbeResult, Query, drawn
 from ..retrieval.questions import QuestionSet
-from ..retrieval.ranking import Retriever, shared_retriever
+from ..retrieval.ranking import Retriever
+from ..retrieval.retriever_spec import parse_retriever
 from ..spec import SplitterSpec, parse_spec
 from .asking import AskResult
 from .batches import (
@@ -175,6 +177,10 @@ class StreamWorkspace:
         """Nothing to do: every analysis was made when the corpus was read."""
 
     def retriever(self, spec=None) -> Retriever:
+        spec = parse_retriever(spec)
+        if spec.reranker:  # the batches rank apart; a reranker would have to reorder their merged best
+            raise EngineError(f"{spec}: a reranker is measured with the corpus held in memory (--engine memory), "
+                              "not a batch at a time")
         return shared_retriever(spec, base_url=self.embeddings_url, cache_folder=self.vector_folder)
 
     def embedding(self, retriever: Retriever) -> Embedding | None:

@@ -21,8 +21,9 @@ from ..corpus.load import Corpus
 from ..errors import ChunkSetError, ContextLineError
 from ..lengths import get_length
 from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, Span, SplitResult, every_script
+from ..retrieval.opening import shared_retriever
 from ..retrieval.probe import ProbeResult, Query, choose_queries, probe_pool, query_candidates
-from ..retrieval.ranking import Pool, Retriever, shared_retriever
+from ..retrieval.ranking import Pool, Retriever
 from ..retrieval.retriever_spec import RetrieverSpec
 from ..retrieval.terms import TermTable
 from ..spec import SplitterSpec, parse_spec
@@ -64,6 +65,8 @@ class Workspace:
         self.vector_folder = None
         """Where dense retrievers keep their vectors (``embeddings.sqlite3``; None: in memory)."""
         self.embeddings_url: str | None = None
+        self.rerank_url: str | None = None
+        """The reranker's server (``--rerank-url``; default ``$CHUNK_INSPECTOR_RERANK_URL``)."""
         """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
         self.question_store = None
         """Where the user's question sets are kept (a ``QuestionSetStore``; None: none are)."""
@@ -108,6 +111,7 @@ class Workspace:
         part._chunk_sets = self._chunk_sets
         part.chunk_set_store = self.chunk_set_store
         part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
+        part.rerank_url = self.rerank_url
         part.question_store, part.context_store = self.question_store, self.context_store
         part.analysis_store, part._store_read = self.analysis_store, self._store_read
         part.kept = self.kept
@@ -450,7 +454,8 @@ class Workspace:
     def retriever(self, spec: RetrieverSpec | str | None = None) -> Retriever:
         """The retriever ``spec`` names (default BM25), shared by every workspace of this
         process with the same vector folder and server."""
-        return shared_retriever(spec, base_url=self.embeddings_url, cache_folder=self.vector_folder)
+        return shared_retriever(spec, base_url=self.embeddings_url, cache_folder=self.vector_folder,
+                                rerank_url=self.rerank_url)
 
     def pool(self, spec: SplitterSpec | str) -> Pool:
         """``spec``'s chunks as retrievers rank them."""

@@ -18,7 +18,6 @@ its text (what a dense retriever embeds) and its terms (what BM25 scores).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from .bm25 import Ranked
-from .retriever_spec import RetrieverSpec, parse_retriever
+from .retriever_spec import RetrieverSpec
 from .terms import terms_of
 
 if TYPE_CHECKING:
@@ -213,47 +212,3 @@ def fused(lexical: np.ndarray, dense: np.ndarray) -> np.ndarray:
     float64, the dense term first."""
     return 1.0 / (RRF_K + dense.astype(np.float64)) + np.where(
         lexical > 0, 1.0 / (RRF_K + lexical.astype(np.float64)), 0.0)
-
-
-def open_retriever(spec: RetrieverSpec | str | None, *, base_url: str | None = None,
-                   cache_folder=None) -> Retriever:
-    """A new retriever as ``spec`` names it; its vectors are kept in ``cache_folder`` (None: in
-    memory only). ``base_url`` is the OpenAI-compatible server's (default ``$OPENAI_BASE_URL``)."""
-    spec = parse_retriever(spec)
-    if spec.kind == "bm25":
-        return BM25Retriever()
-    from .vectors import Vectors, open_store
-
-    store, warning = open_store(cache_folder)
-    dense = DenseRetriever(spec.dense, Vectors(embedder_of(spec, base_url), store, warning))
-    return dense if spec.kind == "dense" else HybridRetriever(spec, dense)
-
-
-_OPENED: dict[tuple[str, str, str], Retriever] = {}
-_OPENING = threading.Lock()
-
-
-def shared_retriever(spec: RetrieverSpec | str | None, *, base_url: str | None = None,
-                     cache_folder=None) -> Retriever:
-    """``open_retriever``, once per process for each spec, server and folder: a model loads
-    once, and vectors embedded for one workspace serve every other."""
-    spec = parse_retriever(spec)
-    key = (str(spec), base_url or "", str(cache_folder or ""))
-    with _OPENING:
-        found = _OPENED.get(key)
-        if found is None:
-            found = _OPENED[key] = open_retriever(spec, base_url=base_url, cache_folder=cache_folder)
-        return found
-
-
-def embedder_of(spec: RetrieverSpec, base_url: str | None = None):
-    """The embedder behind a dense or hybrid spec."""
-    from . import embedders
-
-    if spec.embedder == "wordllama":
-        return embedders.WordLlama()
-    if spec.embedder == "model2vec":
-        return embedders.Model2Vec(spec.model)
-    from .remote import OpenAIEmbeddings
-
-    return OpenAIEmbeddings(spec.model, base_url)

@@ -10,6 +10,12 @@ The string form is what URLs, the CLI and reports carry, like a splitter's spec:
     hybrid:dense:model2vec:PATH (or any dense spec after ``hybrid:``)
 
 ``dense:wordllama`` and ``hybrid:dense`` are read as ``dense`` and ``hybrid``.
+
+Any of them may be followed by a reranker that reorders its best ``DEPTH`` chunks (default 50)::
+
+    bm25|rerank=cohere:rerank-v3.5           Cohere's /v2/rerank
+    dense:openai:MODEL|rerank=tei@100        TEI's /rerank, the best 100 reranked
+    hybrid|rerank=jina:MODEL  |rerank=vllm:MODEL  |rerank=infinity:MODEL
 """
 
 from __future__ import annotations
@@ -19,6 +25,12 @@ from dataclasses import dataclass
 from ..errors import RetrieverError
 
 KINDS: tuple[str, ...] = ("bm25", "dense", "hybrid")
+#: The rerank services, as they answer over HTTP (``retrieval.rerank``).
+RERANKERS: tuple[str, ...] = ("cohere", "jina", "vllm", "tei", "infinity")
+#: How many of the retriever's best chunks a reranker reorders unless told.
+RERANK_DEPTH = 50
+MAX_RERANK_DEPTH = 1_000
+_RERANK = "|rerank="
 #: Where dense vectors come from: the bundled model, a model folder, a server.
 EMBEDDERS: tuple[str, ...] = ("wordllama", "model2vec", "openai")
 DEFAULT = "bm25"
@@ -40,6 +52,12 @@ class RetrieverSpec:
     model: str = ""
     """The model folder (``model2vec``) or model name (``openai``); empty otherwise."""
 
+    reranker: str = ""
+    """A rerank service and its model (``cohere:rerank-v3.5``, ``tei``), or empty."""
+
+    depth: int = RERANK_DEPTH
+    """How many of the retriever's best chunks the reranker reorders."""
+
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
@@ -47,6 +65,10 @@ class RetrieverSpec:
 
     def problem(self) -> str | None:
         """Why this retriever cannot be named so, or None."""
+        if self.reranker or self.depth != RERANK_DEPTH:
+            problem = _rerank_problem(self.reranker, self.depth)
+            if problem:
+                return problem
         if self.kind not in KINDS:
             return f"unknown retriever {self.kind!r}; choose one of {', '.join(KINDS)}"
         if self.kind == "bm25":
@@ -66,25 +88,51 @@ class RetrieverSpec:
 
     @property
     def dense(self) -> "RetrieverSpec | None":
-        """The dense part (itself for ``dense``, the fused one for ``hybrid``; None for ``bm25``)."""
+        """The dense part (itself for ``dense``, the fused one for ``hybrid``; None for ``bm25``),
+        without the reranker."""
         if self.kind == "bm25":
             return None
-        return self if self.kind == "dense" else RetrieverSpec("dense", self.embedder, self.model)
+        return self if self.kind == "dense" and not self.reranker else RetrieverSpec("dense", self.embedder, self.model)
+
+    @property
+    def base(self) -> "RetrieverSpec":
+        """The retriever without its reranker."""
+        return RetrieverSpec(self.kind, self.embedder, self.model) if self.reranker else self
+
+    def reranked(self, reranker: str, depth: int = RERANK_DEPTH) -> "RetrieverSpec":
+        """This retriever with ``reranker`` reordering its best ``depth`` chunks."""
+        return RetrieverSpec(self.kind, self.embedder, self.model, reranker, depth)
+
+    @property
+    def rerank_service(self) -> str:
+        """The reranker's service (``cohere``), or empty."""
+        return self.reranker.partition(":")[0]
+
+    @property
+    def rerank_model(self) -> str:
+        """The reranker's model, or empty (TEI serves one model and needs no name)."""
+        return self.reranker.partition(":")[2]
 
     @property
     def is_default(self) -> bool:
-        """True for BM25, which the article's tables use."""
-        return self.kind == DEFAULT
+        """True for BM25 without a reranker, which the article's tables use."""
+        return self.kind == DEFAULT and not self.reranker
 
     @property
     def label(self) -> str:
-        """A short human name: ``BM25``, ``dense (wordllama)``, ``hybrid (BM25 + model2vec)``."""
+        """A short human name: ``BM25``, ``dense (wordllama)``, ``hybrid (BM25 + model2vec)``,
+        ``BM25 → rerank (cohere rerank-v3.5, top 50)``."""
+        if self.reranker:
+            model = " ".join(self.reranker.split(":", 1))
+            return f"{self.base.label} → rerank ({model}, top {self.depth})"
         if self.kind == "bm25":
             return "BM25"
         model = self.embedder if not self.model else f"{self.embedder} {self.model.rstrip('/').rsplit('/', 1)[-1]}"
         return f"dense ({model})" if self.kind == "dense" else f"hybrid (BM25 + {model})"
 
     def __str__(self) -> str:
+        if self.reranker:
+            return f"{self.base}{_RERANK}{self.reranker}" + (f"@{self.depth}" if self.depth != RERANK_DEPTH else "")
         if self.kind == "bm25":
             return "bm25"
         dense = "dense" if self.embedder == "wordllama" else f"dense:{self.embedder}:{self.model}"
@@ -101,6 +149,12 @@ class RetrieverSpec:
             raise RetrieverError(f"a retriever spec is at most {MAX_RETRIEVER_SPEC} characters; "
                                  f"this one has {len(text):,}")
         text = text.strip()
+        if _RERANK in text:
+            base, _, rerank = text.partition(_RERANK)
+            reranker, at, depth = rerank.partition("@")
+            if at and not (depth.isascii() and depth.isdigit() and len(depth) <= 5):
+                raise RetrieverError(f"cannot read {text!r}: a rerank depth is a whole number, as in |rerank=tei@100")
+            return cls.parse(base).reranked(reranker, int(depth) if at else RERANK_DEPTH)
         kind, _, rest = text.partition(":")
         if kind == "bm25":
             if rest:
@@ -128,6 +182,19 @@ class RetrieverSpec:
             raise RetrieverError(f"cannot read {text!r}: unknown embedder {embedder!r}; "
                                  f"choose one of {', '.join(EMBEDDERS)}")
         return cls("dense", embedder, model)
+
+
+def _rerank_problem(reranker: str, depth: int) -> str | None:
+    service, _, model = reranker.partition(":")
+    if service not in RERANKERS:
+        return f"unknown reranker {service[:40]!r}; choose one of {', '.join(RERANKERS)}"
+    if service != "tei" and not model.strip():
+        return f"{service} needs a model: |rerank={service}:MODEL"
+    if model != model.strip() or any(ord(c) < 32 or c in "|@" for c in model):
+        return "a rerank model name holds no spaces at its ends, control characters, | or @"
+    if not isinstance(depth, int) or not 1 <= depth <= MAX_RERANK_DEPTH:
+        return f"a rerank depth is from 1 to {MAX_RERANK_DEPTH}, got {depth!r}"
+    return None
 
 
 def parse_retriever(text: str | RetrieverSpec | None) -> RetrieverSpec:

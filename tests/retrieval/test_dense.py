@@ -12,7 +12,8 @@ import pytest
 from inspector.errors import RetrieverError
 from inspector.retrieval.embedders import Model2Vec, WordLlama
 from inspector.retrieval.golden_files import load_golden
-from inspector.retrieval.ranking import RRF_K, DenseRetriever, HybridRetriever, Question, Retriever, open_retriever
+from inspector.retrieval.opening import open_retriever
+from inspector.retrieval.ranking import RRF_K, DenseRetriever, HybridRetriever, Question, Retriever
 from inspector.retrieval.retriever_spec import RetrieverSpec
 from inspector.retrieval.vectors import Vectors
 from tests.support.embedding import CountingEmbedder, write_tiny_model2vec

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from inspector.errors import EmbeddingServiceError, InspectorError, RetrieverError
-from inspector.retrieval.ranking import DenseRetriever, Question, open_retriever
+from inspector.retrieval.opening import open_retriever
+from inspector.retrieval.ranking import DenseRetriever, Question
 from inspector.retrieval.remote import OpenAIEmbeddings, base_url_of
 from tests.support.embedding import EmbeddingServer, hashed_vector
 
