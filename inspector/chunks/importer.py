@@ -100,6 +100,10 @@ class ImportResult:
     missing_documents: tuple[str, ...] = ()
     """Corpus documents that received no chunk at all."""
 
+    repeats: tuple[ChunkOrigin, ...] = ()
+    """Records whose span repeats an earlier chunk's, with that span (imported once; a store's
+    search may still answer their ids)."""
+
     @property
     def spec(self) -> str:
         """The label imported chunks carry in place of a splitter spec."""
@@ -229,6 +233,7 @@ def place_records(records: Iterable[ChunkRecord], documents: list[Document], *, 
     problems: list[ImportProblem] = []
     origins: list[ChunkOrigin] = []
     seen_ids: dict[str, int] = {}
+    repeats: list[ChunkOrigin] = []
     count = 0
     for record in records:
         count += 1
@@ -255,6 +260,7 @@ def place_records(records: Iterable[ChunkRecord], documents: list[Document], *, 
         if first is not None:
             report("duplicate", f"same span {start}:{end} of {target.id} as {first[1]} (line {first[0]}); "
                                 "imported once")
+            repeats.append(ChunkOrigin(record.line, record.chunk_id, target.id, start, end, how))
             continue
         if not ordered and how in ("exact", "normalised"):
             _another_copy(record, state, start, end, report)
@@ -279,7 +285,7 @@ def place_records(records: Iterable[ChunkRecord], documents: list[Document], *, 
         gaps += _gaps(document, [(c.start, c.end) for c in chunks[document.id]])
     missing = tuple(d.id for d in documents if d.id not in chunks)
     return ImportResult(name, chunks, tuple(sorted(problems, key=_order)), tuple(gaps), tuple(origins),
-                        count, missing)
+                        count, missing, tuple(repeats))
 
 
 def _another_copy(record: ChunkRecord, state: DocumentPlacement, start: int, end: int, report) -> None:

@@ -38,7 +38,7 @@ def run_check(args: argparse.Namespace) -> int:
     chunking = _checked_chunking(args, workspace)
     if isinstance(chunking, int):
         return chunking
-    measured, spec, label, unplaced, imported = chunking
+    measured, spec, label, unplaced, imported, store = chunking
     golden = None
     if args.golden:
         golden = golden_set(args.golden, corpus)
@@ -52,10 +52,11 @@ def run_check(args: argparse.Namespace) -> int:
         texts = [q.text for q in measured.queries()] + ([i.question for i in golden.items] if golden else [])
         bar = ProgressBar(enabled=sys.stderr.isatty())
         measured.embed_ahead(retriever, [spec], texts, lambda done, total: bar("texts embedded", done, total))
-    scored = None
+    scored = searched = None
     if golden is not None:
         budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
-        scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=retriever,
+        searched = _searched(args, store, retriever) if store is not None else None
+        scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=searched or retriever,
                                expand=expand)
     oversized = emitted_note = None
     if imported is not None and args.budget is not None:
@@ -81,6 +82,11 @@ def run_check(args: argparse.Namespace) -> int:
                      f"{'s' * (expand != 1)} either side")
     if scored is not None:
         notes.append(_golden_note(golden, scored))
+    if searched is not None:
+        notes.append(f"recall asks {store.address} itself, questions embedded by {searched.spec}"
+                     + (f"; {searched.unplaced:,} chunks it answered were not placed on the corpus"
+                        if searched.unplaced else ""))
+        searched.searcher.close()
     if emitted_note:
         notes.append(emitted_note)
     if baseline is not None and baseline.get("corpus", {}).get("fingerprint") not in (None, corpus.fingerprint):
@@ -165,7 +171,7 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
         problem = context_ready(workspace, [spec])
         if problem:
             return fail(problem)
-        return workspace, spec, str(spec), None, None
+        return workspace, spec, str(spec), None, None, None
     from ..chunks.importer import import_chunks
     from ..chunks.sets import chunk_set_from_import
     from ..spec import SplitterSpec
@@ -182,7 +188,7 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
     chunk_set = chunk_set_from_import(result, workspace)
     workspace.add_chunk_set(chunk_set)
     spec = SplitterSpec.imported(chunk_set.id, args.unit)
-    return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced), result
+    return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced), result, None
 
 
 def _stored_chunking(args: argparse.Namespace, workspace) -> tuple | int:
@@ -200,7 +206,24 @@ def _stored_chunking(args: argparse.Namespace, workspace) -> tuple | int:
         sys.stderr.write(f"{len(result.missing_documents)} of {len(workspace.documents)} documents hold no stored "
                          "chunk; the measures cover the others\n")
     return (workspace.subset(result.chunks), spec, str(imported.address),
-            len(result.unplaced) + len(imported.unreadable), result)
+            len(result.unplaced) + len(imported.unreadable), result, imported)
+
+
+def _searched(args: argparse.Namespace, store, retriever):
+    """The store's own search for ``check --store --golden``, or None (said on stderr) when the run
+    names no embedder to ask it with."""
+    from ..stores.address import StoreCredentials
+    from ..stores.search import store_retriever
+
+    if retriever.spec.dense is None:
+        sys.stderr.write(f"note: {store.address.label} is not asked itself without your embedder (--retriever "
+                         f"dense:openai:MODEL); recall ranks its chunks by {retriever.spec}\n")
+        return None
+    searched = store_retriever(store, retriever.spec, base_url=args.embeddings_url,
+                               credentials=StoreCredentials.from_environment(os.environ))
+    if searched.searcher.note:
+        sys.stderr.write(f"note: {searched.searcher.note}\n")
+    return searched
 
 
 def _golden_note(golden, scored) -> str:

@@ -29,7 +29,7 @@ from .common import (
     with_chunk_sets,
 )
 from .context import context_ready, fixes_context_model, with_context_model
-from .stores import read_stores, store_addresses, store_labels, store_section
+from .stores import asked_of_stores, read_stores, store_addresses, store_labels, store_section
 
 #: The most worker processes ``report --jobs`` starts (each forks a copy of this one).
 MAX_JOBS = 64
@@ -142,6 +142,7 @@ def run_report(args: argparse.Namespace) -> int:
 
             report = name_rows(report, store_labels(found))
             report["stores"] = store_section(found)
+            asked_of_stores(args, work, found, report, golden, questions)
     finally:
         early.close()
     return _logged(args, work, report, _printed(args, report, corpus.skipped))

@@ -13,8 +13,10 @@ import sys
 
 from .common import ProgressBar, fail
 
-#: How a store's row is named in the tables when the report reads one store.
+#: How a store's row is named in the tables when the report reads one store: its chunks ranked by
+#: the run's retriever, and the store asked itself.
 YOUR_INDEX = "your index"
+YOUR_SEARCH = "your search"
 
 
 def add_store_options(command: argparse.ArgumentParser, *, repeatable: bool, raw_offsets: bool) -> None:
@@ -92,6 +94,41 @@ def read_stores(args: argparse.Namespace, workspace, addresses: list, fields, pr
             sys.stderr.write(f"note: {exc}\n")
         found.append((spec, imported))
     return found
+
+
+def asked_of_stores(args: argparse.Namespace, work, found: list, report: dict, golden: list, questions) -> None:
+    """Each golden set and the user's questions asked of each store's own search (questions
+    embedded by ``--retriever``'s embedder): a row beside the splitters' in tables e and f. A store
+    that cannot be searched is said on stderr and the report goes on."""
+    from ..errors import EmbeddingServiceError, MissingExtra, RetrieverError, StoreError
+    from ..reports.golden_table import golden_row, questions_row
+    from ..stores.address import StoreCredentials
+    from ..stores.search import store_retriever
+    from .common import retriever_spec
+
+    if not (golden or questions):
+        return
+    spec = retriever_spec(args)
+    credentials = StoreCredentials.from_environment(os.environ)
+    for chunk_spec, imported in found:
+        label = YOUR_SEARCH if len(found) == 1 else f"search {imported.address.collection}"[:16]
+        try:
+            retriever = store_retriever(imported, spec, base_url=args.embeddings_url, credentials=credentials)
+            if retriever.searcher.note:
+                sys.stderr.write(f"note: {retriever.searcher.note}\n")
+            for section, one in zip(report.get("golden", ()), golden):
+                row = golden_row(work, one, chunk_spec, retriever, section["budgets"], label)
+                section["rows"].append({**row, "searched": str(imported.address), "retriever": str(retriever.spec)})
+            if questions is not None:
+                row = questions_row(work, questions, chunk_spec, retriever, label)
+                report["questions"]["rows"].append({**row, "searched": str(imported.address)})
+            retriever.searcher.close()
+        except (StoreError, MissingExtra, RetrieverError, EmbeddingServiceError) as exc:
+            sys.stderr.write(f"note: {imported.address.label} was not asked itself: {exc}\n")
+            continue
+        if retriever.unplaced:
+            sys.stderr.write(f"note: {retriever.unplaced:,} chunks {imported.address.label} answered were not placed "
+                             "on the corpus and count as missed\n")
 
 
 def store_labels(found: list) -> dict[str, str]:

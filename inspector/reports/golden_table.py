@@ -18,15 +18,23 @@ def golden_section(workspace, golden, specs, retriever, budgets=None, expand: tu
     width in ``expand`` (a row ``±W read`` after the splitter's own)."""
     budgets = tuple(budgets or DEFAULT_BUDGETS)
     workspace.measure_ahead(golden=(golden, specs, budgets, (0, *expand)), retriever=retriever)  # streamed: at once
-    rows = []
-    for spec in specs:
-        for width in (0, *expand):
-            result = golden_recall(workspace, golden, spec, budgets=budgets, retriever=retriever, expand=width)
-            row = result.as_dict()
-            del row["label"], row["retriever"], row["misses"]
-            rows.append({"splitter": f"  ±{width} read" if width else spec.label, "spec": str(spec), **row})
+    rows = [golden_row(workspace, golden, spec, retriever, budgets, f"  ±{width} read" if width else spec.label, width)
+            for spec in specs for width in (0, *expand)]
     return {"name": golden.name, "format": golden.format, "questions": len(golden.items), "quotes": golden.quotes,
             "left_out": golden.left_out(), "retriever": str(retriever.spec), "budgets": list(budgets), "rows": rows}
+
+
+def golden_row(workspace, golden, spec, retriever, budgets, label: str, expand: int = 0) -> dict:
+    """One row of a golden table: ``spec``'s chunks ranked by ``retriever``."""
+    row = golden_recall(workspace, golden, spec, budgets=tuple(budgets), retriever=retriever, expand=expand).as_dict()
+    del row["label"], row["retriever"], row["misses"]
+    return {"splitter": label, "spec": str(spec), **row}
+
+
+def questions_row(workspace, questions, spec, retriever, label: str) -> dict:
+    """One row of the questions table: ``spec``'s chunks ranked by ``retriever``."""
+    asked = workspace.ask(spec, questions, retriever=retriever, k=TOP_K)
+    return {"splitter": label, "spec": str(spec), **asked.as_dict()}
 
 
 def format_golden(section: dict) -> list[str]:
@@ -50,6 +58,10 @@ def format_golden(section: dict) -> list[str]:
                      + f"{outcomes['cut']:5d}{outcomes['rank-miss']:5d}{outcomes['uncovered']:5d}"
                      + f"{top['recall']:7.1%}{top['precision']:8.1%}{top['iou']:7.1%}{row['precision_omega']:8.1%}")
     lines.append(f"   cut, miss (rank-miss) and unc (uncovered) count questions missed at {first} tokens")
+    for row in section["rows"]:
+        if row.get("searched"):
+            lines.append(f"   {row['splitter'].strip()}: {row['searched']} asked itself, questions embedded by "
+                         f"{row['retriever']}")
     lines += _groups(section["rows"], "by_kind", f"   boundary questions by kind, answered within {first} tokens:",
                      first)
     lines += _groups(section["rows"], "by_language",
@@ -73,8 +85,7 @@ def _groups(rows: list[dict], key: str, title: str, first: str) -> list[str]:
 
 def questions_section(workspace, questions, specs, retriever) -> dict:
     """JSON-ready: the user's questions asked of each of ``specs`` (and of their own system)."""
-    rows = [{"splitter": spec.label, "spec": str(spec),
-             **workspace.ask(spec, questions, retriever=retriever, k=TOP_K).as_dict()} for spec in specs]
+    rows = [questions_row(workspace, questions, spec, retriever, spec.label) for spec in specs]
     section = {"name": questions.name, "questions": len(questions.items), "left_out": len(questions.problems),
                "retriever": str(retriever.spec), "rows": rows}
     if questions.has_retrieved:

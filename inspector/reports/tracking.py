@@ -83,9 +83,10 @@ def report_runs(workspace, report: dict) -> list[TrackedRun]:
     """One run per compared splitter of a ``build_report`` result."""
     common = {"retriever": report.get("retriever", "bm25"), "mode": report["mode"],
               "corpus": workspace.fingerprint}
-    golden = {}
+    golden, searched = {}, {}
     for section in report.get("golden", ())[:1]:  # the first golden set is the runs' recall
-        golden = {row["spec"]: row for row in section["rows"] if not row.get("expand")}
+        golden = {row["spec"]: row for row in section["rows"] if not row.get("expand") and not row.get("searched")}
+        searched = {row["spec"]: row for row in section["rows"] if row.get("searched")}
     runs = []
     for row in report["compare"]:
         metrics = {"chunks": float(row["chunks"]), "oversized": float(row["oversized"]),
@@ -94,6 +95,8 @@ def report_runs(workspace, report: dict) -> list[TrackedRun]:
         metrics.update(size_metrics(workspace, row["spec"]))
         for budget, value in golden.get(row["spec"], {}).get("recall", {}).items():
             metrics[f"recall_{budget}"] = value
+        for budget, value in searched.get(row["spec"], {}).get("recall", {}).items():
+            metrics[f"search.recall_{budget}"] = value  # the user's store asked itself
         for expanded in row.get("expanded", ()):
             metrics[f"answer_at_5.expand_{expanded['expand']}"] = expanded["answer_at_5"]
             metrics[f"ctx_tokens.expand_{expanded['expand']}"] = expanded["ctx_tokens"]

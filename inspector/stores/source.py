@@ -62,6 +62,10 @@ class StoreImport:
     def problems(self) -> tuple[ImportProblem, ...]:
         return tuple(sorted(self.unreadable + self.result.problems, key=lambda p: (p.line, p.kind)))
 
+    def places(self) -> dict[str, tuple[str, int, int]]:
+        """Where each stored chunk id was placed: ``(document, start, end)`` (repeats of a span too)."""
+        return {o.chunk_id: (o.doc_id, o.start, o.end) for o in (*self.result.origins, *self.result.repeats)}
+
     def strays(self) -> dict[str, int]:
         """Chunks per document the corpus does not hold (or cannot tell apart), by the name the store gave."""
         counts: Counter[str] = Counter()
@@ -126,7 +130,7 @@ def read_store(address: StoreAddress, documents: list[Document], *, fields: Stor
         if reader is None:
             opened.close()
     result = ImportResult(result.name, result.chunks, result.problems, result.gaps, result.origins,
-                          result.records + len(unreadable), result.missing_documents)
+                          result.records + len(unreadable), result.missing_documents, result.repeats)
     return StoreImport(address, result, dict(conventions), tuple(unreadable), opened.note)
 
 

@@ -86,7 +86,7 @@ def test_baseline_regression_exits_1_and_names_each_measure(corpus, tmp_path):
     (["--spec", "structured:800", "--min", "code"], "expected NAME=VALUE"),
     (["--spec", "structured:800", "--min", "code=1.5"], "fraction"),
     (["--spec", "nope:800"], "unknown splitter"),
-    ([], "either --spec SPEC or --chunks FILE"),
+    ([], "give one of --spec SPEC, --chunks FILE or --store URI"),
     (["--spec", "structured:800", "--min", "recall@2000=0.5"], "--golden"),
 ])
 def test_bad_arguments_exit_2_with_one_line(corpus, args, message):

@@ -1,0 +1,221 @@
+"""Asking the user's store itself: each question embedded by the embedder their pipeline uses,
+the store's own query API answering its best chunks, mapped back onto the spans where the
+store's chunks were placed.
+
+``StoreRetriever`` is a ``Retriever`` of the store's chunk set only (the chunks ``read_store``
+placed): it ranks what the store answers, best first, and nothing else, so golden recall, cut
+vs rank-miss and context tokens measure the user's real retrieval. A returned chunk that was not
+placed on the corpus is counted (``unplaced``), never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from urllib.parse import urlsplit
+
+from ..errors import StoreError
+from ..retrieval.ranking import Ask, Pool, Retriever
+from ..retrieval.retriever_spec import RetrieverSpec
+from .address import StoreAddress, StoreCredentials
+from .reading import client, missing, reason
+
+NO_CREDENTIALS = StoreCredentials()
+
+#: How many chunks the store is asked for when a measure wants a whole ranking (recall at budgets).
+SEARCH_DEPTH = 100
+
+
+class StoreSearch:
+    """A store's query API: ``search(vectors, k)`` gives each vector's best ``k`` chunk ids."""
+
+    note = ""
+
+    def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Let the store go."""
+
+
+def open_search(address: StoreAddress, credentials: StoreCredentials) -> StoreSearch:
+    """The query API of the store at ``address`` (``StoreError`` when it has none this can use)."""
+    opener = {"chroma": ChromaSearch, "qdrant": QdrantSearch, "lancedb": LanceSearch, "milvus": MilvusSearch,
+              "postgresql": PostgresSearch}[address.kind]
+    try:
+        return opener(address, credentials)
+    except StoreError:
+        raise
+    except Exception as exc:  # each client raises its own kinds
+        raise StoreError(f"cannot search {address}: {reason(exc)}") from None
+
+
+class ChromaSearch(StoreSearch):
+    """``collection.query`` with the question's vector (Chroma's client: a folder's bookkeeping
+    is rewritten when it opens it, which searching cannot avoid)."""
+
+    def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
+        chromadb = client("chromadb", "chroma")
+        if address.served:
+            parts = urlsplit(address.location)
+            headers = {"Authorization": f"Bearer {credentials.key}"} if credentials.key else None
+            self.client = chromadb.HttpClient(host=parts.hostname, port=parts.port or 8000,
+                                              ssl=parts.scheme == "https", headers=headers)
+        else:
+            self.client = chromadb.PersistentClient(path=address.location)
+            self.note = (f"searching {address.label} opened it with Chroma's client, which rewrites its bookkeeping "
+                         "in chroma.sqlite3; your chunks are not changed")
+        names = [c.name for c in self.client.list_collections()]
+        if address.collection not in names:
+            raise missing(address, names)
+        self.collection = self.client.get_collection(address.collection)
+
+    def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
+        found = self.collection.query(query_embeddings=vectors, n_results=k, include=[])
+        return [[str(i) for i in ids] for ids in found["ids"]]
+
+
+class QdrantSearch(StoreSearch):
+    """``query_points`` with the question's vector (the collection's one vector, or its first named one)."""
+
+    def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
+        qdrant = client("qdrant_client", "qdrant")
+        self.address = address
+        self.client = (qdrant.QdrantClient(url=address.location, api_key=credentials.key or None, timeout=60)
+                       if address.served else qdrant.QdrantClient(path=address.location))
+        if not self.client.collection_exists(address.collection):
+            self.client.close()
+            raise missing(address, [c.name for c in self.client.get_collections().collections])
+        vectors = self.client.get_collection(address.collection).config.params.vectors
+        self.using = next(iter(vectors)) if isinstance(vectors, dict) and vectors else None
+
+    def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
+        return [[str(p.id) for p in self.client.query_points(self.address.collection, query=v, using=self.using,
+                                                              limit=k, with_payload=False).points]
+                for v in vectors]
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class LanceSearch(StoreSearch):
+    """``table.search(vector)`` on the table's vector column, answering its id column."""
+
+    def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
+        lancedb = client("lancedb", "lancedb")
+        pa = client("pyarrow", "lancedb")
+        try:
+            self.table = lancedb.connect(address.location).open_table(address.collection)
+        except ValueError:
+            raise missing(address, []) from None
+        names = [f.name for f in self.table.schema]
+        self.ids = next((k for k in ("id", "node_id", "doc_id") if k in names), None)
+        columns = [f.name for f in self.table.schema if pa.types.is_fixed_size_list(f.type)]
+        if self.ids is None or not columns:
+            raise StoreError(f"cannot search {address}: the table has no id column (id, node_id) or no vector column")
+        self.column = "vector" if "vector" in columns else columns[0]
+
+    def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
+        return [[str(row[self.ids]) for row in self.table.search(v, vector_column_name=self.column).limit(k)
+                 .select([self.ids]).to_list()] for v in vectors]
+
+
+class MilvusSearch(StoreSearch):
+    """``client.search`` on the collection's vector field, answering its primary keys."""
+
+    def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
+        pymilvus = client("pymilvus", "milvus")
+        self.address = address
+        self.client = pymilvus.MilvusClient(uri=address.location, token=credentials.key or "")
+        if not self.client.has_collection(address.collection):
+            raise missing(address, self.client.list_collections())
+        fields = self.client.describe_collection(address.collection).get("fields", [])
+        vector_types = {t for t in pymilvus.DataType if "VECTOR" in t.name}
+        self.field = next((f["name"] for f in fields if f.get("type") in vector_types), "")
+        self.primary = next((f["name"] for f in fields if f.get("is_primary")), "id")
+        self.client.load_collection(address.collection)
+
+    def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
+        found = self.client.search(self.address.collection, data=vectors, limit=k, anns_field=self.field,
+                                   output_fields=[self.primary])
+        return [[str(hit[self.primary]) for hit in hits] for hits in found]
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class PostgresSearch(StoreSearch):
+    """pgvector's cosine distance (``<=>``) on the table's ``vector`` column."""
+
+    def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
+        from .postgres import PostgresReader
+
+        self.reader = PostgresReader(address, credentials)
+        with self.reader.connection.cursor() as cursor:
+            cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = %s "
+                           "AND udt_name = 'vector'", (address.collection.rpartition(".")[2],))
+            found = cursor.fetchone()
+        if found is None or not self.reader.id:
+            self.reader.close()
+            raise StoreError(f"cannot search {address}: the table has no pgvector column (or no id column) to "
+                             "search with")
+        self.column = found[0]
+
+    def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
+        sql = self.reader.sql
+        query = sql.SQL("SELECT {}::text FROM {} ORDER BY {} <=> %s::vector LIMIT %s").format(
+            sql.Identifier(self.reader.id), self.reader.table, sql.Identifier(self.column))
+        out = []
+        with self.reader.connection.cursor() as cursor:
+            for vector in vectors:
+                cursor.execute(query, ("[" + ",".join(map(repr, vector)) + "]", k))
+                out.append([row[0] for row in cursor.fetchall()])
+        return out
+
+    def close(self) -> None:
+        self.reader.close()
+
+
+class StoreRetriever(Retriever):
+    """The store's own search over its chunk set: questions embedded by ``embed`` (the user's
+    embedder, ``spec``), the store's best chunks mapped to the pool by where they were placed."""
+
+    def __init__(self, spec: RetrieverSpec, searcher: StoreSearch, embed: Callable[[list[str]], object],
+                 placed: dict[str, tuple[str, int, int]], depth: int = SEARCH_DEPTH) -> None:
+        self.spec, self.searcher, self.embed, self.placed, self.depth = spec, searcher, embed, placed, depth
+        self.unplaced = 0
+        """Chunks the store answered that were not placed on the corpus (and so not ranked)."""
+        self.asked = 0
+
+    def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
+        if not asks:
+            return []
+        where = {(pool.doc_ids[d], a, b): j for j, (d, a, b) in
+                 enumerate(zip(pool.doc_of.tolist(), pool.starts.tolist(), pool.ends.tolist()))}
+        vectors = [[float(x) for x in row] for row in self.embed([a.text for a in asks])]
+        self.asked += len(asks)
+        out = []
+        for ids in self.searcher.search(vectors, k or self.depth):
+            ranked = []
+            for chunk_id in ids:
+                place = self.placed.get(chunk_id)
+                position = where.get(place) if place is not None else None
+                if position is None:
+                    self.unplaced += 1
+                elif position not in ranked:
+                    ranked.append(position)
+            out.append(ranked)
+        return out
+
+
+def store_retriever(imported, spec: RetrieverSpec, *, base_url: str | None = None,
+                    credentials: StoreCredentials = NO_CREDENTIALS, depth: int = SEARCH_DEPTH) -> StoreRetriever:
+    """A ``StoreRetriever`` over a ``StoreImport``'s chunks: questions embedded by ``spec``'s dense
+    part (the user's embedder); ``StoreError`` when ``spec`` names none."""
+    from ..retrieval.opening import embedder_of
+
+    dense = spec.dense
+    if dense is None:
+        raise StoreError(f"asking {imported.address} needs the embedder your pipeline uses: --retriever "
+                         "dense:openai:MODEL (or dense:model2vec:PATH)")
+    embedder = embedder_of(dense, base_url)
+    return StoreRetriever(dense, open_search(imported.address, credentials), embedder.embed, imported.places(), depth)

@@ -1,0 +1,103 @@
+"""The user's store asked itself: each question embedded by the embeddings server the test starts
+(the same hashed vectors the store was filled with), the store's own query API answering, its
+chunks mapped back to their spans: the ranking is the store's nearest neighbours, in the report
+and the gate as "your search"."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from inspector import Workspace, load_corpus
+from inspector.chunks.sets import make_chunk_set
+from inspector.cli import main
+from inspector.retrieval.ranking import Question
+from inspector.retrieval.retriever_spec import parse_retriever
+from inspector.stores import parse_store, read_store
+from inspector.stores.search import store_retriever
+from tests.support import stores
+from tests.support.embedding import EmbeddingServer, hashed_vector
+from tests.support.paths import SAMPLE
+
+QUESTIONS = ["Which port does replication use?", "How many days of parental leave are there?",
+             "What does hbl status print?"]
+FILLERS = {"qdrant": (stores.fill_qdrant, "cosine"), "lancedb": (stores.fill_lancedb, "l2"),
+           "milvus": (stores.fill_milvus, "l2"), "chroma": (stores.fill_chroma, "l2")}
+
+
+@pytest.fixture(scope="module")
+def handbook():
+    return Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
+
+
+@pytest.fixture(scope="module")
+def chunks():
+    return stores.langchain_chunks(SAMPLE / "handbook")
+
+
+def nearest(question: str, chunks, metric: str, k: int) -> list[str]:
+    texts = [c.page_content for c in chunks]
+    stored = np.asarray([hashed_vector(t, stores.WIDTH) for t in texts])
+    asked = np.asarray(hashed_vector(question, stores.WIDTH))
+    if metric == "cosine":
+        distance = -(stored @ asked) / np.linalg.norm(stored, axis=1) / np.linalg.norm(asked)
+    else:
+        distance = np.linalg.norm(stored - asked, axis=1)
+    return [texts[i] for i in np.argsort(distance, kind="stable")[:k]]
+
+
+@pytest.mark.parametrize("kind", list(FILLERS))
+def test_the_ranking_is_the_store_s_own_nearest_neighbours(kind, handbook, chunks, tmp_path):
+    fill, metric = FILLERS[kind]
+    uri = fill(tmp_path / ("s.db" if kind == "milvus" else "s"), chunks)
+    found = read_store(parse_store(uri), list(handbook.documents))
+    spec = handbook.add_chunk_set(make_chunk_set("s", handbook.fingerprint, handbook.documents, found.result.chunks))
+    pool = handbook.pool(spec)
+    texts = pool.texts()
+    with EmbeddingServer(width=stores.WIDTH) as server:
+        retriever = store_retriever(found, parse_retriever("dense:openai:test-embed"), base_url=server.url)
+        ranked = retriever.rank([Question.of(q) for q in QUESTIONS], pool, 5)
+    for question, positions in zip(QUESTIONS, ranked):
+        assert [texts[j] for j in positions] == nearest(question, chunks, metric, 5), question
+    assert retriever.unplaced == 0 and retriever.asked == len(QUESTIONS)
+    assert [r["input"] for r in server.requests] == [QUESTIONS], "each question embedded once, by the server named"
+
+
+def test_a_store_answering_chunks_that_were_not_placed_counts_them(handbook, chunks, tmp_path):
+    uri = stores.fill_qdrant(tmp_path / "q", chunks)
+    found = read_store(parse_store(uri), list(handbook.documents))
+    spec = handbook.add_chunk_set(make_chunk_set("s", handbook.fingerprint, handbook.documents, found.result.chunks))
+    places = found.places()
+    for chunk_id in list(places)[::2]:
+        del places[chunk_id]
+    with EmbeddingServer(width=stores.WIDTH) as server:
+        retriever = store_retriever(found, parse_retriever("dense:openai:test-embed"), base_url=server.url)
+        retriever.placed = places
+        ranked = retriever.rank([Question.of(QUESTIONS[0])], handbook.pool(spec), 10)
+    assert retriever.unplaced > 0 and len(ranked[0]) == 10 - retriever.unplaced
+
+
+def test_report_and_check_ask_your_store_beside_the_splitters(chunks, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CHUNK_INSPECTOR_DATA", str(tmp_path / "data"))
+    uri = stores.fill_qdrant(tmp_path / "q", stores.langchain_chunks())
+    golden = str(SAMPLE / "golden-paraphrase.csv")
+    with EmbeddingServer(width=stores.WIDTH) as server:
+        common = [str(SAMPLE), "--keep-front-matter", "--store", uri, "--golden", golden,
+                  "--retriever", "dense:openai:test-embed", "--embeddings-url", server.url]
+        assert main(["report", *common, "--spec", "recursive:400", "--budgets", "800", "--json", "--quiet"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        rows = {row["splitter"]: row for row in report["golden"][0]["rows"]}
+        assert list(rows) == ["recursive 400", "your index", "your search"]
+        assert rows["your search"]["searched"] == uri and "searched" not in rows["your index"]
+        assert rows["your search"]["spec"] == rows["your index"]["spec"]
+        assert main(["report", *common, "--spec", "recursive:400", "--budgets", "800", "--quiet"]) == 0
+        table = capsys.readouterr().out
+        assert f"your search: {uri} asked itself, questions embedded by dense:openai:test-embed" in table
+        assert main(["check", *common, "--min", "recall@2000=0", "--json"]) == 0
+        checked = json.loads(capsys.readouterr().out)
+        assert any(note.startswith(f"recall asks {uri} itself") for note in checked["notes"])
+        assert checked["measures"]["recall@2000"] == rows["your search"]["recall"]["2000"]
+    assert main(["check", str(SAMPLE), "--keep-front-matter", "--store", uri, "--golden", golden]) == 0
+    assert "is not asked itself without your embedder" in capsys.readouterr().err
