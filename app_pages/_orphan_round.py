@@ -12,7 +12,7 @@ import streamlit as st
 from app_pages import _offload, _shared
 from app_pages._orphan_questions import CHOSEN, question_set_picker, show_message
 from app_pages._retriever import ranking, retriever_picker, say_what_it_sends
-from inspector.errors import ReviewInputError
+from inspector.errors import ChunkSetError, ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
 from inspector.views import markdown_escape as md
 
@@ -94,7 +94,7 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
             if source != "sample":
                 say_what_it_sends(retriever, ctx, [review_round.spec])
             chunks = _round_chunks(review_round.id, review_round, ctx)
-        except ReviewInputError as exc:
+        except (ReviewInputError, ChunkSetError) as exc:
             st.error(md(f"This round cannot be drawn: {exc}"))
             st.stop()
         described.markdown(f"**This round:** {_describe(ctx, review_round, len(chunks))} Everyone who opens its link "

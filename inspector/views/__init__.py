@@ -6,7 +6,8 @@ and may read, ``menu`` how the splitter menu names its choices; ``frames`` the t
 ``imports`` what the Import page shows, ``fixes`` the Fixes page's table and context step,
 ``text`` escaping for Streamlit's markdown, ``window``
 the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here,
-``spend`` what a page's run would send to a paid endpoint.
+``spend`` what a page's run would send to a paid endpoint, ``stores`` the user's vector stores
+the server offers and reading one onto the corpus.
 """
 
 from ..surface import lazy_surface
@@ -30,4 +31,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "retrievers": ["ENV_MODELS", "checked_retriever", "retriever_choices", "retriever_problem"],
     "spend": ["Estimate", "embedding_estimate"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
+    "stores": ["ENV_STORES", "IndexRead", "ServedStore", "read_index", "served_stores"],
 })

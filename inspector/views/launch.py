@@ -1,5 +1,5 @@
-"""Which corpus the app opens, which folders it may read and what it may spend, from how it
-was started.
+"""Which corpus the app opens, which folders it may read, what it may spend and which of the
+user's vector stores it offers, from how it was started.
 
 The command line (``streamlit run app.py -- --corpus PATH --allow-root PATH``) and the
 environment (``CHUNK_INSPECTOR_CORPUS``, ``CHUNK_INSPECTOR_ROOTS``) name them; a link may open
@@ -17,7 +17,9 @@ from pathlib import Path
 
 from ..errors import SpecError
 from ..retrieval.spending import SpendPolicy
+from ..stores.address import StoreCredentials
 from .state import SAMPLE, AppState
+from .stores import ServedStore, served_stores
 
 #: The bundled corpus, found relative to this package (never an absolute path in a file).
 SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus"
@@ -42,6 +44,12 @@ class LaunchConfig:
     spend: SpendPolicy = field(default_factory=SpendPolicy)
     """What the app may spend on paid endpoints (the default allowances when the setting was refused)."""
 
+    stores: tuple[ServedStore, ...] = ()
+    """The user's own vector stores a visitor may read by name ("Your index")."""
+
+    store_credentials: StoreCredentials = field(default_factory=StoreCredentials)
+    """What the stores' clients are let in with (``CHUNK_INSPECTOR_STORE_KEY`` / ``_PASSWORD``)."""
+
     def default_state(self) -> AppState:
         """The opening view under this configuration."""
         return AppState(corpus=self.default_corpus)
@@ -54,6 +62,7 @@ def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConf
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("--corpus")
     parser.add_argument("--allow-root", action="append", default=[])
+    parser.add_argument("--store", action="append", default=[])
     known, _ = parser.parse_known_args(list(argv))
     problems = []
     candidates = [r for r in environ.get(ENV_ROOTS, "").split(os.pathsep) if r.strip()] + known.allow_root
@@ -74,7 +83,10 @@ def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConf
     except SpecError as exc:
         problems.append(f"{exc}; the default allowances hold and no paid model may be named.")
         spend = SpendPolicy()
-    return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems), spend)
+    stores, refused = served_stores(known.store, environ)
+    problems += refused
+    return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems), spend, stores,
+                        StoreCredentials.from_environment(environ))
 
 
 def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:

@@ -92,13 +92,23 @@ def app_data(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data) -> str:
+def index_store(tmp_path_factory) -> str:
+    """A Chroma store filled by LangChain with the sample corpus's chunks (the server offers it
+    as the index "handbook")."""
+    from tests.support.stores import app_chunks, fill_chroma
+
+    return fill_chroma(tmp_path_factory.mktemp("index") / "chroma", app_chunks())
+
+
+@pytest.fixture(scope="session")
+def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data, index_store) -> str:
     """A running app (its output in artifacts/streamlit-server.log); stopped by its pid afterwards."""
     ARTIFACTS.mkdir(exist_ok=True)
     SCREENSHOTS.mkdir(exist_ok=True)
     port = _free_port()
     roots = os.pathsep.join([str(hostile_corpus), str(heavy_corpus)])
-    env = dict(os.environ, CHUNK_INSPECTOR_ROOTS=roots, CHUNK_INSPECTOR_DATA=str(app_data))
+    env = dict(os.environ, CHUNK_INSPECTOR_ROOTS=roots, CHUNK_INSPECTOR_DATA=str(app_data),
+               CHUNK_INSPECTOR_STORES=f"handbook={index_store}")
     env.pop("CHUNK_INSPECTOR_CORPUS", None)
     log_path = ARTIFACTS / "streamlit-server.log"
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",

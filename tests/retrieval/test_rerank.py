@@ -156,7 +156,8 @@ def test_rerank_specs_round_trip_and_refuse_with_the_reason():
         parse_retriever("dense:openai:text-embedding-3-small"), "cohere", "rerank-v3.5", 20)
     assert parse_retriever(str(spec)) == spec and not spec.is_default and spec.dense.reranker == ""
     assert spec.label == "dense (openai text-embedding-3-small) → rerank (cohere rerank-v3.5, top 20)"
-    for bad, words in (("bm25|rerank=colbert", "unknown reranker 'colbert'"), ("bm25|rerank=jina", "jina needs a model"),
-                       ("bm25|rerank=tei@0", "from 1 to 1000"), ("bm25|rerank=tei@many", "whole number")):
+    for bad, words in (("bm25|rerank=colbert", "unknown reranker 'colbert'"),
+                       ("bm25|rerank=jina", "jina needs a model"), ("bm25|rerank=tei@0", "from 1 to 1000"),
+                       ("bm25|rerank=tei@many", "whole number")):
         with pytest.raises(RetrieverError, match=words):
             parse_retriever(bad)

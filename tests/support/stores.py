@@ -33,6 +33,19 @@ def langchain_chunks(root: Path = SAMPLE, size: int = 400, overlap: int = 40) ->
     return splitter.split_documents(documents)
 
 
+def app_chunks(size: int = 500, overlap: int = 50) -> list:
+    """LangChain chunks of the bundled corpus's documents as the app reads them (front matter
+    left out, each named by its source path), with their start offsets."""
+    from langchain_core.documents import Document
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    from inspector import load_corpus
+
+    documents = [Document(page_content=d.text, metadata={"source": d.source}) for d in load_corpus(SAMPLE).documents]
+    return RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap,
+                                          add_start_index=True).split_documents(documents)
+
+
 def langchain_embeddings():
     from langchain_core.embeddings import Embeddings
 

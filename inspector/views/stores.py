@@ -1,0 +1,100 @@
+"""The stores a server was started with ("Your index" in the app), and reading one onto the
+corpus a page shows, without Streamlit.
+
+An operator names them at start (``streamlit run app.py -- --store NAME=URI``, repeatable, or
+``CHUNK_INSPECTOR_STORES="NAME=URI;NAME=URI"``); a link may pick one by its name only, never a
+host or a path. Reading one places its chunks on the corpus and keeps them as a chunk set, so
+every page measures them like a splitter and a shared link or an Orphan Test round opens the
+same chunks for a colleague.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..chunks.sets import ChunkSet, make_chunk_set
+from ..errors import StoreAddressError
+from ..stores.address import StoreAddress, StoreCredentials, parse_store
+from ..stores.source import StoreImport, read_store
+
+ENV_STORES = "CHUNK_INSPECTOR_STORES"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+#: Problems listed under a store's read; the rest are counted.
+SHOWN_PROBLEMS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ServedStore:
+    """A store the server offers, by the name links use."""
+
+    name: str
+    """What the sidebar and links call it (letters, digits, ``_ . -``)."""
+
+    address: StoreAddress
+    """Where it is; never shown to a visitor beyond its kind and collection."""
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} ({self.address.kind}, {self.address.collection})"
+
+
+def served_stores(given: Sequence[str], environ: Mapping[str, str]) -> tuple[tuple[ServedStore, ...], list[str]]:
+    """The stores named at start (``NAME=URI`` or a bare ``URI``, named by its collection), and
+    the problems of those refused."""
+    entries = [e.strip() for e in environ.get(ENV_STORES, "").split(";") if e.strip()] + list(given)
+    found: dict[str, ServedStore] = {}
+    problems: list[str] = []
+    for entry in entries:
+        name, equals, uri = entry.partition("=")
+        if not equals or "://" in name or ":" in name:
+            name, uri = "", entry
+        try:
+            address = parse_store(uri.strip())
+        except StoreAddressError as exc:
+            problems.append(f"Store {name or 'given at start'} refused: {exc}")
+            continue
+        name = name.strip() or address.collection
+        if not _NAME.match(name):
+            problems.append(f"Store name {name[:40]!r} refused: letters, digits, _ . - only, at most 40")
+        elif name in found:
+            problems.append(f"Store name {name!r} is given twice; the first is kept")
+        else:
+            found[name] = ServedStore(name, address)
+    return tuple(found.values()), problems
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRead:
+    """A served store read onto a corpus."""
+
+    store: ServedStore
+    chunk_set: ChunkSet
+    imported: StoreImport
+
+    @property
+    def spec(self) -> str:
+        return str(self.chunk_set.spec)
+
+    def lines(self) -> list[str]:
+        """What a visitor should know: how many chunks were placed, and what was not as stored."""
+        result = self.imported.result
+        out = [f"{result.imported:,} of {self.imported.stored:,} stored chunks of {self.store.name} placed on the "
+               f"corpus ({', '.join(f'{n:,} by {k}' for k, n in result.placements.items() if n) or 'none'})."]
+        out += [line.split(": ", 1)[1] if ": " in line else line
+                for line in self.imported.lines(SHOWN_PROBLEMS)]
+        return out
+
+
+def read_index(store: ServedStore, workspace, credentials: StoreCredentials, progress=None) -> IndexRead:
+    """``store``'s chunks placed on ``workspace``'s corpus, kept as a chunk set named after the
+    store (``StoreError`` when it cannot be read, ``ChunkSetError`` when no chunk could be placed)."""
+    imported = read_store(store.address, list(workspace.documents), headings=workspace.headings,
+                          credentials=credentials, progress=progress)
+    chunk_set = make_chunk_set(f"your index {store.name}", workspace.fingerprint, workspace.documents,
+                               imported.result.chunks)
+    if workspace.chunk_set_store is not None:
+        workspace.chunk_set_store.save(chunk_set)
+    workspace.add_chunk_set(chunk_set)
+    return IndexRead(store, chunk_set, imported)

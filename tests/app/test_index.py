@@ -1,0 +1,96 @@
+"""The sidebar's "Your index" under AppTest: the stores the server was started with, read onto the
+corpus as the splitter every page measures; a link picks one by name and never by host or path;
+a refused setting is a warning; an Orphan Test round shows the stored text exactly."""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from inspector import Workspace, load_corpus
+from inspector.chunks.sets import make_chunk_set
+from inspector.review.rounds import ReviewRound, draw
+from inspector.stores import parse_store, read_store
+from inspector.views.stores import ENV_STORES
+from tests.support import stores
+from tests.support.paths import ROOT
+
+SAMPLE = Workspace(load_corpus(ROOT / "sample_corpus"))
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> tuple[str, list]:
+    chunks = stores.app_chunks()
+    return stores.fill_chroma(tmp_path_factory.mktemp("index") / "chroma", chunks), chunks
+
+
+@pytest.fixture
+def served(store, isolated_app, monkeypatch):
+    uri, chunks = store
+    monkeypatch.setenv(ENV_STORES, f"handbook={uri}")
+    placed = read_store(parse_store(uri), list(SAMPLE.documents), headings=SAMPLE.headings)
+    chunk_set = make_chunk_set("your index handbook", SAMPLE.fingerprint, SAMPLE.documents, placed.result.chunks)
+    return f"imported:{chunk_set.id}", chunks, isolated_app
+
+
+def opened(params=None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.query_params.update(params or {})
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def captions(at) -> str:
+    return " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+
+
+def test_reading_your_index_makes_it_the_splitter(served):
+    spec, chunks, data = served
+    at = opened()
+    assert at.selectbox(key="index_pick").options == ["handbook (chroma, docs)"]
+    at.button(key="index_read").click().run()
+    assert not at.exception
+    assert at.selectbox(key="kind").value == spec and at.query_params["spec"] == spec
+    assert f"{len(chunks):,} of {len(chunks):,} stored chunks of handbook placed" in captions(at)
+    kept = json.loads((data / "chunk-sets" / f"{spec.split(':')[1]}.json").read_text())
+    assert kept["name"] == "your index handbook"
+
+
+def test_a_link_picks_an_index_by_name_and_never_by_address(served, tmp_path):
+    spec, _, _ = served
+    at = opened({"index": "handbook"})
+    assert at.selectbox(key="kind").value == spec
+    for wrong in ("elsewhere", f"chroma:{tmp_path}?collection=docs", "../../etc/passwd"):
+        at = opened({"index": wrong})
+        assert at.selectbox(key="kind").value == "structured"
+        assert any("offers no index named" in w.value for w in at.sidebar.warning)
+
+
+def test_a_store_refused_at_start_is_a_warning_not_a_traceback(isolated_app, monkeypatch):
+    monkeypatch.setenv(ENV_STORES, "prod=postgresql://app:s3cret@db/rag?table=t;=chroma:/x")
+    at = opened()
+    shown = " ".join(w.value for w in at.warning)
+    assert "carries a password" in shown and "s3cret" not in shown
+    assert "index_pick" not in [s.key for s in at.selectbox]
+
+
+def test_an_orphan_round_on_your_index_shows_the_stored_text(served, store):
+    spec, chunks, _ = served
+    workspace = Workspace(load_corpus(ROOT / "sample_corpus"))
+    placed = read_store(parse_store(store[0]), list(workspace.documents), headings=workspace.headings)
+    workspace.add_chunk_set(make_chunk_set("your index handbook", workspace.fingerprint, workspace.documents,
+                                           placed.result.chunks))
+    review_round = ReviewRound.create(workspace, spec, size=3, seed=4)
+    at = opened({"index": "handbook", **review_round.to_query_params()})
+    at = at.switch_page("app_pages/orphan_test.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.text_input(key="orphan_reviewer").input("Dana").run()
+    assert not at.exception, [e.value for e in at.exception]
+    first = draw(review_round, workspace)[0]
+    assert first.text in {c.page_content for c in chunks}, "the chunk as stored"
+    card = next(h.value for h in at.html if "Chunk 1 of 3" in h.value)
+    assert html.escape(first.text) in card

@@ -1,0 +1,88 @@
+"""Your index in a real Chromium: the server offers a Chroma store LangChain filled; two reviewers
+open one shared Orphan Test round drawn from its chunks by name, read the stored text, and their
+answers reach the review store."""
+
+from __future__ import annotations
+
+import sqlite3
+from urllib.parse import urlencode
+
+import pytest
+
+from inspector import Workspace, load_corpus
+from inspector.chunks.sets import make_chunk_set
+from inspector.review.database import STORE_NAME
+from inspector.review.rounds import QUESTIONS, ReviewRound, draw
+from inspector.stores import parse_store, read_store
+from tests.support.browser import settle
+from tests.support.paths import ROOT
+
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def index_round(index_store):
+    workspace = Workspace(load_corpus(ROOT / "sample_corpus"))
+    placed = read_store(parse_store(index_store), list(workspace.documents), headings=workspace.headings)
+    spec = workspace.add_chunk_set(make_chunk_set("your index handbook", workspace.fingerprint, workspace.documents,
+                                                  placed.result.chunks))
+    review_round = ReviewRound.create(workspace, str(spec), size=3, seed=21)
+    return review_round, draw(review_round, workspace)
+
+
+def reviewer(browser, link: str, name: str, count: int):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1300, "height": 1500})
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    page.page_errors = []
+    page.on("pageerror", lambda error: page.page_errors.append(str(error)))
+    page.goto(link)
+    settle(page)
+    name_box = page.get_by_label("Your name", exact=True).and_(page.get_by_role("textbox"))
+    name_box.fill(name)
+    name_box.press("Enter")
+    expect(page.locator(".ci-card-title").filter(has_text="Chunk").first).to_have_text(f"Chunk 1 of {count}")
+    return page
+
+
+def answer(page, position: int, count: int, yes: tuple[bool, bool, bool]) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator(".ci-card-title").filter(has_text="Chunk").first).to_have_text(f"Chunk {position} of {count}")
+    for question, ticked in zip(QUESTIONS, yes):
+        if ticked:
+            box = page.get_by_test_id("stCheckbox").filter(has_text=question.text)
+            box.locator("label").click()
+            expect(box.get_by_role("checkbox")).to_be_checked()
+            settle(page)
+    page.get_by_role("button", name="Save answer").click()
+    expect(page.get_by_text(f"Saved chunk {position};")).to_be_visible()
+    settle(page)
+
+
+def test_two_reviewers_review_a_round_drawn_from_your_index(browser, app_url, app_data, index_round):
+    from playwright.sync_api import expect
+
+    review_round, chunks = index_round
+    link = f"{app_url}/orphan-test?" + urlencode({"index": "handbook", "spec": review_round.spec,
+                                                  **review_round.to_query_params()})
+    dana = reviewer(browser, link, "Dana", len(chunks))
+    expect(dana.get_by_test_id("stSidebar")).to_contain_text("Your index")
+    assert dana.locator(".ci-card").first.inner_text().strip().endswith(chunks[0].text.strip().splitlines()[-1].strip())
+    answer(dana, 1, len(chunks), (True, False, True))
+    shared = dana.get_by_test_id("stCode").inner_text().strip()
+    dana.screenshot(path=str(SCREENSHOTS / "orphan-review-your-index.png"), full_page=True)
+    ravi = reviewer(browser, shared, "Ravi", len(chunks))
+    assert ravi.locator(".ci-card").first.inner_text() == dana.locator(".ci-card").first.inner_text()
+    answer(ravi, 1, len(chunks), (False, False, True))
+    with sqlite3.connect(app_data / STORE_NAME) as db:
+        rows = db.execute("SELECT reviewer, chunk_id, address, references_ FROM answers WHERE round_id = ? "
+                          "ORDER BY reviewer", (review_round.id,)).fetchall()
+    assert rows == [("Dana", chunks[0].chunk.id, 1, 0), ("Ravi", chunks[0].chunk.id, 0, 0)]
+    for page in (dana, ravi):
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        assert page.page_errors == []
+        page.context.close()
