@@ -80,18 +80,30 @@ def test_a_store_answering_chunks_that_were_not_placed_counts_them(handbook, chu
 
 
 def test_report_and_check_ask_your_store_beside_the_splitters(chunks, tmp_path, monkeypatch, capsys):
+    import mlflow
+
     monkeypatch.setenv("CHUNK_INSPECTOR_DATA", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)  # where MLflow keeps a SQL store's artifacts
+    tracking = f"sqlite:///{tmp_path / 'runs.db'}"
     uri = stores.fill_qdrant(tmp_path / "q", stores.langchain_chunks())
     golden = str(SAMPLE / "golden-paraphrase.csv")
     with EmbeddingServer(width=stores.WIDTH) as server:
         common = [str(SAMPLE), "--keep-front-matter", "--store", uri, "--golden", golden,
                   "--retriever", "dense:openai:test-embed", "--embeddings-url", server.url]
-        assert main(["report", *common, "--spec", "recursive:400", "--budgets", "800", "--json", "--quiet"]) == 0
+        assert main(["report", *common, "--spec", "recursive:400", "--budgets", "800", "--json", "--quiet",
+                     "--mlflow", tracking]) == 0
         report = json.loads(capsys.readouterr().out)
         rows = {row["splitter"]: row for row in report["golden"][0]["rows"]}
         assert list(rows) == ["recursive 400", "your index", "your search"]
         assert rows["your search"]["searched"] == uri and "searched" not in rows["your index"]
         assert rows["your search"]["spec"] == rows["your index"]["spec"]
+        client = mlflow.MlflowClient(tracking)
+        runs = {r.info.run_name: r for r in client.search_runs(
+            [client.get_experiment_by_name("chunk-inspector").experiment_id])}
+        logged = runs[rows["your index"]["spec"]].data.metrics
+        assert logged["recall_2000"] == rows["your index"]["recall"]["2000"]
+        assert logged["search.recall_2000"] == rows["your search"]["recall"]["2000"]
+        assert "search.recall_2000" not in runs["recursive:400"].data.metrics
         assert main(["report", *common, "--spec", "recursive:400", "--budgets", "800", "--quiet"]) == 0
         table = capsys.readouterr().out
         assert f"your search: {uri} asked itself, questions embedded by dense:openai:test-embed" in table
