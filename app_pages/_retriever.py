@@ -10,9 +10,9 @@ from contextlib import contextmanager
 import streamlit as st
 
 from app_pages._state import keep, state, update
-from inspector.errors import EmbeddingServiceError, RetrieverError, SpendRefused
+from inspector.errors import EmbeddingServiceError, RerankServiceError, RetrieverError, SpendRefused
 from inspector.retrieval import installed, parse_retriever
-from inspector.views import checked_retriever, embedding_estimate, retriever_choices
+from inspector.views import checked_retriever, embedding_estimate, rerank_estimate, retriever_choices
 from inspector.views import markdown_escape as md
 
 CONFIRMED = "spend_confirmed"
@@ -63,7 +63,7 @@ def ranking(retriever: str, ctx=None, specs=()):
         else:
             with st.spinner(f"Ranking with {_label(retriever)} (chunks are embedded once, then kept)…"):
                 yield
-    except (RetrieverError, EmbeddingServiceError, SpendRefused) as exc:
+    except (RetrieverError, EmbeddingServiceError, RerankServiceError, SpendRefused) as exc:
         st.error(md(f"Could not rank with {_label(retriever)}: {exc}"))
         st.stop()
 
@@ -73,16 +73,23 @@ def say_what_it_sends(retriever: str, ctx, specs) -> None:
     when it cannot be sent or waits for a click."""
     from app_pages._sidebar import session_id
 
-    estimate = embedding_estimate(ctx.workspace, retriever, [str(s) for s in specs] or [str(ctx.spec)],
-                                  ctx.launch.spend, installed(), session_id())
-    if estimate is None:
-        return
+    for estimate in (embedding_estimate(ctx.workspace, parse_retriever(retriever).base,
+                                        [str(s) for s in specs] or [str(ctx.spec)], ctx.launch.spend, installed(),
+                                        session_id()),
+                     rerank_estimate(ctx.workspace, retriever, ctx.launch.spend, installed(), session_id())):
+        if estimate is not None:
+            _said(estimate, ctx)
+
+
+def _said(estimate, ctx) -> None:
     st.caption(md(estimate.summary()))
     if estimate.refusal:
         st.error(md(f"Nothing was sent: {estimate.refusal}."))
         st.stop()
-    if estimate.over_threshold and st.session_state.get(CONFIRMED) != estimate.key:
+    which = "_rerank" if estimate.questions else ""  # an embedder's and a reranker's run are confirmed apart
+    if estimate.over_threshold and st.session_state.get(CONFIRMED + which) != estimate.key:
         st.warning(md(f"This run is above the {ctx.launch.spend.confirm_above} this server sends without asking."))
-        if not st.button(f"Send {estimate.texts:,} texts to {estimate.model}", key="confirm_spend"):
+        if not st.button(f"Send {'up to ' if which else ''}{estimate.texts:,} texts to {estimate.model}",
+                         key="confirm_spend" + which):
             st.stop()
-        st.session_state[CONFIRMED] = estimate.key
+        st.session_state[CONFIRMED + which] = estimate.key

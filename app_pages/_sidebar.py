@@ -159,6 +159,7 @@ def _corpus_widgets(ctx: Context) -> None:
         ctx.workspace = _workspace(ctx.corpus.fingerprint, mode, ctx.corpus)
         ctx.workspace.chunk_set_store = chunk_set_store()  # ``imported:ID`` specs are found there
         ctx.workspace.vector_folder = data_folder()  # dense retrievers keep their vectors there
+        ctx.workspace.rerank_url = ctx.launch.rerank_url or None
         ctx.workspace.question_store = question_store()
         ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
         if ctx.workspace.analysis_store is None:

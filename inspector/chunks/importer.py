@@ -167,7 +167,7 @@ class ImportResult:
 
     def summary(self) -> str:
         """One line for people: how many placed, how, and what went wrong."""
-        how = ", ".join(f"{n} by {k}" for k, n in self.placements.items() if n)
+        how = ", ".join(f"{n:,} by {k}" for k, n in self.placements.items() if n)
         kinds = Counter(p.kind for p in self.problems)
         trouble = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no problems"
         solid = sum(1 for g in self.gaps if not g.blank)

@@ -28,8 +28,9 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "text": ["chunk_numbers", "first_words", "markdown_escape", "page_label"],
     "offload": ["CorpusHandle", "Offload", "corpus_handle"],
     "fixes": ["ContextStep", "context_refusal", "context_step", "fixes_frame"],
-    "retrievers": ["ENV_MODELS", "checked_retriever", "retriever_choices", "retriever_problem"],
-    "spend": ["Estimate", "embedding_estimate"],
+    "retrievers": ["ENV_MODELS", "ENV_RERANKERS", "checked_retriever", "rerankers", "retriever_choices",
+                   "retriever_problem"],
+    "spend": ["Estimate", "embedding_estimate", "rerank_estimate"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
     "stores": ["ENV_STORES", "IndexRead", "ServedStore", "read_index", "served_stores"],
 })

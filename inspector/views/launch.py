@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import SpecError
+from ..retrieval.rerank import ENV_URL as ENV_RERANK_URL
 from ..retrieval.spending import SpendPolicy
 from ..stores.address import StoreCredentials
 from .state import SAMPLE, AppState
@@ -49,6 +50,9 @@ class LaunchConfig:
 
     store_credentials: StoreCredentials = field(default_factory=StoreCredentials)
     """What the stores' clients are let in with (``CHUNK_INSPECTOR_STORE_KEY`` / ``_PASSWORD``)."""
+
+    rerank_url: str = ""
+    """The rerank server (``CHUNK_INSPECTOR_RERANK_URL``; empty: the service's own address)."""
 
     def default_state(self) -> AppState:
         """The opening view under this configuration."""
@@ -86,7 +90,7 @@ def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConf
     stores, refused = served_stores(known.store, environ)
     problems += refused
     return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems), spend, stores,
-                        StoreCredentials.from_environment(environ))
+                        StoreCredentials.from_environment(environ), environ.get(ENV_RERANK_URL, "").strip())
 
 
 def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:

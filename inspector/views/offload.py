@@ -61,10 +61,13 @@ class CorpusHandle:
     """What the server may spend: a worker charges its paid requests to the data folder's ledger
     under it, as the server does (None: nothing is charged)."""
 
+    rerank_url: str = ""
+    """The rerank server the server was started with (empty: the service's own address)."""
+
 
 def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
                   folder: str | os.PathLike, data: str | os.PathLike = "",
-                  spend: SpendPolicy | None = None) -> CorpusHandle:
+                  spend: SpendPolicy | None = None, rerank_url: str = "") -> CorpusHandle:
     """Write ``corpus`` once into ``folder`` (atomically; nothing when it is already there) and
     name it for the workers; ``data`` is the data folder (vectors, question sets)."""
     key = hashlib.blake2b(f"{corpus.fingerprint}\0{mode}".encode(), digest_size=8).hexdigest()
@@ -75,7 +78,7 @@ def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
         with os.fdopen(handle, "wb") as stream:
             pickle.dump(corpus, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(data), spend)
+    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(data), spend, rerank_url)
 
 
 _WORKSPACES: dict[tuple[str, str], Workspace] = {}
@@ -92,6 +95,7 @@ def _workspace(handle: CorpusHandle) -> Workspace:
     if found.chunk_set_store is None or str(found.chunk_set_store.folder) != handle.chunk_sets:
         found.chunk_set_store = ChunkSetStore(handle.chunk_sets)  # sets are found where the server keeps them
     found.vector_folder = handle.data or None
+    found.rerank_url = handle.rerank_url or None
     found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
     found.context_store = ContextStore(handle.data) if handle.data else None
     if found.analysis_store is None and handle.data:

@@ -8,7 +8,10 @@ the app, so the server's environment must allow them, never the link:
   them is offered as a choice;
 - ``dense:openai:MODEL`` only when ``OPENAI_BASE_URL`` names the server to call and
   ``CHUNK_INSPECTOR_EMBED_MODELS`` names the model: a link names an allowed model on it, never a
-  URL or another model, and the key stays in the server's environment.
+  URL or another model, and the key stays in the server's environment;
+- a reranker (``…|rerank=tei``) only when ``CHUNK_INSPECTOR_RERANKERS`` names it (``;``-separated,
+  e.g. ``tei;cohere:rerank-v3.5``) and the server knows where it is (``CHUNK_INSPECTOR_RERANK_URL``,
+  or Cohere's and Jina's own address), reordering at most the default 50 chunks.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from pathlib import Path
 from ..errors import RetrieverError, SpecError
 from ..retrieval.embedders import MODEL2VEC_FILES
 from ..retrieval.remote import ENV_BASE_URL
-from ..retrieval.retriever_spec import RetrieverSpec, parse_retriever
+from ..retrieval.rerank import rerank_url
+from ..retrieval.retriever_spec import RERANK_DEPTH, RetrieverSpec, parse_retriever
 from ..retrieval.spending import SpendPolicy
 
 ENV_MODELS = "CHUNK_INSPECTOR_MODELS"
+ENV_RERANKERS = "CHUNK_INSPECTOR_RERANKERS"
 #: Offered on every server.
 BUILT_IN: tuple[str, ...] = ("bm25", "dense", "hybrid")
 #: The most model folders offered from the model roots.
@@ -40,9 +45,31 @@ def model_roots(environ: Mapping[str, str] | None = None) -> tuple[Path, ...]:
     return tuple(found)
 
 
+def rerankers(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The rerankers this server offers (each reachable at an address it knows)."""
+    environ = os.environ if environ is None else environ
+    found = []
+    for text in (t.strip() for t in environ.get(ENV_RERANKERS, "").split(";") if t.strip()):
+        try:
+            spec = RetrieverSpec().reranked(text)
+            rerank_url(spec.rerank_service, None, environ)
+        except RetrieverError:
+            continue
+        found.append(spec.reranker)
+    return tuple(dict.fromkeys(found))
+
+
 def retriever_problem(spec: RetrieverSpec, environ: Mapping[str, str] | None = None) -> str | None:
     """Why this server will not run ``spec`` for a page, or None."""
     environ = os.environ if environ is None else environ
+    if spec.reranker:
+        offered = rerankers(environ)
+        if spec.reranker not in offered:
+            return (f"this server offers the rerankers {', '.join(offered)} only" if offered else
+                    f"this server offers no reranker (set {ENV_RERANKERS})")
+        if spec.depth > RERANK_DEPTH:
+            return f"a page reranks at most {RERANK_DEPTH} chunks a question, not {spec.depth}"
+        return retriever_problem(spec.base, environ)
     if spec.embedder == "model2vec":
         folder = os.path.realpath(spec.model)
         if not any(folder == str(root) or folder.startswith(str(root) + os.sep) for root in model_roots(environ)):
@@ -91,4 +118,6 @@ def retriever_choices(environ: Mapping[str, str] | None = None) -> list[str]:
             allowed = ()
         for model in allowed[:MAX_MODEL_CHOICES]:
             choices += [f"dense:openai:{model}", f"hybrid:dense:openai:{model}"]
+    for reranker in rerankers(environ):
+        choices += [f"{base}|rerank={reranker}" for base in BUILT_IN]
     return choices

@@ -40,9 +40,12 @@ class Estimate:
     refusal: str = ""
     """Why the run cannot start: it would go over what is left of an allowance (empty: it can)."""
 
+    questions: int = 0
+    """For a reranker: the questions it reorders chunks for (one request each); 0 for an embedder."""
+
     @property
     def requests(self) -> int:
-        return -(-self.texts // BATCH)
+        return self.questions or -(-self.texts // BATCH)
 
     @property
     def key(self) -> str:
@@ -51,6 +54,9 @@ class Estimate:
 
     def summary(self) -> str:
         """The estimate in one sentence."""
+        if self.questions:
+            return (f"This page may send up to {self.texts:,} texts ({self.questions:,} requests, one a question) "
+                    f"to the reranker {self.model}; scores it has given are not asked again.")
         if not self.texts:
             return f"Every text this page ranks is embedded by {self.model} already: nothing will be sent."
         cost = "no price set for it on this server" if self.dollars is None else f"about ${self.dollars:,.4f}"
@@ -81,3 +87,18 @@ def embedding_estimate(workspace: Workspace, retriever: str, specs: Iterable[str
     threshold = policy.confirm_above
     return Estimate(spec.model, len(missing), tokens, policy.cost(spec.model, tokens),
                     threshold.of(len(missing), tokens) > threshold.amount, refusal)
+
+
+def rerank_estimate(workspace: Workspace, retriever: str, policy: SpendPolicy, ledger: SpendLedger | None = None,
+                    session: str = "") -> Estimate | None:
+    """At most what reranking the probe's queries with ``retriever`` would send (None: it names no
+    reranker): each query's best ``depth`` chunks, refused when even that could go over what is
+    left of ``ledger``'s allowances."""
+    spec = parse_retriever(retriever)
+    if not spec.reranker:
+        return None
+    questions = len(workspace.queries())
+    texts = questions * spec.depth
+    refusal = ledger.over(texts, 0, session) if ledger is not None else ""
+    threshold = policy.confirm_above
+    return Estimate(spec.reranker, texts, 0, None, threshold.of(texts, 0) > threshold.amount, refusal, questions)

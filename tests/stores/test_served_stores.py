@@ -51,7 +51,8 @@ def chroma_server(folder: Path, wait: float = 60.0):
                     break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"chroma run did not start: {(folder.parent / 'chroma-server.log').read_text()[-2000:]}")
+                    said = (folder.parent / "chroma-server.log").read_text()[-2000:]
+                    pytest.fail(f"chroma run did not start: {said}")
                 time.sleep(0.25)
         yield url
     finally:
