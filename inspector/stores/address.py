@@ -9,7 +9,10 @@ The forms, one per store::
     lancedb:PATH?table=NAME                  a LanceDB folder
     milvus:FILE.db?collection=NAME           Milvus Lite
     milvus+http://HOST:PORT?collection=NAME  a Milvus server
-    postgresql://USER@HOST[:PORT]/DB?table=NAME[&text=COL&id=COL&metadata=COL]
+    postgresql://USER@HOST[:PORT]/DB?table=NAME[&text=COL&id=COL&metadata=COL][&collection=NAME]
+
+(``collection=`` picks one of LangChain's ``PGVector`` collections when ``langchain_pg_embedding``
+holds several.)
 
 ``https`` works wherever ``http`` does. Credentials never travel in the address: one with a
 password (or a key in its query) is refused, and clients read them from the environment
@@ -62,6 +65,10 @@ class StoreAddress:
     metadata: str = ""
     """PostgreSQL: the metadata column (JSON or JSONB)."""
 
+    pg_collection: str = ""
+    """PostgreSQL: one of LangChain's ``PGVector`` collections (``langchain_pg_collection.name``),
+    when the table holds several."""
+
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
@@ -80,8 +87,10 @@ class StoreAddress:
         for column in (self.text, self.id, self.metadata):
             if column and not _NAME.match(column):
                 return f"column name {column[:60]!r} is not one a table uses"
-        if (self.text or self.id or self.metadata) and self.kind != "postgresql":
-            return "text=, id= and metadata= name columns of a PostgreSQL table only"
+        if self.pg_collection and not _NAME.match(self.pg_collection):
+            return f"collection name {self.pg_collection[:60]!r} is not one LangChain uses"
+        if (self.text or self.id or self.metadata or self.pg_collection) and self.kind != "postgresql":
+            return "text=, id=, metadata= and collection= name parts of a PostgreSQL table only"
         if self.served and self.kind not in (*SERVED, "postgresql"):
             return f"{self.kind} is read from a path, not a server"
         return None
@@ -103,7 +112,8 @@ class StoreAddress:
 
     def __str__(self) -> str:
         query = {self.table_word: self.collection}
-        query.update((k, v) for k, v in (("text", self.text), ("id", self.id), ("metadata", self.metadata)) if v)
+        query.update((k, v) for k, v in (("text", self.text), ("id", self.id), ("metadata", self.metadata),
+                                         ("collection", self.pg_collection)) if v)
         tail = "?" + urlencode(query, safe=":")
         if self.kind == "postgresql":
             return f"postgresql://{self.location}{tail}"
@@ -152,9 +162,10 @@ def _postgresql(text: str) -> StoreAddress:
     query = _query(parts.query, text)
     table = query.pop("table", "")
     columns = {k: query.pop(k, "") for k in ("text", "id", "metadata")}
+    columns["pg_collection"] = query.pop("collection", "")
     if query:
-        raise StoreAddressError(f"{_shown(text)}: postgresql takes table=, text=, id= and metadata=, "
-                         f"not {', '.join(sorted(query))}")
+        raise StoreAddressError(f"{_shown(text)}: postgresql takes table=, text=, id=, metadata= and collection=, "
+                                f"not {', '.join(sorted(query))}")
     database = parts.path.lstrip("/")
     if not parts.hostname or not database or "/" in database:
         raise StoreAddressError(f"{_shown(text)}: a PostgreSQL address is postgresql://USER@HOST[:PORT]/DB?table=NAME")

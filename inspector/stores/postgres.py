@@ -26,7 +26,7 @@ class PostgresReader:
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         psycopg = client("psycopg", "postgres")
-        self.address, self.sql = address, psycopg.sql
+        self.address, self.sql, self.psycopg = address, psycopg.sql, psycopg
         parts = urlsplit(f"postgresql://{address.location}")
         options = {"host": parts.hostname, "dbname": parts.path.lstrip("/"), "connect_timeout": 20}
         options.update((k, v) for k, v in (("port", parts.port), ("user", parts.username),
@@ -64,22 +64,50 @@ class PostgresReader:
             raise StoreError(f"{address}: column {self.text!r} is {types[self.text]}, not text; "
                              "name the text column with &text=COLUMN")
         self.table = self.sql.Identifier(*(p for p in (schema, table) if p))
+        self.where, self.arguments = self.sql.SQL(""), ()
+        if "collection_id" in types:
+            self._langchain_collection(address)
+        elif address.pg_collection:
+            self.close()
+            raise StoreError(f"{address}: {address.collection} has no collection_id column, so it holds no "
+                             "LangChain collections; leave out &collection=")
+
+    def _langchain_collection(self, address: StoreAddress) -> None:
+        """Keep to one of LangChain's ``PGVector`` collections: the one named, or say so when the
+        table holds several and none was named."""
+        with self.connection.cursor() as cursor:
+            try:
+                cursor.execute("SELECT name, uuid::text FROM langchain_pg_collection ORDER BY name")
+                collections = dict(cursor.fetchall())
+            except self.psycopg.Error:
+                self.connection.rollback()
+                collections = {}
+        if address.pg_collection:
+            if address.pg_collection not in collections:
+                self.close()
+                raise StoreError(f"{address}: no LangChain collection {address.pg_collection!r} (it has: "
+                                 f"{', '.join(sorted(collections)[:10]) or 'none'})")
+            self.where = self.sql.SQL(" WHERE collection_id::text = %s")
+            self.arguments = (collections[address.pg_collection],)
+        elif len(collections) > 1:
+            self.note = (f"{address.label} holds the chunks of {len(collections)} LangChain collections "
+                         f"({', '.join(sorted(collections)[:5])}); all are read: name one with &collection=NAME")
 
     def _column(self, name: str):
         return self.sql.SQL("{}::text").format(self.sql.Identifier(name)) if name else self.sql.SQL("NULL")
 
     def count(self) -> int | None:
         with self.connection.cursor() as cursor:
-            cursor.execute(self.sql.SQL("SELECT count(*) FROM {}").format(self.table))
+            cursor.execute(self.sql.SQL("SELECT count(*) FROM {}{}").format(self.table, self.where), self.arguments)
             return int(cursor.fetchone()[0])
 
     def pages(self, size: int = PAGE_SIZE) -> Iterator[list[StoredChunk]]:
-        query = self.sql.SQL("SELECT {}, {}, {} FROM {}").format(self._column(self.id), self.sql.Identifier(self.text),
-                                                                 self._column(self.metadata), self.table)
+        query = self.sql.SQL("SELECT {}, {}, {} FROM {}{}").format(
+            self._column(self.id), self.sql.Identifier(self.text), self._column(self.metadata), self.table, self.where)
         number = 0
         with self.connection.cursor(name="chunk_inspector_read") as cursor:
             cursor.itersize = size
-            cursor.execute(query)
+            cursor.execute(query, self.arguments)
             while rows := cursor.fetchmany(size):
                 yield [StoredChunk(row_id or f"row {number + i + 1}", text, metadata_text(meta))
                        for i, (row_id, text, meta) in enumerate(rows)]

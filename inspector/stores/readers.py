@@ -11,6 +11,7 @@ names the extra.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator
 
 from ..errors import MissingExtra, StoreError
@@ -59,6 +60,8 @@ class QdrantReader:
 
     ordered = False
     note = ""
+    #: Qdrant's local mode sorts the whole collection for every page: fewer, larger pages.
+    LOCAL_PAGE = 10_000
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         qdrant = client("qdrant_client", "qdrant")
@@ -66,7 +69,12 @@ class QdrantReader:
         if address.served:
             self.client = qdrant.QdrantClient(url=address.location, api_key=credentials.key or None, timeout=60)
         else:
-            self.client = qdrant.QdrantClient(path=address.location)
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always")
+                self.client = qdrant.QdrantClient(path=address.location)
+            if said:  # its advice on large collections, said once as a note rather than a Python warning
+                self.note = (f"{address.label}: Qdrant's local mode holds the whole collection in memory to read it "
+                             "(a Qdrant server reads it a page at a time)")
         if not self.client.collection_exists(address.collection):
             names = [c.name for c in self.client.get_collections().collections]
             self.client.close()
@@ -77,6 +85,7 @@ class QdrantReader:
 
     def pages(self, size: int = PAGE_SIZE) -> Iterator[list[StoredChunk]]:
         offset = None
+        size = size if self.address.served else max(size, self.LOCAL_PAGE)
         while True:
             points, offset = self.client.scroll(self.address.collection, limit=size, offset=offset,
                                                 with_payload=True, with_vectors=False)

@@ -162,12 +162,12 @@ class PostgresSearch(StoreSearch):
 
     def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
         sql = self.reader.sql
-        query = sql.SQL("SELECT {}::text FROM {} ORDER BY {} <=> %s::vector LIMIT %s").format(
-            sql.Identifier(self.reader.id), self.reader.table, sql.Identifier(self.column))
+        query = sql.SQL("SELECT {}::text FROM {}{} ORDER BY {} <=> %s::vector LIMIT %s").format(
+            sql.Identifier(self.reader.id), self.reader.table, self.reader.where, sql.Identifier(self.column))
         out = []
         with self.reader.connection.cursor() as cursor:
             for vector in vectors:
-                cursor.execute(query, ("[" + ",".join(map(repr, vector)) + "]", k))
+                cursor.execute(query, (*self.reader.arguments, "[" + ",".join(map(repr, vector)) + "]", k))
                 out.append([row[0] for row in cursor.fetchall()])
         return out
 

@@ -37,6 +37,8 @@ def test_a_postgresql_address_names_table_and_columns():
     assert (address.text, address.id, address.metadata) == ("body", "pk", "meta")
     assert parse_store(str(address)) == address
     assert parse_store("postgres://reader@db/rag?table=t").kind == "postgresql"
+    langchain = parse_store("postgresql://reader@db/rag?table=langchain_pg_embedding&collection=docs")
+    assert langchain.pg_collection == "docs" and parse_store(str(langchain)) == langchain
 
 
 @pytest.mark.parametrize("text, words", [

@@ -44,6 +44,15 @@ def test_a_langchain_pgvector_table_is_read_and_placed(server):
     assert found.result.placements["offsets"] == len(chunks)
     with psycopg.connect(server) as connection:
         assert connection.execute("SELECT count(*) FROM langchain_pg_embedding").fetchone()[0] == len(chunks)
+    # A second LangChain collection in the same table: all are read unless one is named.
+    blog = stores.langchain_chunks(SAMPLE / "blog")
+    stores.fill_postgres(server, blog, collection="blog")
+    both = read_store(parse_store(uri), list(corpus.documents))
+    assert both.stored == len(chunks) + len(blog) and "holds the chunks of 2 LangChain collections" in both.note
+    one = read_store(parse_store(uri + "&collection=docs"), list(corpus.documents))
+    assert one.stored == one.result.imported == len(chunks) and one.note == ""
+    with pytest.raises(StoreError, match=r"no LangChain collection 'nope' \(it has: blog, docs\)"):
+        read_store(parse_store(uri + "&collection=nope"), list(corpus.documents))
 
 
 def test_a_plain_table_with_its_columns_named(server, tmp_path):

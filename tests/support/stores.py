@@ -135,22 +135,27 @@ def fill_chroma_llamaindex(folder: Path, root: Path = SAMPLE, collection: str = 
     return f"chroma:{folder}?collection={collection}"
 
 
-def fill_postgres(uri: str, chunks, table: str = "langchain_pg_embedding") -> str:
-    """A table laid out as LangChain's ``PGVector`` lays out ``langchain_pg_embedding`` (``id``,
-    ``document``, ``cmetadata`` JSONB, ``embedding``), the vector a ``float8[]`` here, since the
-    machine's PostgreSQL has no pgvector extension."""
+def fill_postgres(uri: str, chunks, table: str = "langchain_pg_embedding", collection: str = "docs") -> str:
+    """Tables laid out as LangChain's ``PGVector`` lays them out: ``langchain_pg_collection``
+    (``uuid``, ``name``) and ``langchain_pg_embedding`` (``id``, ``collection_id``, ``embedding``,
+    ``document``, ``cmetadata`` JSONB), the vector a ``float8[]`` here, since the machine's
+    PostgreSQL has no pgvector extension. Each call adds one collection."""
     import uuid
 
     import psycopg
 
     with psycopg.connect(uri, autocommit=True) as connection:
-        connection.execute(f"CREATE TABLE {table} (id varchar PRIMARY KEY, collection_id uuid, "
+        connection.execute("CREATE TABLE IF NOT EXISTS langchain_pg_collection (uuid uuid PRIMARY KEY, name varchar, "
+                           "cmetadata json)")
+        connection.execute(f"CREATE TABLE IF NOT EXISTS {table} (id varchar PRIMARY KEY, collection_id uuid, "
                            "embedding float8[], document varchar, cmetadata jsonb)")
+        group = str(uuid.uuid4())
+        connection.execute("INSERT INTO langchain_pg_collection VALUES (%s, %s, NULL)", (group, collection))
         with connection.cursor() as cursor:
             cursor.executemany(f"INSERT INTO {table} VALUES (%s, %s, %s, %s, %s)",
-                               [(str(uuid.uuid4()), None, hashed_vector(c.page_content, WIDTH), c.page_content,
+                               [(str(uuid.uuid4()), group, hashed_vector(c.page_content, WIDTH), c.page_content,
                                  json.dumps(c.metadata)) for c in chunks])
-    return uri.replace("postgresql://", "postgresql://", 1) + f"?table={table}"
+    return uri + f"?table={table}"
 
 
 def tree_digest(path: Path) -> dict[str, str]:
