@@ -39,5 +39,7 @@ def _corpus_folder() -> str:
 def run(ctx, task: str, *args):
     """``task`` over the sidebar's corpus, in a worker process (see ``Offload.run``)."""
     handle = corpus_handle(ctx.corpus, ctx.workspace.mode, chunk_set_store().folder, _corpus_folder(),
-                           data=data_folder(), spend=ctx.launch.spend, rerank_url=ctx.launch.rerank_url)
+                           data=data_folder(), spend=ctx.launch.spend, rerank_url=ctx.launch.rerank_url,
+                           stores=ctx.launch.stores, store_credentials=ctx.launch.store_credentials,
+                           embeddings_url=ctx.launch.embeddings_url)
     return offload().run(task, ctx.workspace, handle, *args)

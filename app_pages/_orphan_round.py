@@ -11,8 +11,8 @@ import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._orphan_questions import CHOSEN, question_set_picker, show_message
-from app_pages._retriever import ranking, retriever_picker, say_what_it_sends
-from inspector.errors import ChunkSetError, ReviewInputError
+from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends, say_what_it_sends
+from inspector.errors import ChunkSetError, QuestionsError, ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
 from inspector.views import markdown_escape as md
 
@@ -49,6 +49,21 @@ def _apply_link() -> None:
         st.session_state["retriever"] = linked.retriever
     if linked.questions:
         st.session_state[CHOSEN] = linked.questions
+    st.session_state["orphan_index"] = linked.index
+
+
+def _index_picker(ctx) -> str:
+    """Which of the server's stores is asked itself ("" for the retriever above); nothing without one."""
+    names = [s.name for s in ctx.launch.stores]
+    if not names:
+        return ""
+    if st.session_state.get("orphan_index") not in ("", *names):
+        st.session_state["orphan_index"] = ""
+    return st.selectbox("Ranked by", ["", *names], key="orphan_index",
+                        format_func=lambda n: f"your index {n}, asked itself" if n else "the retriever above",
+                        help="Your own store answers each question through its own search (the questions "
+                             "embedded by the retriever above, which must be your pipeline's embedder); the "
+                             "sidebar's splitter must be that store's chunks (Your index → Read its chunks).")
 
 
 def _describe(ctx, r: ReviewRound, shown: int) -> str:
@@ -56,6 +71,9 @@ def _describe(ctx, r: ReviewRound, shown: int) -> str:
              "probe": f"the chunks the probe ({md(r.retriever)}) ranked in its top {r.k} for some question",
              "questions": f"the chunks {md(r.retriever)} ranks in its top {r.k} for one of your questions "
                           f"(set {r.questions})"}[r.source]
+    if r.index:
+        where = (f"the chunks your index {md(r.index)} answers in its top {r.k} for one of your questions (set "
+                 f"{r.questions}, embedded by {md(r.retriever)})")
     return (f"{shown} chunks drawn at random (seed {r.seed}) from {where} of {md(ctx.corpus_label)}, "
             f"split by `{r.spec}` ({md(_shared.spec_title(r.spec, _shared.chunk_sets(ctx)))}); round id `{r.id}`.")
 
@@ -84,17 +102,26 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
                                      help="Chunks per probe question that count as retrieved.")
             retriever = retriever_picker() if source != "sample" else "bm25"
             questions = question_set_picker() if source == "questions" else ""
+            index = _index_picker(ctx) if source == "questions" else ""
         if source == "questions" and not questions:
             described.info("Upload a question file (under *Change the round*) to draw the round from what the "
                            "retriever returns for your questions.")
             st.stop()
-        review_round = ReviewRound.create(ctx.workspace, str(ctx.spec), size=int(size), seed=int(seed),
-                                          source=source, k=int(k), retriever=retriever, questions=questions)
         try:
-            if source != "sample":
+            review_round = ReviewRound.create(ctx.workspace, str(ctx.spec), size=int(size), seed=int(seed),
+                                              source=source, k=int(k), retriever=retriever, questions=questions,
+                                              index=index)
+        except ReviewInputError as exc:
+            described.error(md(f"This round cannot be drawn: {exc}."))
+            st.stop()
+        try:
+            if index:  # only the questions are embedded: the store holds its chunks' vectors
+                asked = ctx.workspace.question_store.get(questions)
+                say_what_asking_sends(retriever, ctx, [q.text for q in asked.items])
+            elif source != "sample":
                 say_what_it_sends(retriever, ctx, [review_round.spec])
             chunks = _round_chunks(review_round.id, review_round, ctx)
-        except (ReviewInputError, ChunkSetError) as exc:
+        except (ReviewInputError, ChunkSetError, QuestionsError) as exc:
             st.error(md(f"This round cannot be drawn: {exc}"))
             st.stop()
         described.markdown(f"**This round:** {_describe(ctx, review_round, len(chunks))} Everyone who opens its link "

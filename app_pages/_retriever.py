@@ -12,7 +12,7 @@ import streamlit as st
 from app_pages._state import keep, state, update
 from inspector.errors import EmbeddingServiceError, RerankServiceError, RetrieverError, SpendRefused
 from inspector.retrieval import installed, parse_retriever
-from inspector.views import checked_retriever, embedding_estimate, rerank_estimate, retriever_choices
+from inspector.views import checked_retriever, embedding_estimate, rerank_estimate, retriever_choices, texts_estimate
 from inspector.views import markdown_escape as md
 
 CONFIRMED = "spend_confirmed"
@@ -79,6 +79,16 @@ def say_what_it_sends(retriever: str, ctx, specs) -> None:
                      rerank_estimate(ctx.workspace, retriever, ctx.launch.spend, installed(), session_id())):
         if estimate is not None:
             _said(estimate, ctx)
+
+
+def say_what_asking_sends(retriever: str, ctx, texts) -> None:
+    """Say what embedding ``texts`` (questions a store is asked with) will send; stop the page when
+    it cannot be sent or waits for a click."""
+    from app_pages._sidebar import session_id
+
+    estimate = texts_estimate(ctx.workspace, retriever, texts, ctx.launch.spend, installed(), session_id())
+    if estimate is not None:
+        _said(estimate, ctx)
 
 
 def _said(estimate, ctx) -> None:

@@ -38,6 +38,7 @@ from inspector.views import (
     UPLOAD,
     UPLOAD_UNIT,
     AppState,
+    IndexSearch,
     LaunchConfig,
     corpus_folder_problem,
     launch_config,
@@ -160,6 +161,9 @@ def _corpus_widgets(ctx: Context) -> None:
         ctx.workspace.chunk_set_store = chunk_set_store()  # ``imported:ID`` specs are found there
         ctx.workspace.vector_folder = data_folder()  # dense retrievers keep their vectors there
         ctx.workspace.rerank_url = ctx.launch.rerank_url or None
+        ctx.workspace.embeddings_url = ctx.launch.embeddings_url or None
+        if ctx.launch.stores and ctx.workspace.index_search is None:
+            ctx.workspace.index_search = IndexSearch(ctx.launch.stores, ctx.launch.store_credentials, ctx.workspace)
         ctx.workspace.question_store = question_store()
         ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
         if ctx.workspace.analysis_store is None:

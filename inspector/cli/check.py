@@ -86,7 +86,7 @@ def run_check(args: argparse.Namespace) -> int:
         notes.append(f"recall asks {store.address} itself, questions embedded by {searched.spec}"
                      + (f"; {searched.unplaced:,} chunks it answered were not placed on the corpus"
                         if searched.unplaced else ""))
-        searched.searcher.close()
+        notes += searched.notes
     if emitted_note:
         notes.append(emitted_note)
     if baseline is not None and baseline.get("corpus", {}).get("fingerprint") not in (None, corpus.fingerprint):
@@ -221,8 +221,6 @@ def _searched(args: argparse.Namespace, store, retriever):
         return None
     searched = store_retriever(store, retriever.spec, base_url=args.embeddings_url,
                                credentials=StoreCredentials.from_environment(os.environ))
-    if searched.searcher.note:
-        sys.stderr.write(f"note: {searched.searcher.note}\n")
     return searched
 
 

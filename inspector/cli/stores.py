@@ -114,15 +114,14 @@ def asked_of_stores(args: argparse.Namespace, work, found: list, report: dict, g
         label = YOUR_SEARCH if len(found) == 1 else f"search {imported.address.collection}"[:16]
         try:
             retriever = store_retriever(imported, spec, base_url=args.embeddings_url, credentials=credentials)
-            if retriever.searcher.note:
-                sys.stderr.write(f"note: {retriever.searcher.note}\n")
             for section, one in zip(report.get("golden", ()), golden):
                 row = golden_row(work, one, chunk_spec, retriever, section["budgets"], label)
                 section["rows"].append({**row, "searched": str(imported.address), "retriever": str(retriever.spec)})
             if questions is not None:
                 row = questions_row(work, questions, chunk_spec, retriever, label)
                 report["questions"]["rows"].append({**row, "searched": str(imported.address)})
-            retriever.searcher.close()
+            for note in retriever.notes:
+                sys.stderr.write(f"note: {note}\n")
         except (StoreError, MissingExtra, RetrieverError, EmbeddingServiceError) as exc:
             sys.stderr.write(f"note: {imported.address.label} was not asked itself: {exc}\n")
             continue

@@ -6,7 +6,7 @@ recomputed per configuration), and the probe's term index is built once per docu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from functools import partial
 from itertools import accumulate
@@ -67,6 +67,9 @@ class Workspace:
         self.embeddings_url: str | None = None
         self.rerank_url: str | None = None
         """The reranker's server (``--rerank-url``; default ``$CHUNK_INSPECTOR_RERANK_URL``)."""
+        self.index_search: Callable[[str, str, str], Retriever] | None = None
+        """Where the user's own stores are asked themselves (an Orphan Test round drawn from what a
+        store answers): ``(index name, spec of its chunks, embedder's retriever spec)`` to a retriever."""
         """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
         self.question_store = None
         """Where the user's question sets are kept (a ``QuestionSetStore``; None: none are)."""

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import ClassVar
 
 from ..corpus.load import Corpus
-from ..errors import QuestionsError, RetrieverError, ReviewInputError, SpecError
+from ..errors import MissingExtra, QuestionsError, RetrieverError, ReviewInputError, SpecError, StoreError
 from ..measure.asking import ask
 from ..measure.workspace import Workspace
 from ..model import MODES, Chunk, Document
@@ -118,6 +118,10 @@ class ReviewRound:
     questions: str = ""
     """With ``source="questions"``: the id of the user's question set (kept by the server)."""
 
+    index: str = ""
+    """With ``source="questions"``: the name of a store the server offers, asked itself: its own
+    search ranks its chunks for each question, embedded by ``retriever``'s embedder."""
+
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
@@ -153,6 +157,13 @@ class ReviewRound:
             return "a round drawn from questions names its question set, and only such a round does"
         if self.questions and not (isinstance(self.questions, str) and re.fullmatch(r"[0-9a-f]{16}", self.questions)):
             return "a question set id is 16 lowercase hex digits"
+        if self.index:
+            if not (isinstance(self.index, str) and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", self.index)):
+                return "an index is named by letters, digits and _ . - (at most 40)"
+            if self.source != "questions":
+                return "only a round drawn from your questions asks your index"
+            if parse_retriever(self.retriever).dense is None:
+                return "asking your index needs the embedder your pipeline uses: a dense retriever"
         return None
 
     @classmethod
@@ -172,6 +183,8 @@ class ReviewRound:
         if self.source == "sample":
             return self.spec
         ranked = "" if self.retriever == "bm25" else f", {self.retriever}"
+        if self.index:
+            return f"{self.spec} (questions {self.questions[:8]} asked of {self.index} top-{self.k}{ranked})"
         if self.source == "questions":
             return f"{self.spec} (questions {self.questions[:8]} top-{self.k}{ranked})"
         return f"{self.spec} (probe top-{self.k}{ranked})"
@@ -180,7 +193,7 @@ class ReviewRound:
         """The definition as JSON-ready values (what the id hashes and the store keeps). A BM25
         round leaves the retriever out, so rounds stored before retrievers keep their ids."""
         values = asdict(self)
-        for key, default in (("retriever", "bm25"), ("questions", "")):
+        for key, default in (("retriever", "bm25"), ("questions", ""), ("index", "")):
             if values[key] == default:
                 del values[key]
         return values
@@ -190,13 +203,14 @@ class ReviewRound:
         """Inverse of ``to_dict``; ``ReviewInputError`` for missing or bad fields."""
         try:
             fields = {key: data[key] for key in ("corpus", "spec", "mode", "size", "seed", "source", "k")}
-            return cls(**fields, retriever=data.get("retriever", "bm25"), questions=data.get("questions", ""))
+            return cls(**fields, retriever=data.get("retriever", "bm25"), questions=data.get("questions", ""),
+                       index=data.get("index", ""))
         except (KeyError, TypeError) as exc:
             raise ReviewInputError(f"not a round definition: missing or unexpected field ({exc})") from None
 
     #: The URL keys of a round (``rret`` only when not ranked by BM25, ``rq`` only for questions).
     URL_KEYS: ClassVar[tuple[str, ...]] = ("round", "rcorpus", "rmode", "rspec", "rsize", "rseed", "rfrom", "rk",
-                                           "rret", "rq")
+                                           "rret", "rq", "rindex")
 
     def to_query_params(self) -> dict[str, str]:
         """The URL form of the round, so a link gives a colleague the same chunks."""
@@ -206,6 +220,8 @@ class ReviewRound:
             params["rret"] = self.retriever
         if self.questions:
             params["rq"] = self.questions
+        if self.index:
+            params["rindex"] = self.index
         return params
 
     @classmethod
@@ -222,7 +238,7 @@ class ReviewRound:
             return None
         fields: dict[str, object] = {}
         for key, name in (("rcorpus", "corpus"), ("rspec", "spec"), ("rmode", "mode"), ("rfrom", "source"),
-                          ("rret", "retriever"), ("rq", "questions")):
+                          ("rret", "retriever"), ("rq", "questions"), ("rindex", "index")):
             value = last(key)
             if value is not None:
                 fields[name] = value
@@ -278,7 +294,11 @@ def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
             questions = workspace.question_store.get(review_round.questions)
         except QuestionsError as exc:
             raise ReviewInputError(str(exc)) from None
-        asked = ask(workspace, review_round.spec, questions, retriever=review_round.retriever, k=review_round.k)
+        ranker = _ranker(review_round, workspace)
+        try:
+            asked = ask(workspace, review_round.spec, questions, retriever=ranker, k=review_round.k)
+        except StoreError as exc:
+            raise ReviewInputError(f"{review_round.index} could not be asked: {exc}") from None
         pool = sorted({j for top in asked.picked for j in top})
     else:
         pool = list(range(len(chunks)))
@@ -288,6 +308,18 @@ def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
     picks = random.Random(review_round.seed).sample(pool, min(review_round.size, len(pool)))
     return [RoundChunk(n, chunks[j], chunks[j].embedded_text(documents[chunks[j].doc_id]))
             for n, j in enumerate(picks, 1)]
+
+
+def _ranker(review_round: ReviewRound, workspace: Workspace):
+    """What ranks a questions round: its retriever, or the index it names asked itself."""
+    if not review_round.index:
+        return review_round.retriever
+    if workspace.index_search is None:
+        raise ReviewInputError(f"this server offers no index; {review_round.index} cannot be asked")
+    try:
+        return workspace.index_search(review_round.index, review_round.spec, review_round.retriever)
+    except (StoreError, MissingExtra, RetrieverError) as exc:
+        raise ReviewInputError(f"{review_round.index} cannot be asked: {exc}") from None
 
 
 def retrieved(workspace: Workspace, spec: str, *, k: int = 5, retriever: str = "bm25") -> list[list[int]]:

@@ -177,11 +177,15 @@ class PostgresSearch(StoreSearch):
 
 class StoreRetriever(Retriever):
     """The store's own search over its chunk set: questions embedded by ``embed`` (the user's
-    embedder, ``spec``), the store's best chunks mapped to the pool by where they were placed."""
+    embedder, ``spec``), the store's best chunks mapped to the pool by where they were placed. The
+    store is opened for each ranking and let go after it (Qdrant's local mode locks its folder)."""
 
-    def __init__(self, spec: RetrieverSpec, searcher: StoreSearch, embed: Callable[[list[str]], object],
-                 placed: dict[str, tuple[str, int, int]], depth: int = SEARCH_DEPTH) -> None:
-        self.spec, self.searcher, self.embed, self.placed, self.depth = spec, searcher, embed, placed, depth
+    def __init__(self, spec: RetrieverSpec, opener: Callable[[], StoreSearch], embed: Callable[[list[str]], object],
+                 placed: dict[str, tuple[str, int, int]], depth: int = SEARCH_DEPTH, label: str = "the store") -> None:
+        self.spec, self.opener, self.embed, self.placed, self.depth = spec, opener, embed, placed, depth
+        self.label = label
+        self.notes: list[str] = []
+        """What opening the store said (Chroma's client rewriting a folder's bookkeeping), once each."""
         self.unplaced = 0
         """Chunks the store answered that were not placed on the corpus (and so not ranked)."""
         self.asked = 0
@@ -194,7 +198,18 @@ class StoreRetriever(Retriever):
         vectors = [[float(x) for x in row] for row in self.embed([a.text for a in asks])]
         self.asked += len(asks)
         out = []
-        for ids in self.searcher.search(vectors, k or self.depth):
+        searcher = self.opener()
+        if searcher.note and searcher.note not in self.notes:
+            self.notes.append(searcher.note)
+        try:
+            answered = searcher.search(vectors, k or self.depth)
+        except StoreError:
+            raise
+        except Exception as exc:  # each client raises its own kinds
+            raise StoreError(f"searching {self.label} failed: {reason(exc)}") from None
+        finally:
+            searcher.close()
+        for ids in answered:
             ranked = []
             for chunk_id in ids:
                 place = self.placed.get(chunk_id)
@@ -218,4 +233,6 @@ def store_retriever(imported, spec: RetrieverSpec, *, base_url: str | None = Non
         raise StoreError(f"asking {imported.address} needs the embedder your pipeline uses: --retriever "
                          "dense:openai:MODEL (or dense:model2vec:PATH)")
     embedder = embedder_of(dense, base_url)
-    return StoreRetriever(dense, open_search(imported.address, credentials), embedder.embed, imported.places(), depth)
+    open_search(imported.address, credentials).close()  # a store that cannot be searched is said now
+    return StoreRetriever(dense, lambda: open_search(imported.address, credentials), embedder.embed, imported.places(),
+                          depth, imported.address.label)

@@ -30,7 +30,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "fixes": ["ContextStep", "context_refusal", "context_step", "fixes_frame"],
     "retrievers": ["ENV_MODELS", "ENV_RERANKERS", "checked_retriever", "rerankers", "retriever_choices",
                    "retriever_problem"],
-    "spend": ["Estimate", "embedding_estimate", "rerank_estimate"],
+    "spend": ["Estimate", "embedding_estimate", "rerank_estimate", "texts_estimate"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
-    "stores": ["ENV_STORES", "IndexRead", "ServedStore", "read_index", "served_stores"],
+    "stores": ["ENV_STORES", "IndexRead", "IndexSearch", "ServedStore", "read_index", "served_stores"],
 })

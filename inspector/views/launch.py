@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import SpecError
+from ..retrieval.remote import ENV_BASE_URL
 from ..retrieval.rerank import ENV_URL as ENV_RERANK_URL
 from ..retrieval.spending import SpendPolicy
 from ..stores.address import StoreCredentials
@@ -54,6 +55,9 @@ class LaunchConfig:
     rerank_url: str = ""
     """The rerank server (``CHUNK_INSPECTOR_RERANK_URL``; empty: the service's own address)."""
 
+    embeddings_url: str = ""
+    """The OpenAI-compatible embeddings server (``OPENAI_BASE_URL``; empty: OpenAI's)."""
+
     def default_state(self) -> AppState:
         """The opening view under this configuration."""
         return AppState(corpus=self.default_corpus)
@@ -90,7 +94,8 @@ def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConf
     stores, refused = served_stores(known.store, environ)
     problems += refused
     return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems), spend, stores,
-                        StoreCredentials.from_environment(environ), environ.get(ENV_RERANK_URL, "").strip())
+                        StoreCredentials.from_environment(environ), environ.get(ENV_RERANK_URL, "").strip(),
+                        environ.get(ENV_BASE_URL, "").strip())
 
 
 def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:

@@ -41,8 +41,10 @@ from ..retrieval.golden_files import GoldenSet
 from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
 from ..retrieval.spending import SpendPolicy, ensure
 from ..review.rounds import ReviewRound, draw
+from ..stores.address import StoreCredentials
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
+from .stores import IndexSearch, ServedStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +66,20 @@ class CorpusHandle:
     rerank_url: str = ""
     """The rerank server the server was started with (empty: the service's own address)."""
 
+    stores: tuple[ServedStore, ...] = ()
+    """The user's stores the server offers (an Orphan Test round may ask one itself)."""
+
+    embeddings_url: str = ""
+    """The embeddings server the server was started with (empty: OpenAI's)."""
+
+    store_credentials: StoreCredentials | None = None
+    """What their clients are let in with (handed over a pipe, never written to disk)."""
+
 
 def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
                   folder: str | os.PathLike, data: str | os.PathLike = "",
-                  spend: SpendPolicy | None = None, rerank_url: str = "") -> CorpusHandle:
+                  spend: SpendPolicy | None = None, rerank_url: str = "", stores: tuple[ServedStore, ...] = (),
+                  store_credentials: StoreCredentials | None = None, embeddings_url: str = "") -> CorpusHandle:
     """Write ``corpus`` once into ``folder`` (atomically; nothing when it is already there) and
     name it for the workers; ``data`` is the data folder (vectors, question sets)."""
     key = hashlib.blake2b(f"{corpus.fingerprint}\0{mode}".encode(), digest_size=8).hexdigest()
@@ -78,7 +90,9 @@ def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
         with os.fdopen(handle, "wb") as stream:
             pickle.dump(corpus, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(data), spend, rerank_url)
+    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(data), spend=spend,
+                        rerank_url=rerank_url, stores=stores, store_credentials=store_credentials,
+                        embeddings_url=embeddings_url)
 
 
 _WORKSPACES: dict[tuple[str, str], Workspace] = {}
@@ -96,6 +110,9 @@ def _workspace(handle: CorpusHandle) -> Workspace:
         found.chunk_set_store = ChunkSetStore(handle.chunk_sets)  # sets are found where the server keeps them
     found.vector_folder = handle.data or None
     found.rerank_url = handle.rerank_url or None
+    found.embeddings_url = handle.embeddings_url or None
+    if handle.stores and found.index_search is None:
+        found.index_search = IndexSearch(handle.stores, handle.store_credentials or StoreCredentials(), found)
     found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
     found.context_store = ContextStore(handle.data) if handle.data else None
     if found.analysis_store is None and handle.data:

@@ -69,19 +69,25 @@ def embedding_estimate(workspace: Workspace, retriever: str, specs: Iterable[str
     """What ranking ``specs``' chunks and the probe's queries with ``retriever`` would send
     (None: the retriever calls no paid endpoint), refused when it would go over what is left of
     ``ledger``'s allowances for ``session``."""
+    texts = [text for chunking in specs for text in workspace.pool(chunking).texts()]
+    return texts_estimate(workspace, retriever, texts + [q.text for q in workspace.queries()], policy, ledger,
+                          session)
+
+
+def texts_estimate(workspace: Workspace, retriever: str, texts: Iterable[str], policy: SpendPolicy,
+                   ledger: SpendLedger | None = None, session: str = "") -> Estimate | None:
+    """What embedding ``texts`` with ``retriever``'s embedder would send (those its cache holds
+    are not sent again; None: it calls no paid endpoint): the questions a store is asked with."""
     spec = parse_retriever(retriever)
     if spec.embedder != "openai":
         return None
-    texts: dict[bytes, str] = {}
-    for chunking in specs:
-        for text in workspace.pool(chunking).texts():
-            texts.setdefault(digest_of(text), text)
-    for query in workspace.queries():
-        texts.setdefault(digest_of(query.text), query.text)
+    wanted: dict[bytes, str] = {}
+    for text in texts:
+        wanted.setdefault(digest_of(text), text)
     embedder = OpenAIEmbeddings(spec.model, workspace.embeddings_url)
     store, _ = open_store(workspace.vector_folder)
-    kept = set(store.get(embedder.model_id, list(texts), None)) if store is not None else set()
-    missing = [text for digest, text in texts.items() if digest not in kept]
+    kept = set(store.get(embedder.model_id, list(wanted), None)) if store is not None else set()
+    missing = [text for digest, text in wanted.items() if digest not in kept]
     tokens = sum(get_length("o200k").count_many(missing)) if missing else 0
     refusal = ledger.over(len(missing), tokens, session) if ledger is not None else ""
     threshold = policy.confirm_above

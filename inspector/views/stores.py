@@ -15,8 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..chunks.sets import ChunkSet, make_chunk_set
-from ..errors import StoreAddressError
+from ..errors import StoreAddressError, StoreError
+from ..retrieval.retriever_spec import parse_retriever
+from ..spec import SplitterSpec
 from ..stores.address import StoreAddress, StoreCredentials, parse_store
+from ..stores.search import store_retriever
 from ..stores.source import StoreImport, read_store
 
 ENV_STORES = "CHUNK_INSPECTOR_STORES"
@@ -98,3 +101,28 @@ def read_index(store: ServedStore, workspace, credentials: StoreCredentials, pro
         workspace.chunk_set_store.save(chunk_set)
     workspace.add_chunk_set(chunk_set)
     return IndexRead(store, chunk_set, imported)
+
+
+class IndexSearch:
+    """The served stores asked themselves for one workspace (``Workspace.index_search``): each
+    store read onto the corpus once a process, then searched with the questions embedded by the
+    retriever spec's embedder."""
+
+    def __init__(self, stores: Sequence[ServedStore], credentials: StoreCredentials, workspace) -> None:
+        self.stores = {s.name: s for s in stores}
+        self.credentials, self.workspace = credentials, workspace
+        self.read: dict[str, IndexRead] = {}
+
+    def __call__(self, name: str, spec: str, retriever: str):
+
+        store = self.stores.get(name)
+        if store is None:
+            raise StoreError(f"this server offers no index named {name[:40]!r}")
+        found = self.read.get(name)
+        if found is None:
+            found = self.read[name] = read_index(store, self.workspace, self.credentials)
+        if SplitterSpec.parse(spec).chunk_set != found.chunk_set.id:
+            raise StoreError(f"the round's chunks are {spec}, not {name}'s ({found.spec}): read {name} in the "
+                             "sidebar (Your index) and draw the round on its chunks")
+        return store_retriever(found.imported, parse_retriever(retriever), base_url=self.workspace.embeddings_url,
+                               credentials=self.credentials)

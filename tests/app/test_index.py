@@ -94,3 +94,35 @@ def test_an_orphan_round_on_your_index_shows_the_stored_text(served, store):
     assert first.text in {c.page_content for c in chunks}, "the chunk as stored"
     card = next(h.value for h in at.html if "Chunk 1 of 3" in h.value)
     assert html.escape(first.text) in card
+
+
+def test_a_round_drawn_from_what_your_index_answers_travels_by_link(served, store, monkeypatch):
+    from inspector.data_folder import data_folder
+    from inspector.retrieval.questions import QUESTION_SETS, QuestionSetStore, load_questions
+    from tests.support.embedding import EmbeddingServer
+
+    spec, chunks, _ = served
+    asked = load_questions(b'{"question": "Which port does replication use?"}\n'
+                           b'{"question": "How many days of leave are there?"}\n', name="mine.jsonl")
+    QuestionSetStore(data_folder() / QUESTION_SETS).put(asked)
+    workspace = Workspace(load_corpus(ROOT / "sample_corpus"))
+    review_round = ReviewRound(workspace.fingerprint, spec, size=3, seed=2, source="questions", k=3,
+                               retriever="dense:openai:test-embed", questions=asked.id, index="handbook")
+    with EmbeddingServer(width=stores.WIDTH) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("CHUNK_INSPECTOR_EMBED_MODELS", "test-embed")
+        monkeypatch.setenv("CHUNK_INSPECTOR_PROCESSES", "0")
+        at = opened({"index": "handbook", **review_round.to_query_params()})
+        at = at.switch_page("app_pages/orphan_test.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.selectbox(key="orphan_index").value == "handbook"
+        assert at.query_params["round"] == review_round.id
+        assert any("This page will send 2 texts" in c.value.replace("\\", "") for c in at.caption), \
+            "the questions, not the chunks"
+        assert "orphan_reviewer" in [t.key for t in at.text_input], [e.value for e in at.error]
+        at.text_input(key="orphan_reviewer").input("Dana").run()
+        assert not at.exception and not at.error, [e.value for e in at.error]
+    assert [r["input"] for r in server.requests] == [[q.text for q in asked.items]]
+    card = next(h.value for h in at.html if "Chunk 1 of" in h.value)
+    assert any(html.escape(c.page_content) in card for c in chunks), "a stored chunk, as stored"
+    assert any("your index handbook answers in its top 3" in c.value for c in at.markdown)

@@ -78,7 +78,7 @@ def test_a_chroma_server_is_read_and_searched_like_its_folder(tmp_path):
         with EmbeddingServer(width=stores.WIDTH) as embeddings:
             retriever = store_retriever(served, parse_retriever("dense:openai:test-embed"), base_url=embeddings.url)
             (ranked,) = retriever.rank([Question.of("Which port does replication use?")], work.pool(spec), 5)
-        assert len(ranked) == 5 and retriever.unplaced == 0 and retriever.searcher.note == ""
+        assert len(ranked) == 5 and retriever.unplaced == 0 and retriever.notes == []
         with pytest.raises(StoreError, match=r"no collection 'other' in the store \(it has: docs\)"):
             read_store(parse_store(f"chroma+{url}?collection=other"), documents)
     with pytest.raises(StoreError, match="cannot open chroma\\+http://127.0.0.1"):

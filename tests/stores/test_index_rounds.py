@@ -1,0 +1,84 @@
+"""An Orphan Test round drawn from what the user's own store answers for their questions: the
+store asked itself (questions embedded by the embeddings server the test starts), its answers the
+round's pool, the stored text what reviewers read; a round naming a store the server lacks, or
+drawn on other chunks, refused with the reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector import Workspace, load_corpus
+from inspector.errors import ReviewInputError
+from inspector.retrieval.questions import QuestionSetStore, load_questions
+from inspector.retrieval.ranking import Question
+from inspector.review.rounds import ReviewRound, draw
+from inspector.stores import parse_store
+from inspector.stores.address import StoreCredentials
+from inspector.views.stores import IndexSearch, ServedStore, read_index
+from tests.support import stores
+from tests.support.embedding import EmbeddingServer
+from tests.support.paths import SAMPLE
+
+QUESTIONS = b'{"question": "Which port does replication use?"}\n{"question": "How long is parental leave?"}\n' \
+            b'{"question": "What does the on-call rota pay?"}\n'
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    chunks = stores.app_chunks()
+    uri = stores.fill_qdrant(tmp_path_factory.mktemp("rounds") / "q", chunks)
+    return ServedStore("handbook", parse_store(uri)), chunks
+
+
+@pytest.fixture
+def workspace(served, tmp_path):
+    work = Workspace(load_corpus(SAMPLE))
+    work.question_store = QuestionSetStore(tmp_path / "question-sets")
+    work.index_search = IndexSearch([served[0]], StoreCredentials(), work)
+    return work
+
+
+def test_a_round_drawn_from_what_your_index_answers(workspace, served):
+    asked = load_questions(QUESTIONS, name="mine.jsonl")
+    workspace.question_store.put(asked)
+    with EmbeddingServer(width=stores.WIDTH) as server:
+        workspace.embeddings_url = server.url
+        found = read_index(served[0], workspace, StoreCredentials())
+        review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=asked.id,
+                                          retriever="dense:openai:test-embed", index="handbook", k=3, size=5, seed=1)
+        chunks = draw(review_round, workspace)
+        searcher = workspace.index_search("handbook", found.spec, "dense:openai:test-embed")
+        pool = workspace.pool(found.spec)
+        answered = searcher.rank([Question.of(q.text) for q in asked.items], pool, 3)
+    texts = pool.texts()
+    allowed = {texts[j] for top in answered for j in top}
+    assert len(chunks) == 5 and {c.text for c in chunks} <= allowed, "every chunk is one the store answered"
+    assert {c.text for c in chunks} <= {c.page_content for c in served[1]}, "read exactly as stored"
+    assert ReviewRound.from_query_params(review_round.to_query_params()) == review_round
+    assert review_round.to_query_params()["rindex"] == "handbook" and "asked of handbook" in review_round.label
+    plain = ReviewRound.create(workspace, found.spec, source="questions", questions=asked.id,
+                               retriever="dense:openai:test-embed", k=3, size=5, seed=1)
+    assert plain.id != review_round.id and "index" not in plain.to_dict()
+
+
+def test_a_round_asking_an_index_is_refused_when_it_cannot_be(workspace):
+    asked = load_questions(QUESTIONS, name="mine.jsonl")
+    workspace.question_store.put(asked)
+    with pytest.raises(ReviewInputError, match="only a round drawn from your questions asks your index"):
+        ReviewRound.create(workspace, "structured:800", index="handbook")
+    with pytest.raises(ReviewInputError, match="needs the embedder your pipeline uses"):
+        ReviewRound.create(workspace, "structured:800", source="questions", questions=asked.id, index="handbook")
+    with pytest.raises(ReviewInputError, match="letters, digits"):
+        ReviewRound.create(workspace, "structured:800", source="questions", questions=asked.id, index="../x",
+                           retriever="dense")
+    other = ReviewRound.create(workspace, "structured:800", source="questions", questions=asked.id,
+                               retriever="dense:openai:test-embed", index="handbook")
+    with pytest.raises(ReviewInputError, match=r"the round's chunks are structured:800, not handbook's"):
+        draw(other, workspace)
+    missing = ReviewRound.create(workspace, "structured:800", source="questions", questions=asked.id,
+                                 retriever="dense:openai:test-embed", index="elsewhere")
+    with pytest.raises(ReviewInputError, match="no index named 'elsewhere'"):
+        draw(missing, workspace)
+    workspace.index_search = None
+    with pytest.raises(ReviewInputError, match="this server offers no index"):
+        draw(missing, workspace)
