@@ -59,3 +59,10 @@ def recall(golden_digest: str, fingerprint: str, mode: str, spec: str, label: st
 def export_file(fingerprint: str, mode: str, spec: str, _workspace) -> str:
     """Every chunk of ``spec`` over the corpus as JSON Lines."""
     return export_text(_workspace, _shared.engine_spec(spec))
+
+
+@st.cache_resource(max_entries=16, show_spinner="Asking your index itself for every golden question…")
+def searched_recall(golden_digest: str, fingerprint: str, mode: str, spec: str, index: str, retriever: str,
+                    _golden_set, _ctx):
+    """Golden recall of your index's chunks as the store itself answers, questions embedded by ``retriever``."""
+    return _offload.run(_ctx, "golden_searched", _golden_set, spec, index, retriever)

@@ -5,22 +5,46 @@ recall of the imported chunks and of the sidebar's splitter at several context b
 import pandas as pd
 import streamlit as st
 
-from app_pages._import_caches import content_digest, golden_set, recall
+from app_pages._chunk_sets import chunk_sets
+from app_pages._import_caches import content_digest, golden_set, recall, searched_recall
 from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
 from app_pages._import_report import percent_columns
+from app_pages._retriever import say_what_asking_sends
 from app_pages._tables import table
 from inspector.chunks import chunk_set_from_import
+from inspector.errors import EmbeddingServiceError, MissingExtra, RetrieverError, SpendRefused, StoreError
 from inspector.limits import MAX_GOLDEN_BYTES
+from inspector.retrieval import parse_retriever
 from inspector.views import (
     folder_rows,
     golden_outcome_figure,
     golden_problem_rows,
+    index_of,
     language_rows,
     miss_rows,
     recall_rows,
     span_rows,
 )
 from inspector.views import markdown_escape as md
+
+
+def _searched(ctx, state, golden, digest: str, retriever: str) -> list:
+    """Your index asked itself, when the sidebar's splitter is a served store's chunks and the
+    retriever names the embedder to ask it with (said first, as any paid request)."""
+    spec = state.spec()
+    info = chunk_sets(ctx).get(str(spec.base if spec.context else spec)) if spec.is_imported else None
+    index = index_of(info.name, ctx.launch.stores) if info is not None else ""
+    if not index:
+        return []
+    if parse_retriever(retriever).dense is None:
+        st.caption(md(f"Your index {index} is asked itself with your embedder: choose a dense retriever above."))
+        return []
+    say_what_asking_sends(retriever, ctx, [item.question for item in golden.items])
+    try:
+        return [searched_recall(digest, ctx.corpus.fingerprint, state.mode, str(spec), index, retriever, golden, ctx)]
+    except (StoreError, MissingExtra, RetrieverError, EmbeddingServiceError, SpendRefused) as exc:
+        st.error(md(f"Your index {index} could not be asked: {exc}"))
+        return []
 
 
 def show_golden(ctx, state, result, retriever: str = "bm25") -> None:
@@ -72,6 +96,7 @@ def show_golden(ctx, state, result, retriever: str = "bm25") -> None:
                                           retriever, golden, ctx, chunk_set))
                 # Labelled as the user wrote it (no tokenizer path).
                 results.append(recall(gdigest, fingerprint, state.mode, spec_name, spec_name, retriever, golden, ctx))
+                results += _searched(ctx, state, golden, gdigest, retriever)
                 st.caption(md(f"{len(golden.items)} questions ({golden.quotes} quotes) from {gname}, ranked by "
                               f"{retriever}; budgets in o200k tokens."))
                 outcomes = pd.DataFrame(recall_rows(results))

@@ -88,15 +88,15 @@ def say_what_asking_sends(retriever: str, ctx, texts) -> None:
 
     estimate = texts_estimate(ctx.workspace, retriever, texts, ctx.launch.spend, installed(), session_id())
     if estimate is not None:
-        _said(estimate, ctx)
+        _said(estimate, ctx, "_asking")
 
 
-def _said(estimate, ctx) -> None:
+def _said(estimate, ctx, which: str = "") -> None:
     st.caption(md(estimate.summary()))
     if estimate.refusal:
         st.error(md(f"Nothing was sent: {estimate.refusal}."))
         st.stop()
-    which = "_rerank" if estimate.questions else ""  # an embedder's and a reranker's run are confirmed apart
+    which = which or ("_rerank" if estimate.questions else "")  # each kind of run is confirmed apart
     if estimate.over_threshold and st.session_state.get(CONFIRMED + which) != estimate.key:
         st.warning(md(f"This run is above the {ctx.launch.spend.confirm_above} this server sends without asking."))
         if not st.button(f"Send {'up to ' if which else ''}{estimate.texts:,} texts to {estimate.model}",

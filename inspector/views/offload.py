@@ -33,6 +33,7 @@ from ..chunks.importer import ImportResult
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..context.store import ContextStore
 from ..corpus.load import Corpus
+from ..errors import StoreError
 from ..lengths import get_length
 from ..measure.workspace import Workspace
 from ..reports.fixes_table import measure_fixes
@@ -149,6 +150,14 @@ def _golden(workspace: Workspace, golden: GoldenSet, spec: str, label: str, chun
     return golden_recall(workspace, golden, spec, label=label, retriever=retriever)
 
 
+def _golden_searched(workspace: Workspace, golden: GoldenSet, spec: str, index: str, retriever: str):
+    """Golden recall of a served store's chunks as the store itself answers (``IndexSearch``)."""
+    if workspace.index_search is None:
+        raise StoreError(f"this server offers no index; {index} cannot be asked")
+    searched = workspace.index_search(index, spec, retriever)
+    return golden_recall(workspace, golden, spec, label=f"your search {index}", retriever=searched)
+
+
 def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever: str, context_model: str,
            context_problem: str):
     return measure_fixes(workspace, spec, golden=golden, retriever=retriever, context_model=context_model,
@@ -157,7 +166,7 @@ def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever:
 
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
 TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
-         "side_by_side": _side_by_side, "golden": _golden, "fixes": _fixes}
+         "side_by_side": _side_by_side, "golden": _golden, "golden_searched": _golden_searched, "fixes": _fixes}
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):

@@ -23,6 +23,8 @@ from ..stores.search import store_retriever
 from ..stores.source import StoreImport, read_store
 
 ENV_STORES = "CHUNK_INSPECTOR_STORES"
+#: How a served store's chunk set is named: this, then the store's name.
+INDEX_SET = "your index "
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 #: Problems listed under a store's read; the rest are counted.
 SHOWN_PROBLEMS = 3
@@ -95,12 +97,18 @@ def read_index(store: ServedStore, workspace, credentials: StoreCredentials, pro
     store (``StoreError`` when it cannot be read, ``ChunkSetError`` when no chunk could be placed)."""
     imported = read_store(store.address, list(workspace.documents), headings=workspace.headings,
                           credentials=credentials, progress=progress)
-    chunk_set = make_chunk_set(f"your index {store.name}", workspace.fingerprint, workspace.documents,
+    chunk_set = make_chunk_set(INDEX_SET + store.name, workspace.fingerprint, workspace.documents,
                                imported.result.chunks)
     if workspace.chunk_set_store is not None:
         workspace.chunk_set_store.save(chunk_set)
     workspace.add_chunk_set(chunk_set)
     return IndexRead(store, chunk_set, imported)
+
+
+def index_of(chunk_set_name: str, stores: Sequence[ServedStore]) -> str:
+    """The served store whose chunks a chunk set holds, by the set's name ("" when none)."""
+    name = chunk_set_name[len(INDEX_SET):] if chunk_set_name.startswith(INDEX_SET) else ""
+    return name if any(s.name == name for s in stores) else ""
 
 
 class IndexSearch:

@@ -126,3 +126,24 @@ def test_a_round_drawn_from_what_your_index_answers_travels_by_link(served, stor
     card = next(h.value for h in at.html if "Chunk 1 of" in h.value)
     assert any(html.escape(c.page_content) in card for c in chunks), "a stored chunk, as stored"
     assert any("your index handbook answers in its top 3" in c.value for c in at.markdown)
+
+
+def test_the_import_page_asks_your_index_itself_for_the_golden_set(served, monkeypatch):
+    from tests.support.embedding import EmbeddingServer
+
+    spec, _, _ = served
+    with EmbeddingServer(width=stores.WIDTH) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("CHUNK_INSPECTOR_EMBED_MODELS", "test-embed")
+        monkeypatch.setenv("CHUNK_INSPECTOR_PROCESSES", "0")
+        monkeypatch.setenv("CHUNK_INSPECTOR_CONFIRM_ABOVE", "100000 texts")
+        at = opened({"index": "handbook", "retriever": "dense:openai:test-embed"})
+        at = at.switch_page("app_pages/import_chunks.py").run()
+        at.button(key="golden_paraphrase").click().run()
+        assert not at.exception and not at.error, [e.value for e in at.error]
+    rows = next(d.value for d in at.dataframe if "context budget" in d.value.columns)
+    assert set(rows["chunks from"]) == {spec, "your search handbook"}
+    searched = rows[rows["chunks from"] == "your search handbook"]
+    assert list(searched["questions"].unique()) == [25]
+    assert any(len(body["input"]) == 25 and "?" in body["input"][0] for body in server.requests), \
+        "the golden questions embedded to ask the store"
