@@ -46,21 +46,28 @@ def _use(ctx, name: str) -> None:
     st.session_state[MESSAGE] = ("info", " ".join(found.lines()))
 
 
+def follow_link(ctx) -> None:
+    """A link's ``?index=NAME``: read that store and make it the splitter, once (before the
+    splitter menu is drawn, which it sets)."""
+    stores = {s.name: s for s in ctx.launch.stores}
+    linked = st.query_params.get(LINK)
+    if not stores or ctx.workspace is None or not linked or st.session_state.get("_index_linked") == linked:
+        return
+    st.session_state["_index_linked"] = linked
+    if linked in stores:
+        st.session_state[PICK] = linked
+        _use(ctx, linked)
+    else:
+        st.session_state[MESSAGE] = ("warning", f"This server offers no index named {linked[:40]!r}; it offers "
+                                                f"{', '.join(stores)}.")
+
+
 def index_widgets(ctx) -> None:
     """The stores offered here, and what reading one did; nothing when the server offers none."""
     stores = {s.name: s for s in ctx.launch.stores}
     if not stores or ctx.workspace is None:
         return
     st.markdown("### Your index")
-    linked = st.query_params.get(LINK)
-    if linked and st.session_state.get("_index_linked") != linked:
-        st.session_state["_index_linked"] = linked
-        if linked in stores:
-            st.session_state[PICK] = linked
-            _use(ctx, linked)
-        else:
-            st.session_state[MESSAGE] = ("warning", f"This server offers no index named {linked[:40]!r}; it offers "
-                                                    f"{', '.join(stores)}.")
     name = st.selectbox("Store", list(stores), key=PICK, format_func=lambda n: stores[n].title,
                         help="Your own vector store, as this server was started with it: its chunks, placed on the "
                              "corpus, become the splitter on every page and in the Orphan Test.")

@@ -17,7 +17,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, question_store, spec_title
-from app_pages._index import index_widgets
+from app_pages._index import follow_link, index_widgets
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
@@ -98,12 +98,13 @@ def sidebar() -> Context:
         st.markdown("**Chunk Inspector** · what your splitter does to your documents")
         st.markdown("### Corpus")
         _corpus_widgets(ctx)
-        index_widgets(ctx)  # before the splitter menu: reading an index makes it the splitter
+        follow_link(ctx)  # before the splitter menu: a link's index becomes the splitter
         st.markdown("### Splitter")
         _splitter_widgets(ctx)
         if ctx.corpus is not None and ctx.corpus.documents:
             st.markdown("### Document")
             _document_widgets(ctx)
+        index_widgets(ctx)
         st.caption("Every setting is in the page address: copy it to share this exact view.")
     ctx.state = state()
     publish()
