@@ -23,13 +23,14 @@ FILLERS = {"chroma": stores.fill_chroma, "qdrant": stores.fill_qdrant, "milvus":
 
 @pytest.fixture(scope="module")
 def raw() -> Workspace:
-    """The bundled corpus read as a loader reads files: front matter kept."""
-    return Workspace(load_corpus(SAMPLE, keep_front_matter=True))
+    """The bundled handbook read as a loader reads files: front matter kept (the whole corpus is
+    read from a store by the command line's tests)."""
+    return Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
 
 
 @pytest.fixture(scope="module")
 def chunks():
-    return stores.langchain_chunks()
+    return stores.langchain_chunks(SAMPLE / "handbook")
 
 
 def the_set(work, placed):
@@ -63,7 +64,7 @@ def test_a_store_s_row_measures_as_the_same_chunks_imported(raw, chunks, tmp_pat
 
 def test_llamaindex_nodes_in_chroma_are_placed_by_their_char_offsets(raw, tmp_path):
     folder = tmp_path / "llama"
-    uri = stores.fill_chroma_llamaindex(folder)
+    uri = stores.fill_chroma_llamaindex(folder, SAMPLE / "handbook")
     before = stores.tree_digest(folder)
     found = read_store(parse_store(uri), list(raw.documents))
     assert found.stored > 100 and found.result.imported == found.stored, found.lines()
@@ -72,7 +73,8 @@ def test_llamaindex_nodes_in_chroma_are_placed_by_their_char_offsets(raw, tmp_pa
     assert stores.tree_digest(folder) == before
 
 
-def test_chunks_of_documents_outside_the_corpus_are_counted_per_document(chunks, tmp_path):
+def test_chunks_of_documents_outside_the_corpus_are_counted_per_document(tmp_path):
+    chunks = stores.langchain_chunks()
     handbook = load_corpus(SAMPLE / "handbook", keep_front_matter=True)
     found = read_store(parse_store(stores.fill_qdrant(tmp_path / "q", chunks)), list(handbook.documents))
     inside = sum("/handbook/" in c.metadata["source"] for c in chunks)
