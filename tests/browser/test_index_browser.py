@@ -12,9 +12,9 @@ import pytest
 from inspector import Workspace, load_corpus
 from inspector.chunks.sets import make_chunk_set
 from inspector.review.database import STORE_NAME
-from inspector.review.rounds import QUESTIONS, ReviewRound, draw
+from inspector.review.rounds import ReviewRound, draw
 from inspector.stores import parse_store, read_store
-from tests.support.browser import settle
+from tests.support.browser import answer, reviewer
 from tests.support.paths import ROOT
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -29,38 +29,6 @@ def index_round(index_store):
                                                   placed.result.chunks))
     review_round = ReviewRound.create(workspace, str(spec), size=3, seed=21)
     return review_round, draw(review_round, workspace)
-
-
-def reviewer(browser, link: str, name: str, count: int):
-    from playwright.sync_api import expect
-
-    context = browser.new_context(viewport={"width": 1300, "height": 1500})
-    context.set_default_timeout(60_000)
-    page = context.new_page()
-    page.page_errors = []
-    page.on("pageerror", lambda error: page.page_errors.append(str(error)))
-    page.goto(link)
-    settle(page)
-    name_box = page.get_by_label("Your name", exact=True).and_(page.get_by_role("textbox"))
-    name_box.fill(name)
-    name_box.press("Enter")
-    expect(page.locator(".ci-card-title").filter(has_text="Chunk").first).to_have_text(f"Chunk 1 of {count}")
-    return page
-
-
-def answer(page, position: int, count: int, yes: tuple[bool, bool, bool]) -> None:
-    from playwright.sync_api import expect
-
-    expect(page.locator(".ci-card-title").filter(has_text="Chunk").first).to_have_text(f"Chunk {position} of {count}")
-    for question, ticked in zip(QUESTIONS, yes):
-        if ticked:
-            box = page.get_by_test_id("stCheckbox").filter(has_text=question.text)
-            box.locator("label").click()
-            expect(box.get_by_role("checkbox")).to_be_checked()
-            settle(page)
-    page.get_by_role("button", name="Save answer").click()
-    expect(page.get_by_text(f"Saved chunk {position};")).to_be_visible()
-    settle(page)
 
 
 def test_two_reviewers_review_a_round_drawn_from_your_index(browser, app_url, app_data, index_round):

@@ -10,7 +10,9 @@ import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.review.database import STORE_NAME
-from inspector.review.rounds import QUESTIONS, ReviewRound, draw
+from inspector.review.rounds import ReviewRound, draw
+from tests.support.browser import answer as shared_answer
+from tests.support.browser import reviewer as shared_reviewer
 from tests.support.browser import settle
 from tests.support.paths import ROOT
 
@@ -30,42 +32,11 @@ def review_app(app_url, app_data):
 
 
 def reviewer(browser, link: str, name: str):
-    """A tab in a browser profile of its own (its own Streamlit session), signed in as ``name``."""
-    from playwright.sync_api import expect
-
-    context = browser.new_context(viewport={"width": 1300, "height": 1500})
-    context.set_default_timeout(60_000)
-    page = context.new_page()
-    page.page_errors = []
-    page.on("pageerror", lambda error: page.page_errors.append(str(error)))
-    page.goto(link)
-    settle(page)
-    expect(page.get_by_text("enter your name", exact=False)).to_be_visible()
-    name_box = page.get_by_label("Your name", exact=True).and_(page.get_by_role("textbox"))
-    name_box.fill(name)
-    name_box.press("Enter")
-    expect(card_title(page)).to_have_text(f"Chunk 1 of {len(CHUNKS)}")
-    return page
-
-
-def card_title(page):
-    return page.locator(".ci-card-title").filter(has_text="Chunk").first
+    return shared_reviewer(browser, link, name, len(CHUNKS))
 
 
 def answer(page, position: int, yes: tuple[bool, bool, bool]) -> None:
-    """Tick the questions answered yes (boxes start unticked), then save."""
-    from playwright.sync_api import expect
-
-    expect(card_title(page)).to_have_text(f"Chunk {position} of {len(CHUNKS)}")
-    for question, ticked in zip(QUESTIONS, yes):
-        box = page.get_by_test_id("stCheckbox").filter(has_text=question.text)
-        if ticked:
-            box.locator("label").click()
-            expect(box.get_by_role("checkbox")).to_be_checked()
-            settle(page)
-    page.get_by_role("button", name="Save answer").click()
-    expect(page.get_by_text(f"Saved chunk {position};")).to_be_visible()
-    settle(page)
+    shared_answer(page, position, len(CHUNKS), yes)
 
 
 def next_chunk(page) -> None:

@@ -54,3 +54,46 @@ def assert_no_exception(page) -> None:
 
     expect(page.get_by_test_id("stException")).to_have_count(0)
     assert page.page_errors == []
+
+
+def card_title(page):
+    """The Orphan Test's card title ("Chunk N of M")."""
+    return page.locator(".ci-card-title").filter(has_text="Chunk").first
+
+
+def reviewer(browser, link: str, name: str, count: int):
+    """An Orphan Test reviewer: a tab in a browser profile of its own (its own Streamlit session),
+    opened on ``link`` and signed in as ``name``, showing the first of ``count`` chunks."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1300, "height": 1500})
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    page.page_errors = []
+    page.on("pageerror", lambda error: page.page_errors.append(str(error)))
+    page.goto(link)
+    settle(page)
+    expect(page.get_by_text("enter your name", exact=False)).to_be_visible()
+    name_box = page.get_by_label("Your name", exact=True).and_(page.get_by_role("textbox"))
+    name_box.fill(name)
+    name_box.press("Enter")
+    expect(card_title(page)).to_have_text(f"Chunk 1 of {count}")
+    return page
+
+
+def answer(page, position: int, count: int, yes: tuple[bool, bool, bool]) -> None:
+    """Tick the Orphan Test questions answered yes (boxes start unticked), then save."""
+    from playwright.sync_api import expect
+
+    from inspector.review.rounds import QUESTIONS
+
+    expect(card_title(page)).to_have_text(f"Chunk {position} of {count}")
+    for question, ticked in zip(QUESTIONS, yes):
+        box = page.get_by_test_id("stCheckbox").filter(has_text=question.text)
+        if ticked:
+            box.locator("label").click()
+            expect(box.get_by_role("checkbox")).to_be_checked()
+            settle(page)
+    page.get_by_role("button", name="Save answer").click()
+    expect(page.get_by_text(f"Saved chunk {position};")).to_be_visible()
+    settle(page)
