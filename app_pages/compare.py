@@ -4,11 +4,20 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import _offload, _shared
-from app_pages._retriever import ranking, retriever_picker
+from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends
 from app_pages._snippets import snippet_expander
 from inspector import ATOM_KINDS, SplitterSpec
-from inspector.errors import ChunkSetError, SpecError
+from inspector.errors import (
+    ChunkSetError,
+    EmbeddingServiceError,
+    MissingExtra,
+    RetrieverError,
+    SpecError,
+    SpendRefused,
+    StoreError,
+)
 from inspector.model import ATOM_LABELS
+from inspector.retrieval import parse_retriever
 from inspector.views import (
     MAX_COMPARE,
     TABLE_A,
@@ -17,6 +26,7 @@ from inspector.views import (
     checked_spec,
     chunk_set_of,
     chunk_set_title,
+    index_of,
     probe_figure,
     survival_figure,
 )
@@ -46,6 +56,29 @@ def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, retriever: s
 @st.cache_data(max_entries=64, show_spinner=False)
 def _languages(fingerprint: str, mode: str, _ctx) -> dict[str, int]:
     return _offload.run(_ctx, "languages")
+
+
+@st.cache_data(max_entries=16, show_spinner="Asking your index itself the probe's queries…")
+def _searched_row(fingerprint: str, mode: str, spec: str, index: str, retriever: str, _ctx) -> dict:
+    return _offload.run(_ctx, "probe_searched", spec, index, retriever)
+
+
+def _searched_rows(specs: list[str], retriever: str) -> list[pd.DataFrame]:
+    """Table b's rows of the served stores among ``specs`` asked themselves (their chunks ranked by
+    their own search, the queries embedded by ``retriever``, said first)."""
+    rows = []
+    for spec in specs:
+        info = sets.get(str(SplitterSpec.imported(chunk_set_of(spec)))) if chunk_set_of(spec) else None
+        index = index_of(info.name, ctx.launch.stores) if info is not None else ""
+        if not index or parse_retriever(retriever).dense is None:
+            continue
+        say_what_asking_sends(retriever, ctx, [query.text for query in ctx.workspace.queries()])
+        try:
+            rows.append(pd.DataFrame([_searched_row(ctx.corpus.fingerprint, state.mode, str(SplitterSpec.imported(
+                info.id)), index, retriever, ctx)]))
+        except (StoreError, MissingExtra, RetrieverError, EmbeddingServiceError, SpendRefused) as exc:
+            st.error(md(f"Your index {index} could not be asked: {exc}"))
+    return rows
 
 
 state = _shared.state()
@@ -132,7 +165,7 @@ st.plotly_chart(survival_figure(frame), key="survival_chart")
 st.subheader("b. Lexical probe")
 st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}. *ctx* columns: mean size of "
            "the top 5 chunks a query brings back (tokens: o200k, or characters / 4 in seed mode).")
-table_b = frame[list(TABLE_B)]
+table_b = pd.concat([frame[list(TABLE_B)], *_searched_rows(specs, retriever)], ignore_index=True)
 st.dataframe(table_b, hide_index=True, column_config=percent, width="stretch")
 st.download_button("Download table b (CSV)", table_b.to_csv(index=False), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")

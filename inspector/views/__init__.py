@@ -33,5 +33,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "spend": ["Estimate", "embedding_estimate", "rerank_estimate", "texts_estimate"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
     "stores": ["ENV_STORES", "INDEX_SET", "IndexRead", "IndexSearch", "ServedStore", "index_of", "read_index",
-               "served_stores"],
+               "searched_probe_row", "served_stores"],
 })

@@ -45,7 +45,7 @@ from ..review.rounds import ReviewRound, draw
 from ..stores.address import StoreCredentials
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
-from .stores import IndexSearch, ServedStore
+from .stores import IndexSearch, ServedStore, searched_probe_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +166,8 @@ def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever:
 
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
 TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
-         "side_by_side": _side_by_side, "golden": _golden, "golden_searched": _golden_searched, "fixes": _fixes}
+         "side_by_side": _side_by_side, "golden": _golden, "golden_searched": _golden_searched,
+         "probe_searched": searched_probe_row, "fixes": _fixes}
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):

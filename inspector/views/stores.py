@@ -134,3 +134,14 @@ class IndexSearch:
                              "sidebar (Your index) and draw the round on its chunks")
         return store_retriever(found.imported, parse_retriever(retriever), base_url=self.workspace.embeddings_url,
                                credentials=self.credentials)
+
+
+def searched_probe_row(workspace, spec: str, index: str, retriever: str) -> dict:
+    """Table b's row of the probe's queries asked of the served store ``index`` itself (queries
+    embedded by ``retriever``'s embedder), for the store's chunks ``spec``."""
+    if workspace.index_search is None:
+        raise StoreError(f"this server offers no index; {index} cannot be asked")
+    probe = workspace.probe(spec, retriever=workspace.index_search(index, spec, retriever))
+    return {"splitter": f"your search {index}", "spec": spec, "answer@5": probe.answer_rate, "cut": probe.cut_rate,
+            "rank miss": max(0.0, probe.miss_rate), "ctx chars": round(probe.context_chars, 1),
+            "ctx tokens": round(probe.context_tokens, 1)}
