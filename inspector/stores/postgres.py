@@ -27,6 +27,7 @@ class PostgresReader:
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         psycopg = client("psycopg", "postgres")
         self.address, self.sql, self.psycopg = address, psycopg.sql, psycopg
+        self.connection = None
         parts = urlsplit(f"postgresql://{address.location}")
         options = {"host": parts.hostname, "dbname": parts.path.lstrip("/"), "connect_timeout": 20}
         options.update((k, v) for k, v in (("port", parts.port), ("user", parts.username),
@@ -114,6 +115,6 @@ class PostgresReader:
                 number += len(rows)
 
     def close(self) -> None:
-        connection, self.connection = getattr(self, "connection", None), None
+        connection, self.connection = self.connection, None
         if connection is not None:
             connection.close()

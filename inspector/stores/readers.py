@@ -157,7 +157,7 @@ class MilvusReader:
         if schema.get("enable_dynamic_field"):
             self.fields.append("$meta")
         state = self.client.get_load_state(address.collection).get("state")
-        if getattr(state, "name", str(state)) != "Loaded":
+        if not str(state).endswith("Loaded"):  # pymilvus answers a LoadState (or its name in older versions)
             self.client.load_collection(address.collection)  # a query needs the collection in memory
 
     def count(self) -> int | None:
