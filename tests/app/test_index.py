@@ -128,43 +128,43 @@ def test_a_round_drawn_from_what_your_index_answers_travels_by_link(served, stor
     assert any("your index handbook answers in its top 3" in c.value for c in at.markdown)
 
 
-def test_the_import_page_asks_your_index_itself_for_the_golden_set(served, monkeypatch):
+@pytest.fixture
+def embedder(monkeypatch):
+    """The loopback embeddings server, the only model this server allows, pages computed in the
+    script thread and no click asked for: the pages ask your index with it."""
     from tests.support.embedding import EmbeddingServer
 
-    spec, _, _ = served
     with EmbeddingServer(width=stores.WIDTH) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.url)
         monkeypatch.setenv("CHUNK_INSPECTOR_EMBED_MODELS", "test-embed")
         monkeypatch.setenv("CHUNK_INSPECTOR_PROCESSES", "0")
         monkeypatch.setenv("CHUNK_INSPECTOR_CONFIRM_ABOVE", "100000 texts")
-        at = opened({"index": "handbook", "retriever": "dense:openai:test-embed"})
-        at = at.switch_page("app_pages/import_chunks.py").run()
-        at.button(key="golden_paraphrase").click().run()
-        assert not at.exception and not at.error, [e.value for e in at.error]
+        yield server
+
+
+def test_the_import_page_asks_your_index_itself_for_the_golden_set(served, embedder):
+    spec, _, _ = served
+    at = opened({"index": "handbook", "retriever": "dense:openai:test-embed"})
+    at = at.switch_page("app_pages/import_chunks.py").run()
+    at.button(key="golden_paraphrase").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
     rows = next(d.value for d in at.dataframe if "context budget" in d.value.columns)
     assert set(rows["chunks from"]) == {spec, "your search handbook"}
     searched = rows[rows["chunks from"] == "your search handbook"]
     assert list(searched["questions"].unique()) == [25]
-    assert any(len(body["input"]) == 25 and "?" in body["input"][0] for body in server.requests), \
+    assert any(len(body["input"]) == 25 and "?" in body["input"][0] for body in embedder.requests), \
         "the golden questions embedded to ask the store"
 
 
-def test_compare_asks_your_index_itself_the_probe_s_queries(served, monkeypatch):
-    from tests.support.embedding import EmbeddingServer
-
+def test_compare_asks_your_index_itself_the_probe_s_queries(served, embedder):
     spec, _, _ = served
-    with EmbeddingServer(width=stores.WIDTH) as server:
-        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
-        monkeypatch.setenv("CHUNK_INSPECTOR_EMBED_MODELS", "test-embed")
-        monkeypatch.setenv("CHUNK_INSPECTOR_PROCESSES", "0")
-        monkeypatch.setenv("CHUNK_INSPECTOR_CONFIRM_ABOVE", "100000 texts")
-        at = opened({"index": "handbook", "retriever": "dense:openai:test-embed", "cmp": [spec, "structured:800"]})
-        at = at.switch_page("app_pages/compare.py").run()
-        assert not at.exception and not at.error, [e.value for e in at.error]
+    at = opened({"index": "handbook", "retriever": "dense:openai:test-embed", "cmp": [spec, "structured:800"]})
+    at = at.switch_page("app_pages/compare.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
     table_b = next(d.value for d in at.dataframe if "answer@5" in d.value.columns)
     assert list(table_b["splitter"]) == ["imported: your index handbook", "structured 800", "your search handbook"]
     searched = table_b.iloc[2]
     assert 0 <= searched["answer@5"] <= 1 and searched["ctx tokens"] > 0
     queries = {q.text for q in SAMPLE.queries()}
-    sent = [text for body in server.requests for text in body["input"] if text in queries]
+    sent = [text for body in embedder.requests for text in body["input"] if text in queries]
     assert len(sent) == 2 * len(queries), "each query embedded for table b's dense ranking, and to ask the store"
