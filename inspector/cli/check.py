@@ -210,18 +210,21 @@ def _stored_chunking(args: argparse.Namespace, workspace) -> tuple | int:
 
 
 def _searched(args: argparse.Namespace, store, retriever):
-    """The store's own search for ``check --store --golden``, or None (said on stderr) when the run
-    names no embedder to ask it with."""
+    """The store's own search for ``check --store --golden`` (questions embedded by the run's
+    embedder, else by the collection's own), or None (said on stderr) when neither can embed them."""
+    from ..errors import StoreError
     from ..stores.address import StoreCredentials
     from ..stores.search import store_retriever
 
-    if retriever.spec.dense is None:
-        sys.stderr.write(f"note: {store.address.label} is not asked itself without your embedder (--retriever "
-                         f"dense:openai:MODEL); recall ranks its chunks by {retriever.spec}\n")
-        return None
-    searched = store_retriever(store, retriever.spec, base_url=args.embeddings_url,
+    try:
+        return store_retriever(store, retriever.spec, base_url=args.embeddings_url,
                                credentials=StoreCredentials.from_environment(os.environ))
-    return searched
+    except StoreError as exc:
+        if retriever.spec.dense is not None:
+            raise
+        sys.stderr.write(f"note: {store.address.label} is not asked itself: {exc}; recall ranks its chunks by "
+                         f"{retriever.spec}\n")
+        return None
 
 
 def _golden_note(golden, scored) -> str:

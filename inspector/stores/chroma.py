@@ -15,10 +15,11 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from .address import StoreAddress, StoreCredentials
-from .fields import StoredChunk
+from .fields import StoredChunk, read_json_object
 from .reading import PAGE_SIZE, client, missing
 
 #: The key under which Chroma keeps a record's document among its metadata.
@@ -154,3 +155,58 @@ class ChromaClientReader:
 
     def close(self) -> None:
         self.collection = None
+
+
+@dataclass(frozen=True, slots=True)
+class OwnEmbedding:
+    """The embedding function a Chroma collection was made with, as its folder records it."""
+
+    name: str
+    """Chroma's name for it (``openai``, ``default``, ``sentence_transformer``, ...)."""
+
+    model: str = ""
+    api_base: str = ""
+    key_variable: str = ""
+    """The environment variable its key is read from (never the key)."""
+
+
+def own_embedding(address: StoreAddress) -> OwnEmbedding | None:
+    """The embedding function a Chroma folder's collection records (None: none recorded, a
+    server, or a file this reader cannot read)."""
+    if address.kind != "chroma" or address.served:
+        return None
+    path = os.path.join(address.location, "chroma.sqlite3")
+    try:
+        db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+        try:
+            rows = db.execute("SELECT c.config_json_str, c.schema_str FROM collections c JOIN databases d ON "
+                              "c.database_id = d.id WHERE c.name = ? AND d.name = ?",
+                              (address.collection, DEFAULT_DATABASE)).fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    for text in (t for row in rows for t in row if t):
+        found = _known(read_json_object(text))
+        if found is not None:
+            config = found.get("config") if isinstance(found.get("config"), dict) else {}
+            return OwnEmbedding(str(found.get("name", "")), str(config.get("model_name") or ""),
+                                str(config.get("api_base") or ""), str(config.get("api_key_env_var") or ""))
+    return None
+
+
+def _known(value, depth: int = 0):
+    """The first ``embedding_function`` of ``type`` ``known`` inside a collection's settings."""
+    if depth > 12:
+        return None
+    if isinstance(value, dict):
+        function = value.get("embedding_function")
+        if isinstance(function, dict) and function.get("type") == "known":
+            return function
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            found = _known(item, depth + 1)
+            if found is not None:
+                return found
+    return None

@@ -114,6 +114,11 @@ def split_row(row: dict, skip: tuple[str, ...] = ()) -> tuple[str | None, dict]:
     return text, metadata
 
 
+def read_json_object(text: str) -> dict:
+    """A JSON object from outside, bounded (``limits.read_json``); ``{}`` when it is none."""
+    return _json_object(text)
+
+
 def _json_object(text: str) -> dict:
     if len(text) > MAX_NODE_JSON:
         return {}

@@ -10,7 +10,8 @@ placed on the corpus is counted (``unplaced``), never guessed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from ..errors import StoreError
@@ -23,6 +24,22 @@ NO_CREDENTIALS = StoreCredentials()
 
 #: How many chunks the store is asked for when a measure wants a whole ranking (recall at budgets).
 SEARCH_DEPTH = 100
+
+
+def _own_embedder(address: StoreAddress, environ: Mapping[str, str]):
+    """The collection's own embedding function as ``(spec, embedder)``, or ``StoreError`` saying
+    what to name instead."""
+    from ..retrieval.remote import OpenAIEmbeddings
+    from .chroma import own_embedding
+
+    own = own_embedding(address)
+    if own is not None and own.name == "openai" and own.model:
+        embedder = OpenAIEmbeddings(own.model, own.api_base or None, api_key=environ.get(own.key_variable or "", None))
+        return RetrieverSpec("dense", "openai", own.model), embedder
+    made = (f"; its own embedding function is Chroma's {own.name}"
+            + (f" ({own.model})" if own.model else "") + ", which this tool does not run") if own else ""
+    raise StoreError(f"asking {address} needs the embedder your pipeline uses: --retriever dense:openai:MODEL "
+                     f"(or dense:model2vec:PATH){made}")
 
 
 class StoreSearch:
@@ -223,16 +240,19 @@ class StoreRetriever(Retriever):
 
 
 def store_retriever(imported, spec: RetrieverSpec, *, base_url: str | None = None,
-                    credentials: StoreCredentials = NO_CREDENTIALS, depth: int = SEARCH_DEPTH) -> StoreRetriever:
+                    credentials: StoreCredentials = NO_CREDENTIALS, depth: int = SEARCH_DEPTH,
+                    environ: Mapping[str, str] | None = None) -> StoreRetriever:
     """A ``StoreRetriever`` over a ``StoreImport``'s chunks: questions embedded by ``spec``'s dense
-    part (the user's embedder); ``StoreError`` when ``spec`` names none."""
+    part (the user's embedder), else by the embedding function the collection records (an
+    OpenAI-compatible one, at its own address, its key from the variable it names); ``StoreError``
+    when there is neither."""
     from ..retrieval.opening import embedder_of
 
     dense = spec.dense
     if dense is None:
-        raise StoreError(f"asking {imported.address} needs the embedder your pipeline uses: --retriever "
-                         "dense:openai:MODEL (or dense:model2vec:PATH)")
-    embedder = embedder_of(dense, base_url)
+        dense, embedder = _own_embedder(imported.address, os.environ if environ is None else environ)
+    else:
+        embedder = embedder_of(dense, base_url)
     open_search(imported.address, credentials).close()  # a store that cannot be searched is said now
     return StoreRetriever(dense, lambda: open_search(imported.address, credentials), embedder.embed, imported.places(),
                           depth, imported.address.label)

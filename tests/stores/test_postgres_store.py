@@ -84,3 +84,12 @@ def test_a_server_that_cannot_be_reached_is_named(server):
 
     with pytest.raises(StoreError, match=r"cannot connect to postgresql://postgres@127\.0\.0\.1:\d+/postgres"):
         read_store(parse_store(f"postgresql://postgres@127.0.0.1:{free_port()}/postgres?table=t"), [])
+
+
+def test_a_server_that_refuses_the_credentials_is_named(server):
+    refused = server.replace("postgres@", "nobody@") + "?table=langchain_pg_embedding"
+    with pytest.raises(StoreError) as caught:
+        read_store(parse_store(refused), [])
+    message = str(caught.value)
+    assert message.startswith(f"cannot connect to {refused}") and 'role "nobody" does not exist' in message
+    assert "CHUNK_INSPECTOR_STORE_PASSWORD" in message

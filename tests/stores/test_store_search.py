@@ -13,6 +13,7 @@ import pytest
 from inspector import Workspace, load_corpus
 from inspector.chunks.sets import make_chunk_set
 from inspector.cli import main
+from inspector.errors import StoreError
 from inspector.retrieval.ranking import Question
 from inspector.retrieval.retriever_spec import parse_retriever
 from inspector.stores import parse_store, read_store
@@ -112,4 +113,39 @@ def test_report_and_check_ask_your_store_beside_the_splitters(chunks, tmp_path, 
         assert any(note.startswith(f"recall asks {uri} itself") for note in checked["notes"])
         assert checked["measures"]["recall@2000"] == rows["your search"]["recall"]["2000"]
     assert main(["check", str(SAMPLE), "--keep-front-matter", "--store", uri, "--golden", golden]) == 0
-    assert "is not asked itself without your embedder" in capsys.readouterr().err
+    assert "is not asked itself: asking qdrant:" in capsys.readouterr().err
+
+
+def test_a_collection_made_with_an_openai_embedding_function_is_asked_with_it(handbook, chunks, tmp_path, monkeypatch,
+                                                                              capsys):
+    """Chroma keeps the embedding function a collection was made with; without --retriever naming
+    one, the questions are embedded by it, at its own address, with the key from its variable."""
+    import chromadb
+    from chromadb.utils.embedding_functions import OpenAIEmbeddingFunction
+
+    from inspector.stores.chroma import own_embedding
+
+    monkeypatch.setenv("CHUNK_INSPECTOR_DATA", str(tmp_path / "data"))
+    with EmbeddingServer(width=stores.WIDTH) as server:
+        monkeypatch.setenv("CHROMA_OPENAI_API_KEY", "sk-own")
+        function = OpenAIEmbeddingFunction(model_name="test-embed", api_base=server.url)
+        collection = chromadb.PersistentClient(path=str(tmp_path / "c")).create_collection(
+            "docs", embedding_function=function)
+        collection.add(ids=[f"c{i}" for i in range(len(chunks))], documents=[c.page_content for c in chunks],
+                       metadatas=[c.metadata for c in chunks])
+        uri = f"chroma:{tmp_path / 'c'}?collection=docs"
+        own = own_embedding(parse_store(uri))
+        assert (own.name, own.model, own.api_base, own.key_variable) == ("openai", "test-embed", server.url,
+                                                                         "CHROMA_OPENAI_API_KEY")
+        found = read_store(parse_store(uri), list(handbook.documents))
+        spec = handbook.add_chunk_set(make_chunk_set("s", handbook.fingerprint, handbook.documents,
+                                                     found.result.chunks))
+        asked_before = len(server.requests)
+        retriever = store_retriever(found, parse_retriever("bm25"))
+        (ranked,) = retriever.rank([Question.of(QUESTIONS[0])], handbook.pool(spec), 5)
+        assert str(retriever.spec) == "dense:openai:test-embed" and len(ranked) == 5
+        assert server.requests[asked_before]["input"] == [QUESTIONS[0]]
+        assert server.headers[asked_before]["Authorization"] == "Bearer sk-own"
+    plain = stores.fill_chroma(tmp_path / "plain", chunks[:3])
+    with pytest.raises(StoreError, match="needs the embedder your pipeline uses"):
+        store_retriever(read_store(parse_store(plain), list(handbook.documents)), parse_retriever("bm25"))
