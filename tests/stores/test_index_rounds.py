@@ -82,3 +82,16 @@ def test_a_round_asking_an_index_is_refused_when_it_cannot_be(workspace):
     workspace.index_search = None
     with pytest.raises(ReviewInputError, match="this server offers no index"):
         draw(missing, workspace)
+
+
+def test_a_golden_set_is_a_question_file_for_a_round_on_your_index(workspace, served):
+    golden = load_questions(SAMPLE / "golden-paraphrase.csv")
+    assert len(golden.items) == 25 and not golden.problems, "both golden formats read as questions"
+    workspace.question_store.put(golden)
+    with EmbeddingServer(width=stores.WIDTH) as server:
+        workspace.embeddings_url = server.url
+        found = read_index(served[0], workspace, StoreCredentials())
+        review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=golden.id,
+                                          retriever="dense:openai:test-embed", index="handbook", k=2, size=10)
+        chunks = draw(review_round, workspace)
+    assert len(chunks) == 10 and server.requests[-1]["input"] == [q.text for q in golden.items]
