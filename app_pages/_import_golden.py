@@ -32,8 +32,7 @@ def _searched(ctx, state, golden, digest: str, retriever: str) -> list:
     """Your index asked itself, when the sidebar's splitter is a served store's chunks and the
     retriever names the embedder to ask it with (said first, as any paid request)."""
     spec = state.spec()
-    info = chunk_sets(ctx).get(str(spec.base if spec.context else spec)) if spec.is_imported else None
-    index = index_of(info.name, ctx.launch.stores) if info is not None else ""
+    index = index_of(spec, chunk_sets(ctx), ctx.launch.stores)
     if not index:
         return []
     if parse_retriever(retriever).dense is None:

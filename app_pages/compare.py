@@ -68,14 +68,13 @@ def _searched_rows(specs: list[str], retriever: str) -> list[pd.DataFrame]:
     their own search, the queries embedded by ``retriever``, said first)."""
     rows = []
     for spec in specs:
-        info = sets.get(str(SplitterSpec.imported(chunk_set_of(spec)))) if chunk_set_of(spec) else None
-        index = index_of(info.name, ctx.launch.stores) if info is not None else ""
+        index = index_of(spec, sets, ctx.launch.stores)
         if not index or parse_retriever(retriever).dense is None:
             continue
         say_what_asking_sends(retriever, ctx, [query.text for query in ctx.workspace.queries()])
         try:
             rows.append(pd.DataFrame([_searched_row(ctx.corpus.fingerprint, state.mode, str(SplitterSpec.imported(
-                info.id)), index, retriever, ctx)]))
+                chunk_set_of(spec))), index, retriever, ctx)]))
         except (StoreError, MissingExtra, RetrieverError, EmbeddingServiceError, SpendRefused) as exc:
             st.error(md(f"Your index {index} could not be asked: {exc}"))
     return rows

@@ -25,10 +25,12 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import threading
+import struct
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from ..data_folder import drop_oldest, rows_by_key, sealed, unsealed, use_wal
 from ..errors import InputRefused, RerankServiceError, RetrieverError
 from ..limits import read_json
 from .ranking import Ask, Pool, Retriever
@@ -42,8 +44,9 @@ ENV_KEY = "CHUNK_INSPECTOR_RERANK_KEY"
 PATHS = {"cohere": "/v2/rerank", "jina": "/v1/rerank", "vllm": "/v1/rerank", "tei": "/rerank", "infinity": "/rerank"}
 DEFAULT_URLS = {"cohere": "https://api.cohere.com", "jina": "https://api.jina.ai"}
 KEY_VARIABLES = {"cohere": "COHERE_API_KEY", "jina": "JINA_API_KEY"}
-#: The cache's file in the data folder.
+#: The cache's file in the data folder, and the most it holds before its older half goes.
 CACHE_FILE = "rerank-scores.sqlite3"
+MAX_CACHE_BYTES = 64 << 20
 
 
 def rerank_url(service: str, base_url: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -134,35 +137,42 @@ class Reranker:
 
 
 class _ScoreCache:
-    """Scores by key in SQLite, shared by the processes of one data folder."""
+    """Scores by key in SQLite, shared by the processes of one data folder: each sealed with its
+    key (a damaged or moved row is asked again and counted), the file kept under ``MAX_CACHE_BYTES``."""
 
     def __init__(self, path: Path) -> None:
-        self.path, self.local = path, threading.local()
+        self.path, self._pid = path, -1
+        self._connection: sqlite3.Connection | None = None
 
-    def _connection(self) -> sqlite3.Connection:
-        connection = getattr(self.local, "connection", None)
-        if connection is None:
+    def _connect(self) -> sqlite3.Connection:
+        if self._pid != os.getpid():  # a forked worker opens its own
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            connection.execute("CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, score REAL NOT NULL)")
-            self.local.connection = connection
-        return connection
+            connection = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+            use_wal(connection)
+            connection.execute("CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, plain BLOB NOT NULL, "
+                               "written REAL NOT NULL)")
+            self._connection, self._pid = connection, os.getpid()
+        return self._connection
 
     def get(self, keys: list[str]) -> dict[str, float]:
         found: dict[str, float] = {}
         try:
-            connection = self._connection()
-            for first in range(0, len(keys), 500):
-                part = keys[first:first + 500]
-                found.update(connection.execute(
-                    f"SELECT key, score FROM scores WHERE key IN ({','.join('?' * len(part))})", part).fetchall())
+            for _, rows in rows_by_key(self._connect(), "scores", keys):
+                for key, stored in rows.items():
+                    value = unsealed(key, stored, CACHE_FILE)
+                    if value is not None and len(value) == 8:
+                        found[key] = struct.unpack("<d", value)[0]
         except sqlite3.Error:
             return {}  # a cache that cannot be read only costs requests
         return found
 
     def put(self, scores: dict[str, float]) -> None:
+        now = time.time()
         try:
-            self._connection().executemany("INSERT OR REPLACE INTO scores VALUES (?, ?)", scores.items())
+            connection = self._connect()
+            connection.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?)",
+                                   [(key, sealed(key, struct.pack("<d", score)), now) for key, score in scores.items()])
+            drop_oldest(connection, "scores", MAX_CACHE_BYTES)
         except sqlite3.Error:
             pass
 

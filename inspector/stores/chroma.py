@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from .address import StoreAddress, StoreCredentials
-from .fields import StoredChunk, read_json_object
+from .fields import StoredChunk, json_object
 from .reading import PAGE_SIZE, client, missing
 
 #: The key under which Chroma keeps a record's document among its metadata.
@@ -130,7 +130,7 @@ class ChromaClientReader:
         if address.served:
             parts = urlsplit(address.location)
             headers = {"Authorization": f"Bearer {credentials.key}"} if credentials.key else None
-            port = parts.port or (443 if parts.scheme == "https" else 8000)
+            port = parts.port or (443 if parts.scheme == "https" else 8000)  # Chroma's own default
             self.client = chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
                                               headers=headers)
         else:
@@ -187,7 +187,7 @@ def own_embedding(address: StoreAddress) -> OwnEmbedding | None:
     except sqlite3.Error:
         return None
     for text in (t for row in rows for t in row if t):
-        found = _known(read_json_object(text))
+        found = _known(json_object(text))
         if found is not None:
             config = found.get("config") if isinstance(found.get("config"), dict) else {}
             return OwnEmbedding(str(found.get("name", "")), str(config.get("model_name") or ""),

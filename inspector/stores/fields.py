@@ -103,7 +103,7 @@ def split_row(row: dict, skip: tuple[str, ...] = ()) -> tuple[str | None, dict]:
     for key in METADATA_KEYS:
         value = row.get(key)
         if isinstance(value, str) and value.lstrip().startswith("{"):
-            value = _json_object(value)
+            value = json_object(value)
         if isinstance(value, dict):
             metadata = {**value, **metadata}
     for key, value in row.items():
@@ -114,16 +114,17 @@ def split_row(row: dict, skip: tuple[str, ...] = ()) -> tuple[str | None, dict]:
     return text, metadata
 
 
-def read_json_object(text: str) -> dict:
-    """A JSON object from outside, bounded (``limits.read_json``); ``{}`` when it is none."""
-    return _json_object(text)
-
-
-def _json_object(text: str) -> dict:
-    if len(text) > MAX_NODE_JSON:
+def json_object(value: Any) -> dict:
+    """A JSON object from outside (text, bytes or already a dict), read within ``limits.read_json``'s
+    bounds; ``{}`` when it is none or too large."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str) or len(value) > MAX_NODE_JSON:
         return {}
     try:
-        value = read_json(text)
+        value = read_json(value)
     except (ValueError, InputRefused, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
@@ -132,7 +133,7 @@ def _json_object(text: str) -> dict:
 def record_of(chunk: StoredChunk, line: int, fields: StoreFields) -> tuple[ChunkRecord | RecordProblem, str]:
     """The chunk as an import record, and the convention it was read by."""
     meta = dict(chunk.metadata)
-    node = _json_object(meta["_node_content"]) if isinstance(meta.get("_node_content"), str) else {}
+    node = json_object(meta.get("_node_content"))
     if node:
         inner = node.get("metadata") if isinstance(node.get("metadata"), dict) else {}
         meta = {**inner, **{k: v for k, v in node.items() if k in ("start_char_idx", "end_char_idx")}, **meta}
@@ -174,13 +175,3 @@ def _first(meta: dict, names: tuple[str, ...]) -> Any:
         if value is not None and value != "":
             return value
     return None
-
-
-def metadata_text(value: Any) -> dict:
-    """A metadata value a client handed over as JSON text, a dict or nothing, as a dict."""
-    if isinstance(value, dict):
-        return value
-    if isinstance(value, (str, bytes)):
-        return _json_object(value.decode("utf-8", "replace") if isinstance(value, bytes) else value)
-    return {}
-

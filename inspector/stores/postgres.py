@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from ..errors import StoreError
 from .address import LANGCHAIN_COLUMNS, LLAMAINDEX_COLUMNS, StoreAddress, StoreCredentials
-from .fields import StoredChunk, metadata_text
+from .fields import StoredChunk, json_object
 from .reading import PAGE_SIZE, client, reason
 
 #: The column types read as text.
@@ -110,7 +110,7 @@ class PostgresReader:
             cursor.itersize = size
             cursor.execute(query, self.arguments)
             while rows := cursor.fetchmany(size):
-                yield [StoredChunk(row_id or f"row {number + i + 1}", text, metadata_text(meta))
+                yield [StoredChunk(row_id or f"row {number + i + 1}", text, json_object(meta))
                        for i, (row_id, text, meta) in enumerate(rows)]
                 number += len(rows)
 

@@ -113,16 +113,19 @@ class LanceReader:
         except ValueError:
             raise missing(address, self.db.list_tables(limit=10).tables) from None
         pa = client("pyarrow", "lancedb")
+        self.vector_columns = [f.name for f in self.table.schema if pa.types.is_fixed_size_list(f.type)]
         self.columns = [f.name for f in self.table.schema
                         if not (pa.types.is_fixed_size_list(f.type) or pa.types.is_list(f.type)
                                 and pa.types.is_floating(f.type.value_type))]
+        self.ids = next((k for k in ("id", "node_id", "doc_id") if k in self.columns), None)
+        """The column naming each row (None: rows are named by their place)."""
 
     def count(self) -> int | None:
         return self.table.count_rows()
 
     def pages(self, size: int = PAGE_SIZE) -> Iterator[list[StoredChunk]]:
         query = self.table.search().select(self.columns).limit(None)
-        ids = next((k for k in ("id", "node_id", "doc_id") if k in self.columns), None)
+        ids = self.ids
         number = 0
         for batch in query.to_batches(size):
             rows = batch.to_pylist()
@@ -153,6 +156,7 @@ class MilvusReader:
         vector_types = {t for t in pymilvus.DataType if "VECTOR" in t.name}
         fields = schema.get("fields", [])
         self.primary = next((f["name"] for f in fields if f.get("is_primary")), "")
+        self.vector_field = next((f["name"] for f in fields if f.get("type") in vector_types), "")
         self.fields = [f["name"] for f in fields if f.get("type") not in vector_types]
         if schema.get("enable_dynamic_field"):
             self.fields.append("$meta")

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from urllib.parse import urlsplit
 
 from ..errors import StoreError
 from ..retrieval.ranking import Ask, Pool, Retriever
 from ..retrieval.retriever_spec import RetrieverSpec
 from .address import StoreAddress, StoreCredentials
-from .reading import client, missing, reason
+from .chroma import ChromaClientReader
+from .postgres import PostgresReader
+from .readers import LanceReader, MilvusReader, QdrantReader
+from .reading import reason
 
 NO_CREDENTIALS = StoreCredentials()
 
@@ -67,24 +69,14 @@ def open_search(address: StoreAddress, credentials: StoreCredentials) -> StoreSe
 
 
 class ChromaSearch(StoreSearch):
-    """``collection.query`` with the question's vector (Chroma's client: a folder's bookkeeping
-    is rewritten when it opens it, which searching cannot avoid)."""
+    """``collection.query`` with the question's vector, through Chroma's client (a folder's
+    bookkeeping is rewritten when the client opens it, which searching cannot avoid)."""
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
-        chromadb = client("chromadb", "chroma")
-        if address.served:
-            parts = urlsplit(address.location)
-            headers = {"Authorization": f"Bearer {credentials.key}"} if credentials.key else None
-            self.client = chromadb.HttpClient(host=parts.hostname, port=parts.port or 8000,
-                                              ssl=parts.scheme == "https", headers=headers)
-        else:
-            self.client = chromadb.PersistentClient(path=address.location)
+        self.collection = ChromaClientReader(address, credentials).collection
+        if not address.served:
             self.note = (f"searching {address.label} opened it with Chroma's client, which rewrites its bookkeeping "
                          "in chroma.sqlite3; your chunks are not changed")
-        names = [c.name for c in self.client.list_collections()]
-        if address.collection not in names:
-            raise missing(address, names)
-        self.collection = self.client.get_collection(address.collection)
 
     def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
         found = self.collection.query(query_embeddings=vectors, n_results=k, include=[])
@@ -95,41 +87,30 @@ class QdrantSearch(StoreSearch):
     """``query_points`` with the question's vector (the collection's one vector, or its first named one)."""
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
-        qdrant = client("qdrant_client", "qdrant")
-        self.address = address
-        self.client = (qdrant.QdrantClient(url=address.location, api_key=credentials.key or None, timeout=60)
-                       if address.served else qdrant.QdrantClient(path=address.location))
-        if not self.client.collection_exists(address.collection):
-            self.client.close()
-            raise missing(address, [c.name for c in self.client.get_collections().collections])
+        self.reader = QdrantReader(address, credentials)
+        self.client, self.note = self.reader.client, self.reader.note
         vectors = self.client.get_collection(address.collection).config.params.vectors
         self.using = next(iter(vectors)) if isinstance(vectors, dict) and vectors else None
 
     def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
-        return [[str(p.id) for p in self.client.query_points(self.address.collection, query=v, using=self.using,
-                                                              limit=k, with_payload=False).points]
+        return [[str(p.id) for p in self.client.query_points(self.reader.address.collection, query=v,
+                                                              using=self.using, limit=k,
+                                                              with_payload=False).points]
                 for v in vectors]
 
     def close(self) -> None:
-        self.client.close()
+        self.reader.close()
 
 
 class LanceSearch(StoreSearch):
     """``table.search(vector)`` on the table's vector column, answering its id column."""
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
-        lancedb = client("lancedb", "lancedb")
-        pa = client("pyarrow", "lancedb")
-        try:
-            self.table = lancedb.connect(address.location).open_table(address.collection)
-        except ValueError:
-            raise missing(address, []) from None
-        names = [f.name for f in self.table.schema]
-        self.ids = next((k for k in ("id", "node_id", "doc_id") if k in names), None)
-        columns = [f.name for f in self.table.schema if pa.types.is_fixed_size_list(f.type)]
-        if self.ids is None or not columns:
+        reader = LanceReader(address, credentials)
+        if reader.ids is None or not reader.vector_columns:
             raise StoreError(f"cannot search {address}: the table has no id column (id, node_id) or no vector column")
-        self.column = "vector" if "vector" in columns else columns[0]
+        self.table, self.ids = reader.table, reader.ids
+        self.column = "vector" if "vector" in reader.vector_columns else reader.vector_columns[0]
 
     def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
         return [[str(row[self.ids]) for row in self.table.search(v, vector_column_name=self.column).limit(k)
@@ -140,32 +121,22 @@ class MilvusSearch(StoreSearch):
     """``client.search`` on the collection's vector field, answering its primary keys."""
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
-        pymilvus = client("pymilvus", "milvus")
-        self.address = address
-        self.client = pymilvus.MilvusClient(uri=address.location, token=credentials.key or "")
-        if not self.client.has_collection(address.collection):
-            raise missing(address, self.client.list_collections())
-        fields = self.client.describe_collection(address.collection).get("fields", [])
-        vector_types = {t for t in pymilvus.DataType if "VECTOR" in t.name}
-        self.field = next((f["name"] for f in fields if f.get("type") in vector_types), "")
-        self.primary = next((f["name"] for f in fields if f.get("is_primary")), "id")
-        self.client.load_collection(address.collection)
+        self.reader = MilvusReader(address, credentials)
 
     def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
-        found = self.client.search(self.address.collection, data=vectors, limit=k, anns_field=self.field,
-                                   output_fields=[self.primary])
-        return [[str(hit[self.primary]) for hit in hits] for hits in found]
+        reader = self.reader
+        found = reader.client.search(reader.address.collection, data=vectors, limit=k, anns_field=reader.vector_field,
+                                     output_fields=[reader.primary])
+        return [[str(hit[reader.primary]) for hit in hits] for hits in found]
 
     def close(self) -> None:
-        self.client.close()
+        self.reader.close()
 
 
 class PostgresSearch(StoreSearch):
     """pgvector's cosine distance (``<=>``) on the table's ``vector`` column."""
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
-        from .postgres import PostgresReader
-
         self.reader = PostgresReader(address, credentials)
         with self.reader.connection.cursor() as cursor:
             cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = %s "

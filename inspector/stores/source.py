@@ -80,9 +80,11 @@ class StoreImport:
         return (f"{self.address}: {self.stored:,} stored chunks read ({how or 'none'} metadata); "
                 f"{self.result.summary()}")
 
-    def lines(self, shown: int = SHOWN_PER_KIND) -> list[str]:
+    def lines(self, shown: int = SHOWN_PER_KIND, named: bool = True) -> list[str]:
         """What was not taken as stored, a few lines per kind and the rest counted; chunks of
-        documents not in the corpus counted per document."""
+        documents not in the corpus counted per document; each line begins with the store's
+        label when ``named`` (a page about one store leaves it out)."""
+        label = self.address.label if named else "stored chunk"
         out: list[str] = []
         by_kind: dict[str, list[ImportProblem]] = {}
         for problem in self.problems:
@@ -90,12 +92,12 @@ class StoreImport:
                 by_kind.setdefault(problem.kind, []).append(problem)
         for kind, problems in sorted(by_kind.items()):
             for problem in problems[:shown]:
-                out.append(f"{self.address.label} #{problem.line} ({problem.chunk_id}): {kind}: {problem.message}")
+                out.append(f"{label} #{problem.line} ({problem.chunk_id}): {kind}: {problem.message}")
             if len(problems) > shown:
                 out.append(f"... and {len(problems) - shown:,} more {kind} ({len(problems):,} in all)")
         for document, count in self.strays().items():
-            out.append(f"{self.address.label}: {count:,} stored chunk{'s' * (count != 1)} of {document}: not a "
-                       "document of the corpus (read the folder the store was filled from)")
+            out.append(f"{self.address.label + ': ' if named else ''}{count:,} stored chunk{'s' * (count != 1)} of "
+                       f"{document}: not a document of the corpus (read the folder the store was filled from)")
         return out
 
 

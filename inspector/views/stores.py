@@ -14,10 +14,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..chunks.sets import ChunkSet, make_chunk_set
+from ..chunks.sets import ChunkSet, ChunkSetInfo, make_chunk_set
 from ..errors import StoreAddressError, StoreError
 from ..retrieval.retriever_spec import parse_retriever
-from ..spec import SplitterSpec
+from ..spec import SplitterSpec, parse_spec
 from ..stores.address import StoreAddress, StoreCredentials, parse_store
 from ..stores.search import store_retriever
 from ..stores.source import StoreImport, read_store
@@ -87,9 +87,7 @@ class IndexRead:
         result = self.imported.result
         out = [f"{result.imported:,} of {self.imported.stored:,} stored chunks of {self.store.name} placed on the "
                f"corpus ({', '.join(f'{n:,} by {k}' for k, n in result.placements.items() if n) or 'none'})."]
-        out += [line.split(": ", 1)[1] if ": " in line else line
-                for line in self.imported.lines(SHOWN_PROBLEMS)]
-        return out
+        return out + self.imported.lines(SHOWN_PROBLEMS, named=False)
 
 
 def read_index(store: ServedStore, workspace, credentials: StoreCredentials, progress=None) -> IndexRead:
@@ -105,9 +103,12 @@ def read_index(store: ServedStore, workspace, credentials: StoreCredentials, pro
     return IndexRead(store, chunk_set, imported)
 
 
-def index_of(chunk_set_name: str, stores: Sequence[ServedStore]) -> str:
-    """The served store whose chunks a chunk set holds, by the set's name ("" when none)."""
-    name = chunk_set_name[len(INDEX_SET):] if chunk_set_name.startswith(INDEX_SET) else ""
+def index_of(spec: SplitterSpec | str, sets: Mapping[str, ChunkSetInfo], stores: Sequence[ServedStore]) -> str:
+    """The served store whose chunks ``spec`` names (``sets``: the stored chunk sets by spec), or
+    "" when it names none."""
+    chunk_set = parse_spec(spec).chunk_set
+    info = sets.get(str(SplitterSpec.imported(chunk_set))) if chunk_set else None
+    name = info.name[len(INDEX_SET):] if info is not None and info.name.startswith(INDEX_SET) else ""
     return name if any(s.name == name for s in stores) else ""
 
 
@@ -120,6 +121,10 @@ class IndexSearch:
         self.stores = {s.name: s for s in stores}
         self.credentials, self.workspace = credentials, workspace
         self.read: dict[str, IndexRead] = {}
+
+    def remember(self, found: IndexRead) -> None:
+        """A store already read onto this workspace's corpus (the sidebar's read): not read again to ask it."""
+        self.read[found.store.name] = found
 
     def __call__(self, name: str, spec: str, retriever: str):
 

@@ -161,3 +161,21 @@ def test_rerank_specs_round_trip_and_refuse_with_the_reason():
                        ("bm25|rerank=tei@many", "whole number")):
         with pytest.raises(RetrieverError, match=words):
             parse_retriever(bad)
+
+
+def test_a_damaged_score_is_asked_again_and_counted(tmp_path):
+    import sqlite3
+
+    from inspector.data_folder import damaged
+    from inspector.retrieval.rerank import CACHE_FILE
+
+    with RerankServer() as server:
+        Reranker("cohere", "m", server.root, cache_folder=tmp_path).scores(QUESTION, TEXTS)
+        with sqlite3.connect(tmp_path / CACHE_FILE) as db:
+            key, stored = db.execute("SELECT key, plain FROM scores LIMIT 1").fetchone()
+            db.execute("UPDATE scores SET plain = ? WHERE key = ?", (bytes([stored[0] ^ 1]) + stored[1:], key))
+        before = damaged().get(CACHE_FILE, 0)
+        again = Reranker("cohere", "m", server.root, cache_folder=tmp_path)
+        assert again.scores(QUESTION, TEXTS) == pytest.approx(EXPECTED)
+    assert again.requests == 1 and len(server.requests[-1][1]["documents"]) == 1, "only the damaged one asked"
+    assert damaged()[CACHE_FILE] == before + 1
