@@ -127,14 +127,15 @@ class ChromaClientReader:
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         chromadb = client("chromadb", "chroma")
         self.address = address
+        quiet = chromadb.config.Settings(anonymized_telemetry=False)  # offline: the client reports nothing
         if address.served:
             parts = urlsplit(address.location)
             headers = {"Authorization": f"Bearer {credentials.key}"} if credentials.key else None
             port = parts.port or (443 if parts.scheme == "https" else 8000)  # Chroma's own default
             self.client = chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
-                                              headers=headers)
+                                              headers=headers, settings=quiet)
         else:
-            self.client = chromadb.PersistentClient(path=address.location)
+            self.client = chromadb.PersistentClient(path=address.location, settings=quiet)
         names = [c.name for c in self.client.list_collections()]
         if address.collection not in names:
             raise missing(address, names)
