@@ -34,7 +34,8 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "measure.workspace": ["Workspace"],
     "review.rounds": ["draw"],
     "review.store": ["ReviewStore"],
-    "reports.article": ["build_report", "format_report"],
+    "reports.article": ["build_report"],
+    "reports.printed": ["format_report"],
 })
 
 __version__ = "0.1.0"

@@ -48,6 +48,9 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     report.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
                         help="atom detector: markdown-it-py (default) or the article's exact rules")
     report.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    report.add_argument("--intervals", action=argparse.BooleanOptionalAction, default=None,
+                        help="print each rate's 95%% interval and each table's verdict (default: on, except with "
+                             "--atoms seed, whose tables stay the article's); --json always carries them")
     report.add_argument("--spec", action="append", metavar="SPEC",
                         help="splitters to compare (repeatable); default: the article's seven")
     report.add_argument("--sweep", metavar="SPEC", default="structured:800",

@@ -160,10 +160,10 @@ def _logged(args: argparse.Namespace, work, report: dict, status: int) -> int:
 
 def _printed(args: argparse.Namespace, report: dict, skipped) -> int:
     """Print the report, with the files that were skipped; the exit status."""
-    from ..reports.article import format_report
+    from ..reports.printed import format_report
 
     report["skipped"] = [{"path": s.path, "reason": s.reason} for s in skipped]
-    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else format_report(report))
+    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else format_report(report, args.intervals))
     return 0
 
 

@@ -101,7 +101,7 @@ def asked_of_stores(args: argparse.Namespace, work, found: list, report: dict, g
     embedded by ``--retriever``'s embedder): a row beside the splitters' in tables e and f. A store
     that cannot be searched is said on stderr and the report goes on."""
     from ..errors import EmbeddingServiceError, MissingExtra, RetrieverError, StoreError
-    from ..reports.golden_table import golden_row, questions_row
+    from ..reports.golden_table import decided, golden_row, questions_row
     from ..stores.address import StoreCredentials
     from ..stores.search import store_retriever
     from .common import retriever_spec
@@ -117,6 +117,7 @@ def asked_of_stores(args: argparse.Namespace, work, found: list, report: dict, g
             for section, one in zip(report.get("golden", ()), golden):
                 row = golden_row(work, one, chunk_spec, retriever, section["budgets"], label)
                 section["rows"].append({**row, "searched": str(imported.address), "retriever": str(retriever.spec)})
+                section["decision"] = decided(section)["decision"]
             if questions is not None:
                 row = questions_row(work, questions, chunk_spec, retriever, label)
                 report["questions"]["rows"].append({**row, "searched": str(imported.address)})

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..atoms.analysis import Analysis
 from ..model import ATOM_KINDS, Span
+from .summary import Tally
 
 
 def document_bases(lengths: list[int]) -> np.ndarray:
@@ -144,17 +145,35 @@ def held_whole(atom_starts: np.ndarray, atom_ends: np.ndarray, chunk_starts: np.
 
 
 def survival_counts(atoms: AtomArrays, chunk_starts: np.ndarray, chunk_ends: np.ndarray,
-                    fits: int | None, sizes=None) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+                    fits: int | None, sizes=None) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]],
+                                                          dict[str, Tally], dict[str, Tally]]:
     """``measures.survival_pair`` over the whole corpus: ``(intact, counted)`` per kind for
     atoms no larger than ``fits`` (``sizes(kind)`` measures them; characters by default) and
-    for every atom."""
-    fit_out, all_out = {}, {}
+    for every atom; then the same counts per document, as a ``Tally`` per kind each."""
+    fit_out, all_out, fit_tally, all_tally = {}, {}, {}, {}
     for kind in ATOM_KINDS:
         held = held_whole(atoms.starts[kind], atoms.ends[kind], chunk_starts, chunk_ends)
+        documents = atoms.documents[kind]
         all_out[kind] = (int(held.sum()), len(held))
+        all_tally[kind] = tally(documents, held, np.ones(len(held), dtype=bool))
         if fits is None:
-            fit_out[kind] = all_out[kind]
+            fit_out[kind], fit_tally[kind] = all_out[kind], all_tally[kind]
         else:
             small = (sizes(kind) if sizes else atoms.sizes(kind)) <= fits
             fit_out[kind] = (int((held & small).sum()), int(small.sum()))
-    return fit_out, all_out
+            fit_tally[kind] = tally(documents, held & small, small)
+    return fit_out, all_out, fit_tally, all_tally
+
+
+def tally(documents: np.ndarray, intact: np.ndarray, counted: np.ndarray) -> Tally:
+    """Per document (``documents``: each atom's), atoms ``intact`` and atoms ``counted``, tallied."""
+    if not len(documents):
+        return ()
+    size = int(documents.max()) + 1
+    kept = np.bincount(documents, weights=intact, minlength=size).astype(np.int64)
+    seen = np.bincount(documents, weights=counted, minlength=size).astype(np.int64)
+    pairs = np.stack([kept[seen > 0], seen[seen > 0]], axis=1)
+    if not len(pairs):
+        return ()
+    unique, many = np.unique(pairs, axis=0, return_counts=True)
+    return tuple(((int(a), int(b)), int(n)) for (a, b), n in zip(unique.tolist(), many.tolist()))

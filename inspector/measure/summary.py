@@ -11,6 +11,20 @@ from ..model import ATOM_KINDS, Span
 from ..spec import SplitterSpec
 from .sizes import percentile
 
+#: Survival per document in a canonical form: ``((intact, counted), documents)`` pairs, sorted,
+#: for the documents with any such atom. Sums over runs of documents merge tallies; the cluster
+#: bootstrap needs no more, and no order.
+Tally = tuple[tuple[tuple[int, int], int], ...]
+
+
+def merged(tallies: Iterable[Tally]) -> Tally:
+    """One tally from those of runs of documents measured apart."""
+    found: dict[tuple[int, int], int] = {}
+    for one in tallies:
+        for pair, n in one:
+            found[pair] = found.get(pair, 0) + n
+    return tuple(sorted(found.items()))
+
 
 @dataclass(frozen=True, slots=True)
 class SplitSummary:
@@ -34,11 +48,24 @@ class SplitSummary:
     oversized: int
     """Chunks over budget because one indivisible piece is."""
 
+    tally_fit: dict[str, Tally] = field(default_factory=dict)
+    """``survival_fit`` per document, tallied (what its interval resamples)."""
+
+    tally_all: dict[str, Tally] = field(default_factory=dict)
+    """``survival_all`` per document, tallied."""
+
     def kept(self, kind: str, *, every: bool = False) -> float | None:
         """Share of ``kind``'s atoms kept whole: of those that fit the budget, or of ``every``
         one; None when there is no such atom."""
         intact, counted = (self.survival_all if every else self.survival_fit)[kind]
         return intact / counted if counted else None
+
+    def interval(self, kind: str, *, every: bool = False):
+        """``kept`` with its 95% interval (``confidence.Interval``), documents resampled."""
+        from ..confidence import clustered_rate
+
+        tallied = (self.tally_all if every else self.tally_fit).get(kind, ())
+        return clustered_rate(tallied)
 
     @classmethod
     def total(cls, spec: SplitterSpec, parts: Iterable["SplitSummary"]) -> "SplitSummary":
@@ -47,13 +74,16 @@ class SplitSummary:
         chunks = span_chars = oversized = 0
         fit = dict.fromkeys(ATOM_KINDS, (0, 0))
         every = dict(fit)
+        parts = list(parts)
         for part in parts:
             chunks, span_chars = chunks + part.chunks, span_chars + part.span_chars
             oversized += part.oversized
             for mine, theirs in ((fit, part.survival_fit), (every, part.survival_all)):
                 for kind, (intact, counted) in theirs.items():
                     mine[kind] = (mine[kind][0] + intact, mine[kind][1] + counted)
-        return cls(spec, chunks, span_chars, fit, every, oversized)
+        tallies = [{kind: merged(part.tally_fit.get(kind, ()) for part in parts) for kind in ATOM_KINDS},
+                   {kind: merged(part.tally_all.get(kind, ()) for part in parts) for kind in ATOM_KINDS}]
+        return cls(spec, chunks, span_chars, fit, every, oversized, *tallies)
 
 
 #: A configuration's counts per group of documents (by format or language): group -> (documents,

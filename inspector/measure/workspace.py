@@ -364,11 +364,11 @@ class Workspace:
             texts = [d.text for d in self.documents]
             sizes = lambda kind: atoms.token_sizes(kind, spec.unit, length, texts)  # noqa: E731
         starts, ends = chunks.global_spans(atoms.bases)
-        fit, every = survival_counts(atoms, starts, ends, fits, sizes)
+        fit, every, fit_tally, all_tally = survival_counts(atoms, starts, ends, fits, sizes)
         oversized = chunks.oversized
         if spec.is_imported and fits is not None:
             oversized = sum(1 for size in self.sizes(spec) if size > fits)
-        return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized)
+        return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized, fit_tally, all_tally)
 
     def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=(),
                       retriever=None) -> None:

@@ -1,8 +1,9 @@
 """What the command line prints: the article's four tables, the fixes table, the CI gate and
 MLflow runs.
 
-``article`` builds and formats the tables of *The chunk boundary is the bug* (survival,
-probe, budget sweep, header carry); ``fixes_table`` measures the five fixes of *The Orphan
+``article`` builds the tables of *The chunk boundary is the bug* (survival, probe, budget
+sweep, header carry) and ``printed`` prints them, with each rate's interval and each table's
+verdict (``decide``: which rows differ beyond noise); ``fixes_table`` measures the five fixes of *The Orphan
 Test* one by one; ``gate`` holds one chunking's measures to floors, ceilings and a baseline;
 ``tracking`` logs one MLflow run per configuration.
 """
@@ -10,7 +11,8 @@ Test* one by one; ``gate`` holds one chunking's measures to floors, ceilings and
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "article": ["build_report", "format_report"],
+    "article": ["build_report"],
+    "printed": ["format_report"],
     "fixes_table": ["STEPS", "FixRow", "FixesTable", "fix_specs", "format_fixes", "measure_fixes"],
     "tracking": ["TrackedRun", "log_runs", "report_runs"],
     "gate": ["MEASURES", "GateResult", "check_gate", "format_check", "measure", "measure_info", "parse_limit",

@@ -15,9 +15,9 @@ from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
-from .formats_table import format_formats, format_languages, formats_section, languages_section
+from .formats_table import formats_section, languages_section
+from .printed import SWEEP_KINDS
 
-SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
 Progress = Callable[[str, int, int], None]
 
 
@@ -89,12 +89,16 @@ def build_report(
               for table in ("compare", "sweep", "headers")}
     for row in tables["compare"]:
         del row["survival_all"], row["budget"]
+        del row["intervals"]["survival_all"]
+    for row in tables["sweep"]:
+        row.pop(ANSWERED, None)
     report = {
         "mode": workspace.mode,
         "corpus": corpus,
         "retriever": str(retriever.spec),
         "queries": len(workspace.queries()),
         "compare": tables["compare"],
+        "decision": probe_decision(tables["compare"]),
         "sweep": [_sweep_row(row) for row in tables["sweep"]],
         "sweep_spec": str(sweep_base),
         "headers": tables["headers"][0],
@@ -142,7 +146,8 @@ class _Steps:
 def _sweep_row(row: dict) -> dict:
     """A compare row cut down to what table c prints (every atom counted)."""
     return {"budget": row["budget"], "spec": row["spec"], "chunks": row["chunks"], "mean": row["mean"],
-            "survival": {k: row["survival_all"][k] for k in SWEEP_KINDS}, "ctx_tokens": row["ctx_tokens"]}
+            "survival": {k: row["survival_all"][k] for k in SWEEP_KINDS}, "ctx_tokens": row["ctx_tokens"],
+            "intervals": {"survival": row["intervals"]["survival_all"], "ctx_tokens": row["intervals"]["ctx_tokens"]}}
 
 
 def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None,
@@ -170,15 +175,54 @@ def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None
         "rank_miss": probe.miss_rate,
         "ctx_chars": probe.context_chars,
         "ctx_tokens": probe.context_tokens,
+        "intervals": {
+            "survival": {k: summary.interval(k).as_dict() if summary.survival_fit[k][1] else None for k in ATOM_KINDS},
+            "survival_all": {k: summary.interval(k, every=True).as_dict() if summary.survival_all[k][1] else None
+                             for k in SWEEP_KINDS},
+            **probe_intervals(probe)},
+        ANSWERED: answered(probe.hits()),
         **({"expanded": [probe_row(workspace.probe(spec, retriever=retriever, expand=w)) for w in expand]}
            if expand else {}),
     }
 
 
+ANSWERED = "answered"
+"""A row's key for which queries it answers: one character each, ``1`` or ``0``, in the queries'
+order (what the table's verdict, and ``check --baseline``, compare query by query)."""
+
+
+def answered(hits) -> str:
+    """Hits as a row's ``answered`` string."""
+    return "".join("1" if hit else "0" for hit in hits)
+
+
+def probe_intervals(probe) -> dict:
+    """Table b's rates with their intervals, and its context with the interval of its mean."""
+    from ..confidence import mean, rate
+
+    return {"answer_at_5": rate(probe.answered, probe.queries).as_dict(),
+            "cut": rate(probe.cut, probe.queries).as_dict(), "ctx_tokens": mean(probe.tokens).as_dict()}
+
+
 def probe_row(probe) -> dict:
     """Table b's columns of one probe."""
     return {"expand": probe.expand, "answer_at_5": probe.answer_rate, "cut": probe.cut_rate,
-            "rank_miss": probe.miss_rate, "ctx_chars": probe.context_chars, "ctx_tokens": probe.context_tokens}
+            "rank_miss": probe.miss_rate, "ctx_chars": probe.context_chars, "ctx_tokens": probe.context_tokens,
+            "intervals": probe_intervals(probe), ANSWERED: answered(probe.hits())}
+
+
+def probe_decision(rows: list[dict]) -> dict | None:
+    """Table b's verdict on answer@5 over its rows (each splitter, and each read with its
+    neighbours)."""
+    from .decide import decide, hits_of
+
+    found = []
+    for row in rows:
+        found.append((row["splitter"].strip(), hits_of(row[ANSWERED])))
+        found += [(f"{row['splitter'].strip()} ±{e['expand']} read", hits_of(e[ANSWERED]))
+                  for e in row.get("expanded", ())]
+    decision = decide("answer@5", found)
+    return decision.as_dict() if decision else None
 
 
 _SHARED: tuple[Workspace, Retriever] | None = None  # what a forked worker inherited
@@ -262,15 +306,6 @@ def _shared_out(pool, workers: int, plan: list[Job]):
             running[0].wait(0.05)
 
 
-def _pct(value: float | None, width: int) -> str:
-    return f"{'n/a':>{width}s}" if value is None else f"{value:{width}.1%}"
-
-
-def _count_word(n: int) -> str:
-    words = "no one two three four five six seven eight nine ten".split()
-    return words[n] if n < len(words) else "several"
-
-
 def name_rows(report, names: dict[str, str]):
     """The report with the rows of the specs in ``names`` (spec string -> name) named so in every
     table (a store's chunks are "your index", not an id)."""
@@ -282,72 +317,3 @@ def name_rows(report, names: dict[str, str]):
     if out.get("spec") in names and isinstance(out.get("splitter"), str) and not out["splitter"].startswith(" "):
         out["splitter"] = names[out["spec"]]
     return out
-
-
-def format_report(report: dict) -> str:
-    """The tables as the article prints them (same columns, widths and rounding)."""
-    corpus = report["corpus"]
-    atoms = corpus["atoms"]
-    lines = [
-        f"corpus   {corpus['documents']} documents, {corpus['characters']:,} characters"
-        f" ({report['mode']} atoms)",
-        # The article prints no such line: seed mode's report stays its, number for number.
-        *(["         languages: " + ", ".join(f"{name} {count}" for name, count in corpus["languages"].items())]
-          if report["mode"] != "seed" else []),
-        f"atoms    {atoms['code']} code blocks, {atoms['table']} tables, {atoms['row']} rows, "
-        f"{atoms['num']} figure sentences, {atoms['cite']} citing sentences",
-        "",
-        "atom length in characters      p50      p90      p99      max",
-    ]
-    for kind, label in (("code", "code block"), ("table", "table"), ("row", "table row"),
-                        ("num", "figure sentence")):
-        s = corpus["atom_lengths"][kind]
-        lines.append(f"  {label:16s}{s['p50']:10.0f}{s['p90']:9.0f}{s['p99']:9.0f}{s['max']:9d}")
-    fits = report.get("fits")
-    limit = (f"{fits}-character budget, atoms of {fits} characters or less" if fits
-             else "atoms no larger than each splitter's budget")
-    lines += ["", f"a. splitter comparison, {limit}",
-              f"{'splitter':16s}{'chunks':>7s}{'mean':>6s}{'code':>7s}{'table':>7s}{'row':>7s}"
-              f"{'num':>7s}{'cite':>7s}{'dup':>6s}"]
-    for row in report["compare"]:
-        lines.append(f"{row['splitter']:16s}{row['chunks']:7d}{row['mean']:6.0f}"
-                     + "".join(_pct(row["survival"][k], 7) for k in ATOM_KINDS)
-                     + f"{row['duplication']:6.2f}")
-    ranked = "" if report.get("retriever", "bm25") == "bm25" else f", ranked by {report['retriever']}"
-    # The article's recipe; beyond it, a sentence of Chinese, Japanese or Korean gives bigrams.
-    words = "three longest words" if report["mode"] == "seed" else "three longest words (or rarest bigrams)"
-    lines += ["", f"b. {report['queries']} lexical queries, {words} of a figure sentence{ranked}",
-              f"{'splitter':16s}{'answer@5':>9s}{'cut':>7s}{'ctx chars':>10s}{'ctx tokens':>11s}"]
-    for row in report["compare"]:
-        for label, probe in ((row["splitter"], row), *((f"  ±{e['expand']} read", e) for e in row.get("expanded", ()))):
-            lines.append(f"{label:16s}{_pct(probe['answer_at_5'], 9)}{_pct(probe['cut'], 7)}"
-                         f"{probe['ctx_chars']:10.0f}{round(probe['ctx_tokens']):11d}")
-    sweep_kind = report["sweep_spec"].split(":")[0]
-    lines += ["", f"c. {sweep_kind} splitter, {_count_word(len(report['sweep']))} budgets, every atom counted",
-              f"{'budget':>7s}{'chunks':>7s}{'mean':>6s}{'code':>7s}{'table':>7s}{'num':>7s}{'ctx tokens':>11s}"]
-    for row in report["sweep"]:
-        lines.append(f"{row['budget']:7d}{row['chunks']:7d}{row['mean']:6.0f}"
-                     + "".join(_pct(row["survival"][k], 7) for k in SWEEP_KINDS)
-                     + f"{round(row['ctx_tokens']):11d}")
-    h = report["headers"]
-    tot = h["rows"]
-    lines += ["", f"d. rows in a chunk that also holds their header row: {h['rows_with_header']}/{tot} = "
-              f"{_pct(h['rows_with_header'] / tot if tot else None, 0).strip()}",
-              f"   rows in a chunk that begins mid-table: {h['rows_mid_table']}/{tot} = "
-              f"{_pct(h['rows_mid_table'] / tot if tot else None, 0).strip()}"
-              f" across {h['mid_table_chunks']} chunks, none carrying a header"]
-    if "golden" in report or "questions" in report:
-        from .golden_table import format_golden, format_questions
-    for section in report.get("golden", ()):
-        lines += ["", *format_golden(section)]
-    if "questions" in report:
-        lines += ["", *format_questions(report["questions"])]
-    if "by_format" in report:
-        lines += ["", *format_formats(report["by_format"])]
-    if "by_language" in report:
-        lines += ["", *format_languages(report["by_language"])]
-    if "fixes" in report:
-        from .fixes_table import format_fixes
-
-        lines += ["", *format_fixes(report["fixes"])]
-    return "\n".join(lines) + "\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..measure.asking import ask_theirs, unplaced
 from ..retrieval.golden import DEFAULT_BUDGETS, TOP_K, golden_recall
+from .decide import bounds_line, decide, decision_lines, hits_of
 
 
 def golden_section(workspace, golden, specs, retriever, budgets=None, expand: tuple[int, ...] = ()) -> dict:
@@ -20,14 +21,30 @@ def golden_section(workspace, golden, specs, retriever, budgets=None, expand: tu
     workspace.measure_ahead(golden=(golden, specs, budgets, (0, *expand)), retriever=retriever)  # streamed: at once
     rows = [golden_row(workspace, golden, spec, retriever, budgets, f"  ±{width} read" if width else spec.label, width)
             for spec in specs for width in (0, *expand)]
-    return {"name": golden.name, "format": golden.format, "questions": len(golden.items), "quotes": golden.quotes,
-            "left_out": golden.left_out(), "retriever": str(retriever.spec), "budgets": list(budgets), "rows": rows}
+    section = {"name": golden.name, "format": golden.format, "questions": len(golden.items), "quotes": golden.quotes,
+               "left_out": golden.left_out(), "retriever": str(retriever.spec), "budgets": list(budgets), "rows": rows}
+    return decided(section)
+
+
+def decided(section: dict) -> dict:
+    """The section with its verdict on recall at its first budget over its rows (again, when
+    rows were added)."""
+    first = str(section["budgets"][0])
+    found, base = [], ""
+    for row in section["rows"]:
+        label = row["splitter"]
+        base = base if label.startswith(" ") else label
+        found.append((f"{base} {label.strip()}" if label.startswith(" ") else label, hits_of(row["answered"][first])))
+    decision = decide(f"recall@{first}", found)
+    return {**section, "decision": decision.as_dict() if decision else None}
 
 
 def golden_row(workspace, golden, spec, retriever, budgets, label: str, expand: int = 0) -> dict:
     """One row of a golden table: ``spec``'s chunks ranked by ``retriever``."""
-    row = golden_recall(workspace, golden, spec, budgets=tuple(budgets), retriever=retriever, expand=expand).as_dict()
+    result = golden_recall(workspace, golden, spec, budgets=tuple(budgets), retriever=retriever, expand=expand)
+    row = result.as_dict()
     del row["label"], row["retriever"], row["misses"]
+    row["answered"] = {str(b): "".join(map(str, result.hits(b))) for b in result.budgets}
     return {"splitter": label, "spec": str(spec), **row}
 
 
@@ -37,27 +54,33 @@ def questions_row(workspace, questions, spec, retriever, label: str) -> dict:
     return {"splitter": label, "spec": str(spec), **asked.as_dict()}
 
 
-def format_golden(section: dict) -> list[str]:
-    """The golden table's lines."""
+def format_golden(section: dict, intervals: bool = False) -> list[str]:
+    """The golden table's lines; with ``intervals``, each recall's 95% interval on the line
+    below and the table's verdict at the first budget."""
     budgets = section["budgets"]
     first = str(budgets[0])
     several = section["quotes"] > section["questions"]
+    cell = 13 if intervals else 8
     unit = section["rows"][0]["unit"] if section["rows"] else "o200k"
     lines = [f"e. golden set {section['name']}: {section['questions']} questions, {section['quotes']} quotes"
              + (f", {section['left_out']} lines left out" if section["left_out"] else "")
              + f"; ranked by {section['retriever']}, budgets in {unit} tokens",
-             f"{'splitter':16s}" + "".join(f"{'r@' + str(b):>8s}" for b in budgets)
+             f"{'splitter':16s}" + "".join(f"{'r@' + str(b):>{cell}s}" for b in budgets)
              + (f"{'any@' + first:>9s}" if several else "")
              + f"{'cut':>5s}{'miss':>5s}{'unc':>5s}{'rec@' + str(TOP_K):>7s}{'prec@' + str(TOP_K):>8s}"
                f"{'IoU@' + str(TOP_K):>7s}{'prec-Ω':>8s}"]
     for row in section["rows"]:
         outcomes = row["outcomes"][first]
         top = row["span_scores"][f"top {TOP_K}"]
-        lines.append(f"{row['splitter']:16s}" + "".join(f"{row['recall'][str(b)]:8.1%}" for b in budgets)
+        lines.append(f"{row['splitter']:16s}" + "".join(f"{row['recall'][str(b)]:{cell}.1%}" for b in budgets)
                      + (f"{row['recall_any'][first]:9.1%}" if several else "")
                      + f"{outcomes['cut']:5d}{outcomes['rank-miss']:5d}{outcomes['uncovered']:5d}"
                      + f"{top['recall']:7.1%}{top['precision']:8.1%}{top['iou']:7.1%}{row['precision_omega']:8.1%}")
+        if intervals and "intervals" in row:
+            lines.append(bounds_line([(cell, row["intervals"]["recall"][str(b)]) for b in budgets], 16))
     lines.append(f"   cut, miss (rank-miss) and unc (uncovered) count questions missed at {first} tokens")
+    if intervals:
+        lines += decision_lines(section.get("decision"))
     for row in section["rows"]:
         if row.get("searched"):
             lines.append(f"   {row['splitter'].strip()}: {row['searched']} asked itself, questions embedded by "

@@ -101,6 +101,17 @@ class GoldenResult:
         """Fraction of questions answered within ``budget``."""
         return self.counts(budget, mode)["hit"] / len(self.questions) if self.questions else 0.0
 
+    def hits(self, budget: int, mode: str = "every") -> list[int]:
+        """1 for each question answered within ``budget``, 0 otherwise, in the set's order."""
+        k = self.budgets.index(budget)
+        return [int(q.outcome(k, mode) == "hit") for q in self.questions]
+
+    def interval(self, budget: int, mode: str = "every"):
+        """``recall`` with its 95% interval (``confidence.Interval``; questions are independent)."""
+        from ..confidence import rate
+
+        return rate(sum(self.hits(budget, mode)), len(self.questions))
+
     @property
     def quotes(self) -> int:
         """Quotes over every question."""
@@ -143,6 +154,8 @@ class GoldenResult:
             "quotes": self.quotes,
             "recall": {str(b): self.recall(b) for b in self.budgets},
             "recall_any": {str(b): self.recall(b, "any") for b in self.budgets},
+            "intervals": {"recall": {str(b): self.interval(b).as_dict() for b in self.budgets},
+                          "recall_any": {str(b): self.interval(b, "any").as_dict() for b in self.budgets}},
             "outcomes": {str(b): self.counts(b) for b in self.budgets},
             "by_folder": {f: {str(b): list(v) for b, v in row.items()} for f, row in self.by_folder().items()},
             **({"by_kind": {kind: {str(b): list(v) for b, v in row.items()} for kind, row in self.by_kind().items()}}

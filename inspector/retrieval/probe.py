@@ -142,6 +142,10 @@ def drawn(candidates: Sequence[Sequence[Span]], *, count: int = QUERY_COUNT,
     return out
 
 
+MISSED, CUT, ANSWERED = 0, 1, 2
+"""What a query's top k did with its evidence: missed it, cut it, or held it whole."""
+
+
 @dataclass(frozen=True, slots=True)
 class ProbeResult:
     """How one configuration answers the probe."""
@@ -167,6 +171,20 @@ class ProbeResult:
     expand: int = 0
     """Neighbours read on each side of every top-k chunk (``expansion.Windows``); context
     counts each chunk read once."""
+
+    outcomes: bytes = b""
+    """For each query, in order: ``ANSWERED``, ``CUT`` or ``MISSED`` (what paired tests compare)."""
+
+    tokens: tuple[float, ...] = ()
+    """For each query, the tokens of what it read (characters / 4 in seed mode)."""
+
+    def hits(self) -> list[int]:
+        """1 for each query answered, 0 otherwise, in query order."""
+        return [int(o == ANSWERED) for o in self.outcomes]
+
+    def cuts(self) -> list[int]:
+        """1 for each query cut (not answered, evidence touched), 0 otherwise."""
+        return [int(o == CUT) for o in self.outcomes]
 
     @property
     def answer_rate(self) -> float:
@@ -241,8 +259,12 @@ def judge(queries: list[Query], picked: list[list[int]], reads: list[list[int]],
     the document holding its evidence; ``tokens`` each read chunk's tokens (None: characters / 4);
     ``holds(j, start, end)`` whether hit ``j``'s neighbour window holds a span whole."""
     answered = cut = context = 0
+    outcomes = bytearray()
+    per_query = []
     for query, top, read, home in zip(queries, picked, reads, homes):
-        context += sum(len(chunks[j].prefix) + chunks[j].end - chunks[j].start for j in read)
+        chars = sum(len(chunks[j].prefix) + chunks[j].end - chunks[j].start for j in read)
+        context += chars
+        per_query.append(chars / 4 if tokens is None else sum(tokens[j] for j in read))
         s0, s1 = query.evidence
         whole = touch = False
         for j in read:
@@ -256,6 +278,8 @@ def judge(queries: list[Query], picked: list[list[int]], reads: list[list[int]],
             whole = any(chunks[j].doc == home and holds(j, s0, s1) for j in top)
         answered += whole
         cut += (not whole) and touch
+        outcomes.append(ANSWERED if whole else CUT if touch else MISSED)
     chars = context / len(queries)
-    counted = chars / 4 if tokens is None else sum(tokens[j] for read in reads for j in read) / len(queries)
-    return ProbeResult(len(queries), answered, cut, chars, counted, tuple(tuple(top) for top in picked), expand)
+    counted = chars / 4 if tokens is None else sum(per_query) / len(queries)
+    return ProbeResult(len(queries), answered, cut, chars, counted, tuple(tuple(top) for top in picked), expand,
+                       bytes(outcomes), tuple(per_query))

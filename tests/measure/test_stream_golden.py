@@ -63,7 +63,8 @@ def test_the_streamed_golden_tables_are_the_held_ones(capsys, monkeypatch, tmp_p
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", "--atoms", mode, *specs, *golden,
                   "--engine", "memory")
     assert held.count('"recall"') >= 2 * len(sets) and '"rank-miss"' in held
-    assert held.count("\\u00b12 read") == 2 * len(sets) and held.count('"expanded"') == 2  # golden and probe rows
+    # each golden set's row and table b's row
+    assert held.count('"splitter": "  \\u00b12 read"') == 2 * len(sets) and held.count('"expanded"') == 2
     batches = count_batches(monkeypatch)
     workers_alone_build_workspaces(monkeypatch)
     scored, score = [], stream_golden.golden_over_batches

@@ -1,0 +1,137 @@
+"""What a table decides: which rows are really best on its measure, and which only look so.
+
+Rows measured on the same questions are compared with the best row question by question
+(``confidence.paired``). The best row is marked only when every other row is significantly
+below it; otherwise the rows it cannot be told from are "tied within noise", with the number of
+questions that would likely separate the best from the closest of them at the difference seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..confidence import Paired, paired
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One table's verdict on one measure."""
+
+    measure: str
+    """What was compared (``answer@5``, ``recall@2000``)."""
+
+    count: int
+    """Questions every row was measured on."""
+
+    best: str
+    """The row with the highest value (the first such in table order)."""
+
+    tied: tuple[str, ...]
+    """Rows not significantly below the best, closest first (level ones first of all)."""
+
+    below: tuple[str, ...]
+    """Rows significantly below the best, in table order."""
+
+    rival: str | None
+    """The row the sentence compares the best with: the runner-up when the best is clear, else
+    the tied row furthest from it."""
+
+    versus: Paired | None
+    """The best against ``rival``."""
+
+    @property
+    def clear(self) -> bool:
+        """Whether the best row beats every other row beyond noise."""
+        return not self.tied and self.versus is not None
+
+    def sentence(self) -> str:
+        """The verdict in one sentence, for the text report and the pages."""
+        if self.versus is None:
+            return f"{self.best} is the only row on {self.measure}."
+        gap = f"{100 * self.versus.difference:.1f} points"
+        if self.clear:
+            return (f"{self.best} is best on {self.measure}: {gap} over {self.rival}, the runner-up"
+                    f"{_evidence(self.versus)}; every other row is further below.")
+        names = _listed((self.best, *self.tied))
+        below = f"; {_listed(self.below)} {'is' if len(self.below) == 1 else 'are'} below" if self.below else ""
+        if self.versus.difference == 0:
+            return f"{names} are level on {self.measure}{below}."
+        return (f"{names} are tied within noise on {self.measure} ({self.best} leads {self.rival} by {gap}"
+                f"{_evidence(self.versus)}{_needed(self.versus, self.count)}){below}.")
+
+    def as_dict(self) -> dict:
+        return {"measure": self.measure, "of": self.count, "best": self.best, "clear": self.clear,
+                "tied": list(self.tied), "below": list(self.below), "rival": self.rival,
+                "versus": self.versus.as_dict() if self.versus else None, "sentence": self.sentence()}
+
+
+def decide(measure: str, rows: Sequence[tuple[str, Sequence[float]]]) -> Decision | None:
+    """The verdict on ``rows`` (label, one value per question, the same questions in the same
+    order for every row; higher is better). None without rows or questions."""
+    rows = [(label, list(values)) for label, values in rows]
+    if not rows or not rows[0][1]:
+        return None
+    means = [sum(values) / len(values) for _, values in rows]
+    top = max(range(len(rows)), key=lambda i: (means[i], -i))
+    best, values = rows[top]
+    tested = [(label, paired(values, theirs), i) for i, (label, theirs) in enumerate(rows) if i != top]
+    if not tested:
+        return Decision(measure, len(values), best, (), (), None, None)
+    tied = sorted((t for t in tested if not t[1].significant), key=lambda t: (t[1].difference, t[2]))
+    below = tuple(label for label, test, _ in tested if test.significant)
+    # Tied: the widest gap still within noise says most; clear: the runner-up's gap.
+    rival, versus, _ = tied[-1] if tied else min(tested, key=lambda t: (t[1].difference, t[2]))
+    return Decision(measure, len(values), best, tuple(t[0] for t in tied), below, rival, versus)
+
+
+def _evidence(test: Paired) -> str:
+    if test.only_first is not None:
+        return (f", {test.only_first} question{'s' * (test.only_first != 1)} against {test.only_second} of "
+                f"{test.count}, p {_p(test.p_value)}")
+    return f", ahead in {test.wins:.0%} of resamples, p {_p(test.p_value)}"
+
+
+def _needed(test: Paired, count: int) -> str:
+    if test.needed is None:
+        return ""
+    if test.needed <= count:
+        return f"; the gap is near significance at {count} questions"
+    return f"; about {test.needed:,} questions would likely separate them"
+
+
+def _p(value: float) -> str:
+    return "< 0.001" if value < 0.001 else f"= {value:.3f}" if value < 0.01 else f"= {value:.2f}"
+
+
+def _listed(names: Sequence[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def hits_of(answered: str) -> list[int]:
+    """A row's ``answered`` string as hits."""
+    return [int(c == "1") for c in answered]
+
+
+def bounds_line(cells: list[tuple[int, dict | None]], lead: int) -> str:
+    """A line of intervals under a table row: each ``(width, interval)`` right-aligned like its
+    cell above (an empty cell where there is none)."""
+    return " " * lead + "".join(f"{bounds_text(interval):>{width}s}" for width, interval in cells)
+
+
+def bounds_text(interval: dict | None) -> str:
+    """``[94.3,98.9]``: an interval in percent, its ends at 0 and 100 written so."""
+    if interval is None:
+        return ""
+    low, high = (f"{v:.1f}" if 0 < v < 100 else f"{v:.0f}" for v in (100 * interval["low"], 100 * interval["high"]))
+    return f"[{low},{high}]"
+
+
+def decision_lines(decision: dict | None) -> list[str]:
+    """A table's verdict, wrapped under it."""
+    if not decision:
+        return []
+    import textwrap
+
+    return textwrap.wrap(decision["sentence"], 100, initial_indent="   ", subsequent_indent="   ")
