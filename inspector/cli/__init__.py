@@ -220,6 +220,9 @@ def _add_check(commands, measure_help: bool = True) -> None:
                        help="fractions may fall this much below the baseline (default 0)")
     check.add_argument("--count-tolerance", type=float, default=0.0, metavar="T",
                        help="counts may move this fraction of the baseline (default 0)")
+    check.add_argument("--strict", action="store_true",
+                       help="hold answer@5, cut and recall@B to the baseline exactly; by default they regress only "
+                            "when the change is significant query by query (McNemar's exact test, 5%%)")
     check.add_argument("--write-baseline", metavar="FILE", help="write the measures as a baseline file")
     check.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -25,7 +25,7 @@ from .stores import read_stores, store_addresses
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from ..reports.gate import baseline_document, check_gate, format_check, measure, write_baseline
+    from ..reports.gate import answered_by, baseline_document, check_gate, format_check, measure, write_baseline
 
     limits = _check_limits(args)
     if isinstance(limits, str):
@@ -69,9 +69,10 @@ def run_check(args: argparse.Namespace) -> int:
                             "whitespace the tool dropped)")
     values = measure(measured, spec, fits=args.budget, golden=scored, unplaced=unplaced, retriever=retriever,
                      oversized=oversized, expand=expand)
+    answered = answered_by(measured, spec, golden=scored, retriever=retriever, expand=expand)
     try:
-        result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline,
-                            tolerance=args.tolerance, count_tolerance=args.count_tolerance)
+        result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline, answered=answered,
+                            tolerance=args.tolerance, count_tolerance=args.count_tolerance, strict=args.strict)
     except ValueError as exc:
         return fail(str(exc))
     notes = list(result.notes)
@@ -100,7 +101,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.write_baseline:
         try:
             write_baseline(args.write_baseline, baseline_document(
-                values, spec=label, mode=args.atoms, retriever=str(retriever.spec), expand=expand,
+                values, spec=label, mode=args.atoms, retriever=str(retriever.spec), expand=expand, answered=answered,
                 corpus={"documents": len(corpus), "characters": corpus.characters,
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:

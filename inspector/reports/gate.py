@@ -12,7 +12,10 @@ Measures (names as the command line takes them):
 - ``unplaced``: imported records that did not become a chunk, with imported chunks (lower).
 
 A baseline is the JSON ``write_baseline`` produces; a measure regresses when it is worse than
-the baseline by more than the tolerance (absolute for fractions, relative for counts).
+the baseline by more than the tolerance (absolute for fractions, relative for counts). The
+baseline keeps which queries and questions were answered: ``answer@5``, ``cut`` and
+``recall@B`` then regress only when the change is significant, query by query (McNemar's exact
+test; a drop within noise is said in a note), unless ``strict`` asks for the exact comparison.
 """
 
 from __future__ import annotations
@@ -196,8 +199,11 @@ def format_check(title: str, result: GateResult, notes: list[str] | tuple[str, .
 
 
 def check_gate(values: dict, *, floors: dict[str, float] | None = None, ceilings: dict[str, float] | None = None,
-               baseline: dict | None = None, tolerance: float = 0.0, count_tolerance: float = 0.0) -> GateResult:
-    """Hold ``values`` to floors, ceilings and a baseline (a ``read_baseline`` result)."""
+               baseline: dict | None = None, tolerance: float = 0.0, count_tolerance: float = 0.0,
+               answered: dict[str, str] | None = None, strict: bool = False) -> GateResult:
+    """Hold ``values`` to floors, ceilings and a baseline (a ``read_baseline`` result);
+    ``answered`` (``answered_by``) lets a per-query measure be held to the baseline's by a
+    paired test, unless ``strict``."""
     checks: list[Check] = []
     notes: list[str] = []
     for rule, limits in (("min", floors or {}), ("max", ceilings or {})):
@@ -230,9 +236,36 @@ def check_gate(values: dict, *, floors: dict[str, float] | None = None, ceilings
                     notes.append(f"{name}: {show(name, base)} in the baseline, {show(name, value)} now")
                 continue
             ok, how = _compare(info, value, base, tolerance, count_tolerance)
-            checks.append(Check(name, value, "baseline", base, ok,
-                                f"{name} {how} from {show(name, base)} to {show(name, value)} (baseline)"))
+            message = f"{name} {how} from {show(name, base)} to {show(name, value)} (baseline)"
+            then, now = (baseline.get("answered") or {}).get(name), (answered or {}).get(name)
+            if not ok and not strict and isinstance(then, str) and now is not None and len(then) == len(now):
+                ok, message, note = _paired_verdict(info, name, value, base, then, now)
+                if note:
+                    notes.append(note)
+            elif not ok and not strict and answered and name in answered:
+                notes.append(f"{name}: the baseline does not say which queries it answered (or asked others), so "
+                             "it is compared exactly; write it again to gate on significant changes")
+            checks.append(Check(name, value, "baseline", base, ok, message))
     return GateResult(dict(values), tuple(checks), tuple(notes))
+
+
+def _paired_verdict(info: MeasureInfo, name: str, value, base, then: str, now: str) -> tuple[bool, str, str]:
+    """A per-query measure worse than its baseline's: a regression only when McNemar's exact
+    test says so; otherwise it holds, and a note says it fell within noise."""
+    from ..confidence import mcnemar
+
+    lost = sum(a == "1" and b == "0" for a, b in zip(then, now))
+    gained = sum(a == "0" and b == "1" for a, b in zip(then, now))
+    if info.better == "lower":  # cut: a query newly cut is the loss
+        lost, gained = gained, lost
+    p = mcnemar(lost, gained)
+    evidence = f"{lost} of {len(now)} {'questions' if name.startswith('recall@') else 'queries'} " \
+               f"worse, {gained} better, p {'< 0.001' if p < 0.001 else f'= {p:.2f}'}"
+    change = f"from {show(name, base)} to {show(name, value)} (baseline)"
+    if p < 0.05:
+        return False, f"{name} regressed {change}: {evidence}", ""
+    return True, f"{name} held {change}, within noise: {evidence}", \
+        f"{name} moved {change} within noise ({evidence}); --strict fails it"
 
 
 def _compare(info: MeasureInfo, value, base, tolerance: float, count_tolerance: float) -> tuple[bool, str]:
@@ -251,10 +284,12 @@ def _compare(info: MeasureInfo, value, base, tolerance: float, count_tolerance: 
 
 
 def baseline_document(values: dict, *, spec: str, mode: str, corpus: dict, retriever: str = "bm25",
-                      expand: int = 0) -> dict:
-    """What ``--write-baseline`` stores."""
-    return {"format": BASELINE_FORMAT, "version": 1, "spec": spec, "mode": mode, "retriever": retriever,
-            **({"expand": expand} if expand else {}), "corpus": corpus, "measures": values}
+                      expand: int = 0, answered: dict[str, str] | None = None) -> dict:
+    """What ``--write-baseline`` stores: the measures, and which queries and questions were
+    answered (``answered_by``), so that a later run is compared query by query."""
+    return {"format": BASELINE_FORMAT, "version": 2, "spec": spec, "mode": mode, "retriever": retriever,
+            **({"expand": expand} if expand else {}), "corpus": corpus, "measures": values,
+            **({"answered": answered} if answered else {})}
 
 
 def write_baseline(path: str | Path, document: dict) -> None:
@@ -302,3 +337,13 @@ def measure(workspace, spec, *, fits: int | None = None, golden=None, unplaced: 
     if oversized is not None:  # judged elsewhere (on the text an import's producer emitted)
         values["oversized"] = oversized
     return values
+
+
+def answered_by(workspace, spec, *, golden=None, retriever=None, expand: int = 0) -> dict[str, str]:
+    """Per query of the probe (``answer@5``, ``cut``) and per golden question at each budget
+    (``recall@B``): ``1`` where it counts, ``0`` where not, in order; what a baseline keeps."""
+    probe = workspace.probe(spec, retriever=retriever, expand=expand)
+    out = {"answer@5": "".join(map(str, probe.hits())), "cut": "".join(map(str, probe.cuts()))}
+    for budget in golden.budgets if golden is not None else ():
+        out[f"recall@{budget}"] = "".join(map(str, golden.hits(budget)))
+    return out

@@ -177,3 +177,48 @@ def test_a_check_reads_as_one_line_per_measure_then_the_verdict():
     assert "  table          50.0%  min 90.0% FAIL" in lines and "  chunks           120  max 100 FAIL" in lines
     assert lines[-2:] == ["FAIL: table 50.0% below its floor 90.0%", "FAIL: chunks 120 above its ceiling 100"]
 
+
+
+def test_a_per_query_measure_regresses_against_its_baseline_only_when_the_change_is_significant():
+    baseline = {"measures": {"answer@5": 1.0, "cut": 0.0, "recall@2000": 0.9},
+                "answered": {"answer@5": "1" * 200, "cut": "0" * 200, "recall@2000": "1" * 36 + "00"}}
+    # One query of 200 lost, one question of 38 lost and one gained: noise.
+    noise = {"answer@5": 0.995, "cut": 0.005, "recall@2000": 0.9}
+    answered = {"answer@5": "0" + "1" * 199, "cut": "1" + "0" * 199, "recall@2000": "0" + "1" * 35 + "10"}
+    held = check_gate(noise, baseline=baseline, answered=answered)
+    assert held.passed and len(held.checks) == 3 and len(held.notes) == 2  # recall@2000 did not fall at all
+    assert "answer@5 moved from 100.0% to 99.5% (baseline) within noise (1 of 200 queries worse, 0 better, " \
+           "p = 1.00); --strict fails it" in held.notes
+    strict = check_gate(noise, baseline=baseline, answered=answered, strict=True)
+    assert {c.name for c in strict.failures} == {"answer@5", "cut"}
+    # 12 queries lost and none gained: McNemar's exact p = 2 / 2^12.
+    worse = check_gate({"answer@5": 0.94, "cut": 0.06}, baseline=baseline,
+                       answered={"answer@5": "0" * 12 + "1" * 188, "cut": "1" * 12 + "0" * 188})
+    assert [c.message for c in worse.failures] == [
+        "answer@5 regressed from 100.0% to 94.0% (baseline): 12 of 200 queries worse, 0 better, p < 0.001",
+        "cut regressed from 0.0% to 6.0% (baseline): 12 of 200 queries worse, 0 better, p < 0.001"]
+
+
+def test_a_baseline_without_its_queries_or_with_others_is_compared_exactly():
+    old = {"measures": {"answer@5": 1.0}}  # written before baselines kept the queries
+    answered = {"answer@5": "0" + "1" * 199}
+    result = check_gate({"answer@5": 0.995}, baseline=old, answered=answered)
+    assert not result.passed and any("compared exactly" in note for note in result.notes)
+    other = {"measures": {"answer@5": 1.0}, "answered": {"answer@5": "1" * 150}}
+    assert not check_gate({"answer@5": 0.995}, baseline=other, answered=answered).passed
+
+
+def test_check_keeps_the_queries_in_its_baseline_and_holds_a_drop_within_noise(tmp_path):
+    baseline = tmp_path / "base.json"
+    assert check(str(SAMPLE), "--spec", "structured:800", "--write-baseline", str(baseline)).returncode == 0
+    document = read_baseline(baseline)
+    assert document["version"] == 2 and document["answered"]["answer@5"] == "1" * 200
+    # recursive 800 misses one of the 200 queries structured 800 answers (table b): within noise.
+    run = check(str(SAMPLE), "--spec", "recursive:800", "--baseline", str(baseline), "--json")
+    out = json.loads(run.stdout)
+    verdicts = {c["measure"]: c for c in out["checks"]}
+    assert verdicts["answer@5"]["passed"] and "within noise" in verdicts["answer@5"]["message"]
+    assert not verdicts["code"]["passed"], "survival is still compared exactly"
+    strict = json.loads(check(str(SAMPLE), "--spec", "recursive:800", "--baseline", str(baseline), "--json",
+                              "--strict").stdout)
+    assert not {c["measure"]: c for c in strict["checks"]}["answer@5"]["passed"]
