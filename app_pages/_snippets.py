@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from inspector.integrations import check_floors, snippets_for
+from inspector.reports import check_floors, snippets_for
 from inspector.views import SAMPLE, UPLOAD
 
 

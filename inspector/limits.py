@@ -28,6 +28,8 @@ MAX_CHUNK_FILE_BYTES = 20_000_000
 MAX_GOLDEN_BYTES = 5_000_000
 #: A baseline written by ``check --write-baseline``.
 MAX_BASELINE_BYTES = 1_000_000
+#: A tune space file (TOML): a few axes and named specs.
+MAX_SPACE_BYTES = 100_000
 #: A Hugging Face ``tokenizer.json`` (a unit ``hf:PATH``, or an upload).
 MAX_TOKENIZER_BYTES = 64_000_000
 #: The widest embedding taken from a model or a server (the field's largest are 4,096).

@@ -20,6 +20,7 @@ from .common import ENGINES, fail, one_line
 from .context import run_context
 from .report import run_report
 from .stores import add_store_options
+from .tune import add_tune, run_tune
 
 #: The widest neighbour window ``--expand`` takes (each side).
 MAX_EXPAND = 20
@@ -86,7 +87,8 @@ def _parser(measure_help: bool = True) -> argparse.ArgumentParser:
     _add_check(commands, measure_help)
     _add_export(commands)
     _add_context(commands)
-    for command in (report, *(commands.choices[name] for name in ("check", "export"))):
+    add_tune(commands, _add_retrieval, _add_tracking)
+    for command in (report, *(commands.choices[name] for name in ("check", "export", "tune"))):
         command.add_argument("--engine", choices=ENGINES, default="local",
                              help="where documents are read, analysed and measured: this machine with the corpus "
                                   "in memory (memory), this machine a batch of documents at a time, the rest parked "
@@ -139,6 +141,8 @@ def _run(args: argparse.Namespace) -> int:
         return run_export(args)
     if args.command == "context":
         return run_context(args)
+    if args.command == "tune":
+        return run_tune(args)
     return 2  # pragma: no cover - argparse requires a command
 
 

@@ -27,9 +27,11 @@ SHIFTS_SHOWN = 3
 class ProgressBar:
     """A one-line progress bar on stderr (redrawn in place on a terminal)."""
 
-    def __init__(self, stream=None, enabled: bool = True) -> None:
+    def __init__(self, stream=None, enabled: bool = True, estimate: bool = False) -> None:
         self.stream = stream or sys.stderr
         self.enabled = enabled
+        self.estimate = estimate
+        """Say how long the rest will take, at the pace so far."""
         self.started = time.perf_counter()
 
     def __call__(self, what: str, done: int, total: int) -> None:
@@ -38,7 +40,8 @@ class ProgressBar:
         width = 24
         filled = int(width * done / total) if total else width
         elapsed = time.perf_counter() - self.started
-        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what} ({elapsed:.1f}s)"
+        left = f", about {elapsed / done * (total - done):.0f}s left" if self.estimate and 0 < done < total else ""
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what} ({elapsed:.1f}s{left})"
         end = "\n" if done >= total or not self.stream.isatty() else ""
         self.stream.write(("\r" if self.stream.isatty() else "") + line.ljust(72) + end)
         self.stream.flush()

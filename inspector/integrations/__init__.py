@@ -2,7 +2,7 @@
 
 ``langchain`` is a LangChain ``TextSplitter`` (``ChunkInspectorSplitter.from_spec``), ``llamaindex``
 a LlamaIndex ``NodeParser`` (``ChunkInspectorNodeParser``), ``chonkie`` a Chonkie chunker
-(``ChunkInspectorChunker``), ``snippets`` the code each view shows; ``core`` splits one text as the
+(``ChunkInspectorChunker``); ``core`` splits one text as the
 other libraries hand it over. Each library is imported only by its own module, so ``import
 inspector`` never needs it, and using one without it raises ``MissingExtra`` naming the extra.
 """
@@ -14,5 +14,4 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "langchain": ["ChunkInspectorSplitter"],
     "llamaindex": ["ChunkInspectorNodeParser"],
     "chonkie": ["ChunkInspectorChunker"],
-    "snippets": ["Snippet", "check_floors", "snippets_for"],
 })

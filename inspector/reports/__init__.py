@@ -5,7 +5,8 @@ MLflow runs.
 sweep, header carry) and ``printed`` prints them, with each rate's interval and each table's
 verdict (``decide``: which rows differ beyond noise); ``fixes_table`` measures the five fixes of *The Orphan
 Test* one by one; ``gate`` holds one chunking's measures to floors, ceilings and a baseline;
-``tracking`` logs one MLflow run per configuration.
+``tracking`` logs one MLflow run per configuration; ``snippets`` is the code that runs a
+configuration elsewhere (this library, LangChain, LlamaIndex, Chonkie, the command line).
 """
 
 from ..surface import lazy_surface
@@ -13,6 +14,7 @@ from ..surface import lazy_surface
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "article": ["build_report"],
     "printed": ["format_report"],
+    "snippets": ["Snippet", "check_floors", "snippets_for"],
     "fixes_table": ["STEPS", "FixRow", "FixesTable", "fix_specs", "format_fixes", "measure_fixes"],
     "tracking": ["TrackedRun", "log_runs", "report_runs"],
     "gate": ["MEASURES", "GateResult", "check_gate", "format_check", "measure", "measure_info", "parse_limit",

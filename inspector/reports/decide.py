@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from ..confidence import Paired, paired
 
+#: From this many rows on, a sentence counts them instead of naming them.
+MANY = 8
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -53,8 +56,10 @@ class Decision:
         if self.clear:
             return (f"{self.best} is best on {self.measure}: {gap} over {self.rival}, the runner-up"
                     f"{_evidence(self.versus)}; every other row is further below.")
-        names = _listed((self.best, *self.tied))
-        below = f"; {_listed(self.below)} {'is' if len(self.below) == 1 else 'are'} below" if self.below else ""
+        names = _listed((self.best, *self.tied)) if len(self.tied) < MANY else \
+            f"{self.best} and {len(self.tied)} other rows"
+        below = "" if not self.below else f"; {_listed(self.below)} {'is' if len(self.below) == 1 else 'are'} below" \
+            if len(self.below) < MANY else f"; {len(self.below)} rows are below"
         if self.versus.difference == 0:
             return f"{names} are level on {self.measure}{below}."
         return (f"{names} are tied within noise on {self.measure} ({self.best} leads {self.rival} by {gap}"

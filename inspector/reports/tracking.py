@@ -47,6 +47,9 @@ class TrackedRun:
     artifact: dict = field(default_factory=dict)
     """Logged as ``report.json``."""
 
+    tags: dict[str, str] = field(default_factory=dict)
+    """Set on the run (``tune`` tags its winner)."""
+
 
 def tracking_uri(uri: str | None) -> str:
     """``uri`` as MLflow reads it: a plain path becomes a ``file:`` URI (absolute)."""
@@ -113,6 +116,35 @@ def check_run(workspace, spec, label: str, values: dict, retriever: str, result:
     return TrackedRun(label, params, metrics, result)
 
 
+def tune_runs(workspace, result, retriever: str) -> list[TrackedRun]:
+    """One run per configuration ``tune`` measured: its objective with the interval, its costs,
+    and tags saying which was recommended and which tied with the best."""
+    common = {"retriever": retriever, "mode": workspace.mode, "corpus": workspace.fingerprint,
+              "objective": result.objective, "context": str(result.context)}
+    winners = set(result.winners)
+    runs = []
+    for rank, candidate in enumerate(result.candidates, 1):
+        metrics = {"chunks": float(candidate.chunks), f"embedded_{_unit_name(result.unit)}": float(candidate.embedded),
+                   "duplication": candidate.duplication, "over_cap": float(candidate.over_cap)}
+        if candidate.score is not None:
+            name = _metric_name(result.objective)
+            metrics.update({name: candidate.score.value, f"{name}.low": candidate.score.low,
+                            f"{name}.high": candidate.score.high, "questions": float(candidate.score.count)})
+        tags = {"tune.rank": str(rank), "tune.stage": "left out" if candidate.excluded else
+                "sample" if candidate.sampled else "all questions"}
+        if candidate.label in winners:
+            tags["tune.verdict"] = "best" if len(winners) == 1 else "tied for best"
+        if result.recommended is not None and candidate.spec == result.recommended:
+            tags["tune.recommended"] = "true"
+        runs.append(TrackedRun(str(candidate.spec), {**spec_params(candidate.spec), **common}, metrics,
+                               candidate.as_dict(), tags))
+    return runs
+
+
+def _unit_name(unit: str) -> str:
+    return "tokens" if unit.startswith("hf:") else unit
+
+
 def _metric_name(name: str) -> str:
     """A gate measure's name as the report's runs call it (MLflow takes no ``@``):
     ``answer@5`` is ``answer_at_5``, ``recall@2000`` ``recall_2000``, ``code`` ``survival.code``."""
@@ -156,6 +188,8 @@ def log_runs(runs: list[TrackedRun], uri: str | None = None, experiment: str = E
                     mlflow.log_params(run.params)
                     mlflow.log_metrics(run.metrics)
                     mlflow.log_dict(run.artifact, "report.json")
+                    if run.tags:
+                        mlflow.set_tags(run.tags)
                 ids.append(started.info.run_id)
     except mlflow.exceptions.MlflowException as exc:
         raise TrackingError(f"MLflow at {shown(uri)} refused the runs: {' '.join(str(exc).split())[:300]}") from None

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from inspector.integrations.snippets import snippets_for
+from inspector.reports.snippets import snippets_for
 from tests.support.paths import ROOT
 
 pytest.importorskip("langchain_text_splitters")
@@ -53,7 +53,7 @@ def test_chunks_made_elsewhere_get_only_the_library_and_command_line_snippets():
 
 
 def test_the_check_floors_are_the_survival_now_rounded_down(sample_markdown):
-    from inspector.integrations.snippets import check_floors
+    from inspector.reports.snippets import check_floors
 
     summary = sample_markdown.summarize("fixed:800")
     floors = check_floors(summary)

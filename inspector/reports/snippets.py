@@ -31,8 +31,10 @@ class Snippet:
 
 
 def snippets_for(spec: SplitterSpec | str, corpus: str = "sample_corpus", *, mode: str = "markdown",
-             floors: Mapping[str, float] | None = None) -> list[Snippet]:
-    """Every snippet for ``spec`` over the folder ``corpus`` (``floors``: the ``check`` floors)."""
+                 floors: Mapping[str, float] | None = None, golden: str | None = None,
+                 retriever: str = "bm25") -> list[Snippet]:
+    """Every snippet for ``spec`` over the folder ``corpus`` (``floors``: the ``check`` floors,
+    ``golden`` the golden set a ``recall@B`` floor needs, ``retriever`` what ranks for the gate)."""
     spec = parse_spec(spec)
     text, folder = repr(str(spec)), repr(str(corpus))
     mode_arg = "" if mode == "markdown" else f", mode={mode!r}"
@@ -78,6 +80,8 @@ for document in load_corpus({folder}{mode_arg}).documents:
     atoms = "" if mode == "markdown" else f" --atoms {mode}"
     command = f"python -m inspector export {shlex.quote(str(corpus))} --spec {shlex.quote(str(spec))}{atoms}"
     gate = f"python -m inspector check {shlex.quote(str(corpus))} --spec {shlex.quote(str(spec))}{atoms}"
+    gate += f" --golden {shlex.quote(golden)}" if golden else ""
+    gate += f" --retriever {shlex.quote(retriever)}" if retriever != "bm25" else ""
     gate += "".join(f" --min {shlex.quote(f'{name}={value:g}')}" for name, value in (floors or {}).items())
     out.append(Snippet("Command line: the chunks as JSONL, and a CI gate", f"{command} -o chunks.jsonl\n{gate}\n",
                        "bash"))

@@ -1,0 +1,113 @@
+"""``tune``: search splitter configurations on the user's corpus and questions, and print the
+ranked table, the verdict, the recommended configuration's code and its ``check`` floors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from .common import ProgressBar, fail, golden_set, load, log_to_mlflow, retriever_for, tracking_ready
+
+
+def add_tune(commands, add_retrieval, add_tracking) -> None:
+    tune = commands.add_parser(
+        "tune", help="which chunking should this corpus use? search configurations and rank them",
+        description="Measure every configuration of a space (splitter kinds x budgets x overlap x prefixes x "
+                    "header repetition) on your golden sets: recall within the context budget, with a 95%% "
+                    "interval; rows the paired test cannot tell apart are tied, and the cheapest of the best is "
+                    "recommended with its code and check floors. Without a golden set, answer@5 of the probe. "
+                    "Exit status: 0 done, 2 bad arguments.")
+    tune.add_argument("corpus", help="a folder (read recursively) or one file")
+    tune.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
+                      help="atom detector: markdown-it-py (default) or the article's exact rules")
+    tune.add_argument("--golden", metavar="FILE", action="append",
+                      help="golden set (JSONL, Chroma's questions_df.csv or CSV); repeatable, questions pooled")
+    tune.add_argument("--context", metavar="TOKENS", type=int, default=2000,
+                      help="the context budget in o200k tokens the questions are answered within (default 2000)")
+    tune.add_argument("--cap", metavar="SIZE",
+                      help="the embedder's limit, e.g. 256t:hf:tokenizer.json, 512t or 8000 (characters): budgets "
+                           "are tried at a quarter to all of it, in its unit, and chunks over it counted")
+    tune.add_argument("--max-duplication", metavar="D", type=float,
+                      help="leave out configurations repeating more text than this (1.2: a fifth more than the corpus)")
+    tune.add_argument("--space", metavar="FILE", help="the space to search (TOML: kinds, budgets, unit, overlaps, "
+                                                      "prefixes, headers, specs); default: six kinds at four budgets")
+    tune.add_argument("--json", action="store_true", help="print one JSON object")
+    tune.add_argument("--quiet", action="store_true", help="no progress bar")
+    tune.add_argument("--files-from", metavar="LIST",
+                      help="read only the files LIST names, one path per line, relative to the corpus folder")
+    tune.add_argument("--keep-front-matter", action="store_true",
+                      help="read files with their front matter in the text, as a pipeline reading raw files does")
+    tune.add_argument("--converter", choices=("markitdown", "docling"), default="markitdown",
+                      help="what turns PDF, DOCX, PPTX, XLSX and HTML files into markdown")
+    add_retrieval(tune)
+    add_tracking(tune)
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    from ..errors import SpecError
+    from ..tune.space import Space, parse_cap
+
+    if args.expand:
+        return fail("tune does not search neighbour windows; leave out --expand")
+    if not 1 <= args.context <= 1_000_000:
+        return fail(f"--context is a number of tokens from 1 to 1,000,000, got {args.context}")
+    if args.max_duplication is not None and not 1 <= args.max_duplication <= 100:
+        return fail(f"--max-duplication is a ratio of 1 or more (1.2: a fifth more text), got {args.max_duplication}")
+    try:
+        cap = parse_cap(args.cap) if args.cap else None
+        space = Space.read(args.space, args.cap) if args.space else Space.for_cap(args.cap) if args.cap else Space()
+    except SpecError as exc:
+        return fail(str(exc))
+    if not tracking_ready(args):
+        from ..extras import install_hint
+
+        return fail(f"--mlflow needs MLflow: {install_hint('mlflow')}")
+    loaded = load(args, alone=True)
+    if isinstance(loaded, int):
+        return loaded
+    corpus, workspace = loaded
+    golden = []
+    for path in args.golden or ():
+        one = golden_set(path, corpus)
+        if isinstance(one, int):
+            return one
+        golden.append(one)
+    retriever = retriever_for(args, workspace)
+    from ..tune.search import tune
+
+    bar = ProgressBar(enabled=not args.quiet and sys.stderr.isatty(), estimate=True)
+    result = tune(workspace, space, golden=golden, context=args.context, cap=cap,
+                  max_duplication=args.max_duplication, retriever=retriever, progress=bar)
+    out = _shown(args, result, workspace, len(corpus))
+    sys.stdout.write(json.dumps(out, indent=2) + "\n" if args.json else out)
+    if args.mlflow is None:
+        return 0
+    from ..reports.tracking import tune_runs
+
+    sys.stdout.flush()
+    return log_to_mlflow(args, tune_runs(workspace, result, str(retriever.spec)), 0)
+
+
+def _shown(args, result, workspace, documents: int):
+    """The result as JSON data or as text, with the recommended configuration's code and floors."""
+    from ..reports.snippets import check_floors, snippets_for
+    from ..tune.printed import format_tune
+
+    floors, snippets = {}, []
+    if result.recommended is not None:
+        floors = check_floors(workspace.summarize(result.recommended))
+        best = next(c for c in result.candidates if c.spec == result.recommended)
+        one_set = len(args.golden or ()) == 1
+        if best.score is not None and (one_set or not args.golden):  # check takes one golden set
+            floors[result.objective] = math.floor(best.score.value * 100) / 100
+        snippets = snippets_for(result.recommended, args.corpus, mode=args.atoms, floors=floors,
+                                golden=args.golden[0] if one_set else None, retriever=args.retriever)
+    if args.json:
+        return {**result.as_dict(), "floors": floors, "snippets": [{"title": s.title, "code": s.code}
+                                                                   for s in snippets]}
+    lines = format_tune(result, documents=documents)
+    for snippet in snippets:
+        lines += ["", f"# {snippet.title}", snippet.code.rstrip()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,15 @@
+"""``tune``: which chunking should this corpus use?
+
+``space`` says what is tried (splitter kinds × budgets × overlap × prefixes × header
+repetition, a TOML file or an embedder's cap), ``search`` measures every configuration on the
+user's golden sets (or the probe) with successive halving, ranks them with intervals, ties them
+by a paired test and recommends the cheapest of the best, and ``printed`` prints the result.
+"""
+
+from ..surface import lazy_surface
+
+__getattr__, __dir__, __all__ = lazy_surface(__name__, {
+    "space": ["Space", "parse_cap"],
+    "search": ["Candidate", "TuneResult", "tune"],
+    "printed": ["format_tune"],
+})

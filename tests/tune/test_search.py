@@ -1,0 +1,110 @@
+"""``tune``: every candidate scored with its interval, halving on many questions, ties kept
+together by the paired test, the cheapest of the best recommended."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.retrieval.golden import golden_recall
+from inspector.retrieval.golden_files import load_golden
+from inspector.tune.search import HALVING_FROM, tune
+from tests.support.paths import SAMPLE
+
+SPECS = ["fixed:400", "fixed:800", "fixed:800/120", "paragraph:800", "structured:800", "structured:1200",
+         "sentence:800", "recursive:800", "heading:800"]
+
+
+@pytest.fixture(scope="module")
+def golden(sample_markdown):
+    return load_golden(SAMPLE / "golden-questions.jsonl", sample_markdown)
+
+
+@pytest.fixture(scope="module")
+def many(sample_markdown, tmp_path_factory):
+    """The golden questions twice over: enough for a sample rung."""
+    lines = (SAMPLE / "golden-questions.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path_factory.mktemp("golden") / "twice.jsonl"
+    path.write_text("\n".join(lines + lines) + "\n", encoding="utf-8")
+    return load_golden(path, sample_markdown)
+
+
+def test_every_candidate_is_scored_as_the_golden_table_scores_it(sample_markdown, golden):
+    result = tune(sample_markdown, SPECS, golden=[golden], context=2000)
+    assert result.objective == "recall@2000" and result.questions == len(golden.items) == 38 and not result.sample
+    assert len(result.ranked) == len(SPECS)
+    for candidate in result.ranked:
+        truth = golden_recall(sample_markdown, golden, candidate.spec, budgets=(2000,))
+        assert candidate.score.value == truth.recall(2000) and candidate.hits == tuple(truth.hits(2000))
+        assert candidate.score.low <= candidate.score.value <= candidate.score.high
+    values = [c.score.value for c in result.ranked]
+    assert values == sorted(values, reverse=True)
+    # fixed 800 answers 29 of 38 where the best answers 37: beyond noise; the others are within it.
+    assert "fixed 800" in result.decision.below and result.decision.best == result.ranked[0].label
+    best = result.ranked[0]
+    cheaper = [c for c in result.ranked if c.label in result.decision.tied and c.embedded <= 0.9 * best.embedded]
+    assert result.recommended == (min(cheaper, key=lambda c: (c.embedded, c.chunks)) if cheaper else best).spec
+
+
+def test_costs_are_counted_in_the_caps_unit(sample_markdown, golden):
+    result = tune(sample_markdown, ["structured:800", "fixed:800/120"], golden=[golden], cap=(150, "cl100k"))
+    assert result.unit == "cl100k"
+    for candidate in result.ranked:
+        sizes = sample_markdown.sizes(candidate.spec, "cl100k")
+        assert candidate.embedded == sum(sizes) and candidate.over_cap == sum(s > 150 for s in sizes) > 0
+    overlapping = next(c for c in result.ranked if c.spec.overlap)
+    assert overlapping.duplication > 1.1 > next(c for c in result.ranked if not c.spec.overlap).duplication
+
+
+def test_many_questions_are_halved_the_best_third_going_on(sample_markdown, many):
+    assert len(many.items) >= HALVING_FROM
+    steps = []
+    result = tune(sample_markdown, SPECS, golden=[many], progress=lambda what, done, total: steps.append((done, total)))
+    assert result.sample == 25 and result.questions == 76
+    full = [c for c in result.candidates if not c.sampled]
+    sampled = [c for c in result.candidates if c.sampled]
+    assert len(full) >= 3 and sampled and len(full) + len(sampled) == len(SPECS)
+    assert all(c.score.count == 76 for c in full) and all(c.score.count == 25 for c in sampled)
+    # Every candidate once on the sample, then the survivors again: the bar ends full.
+    assert len(steps) == len(SPECS) + len(full) and steps[-1][0] == steps[-1][1]
+    again = tune(sample_markdown, SPECS, golden=[many])
+    assert again == result, "seeded: a rerun halves the same way"
+
+
+def test_without_a_golden_set_the_probe_decides_within_the_budget(sample_markdown):
+    result = tune(sample_markdown, ["structured:400", "structured:800", "structured:1600"], context=1000,
+                  max_duplication=None)
+    assert result.objective == "answer@5" and result.questions == 200
+    left = {c.label: c.excluded for c in result.candidates if c.excluded}
+    # structured 1600's five chunks hold about 1,700 tokens a query: over the budget.
+    assert list(left) == ["structured 1600"] and "over the 1,000 budget" in left["structured 1600"]
+    for candidate in result.ranked:
+        probe = sample_markdown.probe(candidate.spec)
+        assert candidate.score.hits == probe.answered and candidate.ctx_tokens == probe.context_tokens <= 1000
+
+
+def test_too_much_duplication_is_left_out(sample_markdown, golden):
+    result = tune(sample_markdown, ["fixed:800/120", "structured:800"], golden=[golden], max_duplication=1.1)
+    assert [c.label for c in result.ranked] == ["structured 800"]
+    assert result.candidates[-1].excluded == "duplication 1.17 over 1.1"
+    assert result.recommended == result.ranked[0].spec and result.decision.sentence().startswith(
+        "structured 800 is the only row")
+
+
+def test_a_tied_row_is_recommended_only_when_it_embeds_a_tenth_fewer_tokens(sample_markdown, golden):
+    # structured 400+path (100%) ties with structured 1600 (94.7%), which embeds about a fifth fewer tokens.
+    result = tune(sample_markdown, ["structured:400+path", "structured:1600"], golden=[golden])
+    assert [c.label for c in result.ranked] == ["structured 400+path", "structured 1600"]
+    assert result.decision.tied == ("structured 1600",) and str(result.recommended) == "structured:1600"
+    # structured 800 (94.7%) embeds about as much as structured 1600: the best is kept.
+    close = tune(sample_markdown, ["structured:1200", "structured:800"], golden=[golden])
+    assert str(close.recommended) == "structured:1200" and close.decision.tied == ("structured 800",)
+
+
+def test_the_pareto_front_holds_no_candidate_another_beats_on_both(sample_markdown, golden):
+    result = tune(sample_markdown, SPECS, golden=[golden])
+    front = [c for c in result.ranked if c.front]
+    assert front
+    for c in result.ranked:
+        beaten = any(o.score.value >= c.score.value and o.embedded < c.embedded for o in result.ranked)
+        assert c.front == (not beaten and not any(o.score.value > c.score.value and o.embedded <= c.embedded
+                                                  for o in result.ranked))
