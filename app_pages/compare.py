@@ -28,7 +28,9 @@ from inspector.views import (
     chunk_set_title,
     index_of,
     probe_figure,
+    probe_verdict,
     survival_figure,
+    with_intervals,
 )
 from inspector.views import markdown_escape as md
 
@@ -154,8 +156,10 @@ percent |= {c: st.column_config.NumberColumn(c, format="percent") for c in ("ans
 percent["duplication"] = st.column_config.NumberColumn("duplication", format="%.2f×")
 st.subheader("a. Atoms kept whole")
 st.caption(f"Atoms of at most {state.budget} {_shared.unit_label(state.unit)}; *duplication* is characters "
-           "in chunks over characters in the corpus; *mean chars* the mean chunk span.")
-table_a = frame[list(TABLE_A)]
+           "in chunks over characters in the corpus; *mean chars* the mean chunk span. Each *95%* column is "
+           "the share's 95% interval, documents resampled (the atoms of one document are not independent).")
+shown = with_intervals(frame, ATOM_KINDS)
+table_a = shown[[c for c in shown.columns if c in TABLE_A or c.endswith(" 95%")]]
 st.dataframe(table_a, hide_index=True, column_config=percent, width="stretch")
 st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
@@ -164,8 +168,13 @@ st.plotly_chart(survival_figure(frame), key="survival_chart")
 st.subheader("b. Lexical probe")
 st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}. *ctx* columns: mean size of "
            "the top 5 chunks a query brings back (tokens: o200k, or characters / 4 in seed mode).")
-table_b = pd.concat([frame[list(TABLE_B)], *_searched_rows(specs, retriever)], ignore_index=True)
+table_b = pd.concat([frame[list(TABLE_B)].join(frame[["answer@5 low", "answer@5 high", "cut low", "cut high"]]),
+                     *_searched_rows(specs, retriever)], ignore_index=True)
+table_b = with_intervals(table_b, ("answer@5", "cut"))
 st.dataframe(table_b, hide_index=True, column_config=percent, width="stretch")
+verdict = probe_verdict(frame)
+if verdict:
+    st.info(md(verdict), icon=":material/balance:")
 st.download_button("Download table b (CSV)", table_b.to_csv(index=False), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")
 st.plotly_chart(probe_figure(frame), key="probe_chart")

@@ -8,7 +8,7 @@ from app_pages._retriever import ranking, retriever_picker
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import markdown_escape as md
-from inspector.views import parse_budgets, sweep_context_figure, sweep_survival_figure
+from inspector.views import parse_budgets, sweep_context_figure, sweep_survival_figure, with_intervals
 
 st.title("Budget sweep")
 st.caption("The sidebar's splitter at several budgets over the whole corpus. Bigger chunks cut fewer "
@@ -61,6 +61,6 @@ left.plotly_chart(sweep_survival_figure(frame), key="sweep_survival_chart")
 right.plotly_chart(sweep_context_figure(frame), key="sweep_context_chart")
 columns = {kind: st.column_config.NumberColumn(ATOM_LABELS[kind] + "s", format="percent") for kind in ATOM_KINDS}
 columns["answer@5"] = st.column_config.NumberColumn("answer@5", format="percent")
-st.dataframe(frame, hide_index=True, column_config=columns, width="stretch")
+st.dataframe(with_intervals(frame, ATOM_KINDS), hide_index=True, column_config=columns, width="stretch")
 st.download_button("Download the sweep (CSV)", frame.to_csv(index=False), "sweep.csv", "text/csv",
                    key="download_sweep", on_click="ignore")

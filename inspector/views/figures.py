@@ -57,22 +57,45 @@ def _layout(fig: go.Figure, title: str, y_title: str, *, percent: bool = False) 
     return fig
 
 
+def _error_bars(frame: pd.DataFrame, column: str) -> dict | None:
+    """Plotly's asymmetric error bars from ``column``'s 95% interval (``NAME low``/``NAME high``)."""
+    if f"{column} low" not in frame:
+        return None
+    values, low, high = (frame[c].astype(float).fillna(0.0) for c in (column, f"{column} low", f"{column} high"))
+    return dict(type="data", symmetric=False, array=(high - values).clip(lower=0).tolist(),
+                arrayminus=(values - low).clip(lower=0).tolist(), thickness=1.2, width=3)
+
+
+def _interval_hover(frame: pd.DataFrame, column: str) -> tuple[list | None, str]:
+    """Custom data and a hover line with ``column``'s 95% interval, when the frame has it."""
+    if f"{column} low" not in frame:
+        return None, ""
+    return frame[[f"{column} low", f"{column} high"]].astype(float).values.tolist(), \
+        " [%{customdata[0]:.1%}, %{customdata[1]:.1%}]"
+
+
 def survival_figure(frame: pd.DataFrame) -> go.Figure:
-    """Grouped bars: share of atoms kept whole, per kind, per splitter."""
+    """Grouped bars: share of atoms kept whole, per kind, per splitter, each with its 95%
+    interval (documents resampled) as an error bar."""
     fig = go.Figure()
     for kind in ATOM_KINDS:
+        data, bounds = _interval_hover(frame, kind)
         fig.add_bar(name=ATOM_LABELS[kind] + "s", x=frame["splitter"], y=frame[kind],
-                    hovertemplate="%{x}: %{y:.1%}<extra>" + ATOM_LABELS[kind] + "s</extra>")
+                    error_y=_error_bars(frame, kind), customdata=data,
+                    hovertemplate="%{x}: %{y:.1%}" + bounds + "<extra>" + ATOM_LABELS[kind] + "s</extra>")
     fig.update_layout(barmode="group")
     return _layout(fig, "Atoms kept whole (table a)", "survival", percent=True)
 
 
 def probe_figure(frame: pd.DataFrame) -> go.Figure:
-    """Stacked bars per splitter: answered in the top 5, cut, missed by ranking."""
+    """Stacked bars per splitter: answered in the top 5, cut, missed by ranking; answer@5 (the
+    bottom of each stack) with its 95% interval as an error bar."""
     fig = go.Figure()
     for column, colour in OUTCOME_COLOURS.items():
+        data, bounds = _interval_hover(frame, column)
         fig.add_bar(name=column, x=frame["splitter"], y=frame[column], marker_color=colour,
-                    hovertemplate="%{x}: %{y:.1%}<extra>" + column + "</extra>")
+                    error_y=_error_bars(frame, column) if column == "answer@5" else None, customdata=data,
+                    hovertemplate="%{x}: %{y:.1%}" + bounds + "<extra>" + column + "</extra>")
     fig.update_layout(barmode="stack")
     return _layout(fig, "Lexical probe: where the evidence ends up (table b)", "share of queries", percent=True)
 
@@ -81,8 +104,10 @@ def sweep_survival_figure(frame: pd.DataFrame) -> go.Figure:
     """Lines: survival of each atom kind against the budget."""
     fig = go.Figure()
     for kind in ATOM_KINDS:
+        data, bounds = _interval_hover(frame, kind)
         fig.add_scatter(name=ATOM_LABELS[kind] + "s", x=frame["budget"], y=frame[kind], mode="lines+markers",
-                        hovertemplate="budget %{x}: %{y:.1%}<extra>" + ATOM_LABELS[kind] + "s</extra>")
+                        error_y=_error_bars(frame, kind), customdata=data,
+                        hovertemplate="budget %{x}: %{y:.1%}" + bounds + "<extra>" + ATOM_LABELS[kind] + "s</extra>")
     fig.update_xaxes(title="budget")
     return _layout(fig, "Atoms kept whole, by budget (every atom counted)", "survival", percent=True)
 

@@ -48,6 +48,7 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
     report = build_report(workspace, specs=specs, fits=fits, budgets=(), progress=progress, retriever=retriever)
     rows = []
     for row in report["compare"]:
+        intervals = row["intervals"]
         rows.append({
             "splitter": row["splitter"], "spec": row["spec"], "chunks": row["chunks"],
             "mean chars": round(row["mean"], 1),
@@ -55,9 +56,50 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
             "duplication": round(row["duplication"], 4), "oversized": row["oversized"],
             "answer@5": row["answer_at_5"], "cut": row["cut"], "rank miss": max(0.0, row["rank_miss"]),
             "ctx chars": round(row["ctx_chars"], 1), "ctx tokens": round(row["ctx_tokens"], 1),
-            "queries": report["queries"],
+            "queries": report["queries"], "answered": row["answered"],
+            **_bounds({kind: intervals["survival"][kind] for kind in ATOM_KINDS}),
+            **_bounds({"answer@5": intervals["answer_at_5"], "cut": intervals["cut"]}),
         })
-    return pd.DataFrame(rows, columns=list(dict.fromkeys((*TABLE_A, *TABLE_B, "queries"))))
+    return pd.DataFrame(rows, columns=list(dict.fromkeys((*TABLE_A, *TABLE_B, "queries", "answered",
+                                                           *bound_columns((*ATOM_KINDS, "answer@5", "cut"))))))
+
+
+def bound_columns(columns) -> list[str]:
+    """The columns holding the 95% interval of each of ``columns``: ``NAME low`` and ``NAME high``."""
+    return [f"{column} {end}" for column in columns for end in ("low", "high")]
+
+
+def _bounds(intervals: dict) -> dict:
+    out = {}
+    for column, interval in intervals.items():
+        out[f"{column} low"] = interval["low"] if interval else None
+        out[f"{column} high"] = interval["high"] if interval else None
+    return out
+
+
+def with_intervals(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """``frame`` for display: after each of ``columns`` (rates), its 95% interval as text
+    (``[94.3, 98.9]``), the low and high columns left out."""
+    shown = frame.drop(columns=[c for c in bound_columns(columns) if c in frame], errors="ignore")
+    for column in reversed(list(columns)):
+        if f"{column} low" not in frame:
+            continue
+        texts = [f"[{100 * low:.1f}, {100 * high:.1f}]" if pd.notna(low) else ""
+                 for low, high in zip(frame[f"{column} low"], frame[f"{column} high"])]
+        shown.insert(shown.columns.get_loc(column) + 1, f"{column} 95%", texts)
+    return shown
+
+
+def probe_verdict(frame: pd.DataFrame) -> str:
+    """Table b's verdict on answer@5 over ``frame``'s rows (the report's sentence), or empty
+    without per-query answers."""
+    from ..reports.decide import decide, hits_of
+
+    if "answered" not in frame or frame["answered"].isna().any():
+        return ""
+    decision = decide("answer@5", [(label, hits_of(answered))
+                                   for label, answered in zip(frame["splitter"], frame["answered"])])
+    return decision.sentence() if decision else ""
 
 
 def sweep_frame(workspace: Workspace, spec: SplitterSpec | str, budgets: Sequence[int], *,
@@ -75,10 +117,13 @@ def sweep_frame(workspace: Workspace, spec: SplitterSpec | str, budgets: Sequenc
             "mean chars": round(summary.span_chars / summary.chunks, 1) if summary.chunks else 0.0,
             **{kind: summary.kept(kind, every=True) for kind in ATOM_KINDS},
             "answer@5": probe.answer_rate, "ctx tokens": round(probe.context_tokens, 1),
+            **_bounds({kind: summary.interval(kind, every=True).as_dict() if summary.survival_all[kind][1] else None
+                       for kind in ATOM_KINDS}),
         })
         if progress:
             progress(f"budget {budget}", done, len(budgets))
-    columns = ["budget", "spec", "chunks", "mean chars", *ATOM_KINDS, "answer@5", "ctx tokens"]
+    columns = ["budget", "spec", "chunks", "mean chars", *ATOM_KINDS, "answer@5", "ctx tokens",
+               *bound_columns(ATOM_KINDS)]
     return pd.DataFrame(rows, columns=columns)
 
 

@@ -19,7 +19,11 @@ def test_compare_page_tables_downloads_and_added_splitters():
     assert_clean(at)
     table_a, table_b = (d.value for d in at.dataframe)
     assert list(table_a["spec"]) == [str(s) for s in article_specs(800)]
-    assert list(table_b.columns) == ["splitter", "spec", "answer@5", "cut", "rank miss", "ctx chars", "ctx tokens"]
+    assert list(table_b.columns) == ["splitter", "spec", "answer@5", "answer@5 95%", "cut", "cut 95%", "rank miss",
+                                     "ctx chars", "ctx tokens"]
+    assert list(table_a.columns)[4:6] == ["code", "code 95%"] and table_a["code 95%"].str.match(r"^\[\d").all()
+    # Paragraph, sentence, structured and recursive 800 answer within one query of each other: a tie.
+    assert any("tied within noise on answer@5" in i.value for i in at.info)
     structured = table_a[table_a["spec"] == "structured:800"].iloc[0]
     assert structured["chunks"] == Workspace(SAMPLE).summarize("structured:800").chunks
     assert len(at.get("download_button")) == 2

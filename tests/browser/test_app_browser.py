@@ -100,6 +100,28 @@ def test_each_page_opens_from_the_sidebar(page, app_url):
         assert_no_exception(page)
 
 
+def test_the_compare_page_draws_each_rates_interval_and_says_which_rows_tie(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, app_url + "/?spec=structured:800")
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Compare").click()
+    expect(main_title(page, "Compare splitters")).to_be_visible()
+    verdict = page.get_by_test_id("stAlertContentInfo").filter(has_text="on answer@5")
+    expect(verdict).to_contain_text("tied within noise")
+    charts = page.locator("[data-testid=stPlotlyChart]")
+    expect(charts.nth(1)).to_be_visible()
+    settle(page)
+    # Plotly draws an error bar as a path in a g.errorbar group: five atom kinds a splitter, and
+    # answer@5's on the probe's stacks.
+    survival_bars = charts.nth(0).locator("g.errorbar path")
+    probe_bars = charts.nth(1).locator("g.errorbar path")
+    expect(survival_bars.first).to_be_attached()
+    assert survival_bars.count() >= 5 * 7 and probe_bars.count() >= 7
+    charts.nth(0).scroll_into_view_if_needed()
+    shoot(page, "compare-error-bars")
+    assert_no_exception(page)
+
+
 def test_a_copied_link_reproduces_the_view(page, context, app_url):
     from playwright.sync_api import expect
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from inspector import ATOM_KINDS, get_length
 from inspector.review.agreement import TrendPoint
@@ -37,6 +38,22 @@ def test_figures_have_a_trace_per_series_and_the_cap_line(workspace):
     sizes = sizes_frame(workspace, "structured:800", get_length("chars"))
     histogram = size_histogram(sizes, 512, "characters")
     assert [shape.x0 for shape in histogram.layout.shapes] == [512]
+
+
+def test_every_rate_charted_carries_its_95_percent_interval_as_an_error_bar(workspace):
+    frame = compare_frame(workspace, ["fixed:400", "structured:800"], fits=800)
+    for trace, kind in zip(survival_figure(frame).data, ATOM_KINDS):
+        bars = trace.error_y
+        assert list(bars.arrayminus) == pytest.approx(list(frame[kind] - frame[f"{kind} low"]))
+        assert list(bars.array) == pytest.approx(list(frame[f"{kind} high"] - frame[kind]))
+        assert "customdata[0]" in trace.hovertemplate
+    answered, cut, missed = probe_figure(frame).data
+    assert list(answered.error_y.arrayminus) == pytest.approx(list(frame["answer@5"] - frame["answer@5 low"]))
+    assert cut.error_y.array is None and missed.error_y.array is None
+    sweep = sweep_frame(workspace, "structured:800", (400, 800))
+    code = sweep_survival_figure(sweep).data[0]
+    assert list(code.error_y.array) == pytest.approx(list(sweep["code high"] - sweep["code"]))
+    assert (sweep["code low"] <= sweep["code"]).all()
 
 
 def test_golden_outcomes_stack_one_bar_per_chunking_and_budget():

@@ -13,12 +13,15 @@ from inspector.views.frames import (
     TABLE_A,
     TABLE_B,
     article_specs,
+    bound_columns,
     compare_frame,
     doc_view,
+    probe_verdict,
     size_summary,
     sizes_frame,
     sweep_frame,
     uploads_corpus,
+    with_intervals,
 )
 from tests.support.chunks import chunks_of
 
@@ -30,6 +33,17 @@ def test_the_overlay_view_of_an_imported_set_is_the_splitters(work):
     length = get_length("chars")
     mine, theirs = doc_view(work, doc, spec, length), doc_view(work, doc, "fixed:700", length)
     assert mine.result.spans == theirs.result.spans and mine.cuts == theirs.cuts and mine.sizes == theirs.sizes
+
+
+def test_intervals_are_shown_after_their_rates_and_the_verdict_is_the_reports(workspace):
+    frame = compare_frame(workspace, ["fixed:400", "structured:800"], fits=800)
+    shown = with_intervals(frame, ("answer@5", "cut"))
+    columns = list(shown.columns)
+    assert columns[columns.index("answer@5") + 1] == "answer@5 95%" and "answer@5 low" not in columns
+    assert shown["answer@5 95%"].iloc[0] == "[{:.1f}, {:.1f}]".format(100 * frame["answer@5 low"].iloc[0],
+                                                                      100 * frame["answer@5 high"].iloc[0])
+    assert probe_verdict(frame).startswith("structured 800 is best on answer@5")
+    assert probe_verdict(frame.drop(columns=["answered"])) == ""
 
 
 def test_article_specs_at_800_are_the_articles_seven():
@@ -50,12 +64,17 @@ def test_compare_frame_is_the_reports_tables_a_and_b(workspace):
     frame = compare_frame(workspace, specs, fits=800, progress=lambda *a: calls.append(a))
     report = build_report(workspace, specs=specs, fits=800, budgets=())
     assert list(frame["spec"]) == specs
-    assert set(TABLE_A) | set(TABLE_B) | {"queries"} == set(frame.columns)
+    rates = (*ATOM_KINDS, "answer@5", "cut")
+    assert set(TABLE_A) | set(TABLE_B) | {"queries", "answered"} | set(bound_columns(rates)) == set(frame.columns)
     assert set(frame["queries"]) == {report["queries"]}
     for row, expected in zip(frame.to_dict("records"), report["compare"]):
-        assert row["chunks"] == expected["chunks"]
+        assert row["chunks"] == expected["chunks"] and row["answered"] == expected["answered"]
         for kind in ATOM_KINDS:
             assert row[kind] == expected["survival"][kind]
+            interval = expected["intervals"]["survival"][kind]
+            assert (row[f"{kind} low"], row[f"{kind} high"]) == ((interval["low"], interval["high"]) if interval
+                                                                 else (None, None))
+        assert row["answer@5 low"] == expected["intervals"]["answer_at_5"]["low"]
         assert row["answer@5"] == expected["answer_at_5"] and row["cut"] == expected["cut"]
         assert row["answer@5"] + row["cut"] + row["rank miss"] == pytest.approx(1.0)
         assert row["ctx tokens"] == pytest.approx(expected["ctx_tokens"], abs=0.05)
