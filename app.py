@@ -24,6 +24,7 @@ PAGES = [
     st.Page("app_pages/sweep.py", title="Budget sweep", url_path="sweep"),
     st.Page("app_pages/sizes.py", title="Chunk sizes", url_path="sizes"),
     st.Page("app_pages/fixes.py", title="Fixes", url_path="fixes"),
+    st.Page("app_pages/tune.py", title="Tune", url_path="tune"),
     st.Page("app_pages/orphan_test.py", title="Orphan Test", url_path="orphan-test"),
     st.Page("app_pages/import_chunks.py", title="Import", url_path="import"),
 ]

@@ -66,3 +66,24 @@ def searched_recall(golden_digest: str, fingerprint: str, mode: str, spec: str, 
                     _golden_set, _ctx):
     """Golden recall of your index's chunks as the store itself answers, questions embedded by ``retriever``."""
     return _offload.run(_ctx, "golden_searched", _golden_set, spec, index, retriever)
+
+
+def chosen_golden(ctx, state):
+    """The golden set the Import page loaded (the sample corpus's own one by default), located
+    in the corpus, said in a caption: ``(GoldenSet | None, its content digest or "")``."""
+    from app_pages._import_files import GOLDEN_SOURCE
+    from inspector.views import SAMPLE, SAMPLE_CORPUS
+    from inspector.views import markdown_escape as md
+
+    source = st.session_state.get(GOLDEN_SOURCE)
+    if source is None and state.corpus == SAMPLE:
+        source = ("golden-questions.jsonl", (SAMPLE_CORPUS / "golden-questions.jsonl").read_bytes())
+    if source is None:
+        return None, ""
+    golden, refusal = golden_set(content_digest(source[1]), source[0], ctx.corpus.fingerprint, source[1], ctx.corpus)
+    if refusal:
+        st.warning(md(f"Golden set {source[0]} not used: {refusal}"))
+        return None, ""
+    st.caption(md(f"Golden set {source[0]}: {len(golden.items)} questions "
+                  f"({sum(1 for i in golden.items if i.kind)} labelled boundary questions)."))
+    return golden, content_digest(source[1])

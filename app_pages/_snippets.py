@@ -1,5 +1,5 @@
 """The "Use this splitter in your pipeline" expander of the Document, Compare and Chunk sizes
-pages: the snippets ``inspector.integrations.snippets`` writes for the sidebar's splitter. Not a page."""
+pages: the snippets ``inspector.reports.snippets`` writes for the sidebar's splitter. Not a page."""
 
 from __future__ import annotations
 

@@ -102,3 +102,17 @@ def kind_changed() -> None:
     st.session_state["heading_prefix"] = kind == "heading"
     st.session_state["table_header"] = SplitterSpec.header_default(kind, st.session_state.get("mode", "markdown"))
     touched()
+
+
+def use_spec(text: str) -> None:
+    """Callback: make a built-in splitter the sidebar's, its widgets set from the spec (a unit
+    the menu does not list, an uploaded tokenizer's, stays as it is)."""
+    from inspector.lengths import LENGTH_NAMES
+
+    spec = SplitterSpec.parse(text)
+    st.session_state.update(kind=spec.kind, budget=spec.budget, overlap=spec.overlap,
+                            heading_prefix=spec.prefixes_path, address=spec.address,
+                            table_header=spec.repeats_header_in(st.session_state.get("mode", "markdown")))
+    if spec.unit in LENGTH_NAMES:
+        st.session_state["unit"] = spec.unit
+    touched()

@@ -3,8 +3,7 @@
 import streamlit as st
 
 from app_pages import _offload, _shared
-from app_pages._import_caches import content_digest, golden_set
-from app_pages._import_files import GOLDEN_SOURCE
+from app_pages._import_caches import chosen_golden
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._sidebar import session_id
 from inspector.context import import_lines, plan_key, write_lines
@@ -12,7 +11,7 @@ from inspector.errors import ContextLineError, ImportChunksError, SpendRefused
 from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.reports import fix_specs
 from inspector.retrieval import installed
-from inspector.views import SAMPLE, SAMPLE_CORPUS, context_refusal, context_step, fixes_frame
+from inspector.views import context_refusal, context_step, fixes_frame
 from inspector.views import markdown_escape as md
 
 st.title("Fixes, cheapest first")
@@ -34,19 +33,9 @@ retriever = retriever_picker()
 _shared.publish()
 state = _shared.state()
 
-source = st.session_state.get(GOLDEN_SOURCE)
-if source is None and state.corpus == SAMPLE:
-    source = ("golden-questions.jsonl", (SAMPLE_CORPUS / "golden-questions.jsonl").read_bytes())
-golden = None
-if source is None:
+golden, golden_digest = chosen_golden(ctx, state)
+if golden is None:
     st.caption("No golden set: the recall columns are left out. Load one on the Import page to add them.")
-else:
-    golden, refusal = golden_set(content_digest(source[1]), source[0], ctx.corpus.fingerprint, source[1], ctx.corpus)
-    if refusal:
-        st.warning(md(f"Golden set {source[0]} not used: {refusal}"))
-    else:
-        st.caption(md(f"Golden set {source[0]}: {len(golden.items)} questions "
-                      f"({sum(1 for i in golden.items if i.kind)} labelled boundary questions)."))
 
 LINES_FROM = "context_lines_from"
 step = context_step(ctx.workspace, ctx.spec, lines_from=st.session_state.get(LINES_FROM, ""))
@@ -116,7 +105,7 @@ def _table(fingerprint: str, mode: str, spec: str, golden_key: str, retriever: s
 
 missing = len(step.plan.jobs) if step.plan else -1
 with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values()):
-    table = _table(ctx.corpus.fingerprint, state.mode, str(ctx.spec), content_digest(source[1]) if golden else "",
+    table = _table(ctx.corpus.fingerprint, state.mode, str(ctx.spec), golden_digest,
                    retriever, step.model, step.problem, missing, golden, ctx)
     frame = fixes_frame(table)
     percent = {c: st.column_config.NumberColumn(c, format="percent") for c in frame.columns

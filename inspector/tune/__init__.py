@@ -9,7 +9,7 @@ by a paired test and recommends the cheapest of the best, and ``printed`` prints
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "space": ["Space", "parse_cap"],
-    "search": ["Candidate", "TuneResult", "tune"],
+    "space": ["DEFAULT_KINDS", "Space", "parse_cap"],
+    "search": ["Candidate", "Goal", "TuneResult", "measure_candidate", "measure_space", "settled", "survivors", "tune"],
     "printed": ["format_tune"],
 })

@@ -122,6 +122,44 @@ class TuneResult:
                 "candidates": [c.as_dict() for c in self.candidates]}
 
 
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """What a search asks of every configuration: the golden sets (none: the probe), the
+    context budget, the embedder's cap, the most duplication allowed, and the sample's seed."""
+
+    golden: tuple = ()
+    context: int = 2000
+    cap: tuple[int, str] | None = None
+    """``(size, unit)``: the embedder's limit; tokens are counted in its unit (o200k without one)."""
+
+    max_duplication: float | None = None
+    seed: int = SEED
+
+    @property
+    def objective(self) -> str:
+        return f"recall@{self.context}" if self.golden else "answer@5"
+
+    @property
+    def unit(self) -> str:
+        return self.cap[1] if self.cap else "o200k"
+
+    def questions(self, workspace) -> int:
+        """Questions (or probe queries) the full rung asks."""
+        return sum(len(g.items) for g in self.golden) if self.golden else len(workspace.queries())
+
+    def sample(self) -> tuple[tuple[int, ...], ...]:
+        """Per golden set, the positions of its questions in the sample rung; empty: no halving."""
+        count = sum(len(g.items) for g in self.golden)
+        if not self.golden or count < HALVING_FROM:
+            return ()
+        import numpy as np
+
+        rng = np.random.default_rng(self.seed)
+        share = max(SAMPLE_LEAST, count // 3) / count
+        drawn = (rng.choice(len(g.items), max(1, round(share * len(g.items))), replace=False) for g in self.golden)
+        return tuple(tuple(sorted(positions.tolist())) for positions in drawn)
+
+
 def tune(workspace, space: Space | Sequence[SplitterSpec | str], *, golden: Sequence = (), context: int = 2000,
          cap: tuple[int, str] | None = None, max_duplication: float | None = None, retriever=None,
          progress: Progress | None = None, seed: int = SEED) -> TuneResult:
@@ -133,121 +171,106 @@ def tune(workspace, space: Space | Sequence[SplitterSpec | str], *, golden: Sequ
         raise ValueError("tune needs at least one configuration")
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
-    unit = cap[1] if cap else "o200k"
-    asking = _Asking(workspace, tuple(golden), context, retriever)
-    total = len(specs) * 2 if asking.sample(seed) else len(specs)
-    done = 0
-
-    def step(what: str) -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(what, done, total)
-
+    goal = Goal(tuple(golden), context, cap, max_duplication, seed)
     workspace.measure_ahead([(s, None) for s in specs], [] if golden else specs, retriever=retriever)
-    measured: list[Candidate] = []
-    sample = asking.sample(seed)
-    for spec in specs:
-        measured.append(_measured(workspace, spec, unit, cap, max_duplication, context, golden, retriever, asking,
-                                  sample))
+
+    def measured(spec: SplitterSpec, sample) -> Candidate:
+        found = measure_candidate(workspace, spec, goal, retriever, sample)
         workspace.release(spec)
-        step(spec.label)
-    if sample:
-        going = _going(measured, asking)
-        total = len(specs) + len(going)
-        measured = _halved(measured, going, asking, workspace, step)
-    # Equal scores: the cheaper first, so that the best row is the cheapest of the top score.
-    scored = sorted((c for c in measured if c.score is not None and not c.sampled and not c.excluded),
-                    key=lambda c: (-c.score.value, c.embedded))
-    decision = decide(asking.objective, [(c.label, c.hits) for c in scored])
-    recommended = _recommended(scored, decision)
-    scored = _fronted(scored)
-    rest = sorted((c for c in measured if c.sampled), key=lambda c: -c.score.value) + \
-        [c for c in measured if c.excluded]
-    return TuneResult(asking.objective, context, unit, asking.count, sum(map(len, sample)), tuple(scored + rest),
-                      decision,
-                      recommended.spec if recommended else None, tuple(g.name for g in golden))
+        return found
+
+    return settled(measure_space(specs, goal, measured, progress), goal, goal.questions(workspace),
+                   sum(map(len, goal.sample())))
 
 
-class _Asking:
-    """The objective: golden recall at the budget over every set's questions, or the probe."""
-
-    def __init__(self, workspace, golden: tuple, context: int, retriever) -> None:
-        self.workspace, self.golden, self.context, self.retriever = workspace, golden, context, retriever
-        self.objective = f"recall@{context}" if golden else "answer@5"
-        self.count = sum(len(g.items) for g in golden) if golden else len(workspace.queries())
-
-    def sample(self, seed: int) -> tuple[tuple[int, ...], ...]:
-        """Per golden set, the positions of its questions in the sample rung; empty: no halving."""
-        if not self.golden or self.count < HALVING_FROM:
-            return ()
-        import numpy as np
-
-        rng = np.random.default_rng(seed)
-        share = max(SAMPLE_LEAST, self.count // 3) / self.count
-        drawn = (rng.choice(len(g.items), max(1, round(share * len(g.items))), replace=False) for g in self.golden)
-        return tuple(tuple(sorted(positions.tolist())) for positions in drawn)
-
-    def hits(self, spec: SplitterSpec, sample: tuple[tuple[int, ...], ...] = ()) -> tuple[int, ...]:
-        from ..retrieval.golden import golden_recall
-
-        found: list[int] = []
-        for position, one in enumerate(self.golden):
-            asked = replace(one, items=tuple(one.items[i] for i in sample[position])) if sample else one
-            if not asked.items:
-                continue
-            result = golden_recall(self.workspace, asked, spec, budgets=(self.context,), retriever=self.retriever)
-            found += result.hits(self.context)
-        return tuple(found)
+def measure_space(specs: Sequence[SplitterSpec], goal: Goal, measure: Callable[[SplitterSpec, tuple], Candidate],
+           progress: Progress | None = None) -> list[Candidate]:
+    """Every spec measured by ``measure(spec, sample)``: with a sample rung, all of them on it
+    first, then the survivors on every question (the others marked as scored on the sample)."""
+    sample = goal.sample()
+    total = len(specs) * 2 if sample else len(specs)
+    measured: list[Candidate] = []
+    for spec in specs:
+        measured.append(measure(spec, sample))
+        if progress:
+            progress(spec.label, len(measured), total)
+    if not sample:
+        return measured
+    going = survivors(measured, goal)
+    total, done = len(specs) + len(going), len(specs)
+    for position, candidate in enumerate(measured):
+        if str(candidate.spec) in going:
+            measured[position] = measure(candidate.spec, ())
+            done += 1
+            if progress:
+                progress(candidate.label, done, total)
+        elif candidate.score is not None and not candidate.excluded:
+            measured[position] = replace(candidate, sampled=True)
+    return measured
 
 
-def _measured(workspace, spec, unit, cap, max_duplication, context, golden, retriever, asking, sample) -> Candidate:
+def measure_candidate(workspace, spec: SplitterSpec | str, goal: Goal, retriever=None,
+                      sample: tuple[tuple[int, ...], ...] = ()) -> Candidate:
+    """One configuration measured: its costs, then (unless left out) its objective over every
+    question, or over the ``sample`` rung's."""
+    spec = parse_spec(spec)
+    if not isinstance(retriever, Retriever):
+        retriever = workspace.retriever(retriever)
     summary = workspace.summarize(spec, fits=None)
-    sizes = workspace.sizes(spec, unit)
+    sizes = workspace.sizes(spec, goal.unit)
     characters = workspace.characters
     duplication = summary.span_chars / characters if characters else 0.0
-    over_cap = sum(1 for size in sizes if cap and size > cap[0])
+    over_cap = sum(1 for size in sizes if goal.cap and size > goal.cap[0])
     candidate = Candidate(spec, None, chunks=summary.chunks, embedded=sum(sizes), duplication=duplication,
                           over_cap=over_cap)
-    if max_duplication is not None and duplication > max_duplication + 1e-12:
-        return replace(candidate, excluded=f"duplication {duplication:.2f} over {max_duplication:g}")
-    if golden:
-        hits = asking.hits(spec, sample)
+    if goal.max_duplication is not None and duplication > goal.max_duplication + 1e-12:
+        return replace(candidate, excluded=f"duplication {duplication:.2f} over {goal.max_duplication:g}")
+    if goal.golden:
+        hits = _golden_hits(workspace, spec, goal, retriever, sample)
         return replace(candidate, hits=hits, score=rate(sum(hits), len(hits)))
     probe = workspace.probe(spec, retriever=retriever)
     candidate = replace(candidate, ctx_tokens=probe.context_tokens)
-    if probe.context_tokens > context:
+    if probe.context_tokens > goal.context:
         return replace(candidate, excluded=f"its five chunks hold {probe.context_tokens:,.0f} tokens a query, "
-                                           f"over the {context:,} budget")
+                                           f"over the {goal.context:,} budget")
     hits = tuple(probe.hits())
     return replace(candidate, hits=hits, score=rate(sum(hits), len(hits)))
 
 
-def _going(measured: list[Candidate], asking: _Asking) -> set[str]:
-    """The sample rung's survivors: its best third, and any candidate the paired test cannot tell
-    from its best."""
+def _golden_hits(workspace, spec, goal: Goal, retriever, sample) -> tuple[int, ...]:
+    from ..retrieval.golden import golden_recall
+
+    found: list[int] = []
+    for position, one in enumerate(goal.golden):
+        asked = replace(one, items=tuple(one.items[i] for i in sample[position])) if sample else one
+        if asked.items:
+            result = golden_recall(workspace, asked, spec, budgets=(goal.context,), retriever=retriever)
+            found += result.hits(goal.context)
+    return tuple(found)
+
+
+def survivors(measured: Sequence[Candidate], goal: Goal) -> set[str]:
+    """The sample rung's survivors (specs): its best third, and any candidate the paired test
+    cannot tell from its best."""
     scored = sorted((c for c in measured if c.score is not None and not c.excluded),
                     key=lambda c: (-c.score.value, c.embedded))
     keep = max(SURVIVORS_LEAST, -(-len(scored) // 3))
-    decision = decide(asking.objective, [(c.label, c.hits) for c in scored])
+    decision = decide(goal.objective, [(c.label, c.hits) for c in scored])
     near = {decision.best, *decision.tied} if decision else set()
     return {str(c.spec) for i, c in enumerate(scored) if i < keep or c.label in near}
 
 
-def _halved(measured: list[Candidate], going: set[str], asking: _Asking, workspace, step) -> list[Candidate]:
-    """The survivors asked every question; the others keep their sample score, marked so."""
-    out = []
-    for candidate in measured:
-        if str(candidate.spec) in going:
-            hits = asking.hits(candidate.spec)
-            workspace.release(candidate.spec)
-            out.append(replace(candidate, hits=hits, score=rate(sum(hits), len(hits))))
-            step(candidate.label)
-        elif candidate.score is not None and not candidate.excluded:
-            out.append(replace(candidate, sampled=True))
-        else:
-            out.append(candidate)
-    return out
+def settled(measured: Sequence[Candidate], goal: Goal, questions: int, sample: int = 0) -> TuneResult:
+    """The result from every candidate measured: ranked (equal scores, the cheaper first), the
+    verdict, the Pareto front and the recommendation."""
+    scored = sorted((c for c in measured if c.score is not None and not c.sampled and not c.excluded),
+                    key=lambda c: (-c.score.value, c.embedded))
+    decision = decide(goal.objective, [(c.label, c.hits) for c in scored])
+    recommended = _recommended(scored, decision)
+    rest = sorted((c for c in measured if c.sampled), key=lambda c: -c.score.value) + \
+        [c for c in measured if c.excluded]
+    return TuneResult(goal.objective, goal.context, goal.unit, questions, sample, tuple(_fronted(scored) + rest),
+                      decision, recommended.spec if recommended else None, tuple(g.name for g in goal.golden))
 
 
 def _recommended(scored: list[Candidate], decision: Decision | None) -> Candidate | None:

@@ -43,6 +43,7 @@ from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
 from ..retrieval.spending import SpendPolicy, ensure
 from ..review.rounds import ReviewRound, draw
 from ..stores.address import StoreCredentials
+from ..tune.search import measure_candidate
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
 from .stores import IndexSearch, ServedStore, searched_probe_row
@@ -164,10 +165,18 @@ def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever:
                        context_problem=context_problem)
 
 
+def _tune_candidate(workspace: Workspace, spec: str, goal, retriever: str, sample: tuple):
+    try:
+        return measure_candidate(workspace, spec, goal, retriever, sample)
+    finally:
+        workspace.release(spec)  # a search tries dozens of configurations: hold none of them
+
+
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
 TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
          "side_by_side": _side_by_side, "golden": _golden, "golden_searched": _golden_searched,
-         "probe_searched": searched_probe_row, "fixes": _fixes}
+         "probe_searched": searched_probe_row, "fixes": _fixes,
+         "tune_candidate": _tune_candidate}
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):

@@ -22,7 +22,7 @@ from tests.support.strategies import hostile_text
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
 PAGES = ["app_pages/document.py", "app_pages/compare.py", "app_pages/sweep.py", "app_pages/sizes.py",
-         "app_pages/orphan_test.py", "app_pages/import_chunks.py"]
+         "app_pages/orphan_test.py", "app_pages/import_chunks.py", "app_pages/tune.py"]
 ROUND = ReviewRound.create(__import__("inspector").Workspace(SAMPLE), "structured:800", size=3).to_query_params()
 GOOD = {"spec": ["structured:600", "fixed:300/50", "heading:128t", "imported:0123456789abcdef"],
         "doc": [SAMPLE.documents[1].id], "mode": ["seed", "markdown"], "corpus": ["sample"],
