@@ -14,7 +14,8 @@ from pathlib import Path
 
 from tests.support.paths import ROOT
 
-SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "context", "measure", "review", "reports", "views",
+SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "context", "measure", "review", "reports", "tune",
+               "views",
                "integrations"}
 
 

@@ -151,8 +151,8 @@ def test_dense_and_hybrid_retrievers_rank_over_the_batches_as_over_the_held_corp
                                for line in (SAMPLE / "golden-questions.jsonl").read_text().splitlines()))
     args = ["--retriever", retriever, "--spec", "fixed:400", "--budgets", "800", "--questions",
             str(SAMPLE / "golden-questions.jsonl"), "--golden", str(unnamed)]
-    if retriever == "hybrid":
-        args += ["--spec", "heading:256t", "--expand", "1", "--fixes", "structured:800"]
+    if retriever == "hybrid":  # the fixes over the batches: test_the_fixes_table_is_measured_over_the_batches
+        args += ["--spec", "heading:256t", "--expand", "1"]
     held = report(capsys, monkeypatch, tmp_path / "corpus", tmp_path / "memory", *args, "--engine", "memory")
     assert json.loads(held)["retriever"] == retriever and json.loads(held)["golden"][0]["rows"]
     workers_alone_build_workspaces(monkeypatch)
