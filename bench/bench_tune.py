@@ -6,8 +6,9 @@ warm; and what the intervals and paired tests add to ``report``.
 The corpus is the bundled markdown copied until it holds 3.5 MB, each copy's files made
 distinct; the golden set is the bundled one with its document names left out, so each quote is
 found in every copy. *Cold* runs get an empty data folder, *warm* ones the folder a cold run
-filled (analyses and splits kept). Targets: warm under 60 s; the intervals and verdicts under
-10% of a report's time. The figures are written, dated, to ``bench/results/tune.json``.
+filled (analyses and splits kept). Targets: warm under 60 s; a warm ``report`` at most 10%
+slower with its intervals and verdicts than with every statistic replaced by a constant. The
+figures are written, dated, to ``bench/results/tune.json``.
 """
 
 from __future__ import annotations
@@ -39,26 +40,39 @@ def tuned(corpus: Path, golden: Path, space: Path, data: Path) -> tuple[float, d
     return time.perf_counter() - started, json.loads(done.stdout)
 
 
-def statistics_share(corpus: Path) -> dict:
-    """A warm report's time, and the time of its intervals and verdict computed again alone."""
-    from inspector import Workspace, build_report, load_corpus
-    from inspector.reports.article import probe_decision, probe_intervals
-    from inspector.spec import ARTICLE_SPECS
+#: ``report`` run in a fresh process; with ``bare``, every interval, mean and paired test a
+#: constant: what the report costs without its statistics.
+REPORT = """import sys
+from inspector import confidence
+if sys.argv.pop(1) == "bare":
+    flat = confidence.Interval(0.5, 0.0, 1.0, 1, 1)
+    confidence.rate = lambda hits, count: flat
+    confidence.clustered_rate = lambda tally, **_: flat
+    confidence.mean = lambda values, **_: flat
+    confidence.paired = lambda a, b, **_: confidence.Paired(0.0, 0.0, 0.0, 0.0, 1.0, len(a))
+from inspector.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
 
-    work = Workspace(load_corpus(corpus))
-    build_report(work, budgets=())  # analyses, splits and probes now held
-    started = time.perf_counter()
-    report = build_report(work, budgets=())
-    whole = time.perf_counter() - started
-    started = time.perf_counter()
-    for spec in ARTICLE_SPECS:
-        summary = work.summarize(spec, fits=800)
-        [summary.interval(kind) for kind in summary.survival_fit]
-        probe_intervals(work.probe(spec))
-    probe_decision(report["compare"])
-    alone = time.perf_counter() - started
-    return {"report_seconds": round(whole, 2), "statistics_seconds": round(alone, 3),
-            "share": round(alone / whole, 4)}
+
+def statistics_share(corpus: Path, data: Path, rounds: int = 5) -> dict:
+    """A warm ``report``'s wall time (its data folder filled) with its intervals and verdicts and
+    without them, the fastest of ``rounds`` each, taken in turns."""
+    environment = dict(os.environ, CHUNK_INSPECTOR_DATA=str(data))
+
+    def timed(how: str) -> float:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", REPORT, how, "report", str(corpus), "--json", "--quiet"], cwd=ROOT,
+                       check=True, capture_output=True, env=environment)
+        return time.perf_counter() - started
+
+    timed("full")  # the data folder filled
+    full, bare = [], []
+    for _ in range(rounds):
+        full.append(timed("full"))
+        bare.append(timed("bare"))
+    return {"report_seconds": round(min(full), 2), "without_statistics_seconds": round(min(bare), 2),
+            "share": round(min(full) / min(bare) - 1, 4)}
 
 
 def main() -> None:
@@ -74,12 +88,12 @@ def main() -> None:
         cold, result = tuned(corpus, golden, space, data)
         warm, again = tuned(corpus, golden, space, data)
         assert again["candidates"] == result["candidates"]
-        share = statistics_share(corpus)
+        share = statistics_share(corpus, data)
         verdict = "ok" if warm < WARM_TARGET and share["share"] < SHARE_TARGET else "OVER TARGET"
         print(f"{len(result['candidates'])} configurations on {corpus_bytes(corpus) / 1e6:.1f} MB, "
-              f"{result['questions']} questions: cold {cold:.1f} s, warm {warm:.1f} s; intervals and verdict "
-              f"{share['statistics_seconds']:.3f} s of a {share['report_seconds']:.1f} s report "
-              f"({share['share']:.1%}) ({verdict}); recommended {result['recommended']}")
+              f"{result['questions']} questions: cold {cold:.1f} s, warm {warm:.1f} s; a warm report takes "
+              f"{share['report_seconds']:.2f} s, {share['without_statistics_seconds']:.2f} s without its intervals "
+              f"and verdicts (+{share['share']:.1%}) ({verdict}); recommended {result['recommended']}")
         figures = {"configurations": len(result["candidates"]), "corpus_mb": round(corpus_bytes(corpus) / 1e6, 2),
                    "questions": result["questions"], "cold_seconds": round(cold, 1), "warm_seconds": round(warm, 1),
                    **share, "recommended": result["recommended"], "verdict": verdict,

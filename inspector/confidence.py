@@ -25,8 +25,9 @@ Z95 = 1.959963984540054
 Z_POWER = 0.8416212335729143
 """The normal quantile of 80% power: what "would likely separate them" means."""
 
-RESAMPLES = 2000
-"""Bootstrap resamples; the share of resamples is given to three digits at most."""
+RESAMPLES = 1000
+"""Bootstrap resamples: a report draws about fifty intervals, each in a millisecond or two; the
+ends of a 95% interval move by about half a point between seeds at this count."""
 
 SEED = 35
 """Every bootstrap's seed: the same data give the same interval on every run."""
@@ -114,10 +115,11 @@ def clustered_rate(tally: Iterable[tuple[tuple[int, int], int]], *, resamples: i
                    seed: int = SEED) -> Interval:
     """A rate of items grouped in documents, given as a tally: ``((hits, count), documents)``,
     how many documents had those counts. The interval is the percentile interval of a bootstrap
-    that resamples whole documents (drawn as multinomial counts over the tally's distinct pairs,
-    so a corpus of a million documents costs what its few hundred distinct pairs cost). Where
-    every document agrees (all kept, or none) no resample varies; the interval is then Wilson's
-    over the items, the best that can be said with no variation seen."""
+    that resamples whole documents: Poisson's bootstrap, each document weighted by a Poisson(1)
+    draw, so a pair held by n documents is drawn Poisson(n) times and a corpus of a million
+    documents costs what its few hundred distinct pairs cost. Where every document agrees (all
+    kept, or none) no resample varies; the interval is then Wilson's over the items, the best
+    that can be said with no variation seen."""
     import numpy as np
 
     found: dict[tuple[int, int], int] = {}
@@ -136,13 +138,16 @@ def clustered_rate(tally: Iterable[tuple[tuple[int, int], int]], *, resamples: i
         return Interval(value, low, high, count, hits, documents)
     h = np.array([pair[0] for pair, _ in kept], dtype=np.float64)
     c = np.array([pair[1] for pair, _ in kept], dtype=np.float64)
-    shares = np.array([n for _, n in kept], dtype=np.float64) / documents
     rng = np.random.default_rng(seed)
-    rows = max(1, _BLOCK // len(kept))
+    many = np.array([n for _, n in kept], dtype=np.float64)
     rates = []
+    rows = max(1, _BLOCK // len(kept))
     for done in range(0, resamples, rows):
-        drawn = rng.multinomial(documents, shares, size=min(rows, resamples - done)).astype(np.float64)
-        rates.append((drawn @ h) / np.maximum(drawn @ c, 1.0))
+        # Poisson weights: each document drawn Poisson(1) times, so a pair held by n documents
+        # is drawn Poisson(n) times, one array for every resample at once.
+        drawn = rng.poisson(many, size=(min(rows, resamples - done), len(kept))).astype(np.float64)
+        counted = drawn @ c
+        rates.append((drawn @ h)[counted > 0] / counted[counted > 0])  # a resample of no document says nothing
     low, high = _percentiles(np.concatenate(rates))
     return Interval(value, min(low, value), max(high, value), count, hits, documents)
 

@@ -172,8 +172,10 @@ def tally(documents: np.ndarray, intact: np.ndarray, counted: np.ndarray) -> Tal
     size = int(documents.max()) + 1
     kept = np.bincount(documents, weights=intact, minlength=size).astype(np.int64)
     seen = np.bincount(documents, weights=counted, minlength=size).astype(np.int64)
-    pairs = np.stack([kept[seen > 0], seen[seen > 0]], axis=1)
-    if not len(pairs):
+    kept, seen = kept[seen > 0], seen[seen > 0]
+    if not len(seen):
         return ()
-    unique, many = np.unique(pairs, axis=0, return_counts=True)
+    base = int(seen.max()) + 1  # one number per (kept, seen) pair: a 1-D unique is far cheaper
+    keys, many = np.unique(kept * base + seen, return_counts=True)
+    unique = np.stack([keys // base, keys % base], axis=1)
     return tuple(((int(a), int(b)), int(n)) for (a, b), n in zip(unique.tolist(), many.tolist()))

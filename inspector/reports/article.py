@@ -89,7 +89,6 @@ def build_report(
               for table in ("compare", "sweep", "headers")}
     for row in tables["compare"]:
         del row["survival_all"], row["budget"]
-        del row["intervals"]["survival_all"]
     for row in tables["sweep"]:
         row.pop(ANSWERED, None)
     report = {
@@ -151,10 +150,10 @@ def _sweep_row(row: dict) -> dict:
 
 
 def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None,
-                retriever: Retriever | str | None = None, expand: tuple[int, ...] = ()) -> dict:
+                retriever: Retriever | str | None = None, expand: tuple[int, ...] = (), survival: str = "fit") -> dict:
     """One configuration's row of tables a and b: chunk counts, survival, duplication, the probe
     (ranked by ``retriever``, default BM25), and the probe again for each neighbour width in
-    ``expand``."""
+    ``expand``; the intervals of ``survival`` (``fit``: table a's, ``all``: the sweep's)."""
     spec = parse_spec(spec)
     summary = workspace.summarize(spec, fits=fits)
     probe = workspace.probe(spec, retriever=retriever)
@@ -176,9 +175,11 @@ def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None
         "ctx_chars": probe.context_chars,
         "ctx_tokens": probe.context_tokens,
         "intervals": {
-            "survival": {k: summary.interval(k).as_dict() if summary.survival_fit[k][1] else None for k in ATOM_KINDS},
-            "survival_all": {k: summary.interval(k, every=True).as_dict() if summary.survival_all[k][1] else None
-                             for k in SWEEP_KINDS},
+            # Table a's rows count the atoms that fit, the sweep's every atom: each gets its own.
+            **({"survival": {k: summary.interval(k).as_dict() if summary.survival_fit[k][1] else None
+                             for k in ATOM_KINDS}} if survival == "fit" else
+               {"survival_all": {k: summary.interval(k, every=True).as_dict() if summary.survival_all[k][1] else None
+                                 for k in SWEEP_KINDS}}),
             **probe_intervals(probe)},
         ANSWERED: answered(probe.hits()),
         **({"expanded": [probe_row(workspace.probe(spec, retriever=retriever, expand=w)) for w in expand]}
@@ -254,7 +255,8 @@ def _run_job(workspace: Workspace, job: Job, retriever: Retriever) -> list[tuple
             rows.append((position, workspace.header_carry(spec).as_dict()))
         else:  # the probe is the same for both tables: the workspace ranks it once
             rows.append((position, compare_row(workspace, spec, fits, retriever,
-                                               _EXPAND if table == "compare" else ())))
+                                               _EXPAND if table == "compare" else (),
+                                               "fit" if table == "compare" else "all")))
     return rows
 
 
