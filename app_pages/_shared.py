@@ -19,13 +19,23 @@ from app_pages._units import UNIT_LABELS, engine_spec, engine_unit, length_for, 
 from inspector.views import markdown_escape as md
 
 __all__ = ["STATE", "UNIT_LABELS", "Context", "chunk_set_store", "chunk_sets", "context", "engine_spec",
-           "engine_unit", "keep", "length_for", "publish", "show_problems", "sidebar", "spec_title", "state",
+           "engine_unit", "keep", "length_for", "publish", "ready", "show_problems", "sidebar", "spec_title", "state",
            "unit_label", "update", "uploaded_units"]
 
 
 def context() -> Context:
     """This run's context, set by app.py before the page runs."""
     return st.session_state["_context"]
+
+
+def ready() -> Context:
+    """This run's context for a page that measures the corpus: its problems shown, and the page
+    stopped (the settings still mirrored into the URL) when it cannot go on."""
+    ctx = context()
+    if not show_problems(ctx):
+        publish()
+        st.stop()
+    return ctx
 
 
 def show_problems(ctx: Context) -> bool:

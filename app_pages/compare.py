@@ -42,10 +42,7 @@ st.caption("Every splitter over the whole corpus, at one budget. **Table a**: th
            "(in Chinese, Japanese and Korean, the rarest character pairs) of a figure sentence; "
            "*answer@5* means a top-5 chunk holds the whole sentence, *cut* that "
            "the top 5 only hold part of it, *rank miss* that none touches it.")
-ctx = _shared.context()
-if not _shared.show_problems(ctx):
-    _shared.publish()
-    st.stop()
+ctx = _shared.ready()
 
 
 @st.cache_data(max_entries=256, show_spinner=False)

@@ -20,10 +20,7 @@ st.caption("From the sidebar's splitter, one fix at a time: split on structure a
            "matter), put a written context line first (contextual retrieval), then read each retrieved "
            "chunk with its neighbours. Each row says what the fix buys (answer@5, golden recall, fewer "
            "orphan suspects) and what it costs (chunks, context tokens per query).")
-ctx = _shared.context()
-if not _shared.show_problems(ctx):
-    _shared.publish()
-    st.stop()
+ctx = _shared.ready()
 if ctx.spec.is_imported or ctx.spec.is_adapter:
     _shared.publish()
     st.info("The fixes are measured from a built-in splitter's budget, unit and overlap. Choose one in the "

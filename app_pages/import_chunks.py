@@ -61,10 +61,7 @@ st.caption("Bring the chunks your own pipeline made (LangChain, Chonkie, LlamaIn
            "JSON or CSV) and see them exactly as this app sees its built-in splitters' chunks: placed on "
            "the corpus chosen in the sidebar as exact spans, every record that did not fit listed, then "
            "measured next to the sidebar's splitter.")
-ctx = _shared.context()
-if not _shared.show_problems(ctx):
-    _shared.publish()
-    st.stop()
+ctx = _shared.ready()
 retriever = retriever_picker()
 _shared.publish()
 state = _shared.state()

@@ -13,10 +13,7 @@ st.title("Chunk sizes")
 st.caption("Every chunk of the corpus, sized in your embedding model's tokens (prefix included, special "
            "tokens not). Chunks over the model's input cap are silently truncated when embedded; "
            "*runts* (under 32 tokens) carry too little text to be found.")
-ctx = _shared.context()
-if not _shared.show_problems(ctx):
-    _shared.publish()
-    st.stop()
+ctx = _shared.ready()
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

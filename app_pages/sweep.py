@@ -15,10 +15,7 @@ st.caption("The sidebar's splitter at several budgets over the whole corpus. Big
            "atoms but every retrieved chunk costs more context: the first chart shows the share of "
            "atoms kept whole (every atom counted, even those larger than the budget), the second the "
            "tokens a query's top 5 chunks bring into the prompt.")
-ctx = _shared.context()
-if not _shared.show_problems(ctx):
-    _shared.publish()
-    st.stop()
+ctx = _shared.ready()
 if ctx.spec.is_imported:
     _shared.publish()
     st.info("Imported chunks were made once, at whatever size their tool used: there is no budget to sweep. "

@@ -20,10 +20,7 @@ st.caption("Every configuration of the space below, measured on this corpus: wit
            "queries. Each score has its 95% interval; configurations the paired test cannot tell from the best "
            "are *tied for best*, and the recommended one is the best, or a tied one that embeds a tenth fewer "
            "tokens. With 60 questions or more, every configuration is first asked a third of them.")
-ctx = _shared.context()
-if not _shared.show_problems(ctx):
-    _shared.publish()
-    st.stop()
+ctx = _shared.ready()
 retriever = retriever_picker()
 _shared.publish()
 state = _shared.state()
