@@ -163,8 +163,7 @@ class GoldenResult:
             **({"by_language": {language: {str(b): list(v) for b, v in row.items()}
                                 for language, row in self.by_language().items()}}
                if self.several_languages else {}),
-            "span_scores": {s.cut: {"recall": s.recall, "precision": s.precision, "iou": s.iou}
-                            for s in self.span_scores},
+            "span_scores": {s.cut: s.as_dict() for s in self.span_scores},
             "precision_omega": self.precision_omega,
             "misses": [{"line": q.item.line, "question": q.item.question,
                         "outcomes": dict(zip(map(str, self.budgets), q.outcomes)), "rank": q.rank,
@@ -318,7 +317,7 @@ class _Cuts:
 
     def __init__(self, budgets: tuple[int, ...], unit: str) -> None:
         self.budgets, self.unit = budgets, unit
-        self.sums = [[0.0, 0.0, 0.0] for _ in range(1 + len(budgets))]
+        self.values: list[list[list[float]]] = [[[], [], []] for _ in range(1 + len(budgets))]
 
     def add(self, spans: _Spans, item: GoldenItem, ranking: list[int], sizes: list[int]) -> None:
         picks = [ranking[:TOP_K]]
@@ -332,15 +331,21 @@ class _Cuts:
                 kept.append(j)
             picks.append(kept)
         places = spans.places(item)
-        for total, chosen in zip(self.sums, picks):
+        for found, chosen in zip(self.values, picks):
             retrieved = spans.read(chosen)
             for k, value in enumerate(question_scores(best_copies(places, retrieved), retrieved)):
-                total[k] += value
+                found[k].append(value)
 
     def scores(self, count: int) -> tuple[SpanScores, ...]:
+        from ..confidence import mean
+
         names = [f"top {TOP_K}"] + [f"{b} {self.unit}" for b in self.budgets]
-        return tuple(SpanScores(name, *(v / count if count else 0.0 for v in total))
-                     for name, total in zip(names, self.sums))
+        out = []
+        for name, found in zip(names, self.values):
+            means = [mean(values) for values in found]
+            out.append(SpanScores(name, *(sum(values) / count if count else 0.0 for values in found),
+                                  tuple((m.low, m.high) for m in means) if count else ()))
+        return tuple(out)
 
 
 def golden_recall(workspace, golden: GoldenSet, spec, *, budgets: tuple[int, ...] = DEFAULT_BUDGETS,

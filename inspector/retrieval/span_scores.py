@@ -35,6 +35,14 @@ class SpanScores:
     recall: float
     precision: float
     iou: float
+    bounds: tuple[tuple[float, float], ...] = ()
+    """The 95% interval of each mean (recall, precision, IoU), a bootstrap over the questions."""
+
+    def as_dict(self) -> dict:
+        out = {"recall": self.recall, "precision": self.precision, "iou": self.iou}
+        if self.bounds:
+            out["intervals"] = {name: list(bound) for name, bound in zip(("recall", "precision", "iou"), self.bounds)}
+        return out
 
 
 def merged(spans) -> list[Span]:

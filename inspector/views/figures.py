@@ -39,11 +39,20 @@ def golden_outcome_figure(outcomes: pd.DataFrame) -> go.Figure:
 
 def orphan_trend_figure(points: Sequence[TrendPoint]) -> go.Figure:
     """One bar per round, in the order given (``agreement.trend``: oldest first): its orphan rate,
-    labelled with its orphans over its complete answers. Pass only points with answers."""
-    figure = go.Figure(go.Bar(x=[f"{n}. {p.label}" for n, p in enumerate(points, 1)],
-                              y=[p.orphan_rate for p in points], width=[0.5] * len(points),
-                              text=[f"{p.orphans}/{p.judged}" for p in points], textposition="outside",
-                              marker_color="#b3261e"))
+    labelled with its orphans over its complete answers, with Wilson's 95% interval as an error
+    bar (answers taken as independent). Pass only points with answers."""
+    from ..confidence import wilson
+
+    bounds = [wilson(p.orphans, p.judged) for p in points]
+    rates = [p.orphan_rate for p in points]
+    bars = dict(type="data", symmetric=False, thickness=1.2, width=3,
+                array=[max(0.0, high - rate) for rate, (_, high) in zip(rates, bounds)],
+                arrayminus=[max(0.0, rate - low) for rate, (low, _) in zip(rates, bounds)])
+    figure = go.Figure(go.Bar(x=[f"{n}. {p.label}" for n, p in enumerate(points, 1)], y=rates,
+                              width=[0.5] * len(points), text=[f"{p.orphans}/{p.judged}" for p in points],
+                              textposition="outside", marker_color="#b3261e", error_y=bars, customdata=bounds,
+                              hovertemplate="%{x}: %{y:.1%} [%{customdata[0]:.1%}, %{customdata[1]:.1%}]"
+                                            "<extra></extra>"))
     figure.update_layout(yaxis_title="orphan rate (all reviewers)", yaxis_tickformat=".0%",
                          yaxis_range=[0, 1.1], height=320, margin=dict(t=20, b=40))
     return figure

@@ -20,7 +20,7 @@ from tests.support.app import SAMPLE, assert_clean
 from tests.support.paths import ROOT
 from tests.support.strategies import hostile_text
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "4"))
 PAGES = ["app_pages/document.py", "app_pages/compare.py", "app_pages/sweep.py", "app_pages/sizes.py",
          "app_pages/orphan_test.py", "app_pages/import_chunks.py", "app_pages/tune.py"]
 ROUND = ReviewRound.create(__import__("inspector").Workspace(SAMPLE), "structured:800", size=3).to_query_params()

@@ -30,6 +30,10 @@ BOMBS = {
 }
 
 
+# One worker builds the bombs once and runs both converters on them.
+pytestmark = pytest.mark.xdist_group("bombs")
+
+
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hostile")

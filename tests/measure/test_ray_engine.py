@@ -181,3 +181,17 @@ def test_the_cluster_alone_logs_the_local_engines_mlflow_runs(cluster, capsys, m
         logged.append((run.data.params, run.data.metrics))
     assert logged[1] == logged[0] and logged[1][1]["tokens_p50"] > 0
     assert logged[1][0]["corpus"] == logged[0][0]["corpus"] != ""  # the corpus's fingerprint, digested as it passed
+
+
+def test_tune_runs_on_the_cluster_as_locally(cluster, capsys, monkeypatch, tmp_path):
+    space = tmp_path / "space.toml"
+    space.write_text('kinds = ["structured", "fixed"]\nbudgets = [400, 800]\noverlaps = [0]\nprefixes = [""]\n')
+    found = {}
+    for engine in ("memory", "ray"):
+        if engine == "ray":
+            driver_holds_nothing(monkeypatch)
+        monkeypatch.setenv(ENV_DATA, str(tmp_path / engine))
+        assert main(["tune", str(SAMPLE), "--golden", str(SAMPLE / "golden-questions.jsonl"), "--space", str(space),
+                     "--json", "--quiet", "--engine", engine]) == 0
+        found[engine] = json.loads(capsys.readouterr().out)
+    assert found["ray"] == found["memory"] and len(found["ray"]["candidates"]) == 4

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from inspector.cli import main
 from inspector.confidence import rate
 from inspector.reports.decide import bounds_text, decide, hits_of
-from tests.support.paths import ROOT
+from tests.support.paths import SAMPLE
 
 
 def _rows(questions: int, **answered: set[int]) -> list[tuple[str, list[int]]]:
@@ -51,11 +50,14 @@ def test_hits_and_bounds_read_and_write_the_reports_forms():
     assert bounds_text(rate(200, 200).as_dict()) == "[98.1,100]" and bounds_text(None) == ""
 
 
-@pytest.fixture(scope="module")
-def markdown_json() -> dict:
-    shown = subprocess.run([sys.executable, "-m", "inspector", "report", "sample_corpus", "--json", "--quiet"],
-                           cwd=ROOT, capture_output=True, check=True, text=True)
-    return json.loads(shown.stdout)
+def shown(capsys, *args: str) -> str:
+    assert main(["report", str(SAMPLE), "--quiet", "--jobs", "1", *args]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.fixture
+def markdown_json(capsys) -> dict:
+    return json.loads(shown(capsys, "--json"))
 
 
 def test_every_rate_of_the_json_report_carries_its_count_and_interval(markdown_json):
@@ -74,21 +76,18 @@ def test_every_rate_of_the_json_report_carries_its_count_and_interval(markdown_j
     assert markdown_json["decision"]["measure"] == "answer@5" and markdown_json["decision"]["of"] == 200
 
 
-def test_the_text_report_prints_intervals_and_verdicts_except_in_seed_mode():
-    def shown(*args):
-        return subprocess.run([sys.executable, "-m", "inspector", "report", "sample_corpus", "--quiet", *args],
-                              cwd=ROOT, capture_output=True, check=True, text=True).stdout
-
-    markdown = shown("--spec", "fixed:400", "--spec", "fixed:800/120", "--spec", "structured:800")
+def test_the_text_report_prints_intervals_and_verdicts_except_in_seed_mode(capsys):
+    markdown = shown(capsys, "--spec", "fixed:400", "--spec", "fixed:800/120", "--spec", "structured:800")
     assert "fixed 400           71.0% [64.4,76.8]  28.5% [22.7,35.1]" in markdown
     # structured 800 answers 5 queries fixed 800/120 misses and none the other way: p = 0.06, not yet real.
     assert "structured 800 and fixed 800/120 are tied within noise on answer@5 (structured 800 leads fixed 800/120 " \
            "by 2.5 points, 5 questions against 0 of 200, p = 0.06" in " ".join(markdown.split())
     assert "  best" not in markdown
-    clear = shown("--spec", "fixed:400", "--spec", "fixed:800/120")
+    clear = shown(capsys, "--spec", "fixed:400", "--spec", "fixed:800/120")
     line = next(line for line in clear.splitlines() if line.startswith("fixed 800/120 ") and "%" in line
                 and "[" in line and "ctx" not in line and line.count("%") == 2)
     assert line.endswith("  best")
-    seed = shown("--atoms", "seed", "--spec", "fixed:400")
+    seed = shown(capsys, "--atoms", "seed", "--spec", "fixed:400")
     assert "[" not in seed and "tied" not in seed and "best on" not in seed
-    assert "fixed 400           67.5% [60.7,73.6]" in shown("--atoms", "seed", "--spec", "fixed:400", "--intervals")
+    assert "fixed 400           67.5% [60.7,73.6]" in shown(capsys, "--atoms", "seed", "--spec", "fixed:400",
+                                                            "--intervals")

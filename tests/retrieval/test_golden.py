@@ -188,3 +188,22 @@ def test_a_kind_is_read_as_a_label_and_a_bad_one_leaves_the_line_out():
     assert result.by_kind() == {"table-header": {100: (1, 1)}}
     csv = load_golden(b"question,evidence,kind\nalpha,Alpha beta gamma,exception\n", [doc], name="g.csv")
     assert csv.items[0].kind == "exception"
+
+
+def test_every_recall_and_span_score_carries_its_interval(sample_golden, sample_markdown):
+    from inspector.confidence import rate
+
+    result = golden_recall(sample_markdown, sample_golden, "fixed:400")
+    shown = result.as_dict()
+    for budget in result.budgets:
+        hits = result.hits(budget)
+        assert shown["intervals"]["recall"][str(budget)] == rate(sum(hits), len(hits)).as_dict()
+        assert sum(hits) == result.counts(budget)["hit"]
+    for scores in result.span_scores:
+        assert len(scores.bounds) == 3
+        for (low, high), value in zip(scores.bounds, (scores.recall, scores.precision, scores.iou)):
+            assert 0.0 <= low <= value <= high <= 1.0
+        assert shown["span_scores"][scores.cut]["intervals"]["recall"] == list(scores.bounds[0])
+    # Recall at the top 5 varies from question to question: its interval is not a point.
+    top = result.span_scores[0]
+    assert top.bounds[0][0] < top.recall < top.bounds[0][1]

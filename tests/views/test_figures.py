@@ -67,6 +67,15 @@ def test_golden_outcomes_stack_one_bar_per_chunking_and_budget():
     assert figure.layout.barmode == "stack"
 
 
+def test_orphan_trend_bars_carry_wilsons_interval():
+    from inspector.confidence import wilson
+
+    figure = orphan_trend_figure([TrendPoint("r1", "structured:800", "2026-11-01T00:00:00Z", 20, 5, 2)])
+    low, high = wilson(5, 20)
+    bars = figure.data[0].error_y
+    assert list(bars.array) == pytest.approx([high - 0.25]) and list(bars.arrayminus) == pytest.approx([0.25 - low])
+
+
 def test_orphan_trend_labels_each_round_with_its_orphans_over_answers():
     points = [TrendPoint("r1", "structured:800", "2026-11-01T00:00:00Z", 20, 5, 2),
               TrendPoint("r2", "structured:800+path", "2026-11-02T00:00:00Z", 10, 1, 1)]
