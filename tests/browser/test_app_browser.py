@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from inspector import Workspace, get_length, load_corpus
+from inspector import ATOM_KINDS, Workspace, get_length, load_corpus
 from inspector.views.frames import doc_view
 from tests.support.browser import (
     all_metrics,
@@ -133,6 +133,7 @@ def test_a_copied_link_reproduces_the_view(page, context, app_url):
     expect(page.get_by_test_id("stMain").get_by_role("heading", name="Parental leave")).to_be_visible()
     expect(metric(page, "Cut atoms")).not_to_have_text("")
     settle(page)
+    expect(page.get_by_test_id("stMetric")).to_have_count(4 + len(ATOM_KINDS))  # four, then one per atom kind
     link, shown = page.url, all_metrics(page)
     assert "sentence%3A300" in link or "sentence:300" in link
 
@@ -141,6 +142,9 @@ def test_a_copied_link_reproduces_the_view(page, context, app_url):
     open_app(reader, link)
     expect(reader.get_by_test_id("stMain").get_by_role("heading", name="Parental leave")).to_be_visible()
     expect(metric(reader, "Cut atoms")).to_have_text(shown["Cut atoms"])
+    # Every metric box drawn before they are read: the run may still be adding the last ones.
+    expect(reader.get_by_test_id("stMetric")).to_have_count(4 + len(ATOM_KINDS))
+    settle(reader)
     assert all_metrics(reader) == shown
     expect(reader.get_by_role("combobox", name="Splitter")).to_have_value("sentence")
     expect(reader.get_by_label("Budget", exact=True)).to_have_value("300")
