@@ -93,7 +93,8 @@ if result.decision:
     st.info(md(result.decision.sentence()), icon=":material/balance:")
 st.plotly_chart(tune_figure(result), key="tune_chart")
 frame = tune_frame(result)
-percent = {"score": st.column_config.NumberColumn(result.objective, format="percent")}
+percent = {"score": st.column_config.NumberColumn(result.objective, format="percent"),
+           "score 95%": st.column_config.TextColumn(f"{result.objective} 95%")}
 st.dataframe(frame, hide_index=True, column_config=percent, width="stretch", key="tune_table")
 st.download_button("Download the search (CSV)", frame.to_csv(index=False), "tune.csv", "text/csv",
                    key="download_tune", on_click="ignore")
