@@ -222,7 +222,7 @@ def probe_decision(rows: list[dict]) -> dict | None:
         found.append((row["splitter"].strip(), hits_of(row[ANSWERED])))
         found += [(f"{row['splitter'].strip()} ±{e['expand']} read", hits_of(e[ANSWERED]))
                   for e in row.get("expanded", ())]
-    decision = decide("answer@5", found)
+    decision = decide("answer@5", found, "queries")
     return decision.as_dict() if decision else None
 
 

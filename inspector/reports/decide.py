@@ -43,6 +43,9 @@ class Decision:
     versus: Paired | None
     """The best against ``rival``."""
 
+    items: str = "questions"
+    """What ``count`` counts (``queries`` for the probe)."""
+
     @property
     def clear(self) -> bool:
         """Whether the best row beats every other row beyond noise."""
@@ -55,7 +58,7 @@ class Decision:
         gap = f"{100 * self.versus.difference:.1f} points"
         if self.clear:
             return (f"{self.best} is best on {self.measure}: {gap} over {self.rival}, the runner-up"
-                    f"{_evidence(self.versus)}; every other row is further below.")
+                    f"{_evidence(self.versus, self.items)}; every other row is further below.")
         names = _listed((self.best, *self.tied)) if len(self.tied) < MANY else \
             f"{self.best} and {len(self.tied)} other rows"
         below = "" if not self.below else f"; {_listed(self.below)} {'is' if len(self.below) == 1 else 'are'} below" \
@@ -63,17 +66,19 @@ class Decision:
         if self.versus.difference == 0:
             return f"{names} are level on {self.measure}{below}."
         return (f"{names} are tied within noise on {self.measure} ({self.best} leads {self.rival} by {gap}"
-                f"{_evidence(self.versus)}{_needed(self.versus, self.count)}){below}.")
+                f"{_evidence(self.versus, self.items)}{_needed(self.versus, self.count, self.items)}){below}.")
 
     def as_dict(self) -> dict:
         return {"measure": self.measure, "of": self.count, "best": self.best, "clear": self.clear,
                 "tied": list(self.tied), "below": list(self.below), "rival": self.rival,
-                "versus": self.versus.as_dict() if self.versus else None, "sentence": self.sentence()}
+                "versus": self.versus.as_dict() if self.versus else None, "items": self.items,
+                "sentence": self.sentence()}
 
 
-def decide(measure: str, rows: Sequence[tuple[str, Sequence[float]]]) -> Decision | None:
+def decide(measure: str, rows: Sequence[tuple[str, Sequence[float]]], items: str = "questions") -> Decision | None:
     """The verdict on ``rows`` (label, one value per question, the same questions in the same
-    order for every row; higher is better). None without rows or questions."""
+    order for every row; higher is better; ``items`` names what was asked). None without rows or
+    questions."""
     rows = [(label, list(values)) for label, values in rows]
     if not rows or not rows[0][1]:
         return None
@@ -82,27 +87,27 @@ def decide(measure: str, rows: Sequence[tuple[str, Sequence[float]]]) -> Decisio
     best, values = rows[top]
     tested = [(label, paired(values, theirs), i) for i, (label, theirs) in enumerate(rows) if i != top]
     if not tested:
-        return Decision(measure, len(values), best, (), (), None, None)
+        return Decision(measure, len(values), best, (), (), None, None, items)
     tied = sorted((t for t in tested if not t[1].significant), key=lambda t: (t[1].difference, t[2]))
     below = tuple(label for label, test, _ in tested if test.significant)
     # Tied: the widest gap still within noise says most; clear: the runner-up's gap.
     rival, versus, _ = tied[-1] if tied else min(tested, key=lambda t: (t[1].difference, t[2]))
-    return Decision(measure, len(values), best, tuple(t[0] for t in tied), below, rival, versus)
+    return Decision(measure, len(values), best, tuple(t[0] for t in tied), below, rival, versus, items)
 
 
-def _evidence(test: Paired) -> str:
+def _evidence(test: Paired, items: str) -> str:
     if test.only_first is not None:
-        return (f", {test.only_first} question{'s' * (test.only_first != 1)} against {test.only_second} of "
-                f"{test.count}, p {_p(test.p_value)}")
+        one = items[:-1] if test.only_first == 1 else items
+        return f", {test.only_first} {one} against {test.only_second} of {test.count}, p {_p(test.p_value)}"
     return f", ahead in {test.wins:.0%} of resamples, p {_p(test.p_value)}"
 
 
-def _needed(test: Paired, count: int) -> str:
+def _needed(test: Paired, count: int, items: str) -> str:
     if test.needed is None:
         return ""
     if test.needed <= count:
-        return f"; the gap is near significance at {count} questions"
-    return f"; about {test.needed:,} questions would likely separate them"
+        return f"; the gap is near significance at {count} {items}"
+    return f"; about {test.needed:,} {items} would likely separate them"
 
 
 def _p(value: float) -> str:

@@ -255,7 +255,7 @@ def survivors(measured: Sequence[Candidate], goal: Goal) -> set[str]:
     scored = sorted((c for c in measured if c.score is not None and not c.excluded),
                     key=lambda c: (-c.score.value, c.embedded))
     keep = max(SURVIVORS_LEAST, -(-len(scored) // 3))
-    decision = decide(goal.objective, [(c.label, c.hits) for c in scored])
+    decision = decide(goal.objective, [(c.label, c.hits) for c in scored], "questions" if goal.golden else "queries")
     near = {decision.best, *decision.tied} if decision else set()
     return {str(c.spec) for i, c in enumerate(scored) if i < keep or c.label in near}
 
@@ -265,7 +265,7 @@ def settled(measured: Sequence[Candidate], goal: Goal, questions: int, sample: i
     verdict, the Pareto front and the recommendation."""
     scored = sorted((c for c in measured if c.score is not None and not c.sampled and not c.excluded),
                     key=lambda c: (-c.score.value, c.embedded))
-    decision = decide(goal.objective, [(c.label, c.hits) for c in scored])
+    decision = decide(goal.objective, [(c.label, c.hits) for c in scored], "questions" if goal.golden else "queries")
     recommended = _recommended(scored, decision)
     rest = sorted((c for c in measured if c.sampled), key=lambda c: -c.score.value) + \
         [c for c in measured if c.excluded]

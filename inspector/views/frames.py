@@ -98,7 +98,7 @@ def probe_verdict(frame: pd.DataFrame) -> str:
     if "answered" not in frame or frame["answered"].isna().any():
         return ""
     decision = decide("answer@5", [(label, hits_of(answered))
-                                   for label, answered in zip(frame["splitter"], frame["answered"])])
+                                   for label, answered in zip(frame["splitter"], frame["answered"])], "queries")
     return decision.sentence() if decision else ""
 
 

@@ -81,7 +81,7 @@ def test_the_text_report_prints_intervals_and_verdicts_except_in_seed_mode(capsy
     assert "fixed 400           71.0% [64.4,76.8]  28.5% [22.7,35.1]" in markdown
     # structured 800 answers 5 queries fixed 800/120 misses and none the other way: p = 0.06, not yet real.
     assert "structured 800 and fixed 800/120 are tied within noise on answer@5 (structured 800 leads fixed 800/120 " \
-           "by 2.5 points, 5 questions against 0 of 200, p = 0.06" in " ".join(markdown.split())
+           "by 2.5 points, 5 queries against 0 of 200, p = 0.06" in " ".join(markdown.split())
     assert "  best" not in markdown
     clear = shown(capsys, "--spec", "fixed:400", "--spec", "fixed:800/120")
     line = next(line for line in clear.splitlines() if line.startswith("fixed 800/120 ") and "%" in line
