@@ -56,8 +56,8 @@ if problem:
 specs = space.candidates()
 goal = Goal((golden,) if golden is not None else (), int(context), None,
             float(duplication) if duplication else None)
-key = (ctx.corpus.fingerprint, state.mode, tuple(map(str, specs)), golden_digest, int(context), float(duplication),
-       retriever)
+goal_key = (golden_digest, int(context), float(duplication))
+key = (ctx.corpus.fingerprint, state.mode, tuple(map(str, specs)), goal_key, retriever)
 
 
 @st.cache_resource(show_spinner=False)
@@ -76,13 +76,13 @@ if asked and key not in finished:
     bar = st.progress(0.0, text="Measuring each configuration…")
 
     def _measured(spec, sample):
-        return _candidate(*key[:2], str(spec), key[3:], retriever, sample, goal, ctx)
+        return _candidate(ctx.corpus.fingerprint, state.mode, str(spec), goal_key, retriever, sample, goal, ctx)
 
     with ranking(retriever, ctx, specs):
         measured = measure_space(specs, goal, _measured,
                           lambda what, done, total: bar.progress(done / total, text=f"{what} ({done} of {total})…"))
     bar.empty()
-    finished[key] = settled(measured, goal, goal.questions(ctx.workspace), sum(map(len, goal.sample())))
+    finished[key] = settled(measured, goal, ctx.workspace)
 result = finished.get(key)
 if result is None:
     st.info(md(f"{len(specs)} configurations to measure. Press *Search* to start; a search another visitor "

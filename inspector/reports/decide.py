@@ -98,8 +98,8 @@ def decide(measure: str, rows: Sequence[tuple[str, Sequence[float]]], items: str
 def _evidence(test: Paired, items: str) -> str:
     if test.only_first is not None:
         one = items[:-1] if test.only_first == 1 else items
-        return f", {test.only_first} {one} against {test.only_second} of {test.count}, p {_p(test.p_value)}"
-    return f", ahead in {test.wins:.0%} of resamples, p {_p(test.p_value)}"
+        return f", {test.only_first} {one} against {test.only_second} of {test.count}, p {p_text(test.p_value)}"
+    return f", ahead in {test.wins:.0%} of resamples, p {p_text(test.p_value)}"
 
 
 def _needed(test: Paired, count: int, items: str) -> str:
@@ -110,7 +110,8 @@ def _needed(test: Paired, count: int, items: str) -> str:
     return f"; about {test.needed:,} {items} would likely separate them"
 
 
-def _p(value: float) -> str:
+def p_text(value: float) -> str:
+    """A p-value as the sentences print it: ``= 0.06``, ``= 0.004``, ``< 0.001``."""
     return "< 0.001" if value < 0.001 else f"= {value:.3f}" if value < 0.01 else f"= {value:.2f}"
 
 

@@ -252,17 +252,17 @@ def check_gate(values: dict, *, floors: dict[str, float] | None = None, ceilings
 def _paired_verdict(info: MeasureInfo, name: str, value, base, then: str, now: str) -> tuple[bool, str, str]:
     """A per-query measure worse than its baseline's: a regression only when McNemar's exact
     test says so; otherwise it holds, and a note says it fell within noise."""
-    from ..confidence import mcnemar
+    from ..confidence import paired
+    from .decide import hits_of, p_text
 
-    lost = sum(a == "1" and b == "0" for a, b in zip(then, now))
-    gained = sum(a == "0" and b == "1" for a, b in zip(then, now))
-    if info.better == "lower":  # cut: a query newly cut is the loss
-        lost, gained = gained, lost
-    p = mcnemar(lost, gained)
+    # Hits now against hits then, query by query (for cut, a hit is a cut: the loss is a new one).
+    test = paired(hits_of(now), hits_of(then))
+    lost, gained = (test.only_second, test.only_first) if info.better == "higher" else \
+        (test.only_first, test.only_second)
     evidence = f"{lost} of {len(now)} {'questions' if name.startswith('recall@') else 'queries'} " \
-               f"worse, {gained} better, p {'< 0.001' if p < 0.001 else f'= {p:.2f}'}"
+               f"worse, {gained} better, p {p_text(test.p_value)}"
     change = f"from {show(name, base)} to {show(name, value)} (baseline)"
-    if p < 0.05:
+    if test.significant:
         return False, f"{name} regressed {change}: {evidence}", ""
     return True, f"{name} held {change}, within noise: {evidence}", \
         f"{name} moved {change} within noise ({evidence}); --strict fails it"

@@ -179,8 +179,7 @@ def tune(workspace, space: Space | Sequence[SplitterSpec | str], *, golden: Sequ
         workspace.release(spec)
         return found
 
-    return settled(measure_space(specs, goal, measured, progress), goal, goal.questions(workspace),
-                   sum(map(len, goal.sample())))
+    return settled(measure_space(specs, goal, measured, progress), goal, workspace)
 
 
 def measure_space(specs: Sequence[SplitterSpec], goal: Goal, measure: Callable[[SplitterSpec, tuple], Candidate],
@@ -260,16 +259,17 @@ def survivors(measured: Sequence[Candidate], goal: Goal) -> set[str]:
     return {str(c.spec) for i, c in enumerate(scored) if i < keep or c.label in near}
 
 
-def settled(measured: Sequence[Candidate], goal: Goal, questions: int, sample: int = 0) -> TuneResult:
-    """The result from every candidate measured: ranked (equal scores, the cheaper first), the
-    verdict, the Pareto front and the recommendation."""
+def settled(measured: Sequence[Candidate], goal: Goal, workspace) -> TuneResult:
+    """The result from every candidate measured on ``workspace``'s corpus: ranked (equal scores,
+    the cheaper first), the verdict, the Pareto front and the recommendation."""
     scored = sorted((c for c in measured if c.score is not None and not c.sampled and not c.excluded),
                     key=lambda c: (-c.score.value, c.embedded))
     decision = decide(goal.objective, [(c.label, c.hits) for c in scored], "questions" if goal.golden else "queries")
     recommended = _recommended(scored, decision)
     rest = sorted((c for c in measured if c.sampled), key=lambda c: -c.score.value) + \
         [c for c in measured if c.excluded]
-    return TuneResult(goal.objective, goal.context, goal.unit, questions, sample, tuple(_fronted(scored) + rest),
+    return TuneResult(goal.objective, goal.context, goal.unit, goal.questions(workspace), sum(map(len, goal.sample())),
+                      tuple(_fronted(scored) + rest),
                       decision, recommended.spec if recommended else None, tuple(g.name for g in goal.golden))
 
 
