@@ -11,7 +11,7 @@ from inspector.errors import ContextLineError, ImportChunksError, SpendRefused
 from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.reports import fix_specs
 from inspector.retrieval import installed
-from inspector.views import context_refusal, context_step, fixes_frame
+from inspector.views import context_refusal, context_step, fixes_frame, rate_columns, steps_verdict, with_intervals
 from inspector.views import markdown_escape as md
 
 st.title("Fixes, cheapest first")
@@ -105,10 +105,12 @@ with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values
     table = _table(ctx.corpus.fingerprint, state.mode, str(ctx.spec), golden_digest,
                    retriever, step.model, step.problem, missing, golden, ctx)
     frame = fixes_frame(table)
-    percent = {c: st.column_config.NumberColumn(c, format="percent") for c in frame.columns
-               if c in ("answer@5", "cut") or "@" in c and c != "ctx tokens"}
-    st.dataframe(frame.drop(columns=["omitted"]) if not frame["omitted"].any() else frame, hide_index=True,
+    rates = rate_columns(frame)
+    percent = {c: st.column_config.NumberColumn(c, format="percent") for c in rates}
+    shown = with_intervals(frame, rates)
+    st.dataframe(shown.drop(columns=["omitted"]) if not frame["omitted"].any() else shown, hide_index=True,
                  column_config=percent, width="stretch", key="fixes_table")
+    st.caption(md(steps_verdict(table)))
     for row in table.rows:
         if row.omitted:
             st.caption(md(f"{row.label} ({row.spec}) omitted: {row.omitted}"))

@@ -127,9 +127,15 @@ def test_report_asks_the_users_questions_of_every_splitter_and_of_their_system(c
     assert (section["questions"], section["left_out"], section["retriever"]) == (2, 1, "bm25")
     fixed, structured = section["rows"]
     assert fixed["fragments"] > structured["fragments"]
+    bounds = fixed["intervals"]
+    assert bounds["served_fragment"]["of"] == 2 and bounds["fragments"]["questions"] == 2
+    assert bounds["fragments"]["low"] <= fixed["fragments"] <= bounds["fragments"]["high"]
+    assert bounds["ctx_tokens"]["low"] <= fixed["ctx_tokens"] <= bounds["ctx_tokens"]["high"]
     assert section["yours"]["unplaced"] == 1 and section["yours"]["questions"] == 2
     text = run(capsys, "report", str(SAMPLE), "--questions", str(tmp_path / "q.jsonl"), "--quiet")[1]
     assert "f. your questions q.jsonl: 2 questions, 1 lines left out" in text and "your system" in text
+    table = text[text.index("f. your questions"):].splitlines()
+    assert table[3].split()[0].startswith("[") and table[3].split()[-1].startswith("["), "intervals under each row"
 
 
 def test_report_reads_neighbours_once_more_per_expand_width(capsys):

@@ -116,3 +116,29 @@ def test_mlflow_gets_one_run_per_candidate_and_the_winner_tagged(tmp_path, space
     assert recommended.data.metrics["recall_2000"] == next(c["score"]["value"] for c in result["candidates"]
                                                           if c["spec"] == result["recommended"])
     assert sum("tune.recommended" in r.data.tags for r in runs.values()) == 1
+
+
+def test_your_questions_are_asked_of_every_ranked_candidate_as_report_asks_them(space, tmp_path):
+    """``--questions``: beside the objective, the share of the user's questions served without an
+    atom cut in two, what ``report --questions`` says of the same splitter (served one = 1 - whole)."""
+    asked = tmp_path / "mine.jsonl"
+    asked.write_text("\n".join(json.dumps(q) for q in (
+        "How many days of unused annual leave can Lisbon office staff carry over?",
+        "Which port does the admin listener use?", "What is the equipment budget for a laptop?")) + "\n",
+        encoding="utf-8")
+    shown = run("tune", "sample_corpus", "--golden", GOLDEN, "--space", str(space), "--questions", str(asked),
+                "--json")
+    assert shown.returncode == 0, shown.stderr
+    result = json.loads(shown.stdout)
+    assert result["asked"] == "mine.jsonl"
+    ranked = [c for c in result["candidates"] if not c["sampled"] and not c["excluded"]]
+    assert all(c["whole"]["of"] == 3 for c in ranked)
+    fixed = next(c for c in ranked if c["spec"] == "fixed:400")
+    report = json.loads(run("report", "sample_corpus", "--questions", str(asked), "--spec", "fixed:400", "--json",
+                            "--quiet").stdout)["questions"]["rows"][0]
+    assert fixed["whole"]["value"] == 1 - report["served_fragment"]
+    assert fixed["asked_tokens"] == report["ctx_tokens"]
+    text = run("tune", "sample_corpus", "--golden", GOLDEN, "--space", str(space), "--questions", str(asked)).stdout
+    assert "whole@5" in text.splitlines()[1] and "whole@5: questions of mine.jsonl" in text
+    missing = run("tune", "sample_corpus", "--questions", str(tmp_path / "none.jsonl"))
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1

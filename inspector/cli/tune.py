@@ -8,7 +8,7 @@ import json
 import math
 import sys
 
-from .common import ProgressBar, fail, golden_set, load, log_to_mlflow, retriever_for, tracking_ready
+from .common import ProgressBar, fail, golden_set, load, log_to_mlflow, question_set, retriever_for, tracking_ready
 
 
 def add_tune(commands, add_retrieval, add_tracking) -> None:
@@ -24,6 +24,9 @@ def add_tune(commands, add_retrieval, add_tracking) -> None:
                       help="atom detector: markdown-it-py (default) or the article's exact rules")
     tune.add_argument("--golden", metavar="FILE", action="append",
                       help="golden set (JSONL, Chroma's questions_df.csv or CSV); repeatable, questions pooled")
+    tune.add_argument("--questions", metavar="FILE",
+                      help="your own questions, without evidence (JSONL or one per line): beside the objective, "
+                           "the share of them whose five chunks hold no atom cut in two")
     tune.add_argument("--context", metavar="TOKENS", type=int, default=2000,
                       help="the context budget in o200k tokens the questions are answered within (default 2000)")
     tune.add_argument("--cap", metavar="SIZE",
@@ -74,12 +77,15 @@ def run_tune(args: argparse.Namespace) -> int:
         if isinstance(one, int):
             return one
         golden.append(one)
+    questions = question_set(args.questions) if args.questions else None
+    if isinstance(questions, int):
+        return questions
     retriever = retriever_for(args, workspace)
     from ..tune.search import tune
 
     bar = ProgressBar(enabled=not args.quiet and sys.stderr.isatty(), estimate=True)
     result = tune(workspace, space, golden=golden, context=args.context, cap=cap,
-                  max_duplication=args.max_duplication, retriever=retriever, progress=bar)
+                  max_duplication=args.max_duplication, retriever=retriever, progress=bar, questions=questions)
     out = _shown(args, result, workspace, len(corpus))
     sys.stdout.write(json.dumps(out, indent=2) + "\n" if args.json else out)
     if args.mlflow is None:

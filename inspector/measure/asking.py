@@ -61,6 +61,10 @@ class AskResult:
         pairs = [self.fragment[j] for top in self.picked for j in top]
         return sum(pairs) / len(pairs) if pairs else 0.0
 
+    def served_whole(self) -> int:
+        """Questions whose chunks hold no fragment of an atom."""
+        return sum(not any(self.fragment[j] for j in top) for top in self.picked)
+
     @property
     def served_fragment(self) -> float:
         """Share of questions whose chunks include a fragment of an atom."""
@@ -69,7 +73,22 @@ class AskResult:
     def as_dict(self) -> dict:
         return {"label": self.label, "retriever": self.retriever, "k": self.k, "questions": self.questions,
                 "ctx_tokens": self.context_tokens, "fragments": self.fragment_rate,
-                "served_fragment": self.served_fragment}
+                "served_fragment": self.served_fragment, "intervals": self.intervals()}
+
+    def intervals(self) -> dict:
+        """The 95% intervals of ``as_dict``'s numbers: the mean context by a bootstrap over the
+        questions, the share of fragments by one that resamples questions whole (a question's
+        chunks are not independent), the questions served one by Wilson's."""
+        from collections import Counter
+
+        from ..confidence import clustered_rate, mean, rate
+
+        per_question = Counter((sum(self.fragment[j] for j in top), len(top)) for top in self.picked)
+        fragments = clustered_rate(per_question.items()).as_dict()
+        fragments["questions"] = fragments.pop("documents", len(self.picked))
+        served = len(self.picked) - self.served_whole()
+        return {"ctx_tokens": mean(self.tokens).as_dict(), "fragments": fragments,
+                "served_fragment": rate(served, len(self.picked)).as_dict()}
 
 
 def fragments(workspace, spans) -> list[bool]:

@@ -15,6 +15,7 @@ from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
+from .decide import answered, probe_intervals
 from .formats_table import formats_section, languages_section
 from .printed import SWEEP_KINDS
 
@@ -190,19 +191,6 @@ def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None
 ANSWERED = "answered"
 """A row's key for which queries it answers: one character each, ``1`` or ``0``, in the queries'
 order (what the table's verdict, and ``check --baseline``, compare query by query)."""
-
-
-def answered(hits) -> str:
-    """Hits as a row's ``answered`` string."""
-    return "".join("1" if hit else "0" for hit in hits)
-
-
-def probe_intervals(probe) -> dict:
-    """Table b's rates with their intervals, and its context with the interval of its mean."""
-    from ..confidence import mean, rate
-
-    return {"answer_at_5": rate(probe.answered, probe.queries).as_dict(),
-            "cut": rate(probe.cut, probe.queries).as_dict(), "ctx_tokens": mean(probe.tokens).as_dict()}
 
 
 def probe_row(probe) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..confidence import Paired, paired
+from ..confidence import Paired, mean, paired, rate
 
 #: From this many rows on, a sentence counts them instead of naming them.
 MANY = 8
@@ -123,6 +123,17 @@ def _listed(names: Sequence[str]) -> str:
 def hits_of(answered: str) -> list[int]:
     """A row's ``answered`` string as hits."""
     return [int(c == "1") for c in answered]
+
+
+def answered(hits) -> str:
+    """Hits as a row's ``answered`` string."""
+    return "".join("1" if hit else "0" for hit in hits)
+
+
+def probe_intervals(probe) -> dict:
+    """Table b's rates with their intervals, and its context with the interval of its mean."""
+    return {"answer_at_5": rate(probe.answered, probe.queries).as_dict(),
+            "cut": rate(probe.cut, probe.queries).as_dict(), "ctx_tokens": mean(probe.tokens).as_dict()}
 
 
 def bounds_line(cells: list[tuple[int, dict | None]], lead: int) -> str:

@@ -16,6 +16,7 @@ from ..context.writer import SETTINGS_HELP
 from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 from ..review.reveal import suspect_summary
 from ..spec import DEFAULT_STAMP, SplitterSpec, parse_spec
+from .decide import answered, bounds_line, p_text, probe_intervals
 
 #: The steps, in order: (name, what it adds).
 STEPS: tuple[tuple[str, str], ...] = (
@@ -57,6 +58,15 @@ class FixRow:
 
     expand: int = 0
 
+    answered: str = ""
+    """Which probe queries the step answers, ``1`` or ``0`` each in the queries' order."""
+
+    recalled: dict[int, str] = field(default_factory=dict)
+    """Per budget, which golden questions it answers, as ``answered``."""
+
+    intervals: dict = field(default_factory=dict)
+    """The 95% intervals of ``to_dict``'s rates and of the context (``confidence.Interval`` dicts)."""
+
     @property
     def label(self) -> str:
         label = dict(STEPS)[self.step]
@@ -69,7 +79,8 @@ class FixRow:
         return {**out, "chunks": self.chunks, "ctx_tokens": self.ctx_tokens, "answer_at_5": self.answer,
                 "cut": self.cut, "recall": {str(b): v for b, v in self.recall.items()},
                 "recall_by_kind": {k: {str(b): v for b, v in row.items()} for k, row in self.by_kind.items()},
-                "suspects": self.suspects,
+                "suspects": self.suspects, "intervals": self.intervals, "answered": self.answered,
+                "recalled": {str(b): hits for b, hits in self.recalled.items()},
                 **({"expand": self.expand} if self.expand else {})}
 
 
@@ -85,9 +96,27 @@ class FixesTable:
     budgets: tuple[int, ...]
     rows: tuple[FixRow, ...]
 
+    def steps(self) -> list[dict]:
+        """Each measured step against the measured step before it, question by question:
+        answer@5 over the probe's queries and, with a golden set, recall at the first budget
+        (``confidence.Paired`` dicts under ``answer@5`` and ``recall@B``)."""
+        from ..confidence import paired
+        from .decide import hits_of
+
+        measured = [row for row in self.rows if not row.omitted]
+        out = []
+        for before, after in zip(measured, measured[1:]):
+            tests = {"answer@5": paired(hits_of(after.answered), hits_of(before.answered)).as_dict()}
+            if self.budgets and after.recalled and before.recalled:
+                first = self.budgets[0]
+                tests[f"recall@{first}"] = paired(hits_of(after.recalled[first]),
+                                                  hits_of(before.recalled[first])).as_dict()
+            out.append({"step": after.step, "label": after.label, "versus": before.label, **tests})
+        return out
+
     def to_dict(self) -> dict:
         return {"spec": self.spec, "retriever": self.retriever, "golden": self.golden,
-                "budgets": list(self.budgets), "rows": [row.to_dict() for row in self.rows]}
+                "budgets": list(self.budgets), "rows": [row.to_dict() for row in self.rows], "steps": self.steps()}
 
 
 def fix_specs(spec: SplitterSpec | str, context_model: str = "", mode: str = "markdown") -> dict[str, SplitterSpec]:
@@ -141,42 +170,80 @@ def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever
 
 def _measured(workspace, step: str, spec: SplitterSpec, golden, retriever, budgets, expand: int = 0) -> FixRow:
     probe = workspace.probe(spec, retriever=retriever, expand=expand)
-    recall, by_kind = {}, {}
+    recall, by_kind, recalled, intervals = {}, {}, {}, probe_intervals(probe)
     if golden is not None:
         result = golden_recall(workspace, golden, spec, budgets=budgets, retriever=retriever, expand=expand)
         recall = {b: result.recall(b) for b in budgets}
         by_kind = {kind: {b: hits / total for b, (hits, total) in row.items()}
                    for kind, row in result.by_kind().items()}
+        recalled = {b: answered(result.hits(b)) for b in budgets}
+        shown = result.as_dict()["intervals"]
+        intervals.update(recall=shown["recall"], recall_by_kind=shown.get("by_kind", {}))
     suspects = None if expand else suspect_summary(workspace, str(spec)).flagged
     return FixRow(step, str(spec), chunks=workspace.summarize(spec).chunks, ctx_tokens=probe.context_tokens,
                   answer=probe.answer_rate, cut=probe.cut_rate, recall=recall, by_kind=by_kind, suspects=suspects,
-                  expand=expand)
+                  expand=expand, answered=answered(probe.hits()), recalled=recalled, intervals=intervals)
 
 
-def format_fixes(section: dict) -> list[str]:
-    """The fixes table's lines (from ``FixesTable.to_dict``)."""
+def format_fixes(section: dict, intervals: bool = False) -> list[str]:
+    """The fixes table's lines (from ``FixesTable.to_dict``); with ``intervals``, each rate's
+    95% interval on the line below and which steps change answer@5 or recall beyond noise."""
     budgets = section["budgets"]
     golden = f"; golden set {section['golden']}" if section["golden"] else ""
     kinds = sorted({k for row in section["rows"] for k in row.get("recall_by_kind", {})})
     widths = [max(7, len(k) + 2) for k in kinds]
     wide = max(len(row["spec"]) for row in section["rows"]) + 2
-    lines = [f"g. the fixes, cheapest first, from {section['spec']}; ranked by {section['retriever']}{golden}",
-             f"{'step':22s}{'spec':{wide}s}{'chunks':>6s}{'ctx tok':>8s}{'ans@5':>7s}{'cut':>6s}"
-             + ("".join(f"{'r@' + str(b):>8s}" for b in budgets) if section["golden"] else "")
+    answer, cut, recall = (12, 12, 12) if intervals else (7, 6, 8)
+    lines = [f"g. the fixes, cheapest first, from {section['spec']}; ranked by {section['retriever']}{golden}"
+             + (", 95% intervals below" if intervals else ""),
+             f"{'step':22s}{'spec':{wide}s}{'chunks':>6s}{'ctx tok':>8s}{'ans@5':>{answer}s}{'cut':>{cut}s}"
+             + ("".join(f"{'r@' + str(b):>{recall}s}" for b in budgets) if section["golden"] else "")
              + "".join(f"{k:>{w}s}" for k, w in zip(kinds, widths)) + f"{'suspects':>9s}"]
     for row in section["rows"]:
         if "omitted" in row:
             lines.append(f"{row['label']:22s}{row['spec']:{wide}s}omitted: {row['omitted']}")
             continue
         cells = (f"{row['label']:22s}{row['spec']:{wide}s}{row['chunks']:6d}{round(row['ctx_tokens']):8d}"
-                 f"{row['answer_at_5']:7.1%}{row['cut']:6.1%}")
+                 f"{row['answer_at_5']:{answer}.1%}{row['cut']:{cut}.1%}")
         if section["golden"]:
-            cells += "".join(f"{row['recall'][str(b)]:8.1%}" for b in budgets)
+            cells += "".join(f"{row['recall'][str(b)]:{recall}.1%}" for b in budgets)
         first = str(budgets[0])
         cells += "".join(f"{row['recall_by_kind'][k][first]:{w}.1%}" if k in row["recall_by_kind"]
                          else f"{'-':>{w}s}" for k, w in zip(kinds, widths))
         cells += f"{row['suspects']:9d}" if row["suspects"] is not None else f"{'-':>9s}"
         lines.append(cells)
+        if intervals and row.get("intervals"):
+            bounds = row["intervals"]
+            lines.append(bounds_line([(answer, bounds["answer_at_5"]), (cut, bounds["cut"])]
+                                     + ([(recall, bounds["recall"][str(b)]) for b in budgets]
+                                        if section["golden"] else []), 22 + wide + 14))
     lines.append("   suspects: chunks with an automatic orphan hint; per-kind columns: golden recall of the "
                  f"boundary questions within {budgets[0]} tokens")
+    if intervals and "steps" in section:
+        lines += steps_lines(section["steps"])
     return lines
+
+
+def steps_lines(steps: list[dict]) -> list[str]:
+    """Which steps change a measure beyond noise against the step before them, in a sentence."""
+    import textwrap
+
+    real, tested, significant = [], 0, 0
+    for step in steps:
+        changes = []
+        for measure, test in step.items():
+            if isinstance(test, dict):
+                tested += 1
+                if test["significant"]:
+                    significant += 1
+                    way = "gains" if test["difference"] > 0 else "loses"
+                    changes.append(f"{way} {abs(100 * test['difference']):.1f} points of {measure} "
+                                   f"(p {p_text(test['p_value'])})")
+        if changes:
+            real.append(f"{step['label']} {' and '.join(changes)} over {step['versus']}")
+    if not steps:
+        return []
+    sentence = ("No step changes answer@5 or recall beyond noise against the step before it." if not real else
+                "; ".join(real) + "; " + ("the other changes are within noise." if significant < tested
+                                          else "every change is beyond noise."))
+    return textwrap.wrap(sentence[0].upper() + sentence[1:], 100, initial_indent="   ", subsequent_indent="   ")

@@ -6,6 +6,7 @@ workspace: held, streamed or on the cluster), every atom counted."""
 from __future__ import annotations
 
 from ..model import ATOM_KINDS
+from .decide import bounds_line
 
 
 def formats_section(workspace, specs) -> list[dict]:
@@ -25,23 +26,33 @@ def _groups_section(workspace, specs, key: str) -> list[dict]:
             summary = summaries[str(spec)]
             rows.append({key: name, "documents": documents, "splitter": spec.label, "spec": str(spec),
                          "chunks": summary.chunks,
-                         "survival": {kind: summary.kept(kind, every=True) for kind in ATOM_KINDS}})
+                         "survival": {kind: summary.kept(kind, every=True) for kind in ATOM_KINDS},
+                         # A group of a few documents says little: its bounds say how little.
+                         "intervals": {"survival": {
+                             kind: summary.interval(kind, every=True).as_dict() if summary.survival_all[kind][1]
+                             else None for kind in ATOM_KINDS}}})
     return rows
 
 
-def format_formats(rows: list[dict]) -> list[str]:
-    return _format_groups(rows, "format", "g. atoms kept whole by source format, every atom counted")
+def format_formats(rows: list[dict], intervals: bool = False) -> list[str]:
+    """Table g's lines; with ``intervals``, each rate's 95% interval on the line below."""
+    return _format_groups(rows, "format", "g. atoms kept whole by source format, every atom counted", intervals)
 
 
-def format_languages(rows: list[dict]) -> list[str]:
-    return _format_groups(rows, "language", "h. atoms kept whole by language, every atom counted")
+def format_languages(rows: list[dict], intervals: bool = False) -> list[str]:
+    """Table h's lines, as ``format_formats``."""
+    return _format_groups(rows, "language", "h. atoms kept whole by language, every atom counted", intervals)
 
 
-def _format_groups(rows: list[dict], key: str, title: str) -> list[str]:
-    lines = [title, f"{key:9s}{'docs':>5s} {'splitter':16s}{'chunks':>7s}"
-             + "".join(f"{kind:>7s}" for kind in ATOM_KINDS)]
+def _format_groups(rows: list[dict], key: str, title: str, intervals: bool) -> list[str]:
+    cell = 12 if intervals else 7
+    lines = [title + (", 95% intervals below (documents resampled)" if intervals else ""),
+             f"{key:9s}{'docs':>5s} {'splitter':16s}{'chunks':>7s}"
+             + "".join(f"{kind:>{cell}s}" for kind in ATOM_KINDS)]
     for row in rows:
-        cells = "".join(f"{'n/a':>7s}" if row["survival"][k] is None else f"{row['survival'][k]:7.1%}"
+        cells = "".join(f"{'n/a':>{cell}s}" if row["survival"][k] is None else f"{row['survival'][k]:{cell}.1%}"
                         for k in ATOM_KINDS)
         lines.append(f"{row[key]:9s}{row['documents']:5d} {row['splitter']:16s}{row['chunks']:7d}{cells}")
+        if intervals and "intervals" in row:
+            lines.append(bounds_line([(cell, row["intervals"]["survival"][k]) for k in ATOM_KINDS], 38))
     return lines

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..measure.asking import ask_theirs, unplaced
 from ..retrieval.golden import DEFAULT_BUDGETS, TOP_K, golden_recall
-from .decide import bounds_line, decide, decision_lines, hits_of
+from .decide import bounds_line, bounds_text, decide, decision_lines, hits_of
 
 
 def golden_section(workspace, golden, specs, retriever, budgets=None, expand: tuple[int, ...] = ()) -> dict:
@@ -86,23 +86,32 @@ def format_golden(section: dict, intervals: bool = False) -> list[str]:
             lines.append(f"   {row['splitter'].strip()}: {row['searched']} asked itself, questions embedded by "
                          f"{row['retriever']}")
     lines += _groups(section["rows"], "by_kind", f"   boundary questions by kind, answered within {first} tokens:",
-                     first)
+                     first, intervals)
     lines += _groups(section["rows"], "by_language",
-                     f"   questions by the language of their evidence, answered within {first} tokens:", first)
+                     f"   questions by the language of their evidence, answered within {first} tokens:", first,
+                     intervals)
     return lines
 
 
-def _groups(rows: list[dict], key: str, title: str, first: str) -> list[str]:
-    """Answered/asked per group at the first budget, one line per splitter (none without groups)."""
+def _groups(rows: list[dict], key: str, title: str, first: str, intervals: bool = False) -> list[str]:
+    """Answered/asked per group at the first budget, one line per splitter (none without
+    groups); with ``intervals``, each count's 95% interval beside it."""
     groups = sorted({group for row in rows for group in row.get(key, {})})
     if not groups:
         return []
-    widths = [max(7, len(g) + 2) for g in groups]
+
+    def cell(row: dict, group: str) -> str:
+        counts = row.get(key, {}).get(group, {}).get(first)
+        if not counts:
+            return "-"
+        bounds = row.get("intervals", {}).get(key, {}).get(group, {}).get(first) if intervals else None
+        return f"{counts[0]}/{counts[1]}" + (f" {bounds_text(bounds)}" if bounds else "")
+
+    cells = [[cell(row, g) for g in groups] for row in rows]
+    widths = [max(7, len(g) + 2, *(len(line[i]) + 2 for line in cells)) for i, g in enumerate(groups)]
     lines = [title, f"{'splitter':16s}" + "".join(f"{g:>{w}s}" for g, w in zip(groups, widths))]
-    for row in rows:
-        cells = [row.get(key, {}).get(g, {}).get(first) for g in groups]
-        lines.append(f"{row['splitter']:16s}" + "".join(f"{f'{c[0]}/{c[1]}' if c else '-':>{w}s}"
-                                                        for c, w in zip(cells, widths)))
+    for row, line in zip(rows, cells):
+        lines.append(f"{row['splitter']:16s}" + "".join(f"{c:>{w}s}" for c, w in zip(line, widths)))
     return lines
 
 
@@ -118,18 +127,24 @@ def questions_section(workspace, questions, specs, retriever) -> dict:
     return section
 
 
-def format_questions(section: dict) -> list[str]:
-    """Table f's lines."""
+def format_questions(section: dict, intervals: bool = False) -> list[str]:
+    """Table f's lines; with ``intervals``, each number's 95% interval on the line below."""
+    tokens, part, cell = (13, 13, 13) if intervals else (11, 10, 11)
     lines = [f"f. your questions {section['name']}: {section['questions']} questions"
              + (f", {section['left_out']} lines left out" if section["left_out"] else "")
              + f"; top {TOP_K} ranked by {section['retriever']}",
-             f"{'splitter':16s}{'ctx tokens':>11s}{'fragments':>10s}{'served one':>11s}"]
+             f"{'splitter':16s}{'ctx tokens':>{tokens}s}{'fragments':>{part}s}{'served one':>{cell}s}"]
     rows = list(section["rows"])
     if "yours" in section:
         rows.append({"splitter": "your system", **section["yours"]})
     for row in rows:
-        lines.append(f"{row['splitter']:16s}{round(row['ctx_tokens']):11d}{row['fragments']:10.1%}"
-                     f"{row['served_fragment']:11.1%}")
+        lines.append(f"{row['splitter']:16s}{round(row['ctx_tokens']):{tokens}d}{row['fragments']:{part}.1%}"
+                     f"{row['served_fragment']:{cell}.1%}")
+        if intervals and "intervals" in row:
+            bounds = row["intervals"]
+            mean = "[{low:.0f},{high:.0f}]".format(**bounds["ctx_tokens"])
+            lines.append(f"{'':16s}{mean:>{tokens}s}"
+                         + bounds_line([(part, bounds["fragments"]), (cell, bounds["served_fragment"])], 0))
     lines.append("   fragments: retrieved chunks holding part, not all, of an atom; served one: questions "
                  "given at least one")
     if "yours" in section:

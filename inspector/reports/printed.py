@@ -100,13 +100,13 @@ def format_report(report: dict, intervals: bool | None = None) -> str:
     for section in report.get("golden", ()):
         lines += ["", *format_golden(section, intervals)]
     if "questions" in report:
-        lines += ["", *format_questions(report["questions"])]
+        lines += ["", *format_questions(report["questions"], intervals)]
     if "by_format" in report:
-        lines += ["", *format_formats(report["by_format"])]
+        lines += ["", *format_formats(report["by_format"], intervals)]
     if "by_language" in report:
-        lines += ["", *format_languages(report["by_language"])]
+        lines += ["", *format_languages(report["by_language"], intervals)]
     if "fixes" in report:
         from .fixes_table import format_fixes
 
-        lines += ["", *format_fixes(report["fixes"])]
+        lines += ["", *format_fixes(report["fixes"], intervals)]
     return "\n".join(lines) + "\n"

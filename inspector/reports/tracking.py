@@ -130,6 +130,9 @@ def tune_runs(workspace, result, retriever: str) -> list[TrackedRun]:
             name = _metric_name(result.objective)
             metrics.update({name: candidate.score.value, f"{name}.low": candidate.score.low,
                             f"{name}.high": candidate.score.high, "questions": float(candidate.score.count)})
+        if candidate.whole is not None:
+            metrics.update({"whole_at_5": candidate.whole.value, "whole_at_5.low": candidate.whole.low,
+                            "whole_at_5.high": candidate.whole.high, "asked_ctx_tokens": candidate.asked_tokens})
         tags = {"tune.rank": str(rank), "tune.stage": "left out" if candidate.excluded else
                 "sample" if candidate.sampled else "all questions"}
         if candidate.label in winners:

@@ -155,7 +155,10 @@ class GoldenResult:
             "recall": {str(b): self.recall(b) for b in self.budgets},
             "recall_any": {str(b): self.recall(b, "any") for b in self.budgets},
             "intervals": {"recall": {str(b): self.interval(b).as_dict() for b in self.budgets},
-                          "recall_any": {str(b): self.interval(b, "any").as_dict() for b in self.budgets}},
+                          "recall_any": {str(b): self.interval(b, "any").as_dict() for b in self.budgets},
+                          **({"by_kind": _group_intervals(self.by_kind())}
+                             if any(q.item.kind for q in self.questions) else {}),
+                          **({"by_language": _group_intervals(self.by_language())} if self.several_languages else {})},
             "outcomes": {str(b): self.counts(b) for b in self.budgets},
             "by_folder": {f: {str(b): list(v) for b, v in row.items()} for f, row in self.by_folder().items()},
             **({"by_kind": {kind: {str(b): list(v) for b, v in row.items()} for kind, row in self.by_kind().items()}}
@@ -170,6 +173,14 @@ class GoldenResult:
                         "tokens_needed": q.tokens_needed}
                        for q in self.questions if any(o != "hit" for o in q.outcomes)],
         }
+
+
+def _group_intervals(groups: dict[str, dict[int, tuple[int, int]]]) -> dict:
+    """Wilson's interval of each group's ``(hits, questions)`` per budget (questions are
+    independent items)."""
+    from ..confidence import rate
+
+    return {group: {str(b): rate(*counts).as_dict() for b, counts in row.items()} for group, row in groups.items()}
 
 
 def rank_chunks(questions: list[str], chunks, table, retriever: Retriever | None = None) -> list[list[int]]:

@@ -67,6 +67,13 @@ class Candidate:
     front: bool = False
     """On the Pareto front of the objective against tokens embedded."""
 
+    whole: Interval | None = None
+    """With the user's own questions: the share of them whose five chunks hand the model no
+    fragment of an atom (a table, a code block, a figure's sentence cut in two)."""
+
+    asked_tokens: float = 0.0
+    """With the user's own questions: the mean context of their five chunks."""
+
     @property
     def label(self) -> str:
         return self.spec.label
@@ -76,7 +83,8 @@ class Candidate:
                 "score": self.score.as_dict() if self.score else None, "sampled": self.sampled,
                 "chunks": self.chunks, "embedded": self.embedded, "duplication": self.duplication,
                 "ctx_tokens": self.ctx_tokens, "over_cap": self.over_cap, "excluded": self.excluded,
-                "front": self.front, "answered": "".join(map(str, self.hits))}
+                "front": self.front, "answered": "".join(map(str, self.hits)),
+                **({"whole": self.whole.as_dict(), "asked_tokens": self.asked_tokens} if self.whole else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +112,9 @@ class TuneResult:
     sources: tuple[str, ...] = field(default=())
     """The golden sets asked (names), or empty for the probe."""
 
+    asked: str = ""
+    """The user's own questions (their file's name), or empty."""
+
     @property
     def ranked(self) -> tuple[Candidate, ...]:
         """The candidates scored on every question, best first."""
@@ -117,6 +128,7 @@ class TuneResult:
     def as_dict(self) -> dict:
         return {"objective": self.objective, "context": self.context, "unit": self.unit,
                 "questions": self.questions, "sample": self.sample, "sources": list(self.sources),
+                **({"asked": self.asked} if self.asked else {}),
                 "recommended": str(self.recommended) if self.recommended else None,
                 "winners": list(self.winners), "decision": self.decision.as_dict() if self.decision else None,
                 "candidates": [c.as_dict() for c in self.candidates]}
@@ -134,6 +146,9 @@ class Goal:
 
     max_duplication: float | None = None
     seed: int = SEED
+    asked: object = None
+    """The user's own questions (a ``QuestionSet``, no evidence): what each candidate hands
+    the model for them is shown beside the objective."""
 
     @property
     def objective(self) -> str:
@@ -162,16 +177,17 @@ class Goal:
 
 def tune(workspace, space: Space | Sequence[SplitterSpec | str], *, golden: Sequence = (), context: int = 2000,
          cap: tuple[int, str] | None = None, max_duplication: float | None = None, retriever=None,
-         progress: Progress | None = None, seed: int = SEED) -> TuneResult:
+         progress: Progress | None = None, seed: int = SEED, questions=None) -> TuneResult:
     """Search ``space`` (or a list of specs) on ``workspace``'s corpus: ``golden`` sets give the
     objective recall@``context``; ``cap`` (``(size, unit)``) the embedder's limit and the unit
-    tokens are counted in; ``max_duplication`` leaves out candidates repeating more text."""
+    tokens are counted in; ``max_duplication`` leaves out candidates repeating more text;
+    ``questions`` (a ``QuestionSet``) are asked of every candidate scored on every question."""
     specs = space.candidates() if isinstance(space, Space) else [parse_spec(s) for s in space]
     if not specs:
         raise ValueError("tune needs at least one configuration")
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
-    goal = Goal(tuple(golden), context, cap, max_duplication, seed)
+    goal = Goal(tuple(golden), context, cap, max_duplication, seed, questions)
     workspace.measure_ahead([(s, None) for s in specs], [] if golden else specs, retriever=retriever)
 
     def measured(spec: SplitterSpec, sample) -> Candidate:
@@ -224,6 +240,10 @@ def measure_candidate(workspace, spec: SplitterSpec | str, goal: Goal, retriever
                           over_cap=over_cap)
     if goal.max_duplication is not None and duplication > goal.max_duplication + 1e-12:
         return replace(candidate, excluded=f"duplication {duplication:.2f} over {goal.max_duplication:g}")
+    if goal.asked is not None and not sample:
+        asked = workspace.ask(spec, goal.asked, retriever=retriever)
+        served = asked.served_whole()
+        candidate = replace(candidate, whole=rate(served, asked.questions), asked_tokens=asked.context_tokens)
     if goal.golden:
         hits = _golden_hits(workspace, spec, goal, retriever, sample)
         return replace(candidate, hits=hits, score=rate(sum(hits), len(hits)))
@@ -270,7 +290,8 @@ def settled(measured: Sequence[Candidate], goal: Goal, workspace) -> TuneResult:
         [c for c in measured if c.excluded]
     return TuneResult(goal.objective, goal.context, goal.unit, goal.questions(workspace), sum(map(len, goal.sample())),
                       tuple(_fronted(scored) + rest),
-                      decision, recommended.spec if recommended else None, tuple(g.name for g in goal.golden))
+                      decision, recommended.spec if recommended else None, tuple(g.name for g in goal.golden),
+                      goal.asked.name if goal.asked is not None else "")
 
 
 def _recommended(scored: list[Candidate], decision: Decision | None) -> Candidate | None:

@@ -12,22 +12,39 @@ import pandas as pd
 from ..context.writer import ChatEndpoint, ContextPlan, plan_lines
 from ..errors import ContextLineError
 from ..measure.workspace import Workspace
-from ..reports.fixes_table import FixesTable, fix_specs
+from ..reports.fixes_table import FixesTable, fix_specs, steps_lines
+from .frames import bound_values
 
 
 def fixes_frame(table: FixesTable) -> pd.DataFrame:
-    """One row per step (fractions from 0 to 1); an omitted step keeps its reason in ``omitted``."""
+    """One row per step (fractions from 0 to 1), each rate's 95% interval in its
+    ``bound_columns``; an omitted step keeps its reason in ``omitted``."""
     kinds = sorted({k for row in table.rows for k in row.by_kind})
     rows = []
     for row in table.rows:
         out = {"step": row.label, "spec": row.spec, "omitted": row.omitted}
         if not row.omitted:
+            bounds = row.intervals
             out.update({"chunks": row.chunks, "ctx tokens": round(row.ctx_tokens, 1), "answer@5": row.answer,
                         "cut": row.cut, **{f"recall@{b}": v for b, v in row.recall.items()},
                         **{f"{k} @{b}": row.by_kind.get(k, {}).get(b) for k in kinds for b in table.budgets},
-                        "orphan suspects": row.suspects})
+                        "orphan suspects": row.suspects,
+                        **bound_values({"answer@5": bounds["answer_at_5"], "cut": bounds["cut"],
+                                        **{f"recall@{b}": bounds["recall"][str(b)] for b in row.recall},
+                                        **{f"{k} @{b}": bounds["recall_by_kind"].get(k, {}).get(str(b))
+                                           for k in kinds for b in table.budgets if "recall_by_kind" in bounds}})})
         rows.append(out)
     return pd.DataFrame(rows)
+
+
+def rate_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns of ``fixes_frame`` that hold rates (each with its interval)."""
+    return [c for c in frame.columns if c in ("answer@5", "cut") or "@" in c and not c.endswith((" low", " high"))]
+
+
+def steps_verdict(table: FixesTable) -> str:
+    """Which steps change answer@5 or recall beyond noise against the step before them."""
+    return " ".join(steps_lines(table.steps())).strip()
 
 
 @dataclass(frozen=True, slots=True)

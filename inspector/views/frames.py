@@ -57,8 +57,8 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
             "answer@5": row["answer_at_5"], "cut": row["cut"], "rank miss": max(0.0, row["rank_miss"]),
             "ctx chars": round(row["ctx_chars"], 1), "ctx tokens": round(row["ctx_tokens"], 1),
             "queries": report["queries"], "answered": row["answered"],
-            **_bounds({kind: intervals["survival"][kind] for kind in ATOM_KINDS}),
-            **_bounds({"answer@5": intervals["answer_at_5"], "cut": intervals["cut"]}),
+            **bound_values({kind: intervals["survival"][kind] for kind in ATOM_KINDS}),
+            **bound_values({"answer@5": intervals["answer_at_5"], "cut": intervals["cut"]}),
         })
     return pd.DataFrame(rows, columns=list(dict.fromkeys((*TABLE_A, *TABLE_B, "queries", "answered",
                                                            *bound_columns((*ATOM_KINDS, "answer@5", "cut"))))))
@@ -69,7 +69,8 @@ def bound_columns(columns) -> list[str]:
     return [f"{column} {end}" for column in columns for end in ("low", "high")]
 
 
-def _bounds(intervals: dict) -> dict:
+def bound_values(intervals: dict) -> dict:
+    """The ``bound_columns`` of ``intervals`` (column -> interval dict or None) as one row's values."""
     out = {}
     for column, interval in intervals.items():
         out[f"{column} low"] = interval["low"] if interval else None
@@ -117,8 +118,8 @@ def sweep_frame(workspace: Workspace, spec: SplitterSpec | str, budgets: Sequenc
             "mean chars": round(summary.span_chars / summary.chunks, 1) if summary.chunks else 0.0,
             **{kind: summary.kept(kind, every=True) for kind in ATOM_KINDS},
             "answer@5": probe.answer_rate, "ctx tokens": round(probe.context_tokens, 1),
-            **_bounds({kind: summary.interval(kind, every=True).as_dict() if summary.survival_all[kind][1] else None
-                       for kind in ATOM_KINDS}),
+            **bound_values({kind: summary.interval(kind, every=True).as_dict() if summary.survival_all[kind][1]
+                            else None for kind in ATOM_KINDS}),
         })
         if progress:
             progress(f"budget {budget}", done, len(budgets))

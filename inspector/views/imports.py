@@ -12,6 +12,7 @@ import json
 from ..chunks.export import export_text
 from ..chunks.importer import ImportResult, import_chunks
 from ..chunks.sets import chunk_set_from_import
+from ..confidence import rate
 from ..errors import ImportChunksError
 from ..limits import MAX_CHUNK_FILE_BYTES, MAX_GOLDEN_BYTES
 from ..measure.sizes import SizeStats
@@ -180,18 +181,27 @@ def recall_rows(results) -> list[dict]:
         for budget in result.budgets:
             counts = result.counts(budget)
             row = {"chunks from": result.label, "context budget": budget,
-                   "questions": len(result.questions), "recall": result.recall(budget)}
+                   "questions": len(result.questions), "recall": result.recall(budget),
+                   "recall 95%": result.interval(budget).bounds()}
             if several:
                 row["recall (any quote)"] = result.recall(budget, "any")
+                row["recall (any quote) 95%"] = result.interval(budget, "any").bounds()
             rows.append({**row, **counts})
     return rows
 
 
 def span_rows(results) -> list[dict]:
     """One row per chunking and cut of the ranking (top 5, each budget): the span metrics."""
-    return [{"chunks from": result.label, "retrieved": scores.cut, "span recall": scores.recall,
-             "span precision": scores.precision, "span IoU": scores.iou, "precision-Ω": result.precision_omega}
-            for result in results for scores in result.span_scores]
+    rows = []
+    for result in results:
+        for scores in result.span_scores:
+            row = {"chunks from": result.label, "retrieved": scores.cut}
+            for name, value, bound in zip(("span recall", "span precision", "span IoU"),
+                                          (scores.recall, scores.precision, scores.iou), scores.bounds or [None] * 3):
+                row[name] = value
+                row[f"{name} 95%"] = f"[{100 * bound[0]:.1f}, {100 * bound[1]:.1f}]" if bound else ""
+            rows.append({**row, "precision-Ω": result.precision_omega})
+    return rows
 
 
 def folder_rows(results) -> list[dict]:
@@ -216,6 +226,8 @@ def _group_rows(results, key: str, groups_of) -> list[dict]:
             row = {key: group, "chunks from": result.label, "questions": per_budget[result.budgets[0]][1]}
             for budget, (hits, total) in per_budget.items():
                 row[f"recall@{budget}"] = hits / total if total else None
+                # A folder of four questions says little: its interval says how little.
+                row[f"recall@{budget} 95%"] = rate(hits, total).bounds() if total else ""
             rows.append(row)
     rows.sort(key=lambda r: (r[key], [res.label for res in results].index(r["chunks from"])))
     return rows

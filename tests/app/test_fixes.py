@@ -39,6 +39,9 @@ def test_the_fixes_run_offline_with_the_context_step_left_out_and_why():
     assert stamped["orphan suspects"] < frame.iloc[2]["orphan suspects"] < frame.iloc[0]["orphan suspects"]
     assert read["ctx tokens"] > stamped["ctx tokens"] and read["chunks"] == stamped["chunks"]
     assert any("omitted" in plain(c.value) and "+ context line" in plain(c.value) for c in at.caption)
+    assert frame["answer@5 95%"].iloc[0].startswith("[") and frame["recall@2000 95%"].iloc[4] == ""
+    assert "answer@5 low" not in frame, "the bounds are shown as text beside their rate"
+    assert any("beyond noise" in plain(c.value) for c in at.caption), "the steps' verdict is said"
 
 
 def test_context_lines_written_from_the_page_join_the_table(monkeypatch):

@@ -80,3 +80,40 @@ def test_report_prints_the_fixes_table(capsys, isolated_app):
     assert fixes["spec"] == "recursive:800" and [r["step"] for r in fixes["rows"]][-1] == "expand"
     assert fixes["golden"] == "" and fixes["rows"][0]["recall"] == {}
     assert main(["report", str(SAMPLE), "--fixes", "imported:0123456789abcdef", "--quiet"]) == 2
+
+
+def test_each_step_is_tested_against_the_one_before_question_by_question(sample_markdown, golden):
+    """fixed:800 to structure + header answers 29 more of the 200 queries and misses none it
+    answered (McNemar: p < 0.001); the prefixes after it change no answer, so they are within noise."""
+    table = measure_fixes(sample_markdown, "fixed:800", golden=golden)
+    steps = {step["step"]: step for step in table.steps()}
+    assert list(steps) == ["structure", "path", "address", "expand"], "the omitted context step is skipped"
+    first = steps["structure"]["answer@5"]
+    assert (first["only_first"], first["only_second"], first["significant"]) == (29, 0, True)
+    assert steps["expand"]["versus"] == "+ address stamp" and not steps["path"]["answer@5"]["significant"]
+    row = table.rows[0].to_dict()
+    assert row["intervals"]["answer_at_5"]["of"] == 200 and len(row["answered"]) == 200
+    recall = row["intervals"]["recall"]["2000"]
+    assert recall["low"] < row["recall"]["2000"] < recall["high"]
+    text = "\n".join(format_fixes(table.to_dict(), intervals=True))
+    assert "Structure + header gains 14.5 points of answer@5 (p < 0.001)" in " ".join(text.split())
+    assert "the other changes are within noise." in text and "[" in text.splitlines()[3]
+    assert "within noise" not in "\n".join(format_fixes(table.to_dict()))  # seed mode's table stays bare
+
+
+def test_a_step_sentence_names_every_real_change_and_only_those():
+    from inspector.reports.fixes_table import steps_lines
+
+    def test(difference, p):
+        return {"difference": difference, "p_value": p, "significant": p < 0.05}
+
+    steps = [{"step": "structure", "label": "structure + header", "versus": "none",
+              "answer@5": test(0.1, 0.001), "recall@2000": test(-0.2, 0.01)}]
+    assert " ".join(steps_lines(steps)).split() == (
+        "Structure + header gains 10.0 points of answer@5 (p = 0.001) and loses 20.0 points of recall@2000 "
+        "(p = 0.01) over none; every change is beyond noise.").split()
+    steps[0]["recall@2000"] = test(0.05, 0.5)
+    assert "the other changes are within noise" in " ".join(" ".join(steps_lines(steps)).split())
+    steps[0]["answer@5"] = test(0.0, 1.0)
+    assert steps_lines(steps) == ["   No step changes answer@5 or recall beyond noise against the step before it."]
+    assert steps_lines([]) == []

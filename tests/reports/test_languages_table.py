@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from inspector import Workspace, build_report, format_report, load_corpus
+from inspector.reports.decide import bounds_text
 from inspector.reports.formats_table import languages_section
 from inspector.retrieval.golden import golden_recall
 from inspector.retrieval.golden_files import load_golden
@@ -50,6 +51,16 @@ def test_survival_by_language_covers_every_document_once(mixed):
     assert sum(r["documents"] for r in rows if r["spec"] == "fixed:400") == len(mixed.documents)
     zh = next(r for r in rows if r["language"] == "zh" and r["spec"] == "structured:800")
     assert zh["survival"]["table"] == 1.0 and zh["chunks"] == 2
+    # One table in one document says little: kept whole, it is still an interval reaching far below 100%.
+    table = zh["intervals"]["survival"]["table"]
+    assert (table["of"], table["documents"], table["high"]) == (1, 1, 1.0) and table["low"] < 0.25
+    assert zh["survival"]["code"] is None and zh["intervals"]["survival"]["code"] is None
+    from inspector.reports.formats_table import format_languages
+
+    shown = format_languages(rows, intervals=True)
+    under = shown[shown.index(next(line for line in shown if line.startswith("zh") and "structured" in line)) + 1]
+    assert under.split() == [bounds_text(zh["intervals"]["survival"][k]) for k in ("table", "row", "num", "cite")]
+    assert not any("[" in line for line in format_languages(rows))
 
 
 def test_golden_recall_by_the_language_of_the_evidence(mixed, tmp_path):
@@ -66,6 +77,8 @@ def test_golden_recall_by_the_language_of_the_evidence(mixed, tmp_path):
     assert result.languages == ("zh", "de", "en") and set(groups) == {"de", "en", "zh"}
     assert groups["zh"][2000] == (1, 1) and groups["de"][2000] == (1, 1)  # BM25 over bigrams and umlauts
     assert "by_language" in result.as_dict()
+    bounds = result.as_dict()["intervals"]["by_language"]
+    assert bounds["zh"]["2000"]["hits"] == 1 and bounds["zh"]["2000"]["of"] == 1 and bounds["zh"]["2000"]["low"] < 0.25
     rows = language_rows([result])  # the Import page's table
     assert [(r["language"], r["questions"], r["recall@2000"]) for r in rows] == [
         ("de", 1, 1.0), ("en", 1, groups["en"][2000][0] / 1), ("zh", 1, 1.0)]

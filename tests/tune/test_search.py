@@ -108,3 +108,26 @@ def test_the_pareto_front_holds_no_candidate_another_beats_on_both(sample_markdo
         beaten = any(o.score.value >= c.score.value and o.embedded < c.embedded for o in result.ranked)
         assert c.front == (not beaten and not any(o.score.value > c.score.value and o.embedded <= c.embedded
                                                   for o in result.ranked))
+
+
+def test_your_questions_ride_along_and_reach_the_tracked_runs(sample_markdown, tmp_path):
+    """The user's questions are asked of every candidate on the full rung; MLflow's runs carry the
+    share served whole with its interval."""
+    from inspector.reports.tracking import tune_runs
+    from inspector.retrieval.questions import load_questions
+
+    path = tmp_path / "mine.txt"
+    path.write_text("How long is parental leave?\nWhich port does the admin listener use?\n", encoding="utf-8")
+    questions = load_questions(path)
+    result = tune(sample_markdown, ["fixed:400", "structured:800", "structured:1600"], context=1000,
+                  questions=questions)
+    assert result.asked == "mine.txt"
+    for candidate in result.ranked:
+        asked = sample_markdown.ask(candidate.spec, questions)
+        assert candidate.whole.hits == asked.served_whole() and candidate.whole.count == 2
+    left = next(c for c in result.candidates if c.excluded)
+    assert left.score is None
+    runs = {run.name: run for run in tune_runs(sample_markdown, result, "bm25")}
+    fixed = runs["fixed:400"].metrics
+    assert fixed["whole_at_5"] == result.ranked[[str(c.spec) for c in result.ranked].index("fixed:400")].whole.value
+    assert fixed["whole_at_5.low"] <= fixed["whole_at_5"] <= fixed["whole_at_5.high"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from inspector import Document, Workspace
 from inspector.context.store import ContextStore, document_hash
 from inspector.reports import fix_specs, measure_fixes
-from inspector.views.fixes import context_step, fixes_frame
+from inspector.views.fixes import context_step, fixes_frame, rate_columns
 
 DOCS = [Document("a.md", "# A\n\nThe gateway allows 500 requests per minute.\n\n## B\n\nBursts of 50 pass.\n",
                  title="A")]
@@ -33,3 +33,6 @@ def test_the_frame_has_a_row_per_step_and_keeps_the_reason_of_an_omitted_one():
     assert list(frame["step"])[-2:] == ["+ context line", "+ neighbours read ±1"]
     assert frame["omitted"].iloc[4] and not frame["omitted"].iloc[0]
     assert {"chunks", "ctx tokens", "answer@5", "cut", "orphan suspects"} <= set(frame.columns)
+    assert rate_columns(frame) == ["answer@5", "cut"], "no golden set: no recall columns"
+    first = frame.iloc[0]
+    assert first["answer@5 low"] <= first["answer@5"] <= first["answer@5 high"]

@@ -25,6 +25,7 @@ from inspector.views.imports import (
     recall_rows,
     sample_export,
     side_by_side,
+    span_rows,
 )
 from tests.support.paths import SAMPLE
 
@@ -176,10 +177,16 @@ def test_recall_folder_and_miss_rows_agree_with_the_results(sample_markdown, exp
         assert row["recall"] == res.recall(budget) and row["hit"] + row["cut"] + row["rank-miss"] + \
             row["uncovered"] == row["questions"] == len(golden.items)
     assert rows[2]["cut"] > rows[0]["cut"] == 0
+    assert rows[0]["recall 95%"] == imported.interval(2000).bounds() and rows[0]["recall 95%"].startswith("[")
     folders = folder_rows([imported, fixed])
     assert [(r["folder"], r["chunks from"]) for r in folders][:2] == [("blog", "imported:s.jsonl"),
                                                                       ("blog", "fixed:800")]
     assert sum(r["questions"] for r in folders if r["chunks from"] == "fixed:800") == len(golden.items)
+    small = min(folders, key=lambda r: r["questions"])
+    low, high = (float(end) / 100 for end in small["recall@2000 95%"].strip("[]").split(", "))
+    assert low <= small["recall@2000"] <= high and high - low > 0.3, "a folder of few questions says little"
+    spans = span_rows([fixed])
+    assert spans[0]["span recall 95%"].startswith("[") and "span IoU 95%" in spans[0]
     misses = miss_rows([imported, fixed])
     missed = {q.item.line for res in (imported, fixed) for q in res.questions if set(q.outcomes) != {"hit"}}
     assert {m["line"] for m in misses} == missed
