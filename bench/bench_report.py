@@ -3,7 +3,7 @@
 Targets: seed mode at least 20x faster than the article's script (which recomputes atoms dozens
 of times per file); markdown mode 12x cold and 30x warm (issue 15). *Cold* runs each get an
 empty data folder; *warm* runs share one an earlier run filled, so they read every document's
-analysis (``atoms.store``) and what runs derive from it (``measure.kept``) instead of computing them.
+analysis (``atoms.store``) and what runs derive from it (``measure.derived``) instead of computing them.
 The package's bytecode is compiled first, as an installed package has it (with
 ``PYTHONDONTWRITEBYTECODE`` set, every run would otherwise compile every module again).
 Wall times are noisy on a shared machine: the runs go in rounds (``ROUNDS``), each comparing

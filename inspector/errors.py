@@ -106,9 +106,18 @@ class TrackingError(InspectorError, OSError):
     """MLflow is not installed, or its tracking store refused the runs."""
 
 
+class ArgumentRefused(InspectorError, ValueError):
+    """A command-line argument was refused; the message says why (printed as one line)."""
+
+
 class EngineError(InspectorError, OSError):
     """The chosen engine cannot run: Ray is not installed, its cluster cannot be reached, a job
     did not return what it was given, or the streamed engine cannot park its batches on disk."""
+
+
+class EngineCannot(EngineError, NotImplementedError):
+    """The engine does not do what was asked of it (``measure.engine.Engine`` says what each
+    engine does); the message names the engine and what to use instead."""
 
 
 class MissingExtra(InspectorError, ImportError):

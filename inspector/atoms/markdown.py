@@ -42,7 +42,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block.table import table as gfm_table
 from markdown_it.token import Token
 
-from ..collector import collection_paused
+from ..forking import collection_paused
 from ..model import ATOM_KINDS, Span
 from .analysis import Analysis, Heading, Table, visible
 from .language import detect_language, prose_sample

@@ -204,7 +204,7 @@ def import_chunks(source: str | Path | bytes, corpus, *, name: str | None = None
 
 def _documents_of(corpus) -> list[Document]:
     """A ``Corpus``'s or ``Workspace``'s documents, or a plain sequence of them."""
-    return list(corpus.documents) if hasattr(corpus, "documents") else list(corpus)
+    return list(corpus) if isinstance(corpus, (list, tuple)) else list(corpus.documents)
 
 
 def _order(problem: ImportProblem) -> tuple[int, str]:

@@ -13,10 +13,11 @@ import gc
 import sys
 
 from ..data_folder import damaged
+from ..engines.open import ENGINES
 from ..errors import InspectorError
 from ..spec import SWEEP_BUDGETS
 from .check import run_check, run_export
-from .common import ENGINES, fail, one_line
+from .common import fail, one_line
 from .context import run_context
 from .report import run_report
 from .stores import add_store_options
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     before = damaged()
     try:
         if getattr(args, "engine", "local") == "ray":
-            from ..measure.ray_engine import ray_session
+            from ..engines.ray.session import ray_session
 
             with ray_session():  # Ray starts when the command first needs it
                 return _run(args)

@@ -41,7 +41,7 @@ def run_check(args: argparse.Namespace) -> int:
     measured, spec, label, unplaced, imported, store = chunking
     golden = None
     if args.golden:
-        golden = golden_set(args.golden, corpus)
+        golden = golden_set(args.golden, workspace)
         if isinstance(golden, int):
             return golden
     from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall

@@ -12,11 +12,6 @@ import time
 from ..corpus.listing import read_listing
 from ..errors import CorpusError
 
-#: Where a command reads and measures its corpus (``--engine``).
-ENGINES: tuple[str, ...] = ("local", "memory", "stream", "ray")
-#: The file bytes from which ``--engine local`` streams a corpus rather than hold it: below them the
-#: corpus held in memory is measured sooner (its configurations in parallel, each split once).
-STREAM_BYTES = 16 << 20
 #: The longest refusal printed (the rest of a long value is left out).
 MAX_MESSAGE = 600
 #: Chunks placed by their text a fixed shift from their offsets are harmless: the first few are
@@ -70,38 +65,21 @@ def read_corpus(args, progress=None, ahead=None):
                         ahead)
 
 
-def read_on_ray(args, progress=None):
-    """The corpus read, analysed and held by the Ray cluster (``ray_corpus.ClusterWorkspace``),
-    its converted files and analyses kept in the data folder where the workers reach it; the
-    files it could not read on stderr. An exit status when none could be read."""
+def read_alone(args, engine: str, progress=None, jobs: int = 0):
+    """The corpus read by the streamed or Ray engine (``engines.open.open_alone``), its converted
+    files and analyses kept in the data folder; the files it could not read on stderr. An exit
+    status when none could be read."""
     from ..data_folder import data_folder
-    from ..measure.ray_corpus import read_on_cluster
+    from ..engines.open import open_alone
 
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
-    workspace = read_on_cluster(listing_of(args), reading_of(args), str(data_folder()),
-                                fingerprint=args.command == "check" or getattr(args, "mlflow", None) is not None,
-                                progress=bar)
-    for skipped in workspace.skipped:
-        sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
-    if not workspace.facts.documents:
-        return fail(f"no readable documents in {args.corpus}")
-    return workspace
-
-
-def read_streamed(args, progress=None, jobs: int = 0):
-    """The corpus read and analysed a batch at a time by ``jobs`` workers (default: up to 4) and
-    parked on disk (``stream.StreamWorkspace``), its converted files and analyses kept in the data
-    folder; the files it could not read on stderr. An exit status when none could be read."""
-    from ..data_folder import data_folder
-    from ..measure.stream import read_streamed as read
-
-    bar = progress or ProgressBar(enabled=sys.stderr.isatty())
-    workspace = read(listing_of(args), reading_of(args), str(data_folder()), jobs=jobs or default_jobs(),
-                     progress=bar)
+    workspace = open_alone(engine, listing_of(args), reading_of(args), data_folder(), jobs=jobs or default_jobs(),
+                           fingerprint=args.command == "check" or getattr(args, "mlflow", None) is not None,
+                           progress=bar)
     args.opened = [*getattr(args, "opened", ()), workspace]  # closed when the command ends (``main``)
     for skipped in workspace.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
-    if not len(workspace):
+    if not workspace.corpus_facts().documents:
         return fail(f"no readable documents in {args.corpus}")
     return workspace
 
@@ -126,12 +104,10 @@ def listing_of(args):
 
 
 def engine_of(args) -> str:
-    """Where the command measures: ``--engine``, with ``local`` made ``memory`` for a corpus whose
-    files total under ``STREAM_BYTES`` and ``stream`` for a larger one."""
-    engine = getattr(args, "engine", "local")
-    if engine != "local":
-        return engine
-    return "stream" if sum(listing_of(args).sizes()) >= STREAM_BYTES else "memory"
+    """Where the command measures (``engines.open.engine_for``)."""
+    from ..engines.open import engine_for
+
+    return engine_for(getattr(args, "engine", "local"), listing_of(args))
 
 
 def reading_of(args, progress=None):
@@ -149,11 +125,13 @@ def reading_of(args, progress=None):
 def load(args, *, alone: bool = False) -> tuple | int:
     """``(corpus, workspace)`` of a command, or an exit status. ``alone``: the command needs no
     more than a corpus it does not hold gives, so (``engine_of`` permitting) the corpus is
-    streamed from disk (``stream.StreamWorkspace``) or held by the Ray cluster
-    (``ray_corpus.ClusterWorkspace``), one object being both."""
+    streamed from disk (``StreamWorkspace``) or held by the Ray cluster
+    (``ray.corpus.ClusterWorkspace``), one object being both."""
+    from ..engines.open import holds, open_held
+
     engine = engine_of(args)
-    if alone and engine != "memory":
-        found = read_on_ray(args) if engine == "ray" else read_streamed(args)
+    if not holds(engine, alone):
+        found = read_alone(args, engine)
         return found if isinstance(found, int) else (found, found)
     held_anyway(args, alone)
     corpus = read_corpus(args)
@@ -162,13 +140,8 @@ def load(args, *, alone: bool = False) -> tuple | int:
     if not corpus.documents:
         return fail(f"no readable documents in {args.corpus}")
     from ..data_folder import data_folder
-    from ..measure.workspace import Workspace
 
-    workspace = with_chunk_sets(Workspace(corpus, args.atoms))
-    workspace.keep_in(data_folder())
-    if getattr(args, "engine", "local") == "ray":
-        on_ray(workspace)
-    return corpus, workspace
+    return corpus, with_chunk_sets(open_held(corpus, engine, args.atoms, data_folder()))
 
 
 def held_anyway(args, alone: bool) -> None:
@@ -180,19 +153,6 @@ def held_anyway(args, alone: bool) -> None:
         sys.stderr.write("note: what this command measures needs the whole corpus (what your own "
                          "system retrieved, imported chunks or a store's), "
                          f"so it is held in memory here rather than {where}\n")
-
-
-def on_ray(workspace) -> None:
-    """Analyse on Ray every document the analysis store does not have, and split and measure
-    built-in splitters on the cluster's partitions (``--engine ray``)."""
-    from ..measure.ray_engine import ray_analyses
-    from ..measure.ray_partitions import on_cluster
-
-    workspace.read_analyses()
-    missing = [d for d in workspace.documents if not workspace.has_analysis(d)]
-    workspace.add_analyses(dict(zip((d.id for d in missing), ray_analyses(missing, workspace.mode))), new=True)
-    workspace.save_analyses()
-    on_cluster(workspace)
 
 
 def analysis_store():
@@ -241,10 +201,6 @@ def retriever_for(args: argparse.Namespace, workspace):
         rerank_url(spec.rerank_service, args.rerank_url)  # refused now, not after the corpus is measured
         workspace.rerank_url = args.rerank_url
     retriever = workspace.retriever(spec)
-    if getattr(workspace, "cluster", None) is not None:  # held here, measured on Ray's partitions
-        from ..measure.ray_partitions import on_partitions
-
-        retriever = on_partitions(retriever, workspace.cluster)
     if retriever.warning:
         sys.stderr.write(f"note: {retriever.warning}\n")
     return retriever
@@ -265,12 +221,9 @@ def retriever_spec(args: argparse.Namespace):
     return spec
 
 
-def golden_set(path: str, corpus):
-    """The golden set located in the corpus (its problems on stderr), or exit status 2."""
-    from ..retrieval.golden_files import load_golden
-
-    located = getattr(corpus, "load_golden", None)  # a streamed corpus locates the quotes batch by batch
-    golden = located(path) if located is not None else load_golden(path, corpus)
+def golden_set(path: str, workspace):
+    """The golden set located in the workspace's corpus (its problems on stderr), or exit status 2."""
+    golden = workspace.load_golden(path)
     for problem in golden.problems:
         sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
     if not golden.items:

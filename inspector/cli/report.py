@@ -17,11 +17,9 @@ from .common import (
     golden_set,
     held_anyway,
     log_to_mlflow,
-    on_ray,
     question_set,
+    read_alone,
     read_corpus,
-    read_on_ray,
-    read_streamed,
     reading_of,
     retriever_for,
     retriever_spec,
@@ -54,7 +52,7 @@ def run_report(args: argparse.Namespace) -> int:
     for budget in budgets:
         sweep.with_budget(budget)
     if args.engine == "ray":
-        from ..measure.ray_engine import ray_available
+        from ..engines.ray.session import ray_available
 
         if not ray_available():
             return fail(f"--engine ray needs Ray: {install_hint('ray')}")
@@ -80,7 +78,7 @@ def run_report(args: argparse.Namespace) -> int:
     if engine != "memory" and alone:
         from ..reports.article import build_report
 
-        work = read_on_ray(args, progress) if engine == "ray" else read_streamed(args, progress, jobs)
+        work = read_alone(args, engine, progress, jobs)
         if isinstance(work, int):
             return work
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
@@ -107,15 +105,10 @@ def run_report(args: argparse.Namespace) -> int:
             sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
         if not corpus.documents:
             return fail(f"no readable documents in {args.corpus}")
-        from ..measure.workspace import Workspace
+        from ..engines.open import open_held
         from ..reports.article import build_report
 
-        work = Workspace(corpus, args.atoms)
-        work.add_analyses(early.kept)
-        work.add_analyses(early.analysed, new=True)  # made while the files converted: kept
-        work.keep_in(data_folder())
-        if args.engine == "ray":
-            on_ray(work)
+        work = open_held(corpus, engine, args.atoms, data_folder(), kept=early.kept, analysed=early.analysed)
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
         if problem:
             return fail(problem)
@@ -130,7 +123,7 @@ def run_report(args: argparse.Namespace) -> int:
             return found
         specs += [spec for spec, _ in found]
         retriever = retriever_for(args, work)
-        golden = [golden_set(path, corpus) for path in args.golden or ()]
+        golden = [golden_set(path, work) for path in args.golden or ()]
         if any(isinstance(g, int) for g in golden):
             return 2
         report = build_report(work, specs=specs, sweep_spec=sweep, budgets=budgets, progress=progress, jobs=jobs,

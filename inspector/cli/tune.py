@@ -73,7 +73,7 @@ def run_tune(args: argparse.Namespace) -> int:
     corpus, workspace = loaded
     golden = []
     for path in args.golden or ():
-        one = golden_set(path, corpus)
+        one = golden_set(path, workspace)
         if isinstance(one, int):
             return one
         golden.append(one)

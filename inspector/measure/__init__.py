@@ -5,7 +5,7 @@ survival, header carry, sizes and the probe for any spec; ``survival`` (atoms ke
 cut), ``headers`` (rows that keep their header) and ``sizes`` (percentiles, the embedder's
 cap) are the measures; ``asking`` asks the user's own questions of a chunking (what comes
 back, its context, the atom fragments it holds); ``arrays`` holds a chunking as whole-corpus
-arrays for speed, ``workers`` analyses documents in forked processes and ``kept`` keeps
+arrays for speed, ``workers`` analyses documents in forked processes and ``derived`` keeps
 splits, query candidates, terms and token counts between runs.
 """
 
@@ -18,5 +18,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "headers": ["HeaderCarry", "header_carry"],
     "sizes": ["CapReport", "SizeStats", "cap_report", "percentile"],
     "asking": ["AskResult", "ask", "ask_theirs"],
-    "kept": ["KeptStore"],
+    "derived": ["DerivedStore"],
 })

@@ -61,7 +61,7 @@ class SplitSummary:
         return intact / counted if counted else None
 
     def interval(self, kind: str, *, every: bool = False):
-        """``kept`` with its 95% interval (``confidence.Interval``), documents resampled."""
+        """``derived`` with its 95% interval (``confidence.Interval``), documents resampled."""
         from ..confidence import clustered_rate
 
         tallied = (self.tally_all if every else self.tally_fit).get(kind, ())

@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
-from ..collector import can_fork, forked, forked_pool
 from ..corpus.convert import kind_of
 from ..corpus.read import read_file
 from ..errors import UnreadableFile
+from ..forking import can_fork, forked, forked_pool
 from ..limits import MAX_CONVERTED_BYTES
 from ..model import Document, Span, every_script
 from ..retrieval.probe import query_candidates

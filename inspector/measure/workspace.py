@@ -16,9 +16,9 @@ from ..atoms.detect import analyze
 from ..atoms.store import AnalysisStore
 from ..chunks.export import export_chunks
 from ..chunks.sets import ChunkSet, ChunkSetStore
-from ..collector import collection_paused
 from ..corpus.load import Corpus
 from ..errors import ChunkSetError, ContextLineError
+from ..forking import collection_paused
 from ..lengths import get_length
 from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, Span, SplitResult, every_script
 from ..retrieval.opening import shared_retriever
@@ -30,13 +30,14 @@ from ..spec import SplitterSpec, parse_spec
 from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
 from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
+from .derived import DerivedStore
+from .engine import Engine
 from .headers import HeaderCarry, header_carry_spans
-from .kept import KeptStore
 from .summary import CorpusFacts, Grouped, SplitSummary, most_first
 from .workers import TABLE_SHARE, Workers
 
 
-class Workspace:
+class Workspace(Engine):
     """One corpus in one atom mode, with everything derived from it cached.
 
     Every chunking is named by a spec: a built-in splitter, another library's splitter
@@ -79,10 +80,7 @@ class Workspace:
         """Where analyses are kept between runs (an ``atoms.store.AnalysisStore``; None: nowhere)."""
         self.kept = None
         """Where splits, query candidates, terms and the probe's token counts are kept between
-        runs (a ``kept.KeptStore``; None: nowhere, and the encoding is built before forking)."""
-        self.cluster = None
-        """Where built-in splitters are split and measured (``ray_partitions.Partitions``, for
-        ``--engine ray``; None: here). A subset measures here."""
+        runs (a ``derived.DerivedStore``; None: nowhere, and the encoding is built before forking)."""
         self._store_read = False
         self._unsaved: list[str] = []  # ids of analyses computed here and not yet kept
         self._computed: dict[str, Analysis] = {}  # analyses computed here, by text
@@ -121,9 +119,9 @@ class Workspace:
         return part
 
     def keep_in(self, folder) -> None:
-        """Keep the analyses (``atoms.store``) and what runs derive from them (``kept``) in
+        """Keep the analyses (``atoms.store``) and what runs derive from them (``derived``) in
         ``folder`` between runs, and read what earlier runs kept there."""
-        self.analysis_store, self.kept = AnalysisStore(folder), KeptStore(folder)
+        self.analysis_store, self.kept = AnalysisStore(folder), DerivedStore(folder)
 
     def analysis(self, document: Document) -> Analysis:
         """The document's structure: kept in ``analysis_store`` (every document's is read at
@@ -240,6 +238,32 @@ class Workspace:
 
         return ask(self, spec, questions, retriever=retriever, k=k)
 
+    def per_part(self, what: str, function: Callable, *args) -> list:
+        """``function(self, *args)``: a held corpus is one part."""
+        return [function(self, *args)]
+
+    def load_golden(self, source, name: str | None = None):
+        """``golden_files.load_golden`` over this corpus's documents."""
+        from ..retrieval.golden_files import load_golden
+
+        return load_golden(source, self.documents, name=name)
+
+    def scored_golden(self, golden, spec: SplitterSpec | str, *, budgets: tuple[int, ...], length="o200k",
+                      label: str = "", retriever=None, expand: int = 0):
+        """``golden`` scored on ``spec``'s chunks ranked by ``retriever`` (default BM25), each
+        question counted in the language of its evidence's document."""
+        from dataclasses import replace
+
+        from ..retrieval.golden import evaluate_golden
+
+        if not isinstance(retriever, Retriever):
+            retriever = self.retriever(retriever)
+        result = evaluate_golden(golden, self.pool(spec), self.term_table(), budgets=budgets, length=length,
+                                 label=label or str(spec), retriever=retriever, expand=expand)
+        language = self.languages()
+        return replace(result, languages=tuple(language.get(q.item.locations[0][0], "und") if q.item.locations
+                                               else "" for q in result.questions))
+
     def summaries_by(self, key: str, specs) -> Grouped:
         """Each spec's counts (every atom, each spec's own budget) over the documents of each
         source format (``key`` ``format``) or language (``language``): group -> (documents,
@@ -352,8 +376,6 @@ class Workspace:
         Imported chunks have no budget of their own: without ``fits`` every atom counts and
         none is oversized; with it, chunks embedding more than ``fits`` are oversized."""
         spec = parse_spec(spec)
-        if self.cluster is not None and self.cluster.measures(spec):
-            return self.cluster.summarize(spec, fits)
         if fits is None and not spec.is_imported:
             fits = spec.budget
         chunks = self._chunk_arrays(spec)
@@ -373,7 +395,7 @@ class Workspace:
     def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=(),
                       retriever=None) -> None:
         """Nothing to do: a workspace holding its corpus measures each configuration, and scores
-        each ``golden`` set, when asked (``stream.StreamWorkspace`` measures them all in one pass
+        each ``golden`` set, when asked (``StreamWorkspace`` measures them all in one pass
         over its batches)."""
 
     def embed_ahead(self, retriever: Retriever, specs, texts: list[str], progress=None) -> None:
@@ -396,14 +418,10 @@ class Workspace:
         self._chunk_arrays_cache.pop(str(spec), None)
         for key in [key for key in self._probes if key[0] == str(spec)]:
             del self._probes[key]
-        if self.cluster is not None:
-            self.cluster.release(spec)
 
     def header_carry(self, spec: SplitterSpec | str = "structured:800") -> HeaderCarry:
         """Rows that keep or lose their table header under ``spec``."""
         spec = parse_spec(spec)
-        if self.cluster is not None and self.cluster.measures(spec):
-            return self.cluster.header_carry(spec)
         chunks = self._chunk_arrays(spec)
         total = HeaderCarry()
         stops = list(accumulate(chunks.counts.tolist()))
@@ -429,7 +447,7 @@ class Workspace:
 
     def find_words(self, words: frozenset[str]) -> None:
         """Find where ``words`` occur among the corpus's terms (``TermTable.select``), or read it
-        from ``kept``; BM25 over any of this corpus's chunks then counts them without looking."""
+        from ``derived``; BM25 over any of this corpus's chunks then counts them without looking."""
         if words not in self._selections:
             self._selections.add(words)
             if self.kept is None:
@@ -477,17 +495,17 @@ class Workspace:
         key = (str(spec), retriever, k, expand)  # a report's compare and sweep tables share a splitter
         found = self._probes.get(key)
         if found is None:
-            found = self._probes[key] = self._probe(spec, k, retriever, expand)
+            found = self._probes[key] = self.measure_probe(spec, k, retriever, expand)
         return found
 
     def o200k_counter(self):
-        """``count_many`` of o200k tokens: the kept counts where ``kept`` has them (the encoding is
+        """``count_many`` of o200k tokens: the kept counts where ``derived`` has them (the encoding is
         then built only for a text never counted)."""
         return self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
 
-    def _probe(self, spec: SplitterSpec, k: int, retriever: Retriever, expand: int) -> ProbeResult:
-        if self.cluster is not None and self.cluster.probes(spec, retriever, expand):
-            return self.cluster.probe(self.queries(), spec, k)
+    def measure_probe(self, spec: SplitterSpec, k: int, retriever: Retriever, expand: int) -> ProbeResult:
+        """``probe`` measured, not looked up (what ``probe`` keeps; an engine measuring
+        elsewhere answers it there)."""
         counter = self.o200k_counter() if self.mode != "seed" else None
         if retriever.spec.kind != "dense":  # the lexical ones look the query words up among the terms
             self.find_words(frozenset(w for q in self.queries() for w in q.words))

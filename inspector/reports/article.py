@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..collector import can_fork, forked_pool
+from ..forking import can_fork, forked_pool
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from ..context.writer import SETTINGS_HELP
 from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
+from ..retrieval.ranking import Retriever
 from ..review.reveal import suspect_summary
 from ..spec import DEFAULT_STAMP, SplitterSpec, parse_spec
 from .decide import answered, bounds_line, p_text, probe_intervals
@@ -139,7 +140,7 @@ def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever
                 context_problem: str = "", expand: int = 1, budgets: tuple[int, ...] = DEFAULT_BUDGETS) -> FixesTable:
     """The table for ``spec`` over ``workspace``. The context step is measured when
     ``context_model`` has a line for every chunk (``context_problem`` says why not otherwise)."""
-    if not hasattr(retriever, "rank"):
+    if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
     steps = fix_specs(spec, context_model, workspace.mode)
     rows: list[FixRow] = []

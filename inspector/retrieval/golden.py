@@ -15,7 +15,7 @@ for the top 5 and for each budget, and precision-Ω.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..lengths import Length, get_length
@@ -364,16 +364,7 @@ def golden_recall(workspace, golden: GoldenSet, spec, *, budgets: tuple[int, ...
                   expand: int = 0) -> GoldenResult:
     """``evaluate_golden`` for the chunks ``spec`` names in ``workspace`` (a built-in or
     library splitter, or imported chunks as ``imported:ID``), ranked by ``retriever`` (a
-    retriever or its spec; default BM25); ``label`` names them (default the spec). A workspace
-    that scores golden sets itself (a streamed corpus's ``scored_golden``) is asked to."""
-    scored = getattr(workspace, "scored_golden", None)
-    if scored is not None:
-        return scored(golden, spec, budgets=tuple(budgets), length=str(length), label=label or str(spec),
-                      retriever=retriever, expand=expand)
-    if not isinstance(retriever, Retriever):
-        retriever = workspace.retriever(retriever)
-    result = evaluate_golden(golden, workspace.pool(spec), workspace.term_table(), budgets=budgets, length=length,
-                             label=label or str(spec), retriever=retriever, expand=expand)
-    language = workspace.languages()
-    return replace(result, languages=tuple(language.get(q.item.locations[0][0], "und") if q.item.locations else ""
-                                           for q in result.questions))
+    retriever or its spec; default BM25); ``label`` names them (default the spec). Each engine
+    scores it its own way (``Engine.scored_golden``): the reference with ``evaluate_golden``."""
+    return workspace.scored_golden(golden, spec, budgets=tuple(budgets), length=length, label=label or str(spec),
+                                   retriever=retriever, expand=expand)

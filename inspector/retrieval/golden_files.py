@@ -190,7 +190,7 @@ def load_golden(source: str | Path | bytes, corpus, *, name: str | None = None,
     the only documents that may hold a quote (the others are named by the records, never
     searched: a streamed corpus passes them without their text)."""
     text, name = read_source(source, name, "golden set", MAX_GOLDEN_BYTES)
-    documents = list(corpus.documents) if hasattr(corpus, "documents") else list(corpus)
+    documents = list(corpus) if isinstance(corpus, (list, tuple)) else list(corpus.documents)
     reader = _Locator(documents, documents if searched is None else searched)
     kind, records = _records(text, name)
     items, problems = [], []

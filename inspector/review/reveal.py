@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..atoms.analysis import Analysis
 from ..errors import ReviewInputError
+from ..measure.engine import Engine
 from ..measure.workspace import Workspace
 from ..model import Chunk, Document, Span
 from ..spec import parse_spec
@@ -168,13 +169,16 @@ class SuspectSummary:
                 "hints": self.hints, "address": self.address, "by_code": dict(self.by_code)}
 
 
-def suspect_summary(workspace: Workspace, spec: str) -> SuspectSummary:
-    """Count the automatic hints over every chunk of the corpus under ``spec`` (a streamed
-    corpus counts them batch by batch)."""
-    if hasattr(workspace, "per_batch"):
-        parts = workspace.per_batch("suspects", suspect_summary, spec)
-        return SuspectSummary(str(parse_spec(spec)), sum(p.chunks for p in parts), sum(p.flagged for p in parts),
-                              {code: sum(p.by_code[code] for p in parts) for code in HINT_CODES})
+def suspect_summary(workspace: Engine, spec: str) -> SuspectSummary:
+    """Count the automatic hints over every chunk of the corpus under ``spec``, part by part
+    (``Engine.per_part``: a streamed corpus's batches)."""
+    parts = workspace.per_part("suspects", suspects_held, spec)
+    return SuspectSummary(str(parse_spec(spec)), sum(p.chunks for p in parts), sum(p.flagged for p in parts),
+                          {code: sum(p.by_code[code] for p in parts) for code in HINT_CODES})
+
+
+def suspects_held(workspace: Workspace, spec: str) -> SuspectSummary:
+    """``suspect_summary`` of a corpus held in ``workspace``."""
     by_code = dict.fromkeys(HINT_CODES, 0)
     flagged = total = 0
     for document, result in zip(workspace.documents, workspace.split(spec)):

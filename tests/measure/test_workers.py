@@ -15,9 +15,9 @@ from inspector import Workspace
 from inspector.atoms.detect import analyze
 from inspector.atoms.store import AnalysisStore
 from inspector.corpus.load import Reading
-from inspector.measure import reading as reading_module
+from inspector.engines import reading as reading_module
+from inspector.engines.reading import read_analysed
 from inspector.measure import workspace as workspace_module
-from inspector.measure.reading import read_analysed
 from inspector.measure.workers import EarlyAnalysis, Workers, shares
 from inspector.model import Document
 from tests.support.paths import ROOT, SAMPLE

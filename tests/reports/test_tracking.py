@@ -9,8 +9,8 @@ import os
 import pytest
 
 from inspector.cli import main
+from inspector.engines.stream.workspace import StreamWorkspace
 from inspector.errors import TrackingError
-from inspector.measure.stream import StreamWorkspace
 from inspector.reports import tracking
 from tests.support.paths import SAMPLE
 

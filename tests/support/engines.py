@@ -10,7 +10,7 @@ from pathlib import Path
 
 from inspector.cli import main
 from inspector.data_folder import ENV_DATA
-from inspector.measure.spill import Spill
+from inspector.engines.stream.spill import Spill
 from inspector.measure.workspace import Workspace
 from tests.support.paths import SAMPLE
 
@@ -88,5 +88,5 @@ def nothing_derived_again(monkeypatch) -> None:
 
     for name in ("inspector.measure.workspace.chunk_spans", "inspector.measure.workspace.query_candidates",
                  "inspector.retrieval.terms.TermTable.runs_of", "inspector.retrieval.terms.occurrences",
-                 "inspector.measure.kept.get_length"):
+                 "inspector.measure.derived.get_length"):
         monkeypatch.setattr(name, refuse)

@@ -16,9 +16,9 @@ from inspector.cli import main
 from inspector.corpus.listing import list_corpus
 from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
+from inspector.engines.stream import golden as stream_golden
+from inspector.engines.stream.workspace import read_streamed
 from inspector.errors import EngineError
-from inspector.measure import stream_golden
-from inspector.measure.stream import read_streamed
 from inspector.measure.workspace import Workspace
 from inspector.retrieval.bm25 import BM25
 from inspector.retrieval.golden import golden_recall
@@ -56,7 +56,7 @@ def tricky(folder) -> str:
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])
 def test_the_streamed_golden_tables_are_the_held_ones(capsys, monkeypatch, tmp_path, parked, mode):
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)
     sets = [GOLDEN[1], tricky(tmp_path)] if mode == "markdown" else [tricky(tmp_path)]
     golden = [arg for path in sets for arg in ("--golden", str(path))]
     specs = ["--spec", "structured:800", "--spec", "heading:128t", "--budgets", "400", "--expand", "2"]
@@ -134,7 +134,7 @@ def test_hundreds_of_documents_in_many_batches_score_as_held(capsys, monkeypatch
                       "evidence": paragraphs[0][:200].rsplit(" ", 1)[0]})  # paragraphs repeat: several copies
     golden = tmp_path / "golden.jsonl"
     golden.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 24 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 24 << 10)
     args = ["--spec", "fixed:400/50", "--budgets", "400", "--golden", str(golden), "--expand", "1"]
     held = report(capsys, monkeypatch, corpus, tmp_path / "memory", *args, "--engine", "memory")
     assert '"documents": 500' in held and '"questions": 30' in held
@@ -143,7 +143,7 @@ def test_hundreds_of_documents_in_many_batches_score_as_held(capsys, monkeypatch
     assert len(batches) > 15
     # Each batch's rankings first cut 2 deep, so every question is ranked deeper in every batch.
     deepened, ranked = [], BM25.ranked
-    monkeypatch.setattr("inspector.measure.stream_golden.FIRST_DEPTH", 2)
+    monkeypatch.setattr("inspector.engines.stream.golden.FIRST_DEPTH", 2)
     monkeypatch.setattr(BM25, "ranked", lambda self, words, k, *a: deepened.append(k) or ranked(self, words, k, *a))
     assert report(capsys, monkeypatch, corpus, tmp_path / "deeper", *args, "--engine", "stream", "--jobs", "1") == held
     assert {2, 16, 128} <= set(deepened)
@@ -153,7 +153,7 @@ def test_a_fused_ranking_is_given_to_the_batches_deeper_while_it_falls_short(cap
     """A hybrid retriever's golden set: the fused ranking is made over every batch, then each
     batch is given its share; started 2 deep, it goes 8 times deeper while a question's chunks
     fall short of the largest budget."""
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)
     args = ["--spec", "fixed:400/50", "--budgets", "2000", "--golden", str(SAMPLE / "golden-questions.jsonl"),
             "--retriever", "hybrid", "--expand", "1"]
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")

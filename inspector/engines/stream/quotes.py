@@ -1,4 +1,4 @@
-"""A golden set's quotes located in a streamed corpus (``stream.StreamWorkspace``), as
+"""A golden set's quotes located in a streamed corpus (``StreamWorkspace``), as
 ``golden_files.load_golden`` locates them in a held one.
 
 One pass over the batches finds which documents hold a quote verbatim (a second, for quotes
@@ -9,9 +9,9 @@ quotes as it does in a held corpus.
 
 from __future__ import annotations
 
-from ..chunks.matching import NormalisedText
-from ..model import Document
-from ..retrieval.golden_files import GoldenSet, load_golden, quote_texts
+from ...chunks.matching import NormalisedText
+from ...model import Document
+from ...retrieval.golden_files import GoldenSet, load_golden, quote_texts
 from .batches import Held
 
 

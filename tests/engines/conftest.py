@@ -1,4 +1,4 @@
-"""The measure room's fixtures: a local Ray cluster for the ``ray``-marked tests, and a folder
+"""The engines' fixtures: a local Ray cluster for the ``ray``-marked tests, and a folder
 of the test's own where the streamed engine parks its batches."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def cluster():
                         pytrace=False)
         pytest.skip("Ray is not installed: pip install '.[ray]' in Chunk Inspector's folder to run the Ray "
                     "engine's tests")
-    from inspector.measure.ray_engine import start_ray
+    from inspector.engines.ray.session import start_ray
 
     saved = os.environ.pop("RAY_ADDRESS", None)
     start_ray(num_cpus=2)

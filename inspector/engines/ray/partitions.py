@@ -1,10 +1,10 @@
 """``--engine ray``'s partitions: one Ray actor per run of the corpus's documents, holding them
 with their analyses (``ClusterPartition``).
 
-When the cluster reads the corpus (``ray_corpus``) the actors are the streamed engine's batches:
+When the cluster reads the corpus (``ray.corpus``) the actors are the streamed engine's batches:
 each runs the batch jobs (``batches``) on itself, and the driver sums and merges what they send
 as it does for batches on disk. When the driver holds the corpus (a dense or hybrid retriever,
-imported chunks: ``Partitions``, ``Workspace.cluster``), its documents
+imported chunks: ``PartitionedWorkspace``), its documents
 are cut into runs of about equal characters and sent to the actors, which split and measure the
 built-in splitters (survival, sizes and header carry are sums over documents) and rank BM25 in
 two rounds: every partition counts BM25's statistics over its chunks, or over the spans of a
@@ -24,18 +24,18 @@ from itertools import accumulate
 
 import numpy as np
 
-from ..context.store import ContextStore
-from ..errors import EngineError
-from ..retrieval.bm25 import Ranked, Statistics, merge_ranked
-from ..retrieval.probe import ProbeResult, Query, Read, judge
-from ..retrieval.ranking import Ask, BM25Retriever, HybridRetriever, Pool, Retriever
-from ..spec import SplitterSpec
-from .headers import HeaderCarry
-from .kept import KeptStore
-from .partition import Partition
-from .summary import Grouped, SplitSummary, grouped_total
-from .workers import shares
-from .workspace import Workspace
+from ...context.store import ContextStore
+from ...errors import EngineError
+from ...measure.derived import DerivedStore
+from ...measure.headers import HeaderCarry
+from ...measure.summary import Grouped, SplitSummary, grouped_total
+from ...measure.workers import shares
+from ...measure.workspace import Workspace
+from ...retrieval.bm25 import Ranked, Statistics, merge_ranked
+from ...retrieval.probe import ProbeResult, Query, Read, judge
+from ...retrieval.ranking import Ask, BM25Retriever, HybridRetriever, Pool, Retriever
+from ...spec import SplitterSpec, parse_spec
+from ..partition import Partition
 
 
 def partition_bounds(sizes: Sequence[int], parts: int) -> list[int]:
@@ -45,8 +45,8 @@ def partition_bounds(sizes: Sequence[int], parts: int) -> list[int]:
 
 
 class Partitions:
-    """A workspace's corpus on the cluster's partitions (``Workspace.cluster``): what the driver
-    asks of them, and how their answers make the whole corpus's."""
+    """A workspace's corpus on the cluster's partitions (``PartitionedWorkspace.cluster``): what
+    the driver asks of them, and how their answers make the whole corpus's."""
 
     def __init__(self, workspace: Workspace, partitions: int | None = None) -> None:
         self.workspace, self.partitions = workspace, partitions
@@ -213,7 +213,7 @@ class ClusterPartition(Partition):
 
     def __init__(self, mode: str, data: str | None = None) -> None:
         # What runs derive from documents, and context lines, in the data folder of the actor's node.
-        super().__init__(mode, *((KeptStore(data), ContextStore(data)) if data else ()))
+        super().__init__(mode, *((DerivedStore(data), ContextStore(data)) if data else ()))
         self.parked: dict[str, object] = {}
 
     def run(self, function: Callable, job: tuple):
@@ -273,8 +273,32 @@ def on_partitions(retriever: Retriever, partitions: Partitions) -> Retriever:
     return retriever
 
 
-def on_cluster(workspace: Workspace, partitions: int | None = None) -> Partitions:
-    """Put ``workspace``'s built-in splitters' measures on the cluster's partitions (started when
-    first asked); the partitions, for ``on_partitions``."""
-    workspace.cluster = found = Partitions(workspace, partitions)
-    return found
+class PartitionedWorkspace(Workspace):
+    """The Ray engine for a corpus the driver holds: a ``Workspace`` whose built-in splitters
+    are split and measured on the cluster's partitions (started when first asked), and whose
+    BM25 ranks there too; the rest (imported chunks, neighbour windows, a subset) is measured
+    here as the reference does."""
+
+    def __init__(self, corpus, mode: str = "markdown", partitions: int | None = None) -> None:
+        super().__init__(corpus, mode)
+        self.cluster = Partitions(self, partitions)
+
+    def retriever(self, spec=None) -> Retriever:
+        return on_partitions(super().retriever(spec), self.cluster)
+
+    def summarize(self, spec, *, fits: int | None = None) -> SplitSummary:
+        spec = parse_spec(spec)
+        return self.cluster.summarize(spec, fits) if self.cluster.measures(spec) else super().summarize(spec, fits=fits)
+
+    def header_carry(self, spec="structured:800") -> HeaderCarry:
+        spec = parse_spec(spec)
+        return self.cluster.header_carry(spec) if self.cluster.measures(spec) else super().header_carry(spec)
+
+    def release(self, spec) -> None:
+        super().release(spec)
+        self.cluster.release(parse_spec(spec))
+
+    def measure_probe(self, spec: SplitterSpec, k: int, retriever: Retriever, expand: int) -> ProbeResult:
+        if self.cluster.probes(spec, retriever, expand):
+            return self.cluster.probe(self.queries(), spec, k)
+        return super().measure_probe(spec, k, retriever, expand)

@@ -11,14 +11,15 @@ import json
 import pytest
 
 from inspector import load_corpus
-from inspector.cli import common, main
+from inspector.cli import main
 from inspector.corpus.listing import list_corpus
 from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
+from inspector.engines import open as engines_open
+from inspector.engines.stream import workspace as stream
+from inspector.engines.stream.spill import Spill
+from inspector.engines.stream.workspace import read_streamed
 from inspector.errors import EngineError
-from inspector.measure import stream
-from inspector.measure.spill import Spill
-from inspector.measure.stream import read_streamed
 from inspector.measure.workspace import Workspace
 from inspector.spec import ARTICLE_SPECS
 from tests.support.engines import (
@@ -54,7 +55,7 @@ def test_the_streamed_corpus_prints_the_held_corpus_report(capsys, monkeypatch, 
 
 def test_a_few_thousand_documents_in_many_batches_give_the_same_report(capsys, monkeypatch, tmp_path, parked):
     corpus = generated(tmp_path / "corpus")
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)  # about 26 batches
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)  # about 26 batches
     spec = ["--spec", "structured:400", "--spec", "heading:128t", "--spec", "fixed:400/50", "--budgets", "400,800"]
     held = report(capsys, monkeypatch, corpus, tmp_path / "memory", *spec, "--engine", "memory")
     assert '"documents": 2000' in held
@@ -78,7 +79,7 @@ def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, 
     args = ["--spec", "fixed:400", "--budgets", "400"]
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "a", *args)
     assert streamed == []  # the sample corpus is under STREAM_BYTES: held in memory
-    monkeypatch.setattr(common, "STREAM_BYTES", 1)
+    monkeypatch.setattr(engines_open, "STREAM_BYTES", 1)
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "b", *args) == held
     assert len(streamed) == 1
     # What needs the corpus in memory holds it, whatever its size (imported chunks); asked to
@@ -127,7 +128,7 @@ def test_a_hybrid_ranking_counts_ranks_over_the_batches_only_when_a_candidate_ma
     second pass (ranks counted over every batch) runs when some candidate known to be among one
     ranking's first D only may still win, and is skipped when none may."""
     corpus = copies(tmp_path / "corpus")
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)
     held = Workspace(load_corpus(corpus))
     passes = {}
     with read_streamed(list_corpus(corpus), Reading("markdown"), str(tmp_path / "data")) as work:
@@ -145,7 +146,7 @@ def test_dense_and_hybrid_retrievers_rank_over_the_batches_as_over_the_held_corp
     rankings, and the twins lie in different batches; a hybrid ranking's ranks are counted
     over all of them."""
     copies(tmp_path / "corpus", 2)
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)
     unnamed = tmp_path / "golden.jsonl"  # each quote located in every copy
     unnamed.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "doc_id"}) + "\n"
                                for line in (SAMPLE / "golden-questions.jsonl").read_text().splitlines()))
@@ -183,7 +184,7 @@ def test_neighbour_windows_are_read_from_the_batches_as_from_the_held_corpus(cap
     """Each winner is read back with its window (its document's chunks either side; a document
     lies in one batch), the widest once, every width judged from it: table b's rows read ±1 and
     ±3, and check's gate read ±2, as the held corpus's, over more than ten batches."""
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 32 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 32 << 10)
     args = ["--atoms", mode, "--spec", "fixed:200", "--spec", "sentence:400", "--budgets", "400"]
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--expand", "1", "--expand", "3",
                   "--engine", "memory")
@@ -208,7 +209,7 @@ def test_the_fixes_table_is_measured_over_the_batches(capsys, monkeypatch, tmp_p
     """Every step of the fixes (with a golden set and neighbours read) in one pass over the
     batches, suspects counted batch by batch: the held corpus's table, byte for byte (in seed
     mode beside the article's structured splitter, which repeats no table header)."""
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)
     args = ["--atoms", mode, "--spec", "structured:800+path", "--budgets", "400", "--fixes", "recursive:800",
             "--expand", "2", "--golden", str(SAMPLE / "golden-questions.jsonl")]
     held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
@@ -223,7 +224,7 @@ def test_the_fixes_table_is_measured_over_the_batches(capsys, monkeypatch, tmp_p
 
 
 def test_export_keeps_corpus_order_across_batches(tmp_path, monkeypatch, parked, capsys):
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 16 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 16 << 10)
     monkeypatch.setenv(ENV_DATA, str(tmp_path))
     batches = count_batches(monkeypatch)
     assert main(["export", str(SAMPLE), "--spec", "paragraph:800", "--engine", "stream", "-o", "-"]) == 0
@@ -311,7 +312,7 @@ def test_a_library_splitter_is_measured_over_the_batches(capsys, monkeypatch, tm
         return found[:1] + [(found[1][0] + 5, *found[1][1:])] + found[2:] if len(found) > 1 else found
 
     monkeypatch.setitem(adapters.RUNNERS, "ext-langchain", shifted)  # the forked workers inherit it
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)
     args = ["--spec", "ext-langchain:400", "--spec", "fixed:400", "--budgets", "400"]
     outputs = {}
     for engine in ("memory", "stream"):
@@ -335,7 +336,7 @@ def test_context_lines_are_read_in_the_batches(capsys, monkeypatch, tmp_path, pa
     from inspector.context.store import ContextStore, document_hash
     from inspector.reports import fix_specs
 
-    monkeypatch.setattr("inspector.measure.spill.MOST_BYTES", 64 << 10)
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)
     work = Workspace(load_corpus(SAMPLE))
     for engine in ("memory", "stream"):
         store = ContextStore(tmp_path / engine)

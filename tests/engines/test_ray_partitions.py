@@ -1,4 +1,4 @@
-"""``measure.ray_partitions``: the cluster's partitions split, measure and rank as the local
+"""``engines.ray.partitions``: the cluster's partitions split, measure and rank as the local
 engine does, for every partition count, with prefixes, for k and for whole rankings; documents
 are cut into partitions of about equal characters."""
 
@@ -11,7 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from inspector.corpus.load import load_corpus
-from inspector.measure.ray_partitions import Partitions, RayBM25Retriever, on_partitions, partition_bounds
+from inspector.engines.ray.partitions import (
+    PartitionedWorkspace,
+    Partitions,
+    RayBM25Retriever,
+    on_partitions,
+    partition_bounds,
+)
 from inspector.measure.workspace import Workspace
 from inspector.retrieval.ranking import BM25Retriever, HybridRetriever, Question
 from inspector.spec import parse_spec
@@ -75,9 +81,8 @@ def test_only_bm25_goes_to_the_cluster():
 @pytest.fixture(scope="module")
 def measured(cluster, workspace):
     """The sample corpus measured on three partitions, beside its local workspace."""
-    remote = Workspace(workspace.documents, workspace.mode)
+    remote = PartitionedWorkspace(workspace.documents, workspace.mode, 3)
     remote.add_analyses({d.id: workspace.analysis(d) for d in workspace.documents})
-    remote.cluster = Partitions(remote, 3)
     return remote
 
 
@@ -105,7 +110,7 @@ def test_what_the_partitions_do_not_measure_is_measured_on_the_driver(measured, 
     measured_retriever = RayBM25Retriever(measured.cluster)
     assert measured.probe("fixed:400", expand=1, retriever=measured_retriever) == workspace.probe("fixed:400", expand=1)
     part = measured.subset_of("de")
-    assert part.cluster is None
+    assert type(part) is Workspace, "a subset is measured here"
     assert part.summarize("fixed:400") == workspace.subset_of("de").summarize("fixed:400")
     assert not Partitions.measures(parse_spec("fixed:400+context;llm=m"))
     assert Partitions.measures(parse_spec("structured:800+address"))
@@ -115,7 +120,8 @@ def test_a_partition_answers_the_batch_jobs_as_a_parked_batch_does(tmp_path):
     """``ClusterPartition`` (what a Ray actor holds, here without Ray) is its own batch: the
     streamed engine's jobs give what they give on the same documents parked on disk, what a job
     parks stays in it until dropped, and what a job split is let go after."""
-    from inspector.measure.batches import (
+    from inspector.engines.ray.partitions import ClusterPartition
+    from inspector.engines.stream.batches import (
         Asked,
         Queries,
         measure_batch,
@@ -124,8 +130,7 @@ def test_a_partition_answers_the_batch_jobs_as_a_parked_batch_does(tmp_path):
         read_back_batch,
         words_batch,
     )
-    from inspector.measure.ray_partitions import ClusterPartition
-    from inspector.measure.spill import Spill
+    from inspector.engines.stream.spill import Spill
 
     work = Workspace(load_corpus(SAMPLE), "markdown")
     documents, analyses = work.documents[:40], work.analyses()[:40]

@@ -1,7 +1,7 @@
-"""Golden sets over a streamed corpus (``stream.StreamWorkspace``): every quote located and
+"""Golden sets over a streamed corpus (``StreamWorkspace``): every quote located and
 recall@B scored batch by batch, as a workspace holding the corpus scores them (``retrieval.golden``).
 
-Located first (``stream_quotes``).
+Located first (``stream.quotes``).
 
 Scoring (BM25 or a dense retriever, each chunk read alone): a measuring pass counts the
 questions' words (and parks the chunks' vectors) and the statistics are summed; then each batch
@@ -12,7 +12,7 @@ deep, each chunk with its span and o200k size; whether some chunk of a quote's d
 whole or only touches it; and the chunks of the documents holding the first places
 (precision-Omega). Merged in the ranking's order, the rankings are the corpus's ranking up to
 the largest budget, which is as far as ``golden.Scoring`` reads. A hybrid ranking is fused over
-every batch first (``stream_fusion``), ``FIRST_DEPTH`` deep (deeper while a question's chunks
+every batch first (``stream.fusion``), ``FIRST_DEPTH`` deep (deeper while a question's chunks
 fall short of the largest budget), and each batch is given its share of it.
 """
 
@@ -24,17 +24,17 @@ from itertools import accumulate
 
 import numpy as np
 
-from ..lengths import get_length
-from ..model import every_script
-from ..retrieval.bm25 import Statistics
-from ..retrieval.expansion import Windows, paid_once
-from ..retrieval.golden import TOP_K, GoldenResult, Scoring
-from ..retrieval.golden_files import GoldenSet
-from ..retrieval.ranking import Question
-from ..retrieval.span_scores import merged
-from ..retrieval.terms import TermTable
+from ...lengths import get_length
+from ...model import every_script
+from ...retrieval.bm25 import Statistics
+from ...retrieval.expansion import Windows, paid_once
+from ...retrieval.golden import TOP_K, GoldenResult, Scoring
+from ...retrieval.golden_files import GoldenSet
+from ...retrieval.ranking import Question
+from ...retrieval.span_scores import merged
+from ...retrieval.terms import TermTable
 from .batches import Asked, Queries, measure_batch
-from .stream_fusion import Given, fused_over_batches
+from .fusion import Given, fused_over_batches
 
 #: How deep a batch first ranks each golden question: past the largest budget for chunks of a
 #: few tokens; a question whose chunks fall short is ranked deeper.

@@ -3,9 +3,9 @@
 Reading a file and finding its atoms are a pure function of the file and the atom mode, and
 the costliest steps of a run; they map onto Ray Data as one ``map_batches``: over a listing of
 paths (``ray_read``, which hands each file's document, analysis and facts on in corpus order,
-for ``ray_corpus``), or over documents the driver read (``ray_analyses``). Each analysis
+for ``ray.corpus``), or over documents the driver read (``ray_analyses``). Each analysis
 comes back as ``marshal`` bytes of ``Analysis.to_plain``. The corpus then goes, with its
-analyses, to the cluster's partitions (``ray_partitions``), which split and measure every
+analyses, to the cluster's partitions (``ray.partitions``), which split and measure every
 built-in splitter and index and rank BM25 with the local engine's own code, the driver summing
 and merging what they send back, so the printed numbers are identical. Every pass goes to
 every partition at once (the driver, a process holding Ray's threads, must not fork measuring
@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..atoms.analysis import Analysis
-from ..errors import EngineError
-from ..extras import install_hint
-from ..model import Document
+from ...atoms.analysis import Analysis
+from ...errors import EngineError
+from ...extras import install_hint
+from ...model import Document
 
 ENV_ADDRESS = "RAY_ADDRESS"
 #: Documents per Ray Data batch: large enough to pay for a task, small enough to spread a corpus.
@@ -128,7 +128,7 @@ def _read_batch(reading, store: str | None) -> Callable[[dict], dict]:
 
         import numpy as np
 
-        from inspector.measure.reading import facts_of, read_analysed
+        from inspector.engines.reading import facts_of, read_analysed
 
         items, plains, facts = [], [], []
         for found in read_analysed(reading, store, list(zip(map(str, batch["id"]), map(str, batch["path"])))):

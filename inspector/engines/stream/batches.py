@@ -3,7 +3,7 @@ it, rank its chunks, read some of them back, export it; and how the batches are 
 forked workers. Each function takes one picklable job and returns what the command's process
 adds up. A job's first two items say where its batch is held and which it is: a ``Spill`` on
 disk, or a Ray actor holding a partition of the corpus, which runs the job on itself
-(``ray_partitions.ClusterPartition``); both answer what ``Held`` lists."""
+(``ray.partitions.ClusterPartition``); both answer what ``Held`` lists."""
 
 from __future__ import annotations
 
@@ -15,20 +15,20 @@ from typing import Protocol
 
 import numpy as np
 
-from ..collector import can_fork, forked_pool
-from ..corpus.listing import SkippedFile
-from ..corpus.load import Reading
-from ..model import Document, Span, every_script
-from ..retrieval.bm25 import BM25, Ranked, Statistics
-from ..retrieval.opening import shared_retriever
-from ..retrieval.probe import Read, chosen_words
-from ..retrieval.ranking import dense_ranked
-from .asking import fragments
-from .headers import HeaderCarry
-from .partition import Partition
-from .reading import facts_of, read_analysed
+from ...corpus.listing import SkippedFile
+from ...corpus.load import Reading
+from ...forking import can_fork, forked_pool
+from ...measure.asking import fragments
+from ...measure.headers import HeaderCarry
+from ...measure.summary import Grouped, SplitSummary
+from ...model import Document, Span, every_script
+from ...retrieval.bm25 import BM25, Ranked, Statistics
+from ...retrieval.opening import shared_retriever
+from ...retrieval.probe import Read, chosen_words
+from ...retrieval.ranking import dense_ranked
+from ..partition import Partition
+from ..reading import facts_of, read_analysed
 from .spill import Spill
-from .summary import Grouped, SplitSummary
 
 
 class Held(Protocol):

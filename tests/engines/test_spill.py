@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from inspector.atoms.analysis import Analysis
 from inspector.atoms.detect import analyze
-from inspector.measure.spill import LEAST_BYTES, MOST_BYTES, Spill, batch_runs
+from inspector.engines.stream.spill import LEAST_BYTES, MOST_BYTES, Spill, batch_runs
 from inspector.model import Document
 
 

@@ -15,16 +15,16 @@ over them hands one batch at a time to a forked worker:
    and only their BM25 statistics come back;
 3. *rank*: the statistics summed into the pool's, each batch's chunks are ranked with them (or
    by their vectors) and its best k come back, merged here; a hybrid ranking takes a second
-   pass to count each candidate's ranks over every batch (``stream_fusion``);
+   pass to count each candidate's ranks over every batch (``stream.fusion``);
 4. *read back*: the batches holding the winners are split again, their documents alone, for
    the winners' spans, prefixes and tokens, and the probe is judged.
 
-Golden sets (``stream_golden``), the user's questions and neighbour windows (``stream_ranking``)
+Golden sets (``stream.golden``), the user's questions and neighbour windows (``stream.ranking``)
 are passes of the same kind. Scores use the pool's statistics in the article's order and ties
 are broken by the same keys, so every number is the one the corpus held in memory gives. Held
 for the whole corpus: ids, query candidates and atom lengths. Imported chunks and what the
 user's own system retrieved need the corpus in memory: ``Workspace``. The same passes run on a Ray cluster's
-partitions, each actor a batch (``ray_corpus.ClusterWorkspace``).
+partitions, each actor a batch (``ray.corpus.ClusterWorkspace``).
 """
 
 from __future__ import annotations
@@ -34,19 +34,23 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING
 
-from ..corpus.listing import Listing, SkippedFile
-from ..corpus.load import Fingerprint, Reading
-from ..errors import EngineError
-from ..lengths import get_length
-from ..model import ImportProblem
-from ..retrieval.bm25 import Statistics
-from ..retrieval.opening import shared_retriever
-from ..retrieval.probe import ProbeResult, Query, drawn
-from ..retrieval.questions import QuestionSet
-from ..retrieval.ranking import Retriever
-from ..retrieval.retriever_spec import parse_retriever
-from ..spec import SplitterSpec, parse_spec
-from .asking import AskResult
+from ...corpus.listing import Listing, SkippedFile
+from ...corpus.load import Fingerprint, Reading
+from ...errors import EngineCannot, EngineError
+from ...lengths import get_length
+from ...measure.asking import AskResult
+from ...measure.engine import Engine
+from ...measure.headers import HeaderCarry
+from ...measure.summary import CorpusFacts, Grouped, SpanLists, SplitSummary, grouped_total
+from ...measure.workspace import Workspace
+from ...model import ImportProblem
+from ...retrieval.bm25 import Statistics
+from ...retrieval.opening import shared_retriever
+from ...retrieval.probe import ProbeResult, Query, drawn
+from ...retrieval.questions import QuestionSet
+from ...retrieval.ranking import Retriever
+from ...retrieval.retriever_spec import parse_retriever
+from ...spec import SplitterSpec, parse_spec
 from .batches import (
     Asked,
     Embedding,
@@ -59,15 +63,12 @@ from .batches import (
     size_batch,
     words_batch,
 )
-from .headers import HeaderCarry
+from .ranking import asked_of_batches, probed_over_batches
 from .spill import Spill, batch_runs
-from .stream_ranking import asked_of_batches, probed_over_batches
-from .summary import CorpusFacts, Grouped, SpanLists, SplitSummary, grouped_total
-from .workspace import Workspace
 
 if TYPE_CHECKING:
-    from ..retrieval.golden import GoldenResult
-    from ..retrieval.golden_files import GoldenSet
+    from ...retrieval.golden import GoldenResult
+    from ...retrieval.golden_files import GoldenSet
 
 Progress = Callable[[str, int, int], None]
 
@@ -116,7 +117,7 @@ def _read_into(work: "StreamWorkspace", batches: list, runs: list[int], skipped:
     return tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
 
 
-class StreamWorkspace:
+class StreamWorkspace(Engine):
     """A corpus parked on disk, measured batch by batch (see the module). It answers what
     ``report``'s tables, ``check``'s gate and ``export`` ask of a workspace, for splitters of
     each document alone (ours or another library's) ranked by BM25, a dense retriever or both."""
@@ -299,15 +300,15 @@ class StreamWorkspace:
         """``Workspace.context_coverage`` of a ``+context`` spec, batch by batch (lines read from
         the data folder the batches keep their analyses in)."""
         key = str(self._batched(spec))
-        found = self.per_batch("context lines", Workspace.context_coverage, key)
+        found = self.per_part("context lines", Workspace.context_coverage, key)
         return sum(have for have, _ in found), sum(chunks for _, chunks in found)
 
     def problems(self, spec: SplitterSpec | str) -> list[ImportProblem]:
         """``Workspace.problems``: a library splitter's chunks not taken as it gave them, batch by batch."""
         key = str(self._batched(spec))
-        return [problem for found in self.per_batch("problems", Workspace.problems, key) for problem in found]
+        return [problem for found in self.per_part("problems", Workspace.problems, key) for problem in found]
 
-    def per_batch(self, what: str, function: Callable, *args) -> list:
+    def per_part(self, what: str, function: Callable, *args) -> list:
         """``function(workspace, *args)`` of each batch's documents as a workspace holding them
         (in the workers; ``function`` at a module's top level), in corpus order: one pass."""
         jobs = [(self.batches, batch, self.mode, function, args) for batch in range(len(self.batches))]
@@ -341,7 +342,7 @@ class StreamWorkspace:
 
     def load_golden(self, source, name: str | None = None) -> GoldenSet:
         """``golden_files.load_golden``: the golden set's quotes located batch by batch."""
-        from .stream_quotes import located_over_batches  # golden sets' modules load when asked for
+        from .quotes import located_over_batches  # golden sets' modules load when asked for
 
         return located_over_batches(self, source, name)
 
@@ -353,13 +354,14 @@ class StreamWorkspace:
         key = str(self._batched(spec))
         if not isinstance(retriever, Retriever):
             retriever = self.retriever(retriever)
-        if length != "o200k":
-            raise EngineError("a streamed corpus scores golden sets in o200k tokens")
+        if str(length) != "o200k":
+            raise EngineCannot("the streamed engine scores golden sets in o200k tokens only; hold the corpus "
+                               "(--engine memory) to count in another unit")
         self._golden_ahead(golden, [key], budgets, (expand,), retriever=retriever)
         return replace(self._golden[golden, key, tuple(budgets), expand, str(retriever.spec)], label=label or key)
 
     def _golden_ahead(self, golden: GoldenSet, specs, budgets: tuple[int, ...], widths=(0,), *, retriever) -> None:
-        from .stream_golden import golden_over_batches  # golden sets' modules load when asked for
+        from .golden import golden_over_batches  # golden sets' modules load when asked for
 
         budgets, widths, ranker = tuple(budgets), tuple(dict.fromkeys(widths)), str(retriever.spec)
         keys = dict.fromkeys(str(self._batched(spec)) for spec in specs)

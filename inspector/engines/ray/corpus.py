@@ -1,14 +1,14 @@
 """``--engine ray`` without the corpus on the driver: the cluster reads, analyses and measures it.
 
 Ray Data reads every file of the listing on the cluster, with its analysis (kept in the data
-folder where a worker reaches it) and its query candidates (``ray_engine.ray_read``). The
+folder where a worker reaches it) and its query candidates (``ray.session.ray_read``). The
 driver takes the rows in corpus order, a few batches at a time: it counts the corpus's facts
 (documents, characters, languages, atom lengths), keeps each document's id and query
 candidates, and hands the documents, still pickled, with their analyses to the partitions'
-actors (``ray_partitions.ClusterPartition``), cut into runs of about equal bytes; it never
+actors (``ray.partitions.ClusterPartition``), cut into runs of about equal bytes; it never
 holds the texts or the analyses.
 
-``ClusterWorkspace`` is then the streamed engine's workspace (``stream.StreamWorkspace``) with
+``ClusterWorkspace`` is then the streamed engine's workspace (``StreamWorkspace``) with
 the partitions for batches: every pass (measuring, ranking, reading back, golden sets, the
 user's questions, neighbour windows, the fixes' suspects) sends the same batch jobs
 (``batches``) to the actors, all at once, and sums or merges what they send back as it does
@@ -23,15 +23,15 @@ import marshal
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from ..corpus.listing import Listing, SkippedFile
-from ..corpus.load import Fingerprint, Reading
-from ..errors import EngineError
-from .batches import export_batch, words_batch
-from .ray_engine import ray_read
-from .ray_partitions import partition_actor
-from .spill import batch_of
-from .stream import Progress, StreamWorkspace
-from .summary import CorpusFacts, SpanLists
+from ...corpus.listing import Listing, SkippedFile
+from ...corpus.load import Fingerprint, Reading
+from ...errors import EngineError
+from ...measure.summary import CorpusFacts, SpanLists
+from ..stream.batches import export_batch, words_batch
+from ..stream.spill import batch_of
+from ..stream.workspace import Progress, StreamWorkspace
+from .partitions import partition_actor
+from .session import ray_read
 
 #: Documents handed to an actor at once, and exported from one at once.
 HANDOVER = 256
@@ -116,7 +116,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
 
     import ray
 
-    from .ray_engine import start_ray
+    from .session import start_ray
 
     start_ray()
     cluster = max(1.0, ray.cluster_resources().get("CPU", 1.0))

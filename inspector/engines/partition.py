@@ -1,5 +1,5 @@
 """A run of the corpus's documents measured apart from the rest: a partition on a Ray actor
-(``ray_partitions``) or a batch the local engine takes back from disk (``stream``).
+(``ray.partitions``) or a batch the local engine takes back from disk (``stream``).
 
 It holds its documents with their analyses, splits and measures them under a built-in
 splitter (survival, sizes and header carry are sums over documents), and counts and ranks its
@@ -16,14 +16,14 @@ import numpy as np
 from ..atoms.analysis import Analysis
 from ..chunks.export import export_text
 from ..context.store import ContextStore
+from ..measure.derived import DerivedStore
+from ..measure.headers import HeaderCarry
+from ..measure.summary import Grouped, SplitSummary
+from ..measure.workspace import Workspace
 from ..model import Document
 from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read
 from ..retrieval.ranking import Pool
-from .headers import HeaderCarry
-from .kept import KeptStore
-from .summary import Grouped, SplitSummary
-from .workspace import Workspace
 
 
 class Partition:
@@ -32,7 +32,7 @@ class Partition:
     rankings that follow, and counts and ranks chunks for BM25: its own, or a pool's the driver
     sends."""
 
-    def __init__(self, mode: str, store: KeptStore | None = None, context: ContextStore | None = None) -> None:
+    def __init__(self, mode: str, store: DerivedStore | None = None, context: ContextStore | None = None) -> None:
         self.mode = mode
         self.store = store
         """Where splits, terms and token counts are kept between runs (None: nowhere)."""

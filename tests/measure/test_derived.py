@@ -1,4 +1,4 @@
-"""``inspector.measure.kept``: splits, query candidates, terms and token counts kept between runs."""
+"""``inspector.measure.derived``: splits, query candidates, terms and token counts kept between runs."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from inspector import Document, Workspace
 from inspector.cli import main
 from inspector.data_folder import drop_oldest
-from inspector.measure import kept as kept_module
-from inspector.measure.kept import KeptStore, kept_version
+from inspector.measure import derived as derived_module
+from inspector.measure.derived import DerivedStore, derived_version
 from inspector.reports.article import build_report
 from inspector.spec import parse_spec
 from tests.support.engines import nothing_derived_again
@@ -32,7 +32,7 @@ def documents(n: int = 6) -> list[Document]:
 
 def workspace(docs: list[Document], folder: Path | None, mode: str = "markdown") -> Workspace:
     work = Workspace(docs, mode)
-    work.kept = KeptStore(folder) if folder is not None else None
+    work.kept = DerivedStore(folder) if folder is not None else None
     return work
 
 
@@ -66,7 +66,7 @@ def test_forked_workers_keep_what_they_compute(tmp_path, monkeypatch):
 
 def test_where_the_words_occur_is_kept_for_one_corpus_and_one_set_of_words(tmp_path):
     docs = documents()
-    store = KeptStore(tmp_path)
+    store = DerivedStore(tmp_path)
     words = frozenset({"costs", "professional"})
     key = store.corpus_key("occurrences", workspace(docs, None).fingerprint, "markdown", words)
     assert key == store.corpus_key("occurrences", workspace(docs, None).fingerprint, "markdown", set(words))
@@ -92,7 +92,7 @@ def test_a_changed_document_is_computed_alone(tmp_path):
 
 def test_copies_of_one_text_share_their_kept_values_but_a_stamp_tells_them_apart(tmp_path):
     one, other = Document("a.md", TEXT, title="Alpha"), Document("b.md", TEXT, title="Beta")
-    store = KeptStore(tmp_path)
+    store = DerivedStore(tmp_path)
     assert store.key("split:x", one, "markdown") == store.key("split:x", other, "markdown")
     stamped = parse_spec("sentence:300+address")
     assert store.split_kind(stamped, one) != store.split_kind(stamped, other)
@@ -105,15 +105,15 @@ def test_copies_of_one_text_share_their_kept_values_but_a_stamp_tells_them_apart
 
 
 def test_what_is_kept_and_what_is_not():
-    assert KeptStore.keeps(parse_spec("recursive:800"))
-    assert KeptStore.keeps(parse_spec("recursive:200:cl100k"))
-    assert not KeptStore.keeps(parse_spec("imported:" + "0123456789abcdef"))
-    assert not KeptStore.keeps(parse_spec("ext-langchain:800"))
-    assert not KeptStore.keeps(parse_spec("recursive:800:hf:some/tokenizer.json"))
+    assert DerivedStore.keeps(parse_spec("recursive:800"))
+    assert DerivedStore.keeps(parse_spec("recursive:200:cl100k"))
+    assert not DerivedStore.keeps(parse_spec("imported:" + "0123456789abcdef"))
+    assert not DerivedStore.keeps(parse_spec("ext-langchain:800"))
+    assert not DerivedStore.keeps(parse_spec("recursive:800:hf:some/tokenizer.json"))
 
 
 def test_changed_code_reads_nothing_stale(tmp_path, monkeypatch):
-    root = Path(kept_module.__file__).resolve().parent.parent
+    root = Path(derived_module.__file__).resolve().parent.parent
     copy = tmp_path / "copy"
     for room in ("atoms", "split", "retrieval"):
         (copy / room).mkdir(parents=True)
@@ -121,12 +121,12 @@ def test_changed_code_reads_nothing_stale(tmp_path, monkeypatch):
             shutil.copy(path, copy / room / path.name)
     for name in ("lengths.py", "spec.py", "model.py"):
         shutil.copy(root / name, copy / name)
-    assert kept_version(copy) == kept_version()
+    assert derived_version(copy) == derived_version()
     (copy / "split" / "pieces.py").write_text("# changed\n" + (root / "split" / "pieces.py").read_text())
-    assert kept_version(copy) != kept_version()
+    assert derived_version(copy) != derived_version()
     docs = documents(3)
     workspace(docs, tmp_path).probe("recursive:300")
-    monkeypatch.setattr(kept_module, "kept_version", lambda root=None: "another")
+    monkeypatch.setattr(derived_module, "derived_version", lambda root=None: "another")
     fresh = workspace(docs, tmp_path)
     fresh.probe("recursive:300")
     assert fresh.kept.hits == 0 and fresh.kept.writes > 0
@@ -146,12 +146,12 @@ def test_a_damaged_row_or_an_unusable_folder_only_costs_the_time(tmp_path):
 
 
 def test_a_kept_count_of_the_wrong_type_is_counted_again(tmp_path):
-    store = KeptStore(tmp_path)
+    store = DerivedStore(tmp_path)
     count = store.counter("o200k")
     assert count(["hello world", "hello world"]) == [2, 2]
     with sqlite3.connect(store.path) as connection:
         connection.execute("UPDATE kept SET plain = ?", (__import__("marshal").dumps("two"),))
-    assert KeptStore(tmp_path).counter("o200k")(["hello world"]) == [2]
+    assert DerivedStore(tmp_path).counter("o200k")(["hello world"]) == [2]
 
 
 def test_the_store_stays_bounded(tmp_path):
@@ -162,7 +162,7 @@ def test_the_store_stays_bounded(tmp_path):
         assert connection.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 400, "under the bound: all stay"
         drop_oldest(connection, "t", 100_000)
         assert [r[0] for r in connection.execute("SELECT written FROM t ORDER BY written")] == list(range(200, 400))
-    store = KeptStore(tmp_path / "small", max_bytes=64 * 1024)
+    store = DerivedStore(tmp_path / "small", max_bytes=64 * 1024)
     count = store.counter("o200k")
     count([f"text number {i} " * 20 for i in range(2_000)])
     rows = sqlite3.connect(store.path).execute("SELECT COUNT(*) FROM kept").fetchone()[0]
@@ -175,7 +175,7 @@ def test_a_second_report_splits_and_counts_nothing_and_prints_the_same(capsys, i
     first = json.loads(capsys.readouterr().out)
     assert (isolated_app / "kept.sqlite3").is_file()
     monkeypatch.setattr("inspector.measure.workspace.chunk_spans", lambda *a, **k: 1 / 0)
-    monkeypatch.setattr(kept_module, "get_length", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(derived_module, "get_length", lambda *a, **k: 1 / 0)
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out) == first
 
@@ -199,7 +199,7 @@ def test_a_store_opens_one_connection_a_thread_and_process_and_pickles_without_i
     opened = []
     connect = sqlite3.connect
     monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: opened.append(threading.get_ident()) or connect(*a, **k))
-    store = KeptStore(tmp_path)
+    store = DerivedStore(tmp_path)
     count = store.counter("o200k")
     for n in range(3):
         assert count([f"text {n}", "hello world"]) == [tokens(f"text {n}"), 2]

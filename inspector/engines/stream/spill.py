@@ -5,9 +5,9 @@ documents and analyses here; every later pass takes one batch back at a time. Ba
 cut by file bytes, so the memory a batch takes does not depend on the corpus's size.
 
 What a pass's worker asks of where its batch is held (``batches``): ``partition`` (the batch
-as a ``Partition``), ``documents_of``, and ``keep`` / ``kept`` for what it parks beside the
+as a ``Partition``), ``documents_of``, and ``keep`` / ``derived`` for what it parks beside the
 batch for a later pass; the driver asks ``bounds``, ``batch_of`` and ``drop``. A Ray actor
-holding a partition of the corpus answers the same (``ray_partitions.ClusterPartition``)."""
+holding a partition of the corpus answers the same (``ray.partitions.ClusterPartition``)."""
 
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from ..atoms.analysis import Analysis
-from ..context.store import ContextStore
-from ..model import Document
-from .kept import KeptStore
-from .partition import Partition
+from ...atoms.analysis import Analysis
+from ...context.store import ContextStore
+from ...measure.derived import DerivedStore
+from ...model import Document
+from ..partition import Partition
 
 #: File bytes of the largest batch, and of the smallest worth a worker's task.
 MOST_BYTES = 8 << 20
@@ -66,7 +66,7 @@ class Spill:
         self.bounds: list[int] = [0]
         self.owner = os.getpid()  # a forked worker holding a copy never removes the folder
         self.data: str | None = None
-        """The data folder whose kept store (``kept.KeptStore``) the batches' workers read and
+        """The data folder whose kept store (``derived.DerivedStore``) the batches' workers read and
         fill between runs (splits, terms, token counts), and whose context lines ``+context``
         specs read (None: nothing is kept, no line is found)."""
 
@@ -112,7 +112,7 @@ class Spill:
         documents, plains = self.read(batch)
         if only is not None:
             documents, plains = [documents[d] for d in only], [plains[d] for d in only]
-        part = Partition(mode, *((KeptStore(self.data), ContextStore(self.data)) if self.data else ()))
+        part = Partition(mode, *((DerivedStore(self.data), ContextStore(self.data)) if self.data else ()))
         part.take(documents, plains)
         return part
 

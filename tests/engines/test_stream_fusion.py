@@ -1,4 +1,4 @@
-"""``inspector.measure.stream_fusion``: the batches' candidates merged into the corpus's first D of
+"""``inspector.engines.stream.fusion``: the batches' candidates merged into the corpus's first D of
 each ranking, with their ranks, against sorting everything; a ranking handed back to a batch.
 (That fused rankings over the batches equal the held corpus's is tested in ``test_stream``.)"""
 
@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.measure.stream_fusion import Candidates, Given
+from inspector.engines.stream.fusion import Candidates, Given
 
 # Few distinct scores, so that ties are common, as between copies of a page.
 _CHUNK = st.tuples(st.integers(0, 3), st.integers(-1, 2), st.integers(0, 3))  # BM25 score, first word, dense

@@ -1,4 +1,4 @@
-"""``KeptStore``: what a run derives from each document, kept in the data folder between runs.
+"""``DerivedStore``: what a run derives from each document, kept in the data folder between runs.
 
 Once the analyses are kept (``atoms.store``), a run on an unchanged corpus still splits every
 document again for each configuration, finds the query candidates of its figure sentences and
@@ -6,7 +6,7 @@ the terms of its text, and counts the o200k tokens of every chunk the probe read
 encoding first, half a second). Each of those depends only on the document's text, the atom
 mode, the code, and for a split the spec (with a ``+address`` stamp, also the document's title
 and front matter), for a count on the chunk's text: it is kept under a key made of them,
-``kept_version`` being a digest of the rooms that compute them and of the parsing and
+``derived_version`` being a digest of the rooms that compute them and of the parsing and
 tokenizing libraries, so changed code reads nothing stale and a changed file is computed alone;
 an encoding is built only when a chunk was never counted. Where the probe's words occur among a
 corpus's terms is kept too, under the corpus's fingerprint and the words: a changed document
@@ -42,7 +42,7 @@ MAX_BYTES = 512 << 20
 _BATCH = 500
 
 
-def kept_version(root: str | Path | None = None) -> str:
+def derived_version(root: str | Path | None = None) -> str:
     """A digest of the code what is kept depends on: the atom, splitting and retrieval rooms, the
     shared values (of the package at ``root``, default this one), and the parsing, segmenting and
     tokenizing libraries."""
@@ -56,7 +56,7 @@ def kept_version(root: str | Path | None = None) -> str:
     return digest.hexdigest()
 
 
-class KeptStore:
+class DerivedStore:
     """Documents' splits, query candidates, terms and token counts, and where a corpus's terms
 are the probe's words, kept in ``folder/kept.sqlite3``."""
 
@@ -90,9 +90,9 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
 
     @property
     def version(self) -> str:
-        """``kept_version()``, found at first use."""
+        """``derived_version()``, found at first use."""
         if self._version is None:
-            self._version = kept_version()
+            self._version = derived_version()
         return self._version
 
     def key(self, kind: str, document: Document, mode: str) -> str:

@@ -29,8 +29,8 @@ from itertools import accumulate
 
 import numpy as np
 
-from ..retrieval.bm25 import Ranked, Statistics
-from ..retrieval.ranking import RRF_K, fused
+from ...retrieval.bm25 import Ranked, Statistics
+from ...retrieval.ranking import RRF_K, fused
 from .batches import Asked, Held, Queries
 
 
@@ -85,7 +85,7 @@ class Given:
 def fused_over_batches(work, asked: Asked, statistics: dict[str, list[Statistics]], queries: Queries,
                        k: int) -> dict[str, tuple[list[list[int]], list[int]]]:
     """Per spec with a chunk, each question's best ``k`` chunks by reciprocal rank fusion
-    (positions over every batch) and the batches' offsets, as ``stream_ranking.ranked_over_batches``."""
+    (positions over every batch) and the batches' offsets, as ``stream.ranking.ranked_over_batches``."""
     pools = {spec: Statistics.total(parts) for spec, parts in statistics.items()}
     offsets = {spec: [0, *accumulate(part.chunks for part in parts)] for spec, parts in statistics.items()}
     holding = {batch: {spec: asked.counts(spec) for spec, parts in statistics.items() if parts[batch].chunks}

@@ -1,5 +1,5 @@
 """A run of a listing's files read and analysed where they are measured: on a Ray worker
-(``ray_engine``) or in a forked reader of the local engine (``stream``).
+(``ray.session``) or in a forked reader of the local engine (``stream``).
 
 Both read with the same ``corpus.Reading``, take each analysis from the data folder's store
 when it has one and keep the new ones there, and note each document's facts and query
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
 from ..corpus.listing import SkippedFile
+from ..measure.summary import CorpusFacts
 from ..model import Document, Span, every_script
 from ..retrieval.probe import query_candidates
-from .summary import CorpusFacts
 
 #: What a document is known by before its text is needed: id, characters, language, its atoms'
 #: lengths by kind and its query candidates (``marshal``-able, as a Ray row carries it).

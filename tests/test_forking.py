@@ -1,4 +1,4 @@
-"""``inspector.collector``: the cyclic collector waits during bulk work and comes back as it was."""
+"""``inspector.forking``: the cyclic collector waits during bulk work and comes back as it was."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def test_splitting_pauses_the_collector_and_restores_it(sample_markdown, monkeyp
     import gc
 
     import inspector.measure.workspace as workspace_module
-    from inspector.collector import collection_paused
+    from inspector.forking import collection_paused
 
     seen = []
 
@@ -42,7 +42,7 @@ def test_forked_workers_never_walk_what_they_inherited():
     and this process's objects are collected as before once the workers are up."""
     import gc
 
-    from inspector.collector import forked_pool
+    from inspector.forking import forked_pool
 
     inherited = [[i] for i in range(50_000)]  # objects the collector tracks
     frozen = gc.get_freeze_count()  # the test runner's (tests/conftest.py)

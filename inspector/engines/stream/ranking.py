@@ -1,5 +1,5 @@
-"""Ranking over a streamed corpus's batches (``stream.StreamWorkspace``): the probe's 200 queries
-and the user's own questions, by BM25, a dense retriever or both fused (``stream_fusion``).
+"""Ranking over a streamed corpus's batches (``StreamWorkspace``): the probe's 200 queries
+and the user's own questions, by BM25, a dense retriever or both fused (``stream.fusion``).
 
 A measuring pass has parked each batch's counts (and, for a dense retriever, its chunks' grid
 vectors) beside it and sent their statistics; here the statistics are summed into the pool's,
@@ -8,7 +8,7 @@ all batches are merged, and the batches holding the winners are split again, the
 alone, for the winners' spans, prefixes, tokens and atom fragments (*read back*). BM25 scores
 use the pool's statistics in the article's order, dense scores are exact (``ranking.on_grid``),
 and ties are broken by the same keys, so the rankings are those of the corpus held in memory. ``work`` is the
-``stream.StreamWorkspace`` (its batches, passes, ids and queries)."""
+``StreamWorkspace`` (its batches, passes, ids and queries)."""
 
 from __future__ import annotations
 
@@ -16,16 +16,16 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from ..lengths import get_length
-from ..model import every_script
-from ..retrieval.bm25 import Ranked, Statistics, merge_ranked
-from ..retrieval.probe import ProbeResult, Read, judge
-from ..retrieval.questions import QuestionSet
-from ..retrieval.ranking import BM25Retriever, Question
-from ..retrieval.terms import TermTable
-from .asking import AskResult
+from ...lengths import get_length
+from ...measure.asking import AskResult
+from ...model import every_script
+from ...retrieval.bm25 import Ranked, Statistics, merge_ranked
+from ...retrieval.probe import ProbeResult, Read, judge
+from ...retrieval.questions import QuestionSet
+from ...retrieval.ranking import BM25Retriever, Question
+from ...retrieval.terms import TermTable
 from .batches import Asked, Queries, measure_batch, rank_batch, read_back_batch
-from .stream_fusion import fused_over_batches
+from .fusion import fused_over_batches
 
 #: Per spec: each query's best ``k`` chunks (positions over every batch) and the batches' offsets.
 Picked = dict[str, tuple[list[list[int]], list[int]]]
@@ -111,7 +111,7 @@ def ranked_over_batches(work, asked: Asked, statistics: dict[str, list[Statistic
     """Per spec with a chunk, each query's best ``k`` chunks and the batches' offsets: the batches'
     statistics summed into the pool's, each batch ranked with them by the workers (its counts, or
     its vectors, taken back from disk), the best merged; hybrid rankings fused over two passes
-    (``stream_fusion``)."""
+    (``stream.fusion``)."""
     if queries.hybrid:
         return fused_over_batches(work, asked, statistics, queries, k)
     pools = {spec: Statistics.total(parts) for spec, parts in statistics.items()}
