@@ -34,7 +34,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "measure.workspace": ["Workspace"],
     "review.rounds": ["draw"],
     "review.store": ["ReviewStore"],
-    "reports.article": ["build_report"],
+    "reports.article": ["ReportPlan", "build_report"],
     "reports.printed": ["format_report"],
 })
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -89,3 +90,19 @@ def test_no_module_imports_a_private_name_of_another():
                 wrong += [f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}" for alias in node.names
                           if alias.name.startswith("_") and not alias.name.startswith("__")]
     assert wrong == []
+
+
+def test_argv_is_read_once_into_a_run_configuration():
+    """Only the command line parses argv (and the app's launch, its own argv): argparse is
+    imported by ``cli``'s parser and ``cli/config``, and its namespace is read in ``cli/config``
+    alone, into a ``RunConfig``; below the command line nothing sees it."""
+    package = ROOT / "inspector"
+    parsers = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                     if re.search(r"^\s*import argparse|^\s*from argparse", p.read_text(encoding="utf-8"), re.M))
+    assert parsers == ["cli/__init__.py", "cli/config.py", "views/launch.py"]
+    readers = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                     if "Namespace" in p.read_text(encoding="utf-8"))
+    assert readers == ["cli/config.py"]
+    below = [str(p.relative_to(package)) for p in package.rglob("*.py")
+             if p.parent.name != "cli" and re.search(r"\bargs\.[a-z]", p.read_text(encoding="utf-8"))]
+    assert below == []

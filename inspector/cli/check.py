@@ -2,52 +2,46 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 
 from ..extras import install_hint
 from ..spec import parse_spec
-from .common import (
-    ProgressBar,
-    fail,
-    golden_set,
-    load,
-    log_to_mlflow,
-    retriever_for,
-    retriever_spec,
-    say_problems,
-    tracking_ready,
-)
-from .context import context_ready, with_context_model
-from .stores import read_stores, store_addresses
+from .config import CheckOptions, ExportOptions, RunConfig
+from .context import context_ready
+from .inputs import golden_set, retriever_for
+from .opening import Run, load
+from .output import ProgressBar, fail, log_to_mlflow, say_problems, tracking_ready
+from .stores import read_stores
 
 
-def run_check(args: argparse.Namespace) -> int:
+def run_check(run: Run) -> int:
     from ..reports.gate import answered_by, baseline_document, check_gate, format_check, measure, write_baseline
 
-    limits = _check_limits(args)
+    config = run.config
+    options: CheckOptions = config.options
+    limits = _check_limits(config)
     if isinstance(limits, str):
         return fail(limits)
     floors, ceilings, baseline, recall_budgets = limits
-    loaded = load(args, alone=_alone(args))
+    loaded = load(run, alone=_alone(config))
     if isinstance(loaded, int):
         return loaded
     corpus, workspace = loaded
-    chunking = _checked_chunking(args, workspace)
+    chunking = _checked_chunking(config, workspace)
     if isinstance(chunking, int):
         return chunking
     measured, spec, label, unplaced, imported, store = chunking
     golden = None
-    if args.golden:
-        golden = golden_set(args.golden, workspace)
+    if config.golden_file:
+        golden = golden_set(config.golden_file, workspace)
         if isinstance(golden, int):
             return golden
     from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 
-    retriever = retriever_for(args, measured)
-    expand = args.expand[-1] if args.expand else 0
+    retriever = retriever_for(config.retrieval, measured)
+    expand = config.retrieval.width
     if not retriever.spec.is_default:
         texts = [q.text for q in measured.queries()] + ([i.question for i in golden.items] if golden else [])
         bar = ProgressBar(enabled=sys.stderr.isatty())
@@ -55,24 +49,24 @@ def run_check(args: argparse.Namespace) -> int:
     scored = searched = None
     if golden is not None:
         budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
-        searched = _searched(args, store, retriever) if store is not None else None
+        searched = _searched(config, store, retriever) if store is not None else None
         scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=searched or retriever,
                                expand=expand)
     oversized = emitted_note = None
-    if imported is not None and args.budget is not None:
+    if imported is not None and options.budget is not None:
         from ..lengths import get_length
 
-        oversized, by_span = imported.over_budget(get_length(args.unit), measured.documents, args.budget)
+        oversized, by_span = imported.over_budget(get_length(options.unit), measured.documents, options.budget)
         if by_span != oversized:
             emitted_note = (f"oversized is judged on the text {imported.name} emitted: {oversized} chunks over "
-                            f"{args.budget} {args.unit} ({by_span} by their span in the document, which holds "
+                            f"{options.budget} {options.unit} ({by_span} by their span in the document, which holds "
                             "whitespace the tool dropped)")
-    values = measure(measured, spec, fits=args.budget, golden=scored, unplaced=unplaced, retriever=retriever,
+    values = measure(measured, spec, fits=options.budget, golden=scored, unplaced=unplaced, retriever=retriever,
                      oversized=oversized, expand=expand)
     answered = answered_by(measured, spec, golden=scored, retriever=retriever, expand=expand)
     try:
         result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline, answered=answered,
-                            tolerance=args.tolerance, count_tolerance=args.count_tolerance, strict=args.strict)
+                            tolerance=options.tolerance, count_tolerance=options.count_tolerance, strict=options.strict)
     except ValueError as exc:
         return fail(str(exc))
     notes = list(result.notes)
@@ -98,15 +92,16 @@ def run_check(args: argparse.Namespace) -> int:
         notes.append(f"the baseline was ranked by {baseline.get('retriever', 'bm25')}, this run by {retriever.spec}")
     if baseline is not None and baseline.get("expand", 0) != expand:
         notes.append(f"the baseline read ±{baseline.get('expand', 0)} neighbours, this run ±{expand}")
-    if args.write_baseline:
+    if options.write_baseline:
         try:
-            write_baseline(args.write_baseline, baseline_document(
-                values, spec=label, mode=args.atoms, retriever=str(retriever.spec), expand=expand, answered=answered,
+            write_baseline(options.write_baseline, baseline_document(
+                values, spec=label, mode=config.corpus.mode, retriever=str(retriever.spec), expand=expand,
+                answered=answered,
                 corpus={"documents": len(corpus), "characters": corpus.characters,
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:
-            return fail(f"cannot write {args.write_baseline}: {exc.strerror or exc}")
-    if args.json:
+            return fail(f"cannot write {options.write_baseline}: {exc.strerror or exc}")
+    if config.json:
         out = result.as_dict()
         out.update(spec=label, retriever=str(retriever.spec), notes=notes)
         if scored is not None:
@@ -114,60 +109,59 @@ def run_check(args: argparse.Namespace) -> int:
                              "left_out": golden.left_out(), "outcomes": {str(b): scored.counts(b) for b in budgets}}
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
-        title = f"check {label} on {args.corpus} ({len(corpus)} documents, {args.atoms} atoms)"
+        title = f"check {label} on {config.corpus.path} ({len(corpus)} documents, {config.corpus.mode} atoms)"
         sys.stdout.write(format_check(title, result, notes))
     status = 0 if result.passed else 1
-    if args.mlflow is None:
+    if not config.tracking.on:
         return status
     from ..reports.tracking import check_run
 
     sys.stdout.flush()
-    return log_to_mlflow(args, [check_run(measured, spec, label, values, str(retriever.spec),
+    return log_to_mlflow(config.tracking, [check_run(measured, spec, label, values, str(retriever.spec),
                                           {**result.as_dict(), "notes": notes})], status)
 
 
-def _check_limits(args: argparse.Namespace) -> tuple | str:
+def _check_limits(config: RunConfig) -> tuple | str:
     """``check``'s floors, ceilings, baseline and recall budgets, or why the arguments are refused."""
+    options: CheckOptions = config.options
     from ..reports.gate import parse_limit, read_baseline
 
-    if not tracking_ready(args):
+    if not tracking_ready(config.tracking):
         return f"--mlflow needs MLflow: {install_hint('mlflow')}"
-    if len(set(args.expand)) > 1:
+    if len(config.retrieval.expand) > 1:
         return "check measures one chunking at one --expand width; give it once"
-    if sum(map(bool, (args.spec, args.chunks, args.store))) != 1:
+    if sum(map(bool, (config.spec, options.chunks, config.stores.addresses))) != 1:
         return "give one of --spec SPEC, --chunks FILE or --store URI"
-    if args.tolerance < 0 or args.count_tolerance < 0:
+    if options.tolerance < 0 or options.count_tolerance < 0:
         return "tolerances must be zero or more"
-    if args.budget is not None and args.budget <= 0:
+    if options.budget is not None and options.budget <= 0:
         return "--budget must be a positive whole number"
     try:
-        floors = dict(parse_limit(t) for t in args.min)
-        ceilings = dict(parse_limit(t) for t in args.max)
-        baseline = read_baseline(args.baseline) if args.baseline else None
+        floors = dict(parse_limit(t) for t in options.floors)
+        ceilings = dict(parse_limit(t) for t in options.ceilings)
+        baseline = read_baseline(options.baseline) if options.baseline else None
     except ValueError as exc:
         return str(exc)
     named = set(floors) | set(ceilings)
     recall_budgets = sorted({int(n[7:]) for n in named if n.startswith("recall@")})
-    if recall_budgets and not args.golden:
+    if recall_budgets and not config.golden_file:
         return "recall@B needs a golden set (--golden FILE)"
-    if "unplaced" in named and not (args.chunks or args.store):
+    if "unplaced" in named and not (options.chunks or config.stores.addresses):
         return "unplaced is measured only for chunks made elsewhere (--chunks FILE or --store URI)"
-    stores = store_addresses(args)
-    if isinstance(stores, str):
-        return stores
-    if args.spec:
-        parse_spec(args.spec)
+    if config.spec:
+        parse_spec(config.spec)
     return floors, ceilings, baseline, recall_budgets
 
 
-def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
+def _checked_chunking(config: RunConfig, workspace) -> tuple | int:
     """What ``check`` measures: ``(workspace, spec, label, unplaced, import)``. Chunks from a file are
     imported as a chunk set and measured on the documents they cover; a library splitter's
     misplaced chunks are reported."""
-    if args.store:
-        return _stored_chunking(args, workspace)
-    if not args.chunks:
-        spec = with_context_model(parse_spec(args.spec), args)
+    options: CheckOptions = config.options
+    if config.stores.addresses:
+        return _stored_chunking(config, workspace)
+    if not options.chunks:
+        spec = config.with_context_model(parse_spec(config.spec))
         say_problems(workspace.problems(spec) if spec.is_adapter else ())
         problem = context_ready(workspace, [spec])
         if problem:
@@ -177,8 +171,8 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
     from ..chunks.sets import chunk_set_from_import
     from ..spec import SplitterSpec
 
-    result = import_chunks(args.chunks, workspace, default_doc=args.default_doc, workspace=workspace,
-                           raw_offsets=args.raw_offsets)
+    result = import_chunks(options.chunks, workspace, default_doc=options.default_doc, workspace=workspace,
+                           raw_offsets=config.stores.raw_offsets)
     say_problems(result.problems, result.name)
     sys.stderr.write(result.summary() + "\n")
     if not result.imported:
@@ -188,20 +182,20 @@ def _checked_chunking(args: argparse.Namespace, workspace) -> tuple | int:
                          "chunk; the measures cover the others\n")
     chunk_set = chunk_set_from_import(result, workspace)
     workspace.add_chunk_set(chunk_set)
-    spec = SplitterSpec.imported(chunk_set.id, args.unit)
+    spec = SplitterSpec.imported(chunk_set.id, options.unit)
     return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced), result, None
 
 
-def _stored_chunking(args: argparse.Namespace, workspace) -> tuple | int:
+def _stored_chunking(config: RunConfig, workspace) -> tuple | int:
     """``check --store``: the store's chunks placed on the corpus, measured on the documents they cover."""
+    options: CheckOptions = config.options
     from ..spec import SplitterSpec
 
-    addresses, fields = store_addresses(args)
-    found = read_stores(args, workspace, addresses, fields)
+    found = read_stores(config.stores, workspace)
     if isinstance(found, int):
         return found
     spec, imported = found[0]
-    spec = SplitterSpec.imported(spec.chunk_set, args.unit)
+    spec = SplitterSpec.imported(spec.chunk_set, options.unit)
     result = imported.result
     if result.missing_documents:
         sys.stderr.write(f"{len(result.missing_documents)} of {len(workspace.documents)} documents hold no stored "
@@ -210,7 +204,7 @@ def _stored_chunking(args: argparse.Namespace, workspace) -> tuple | int:
             len(result.unplaced) + len(imported.unreadable), result, imported)
 
 
-def _searched(args: argparse.Namespace, store, retriever):
+def _searched(config: RunConfig, store, retriever):
     """The store's own search for ``check --store --golden`` (questions embedded by the run's
     embedder, else by the collection's own), or None (said on stderr) when neither can embed them."""
     from ..errors import StoreError
@@ -218,7 +212,7 @@ def _searched(args: argparse.Namespace, store, retriever):
     from ..stores.search import store_retriever
 
     try:
-        return store_retriever(store, retriever.spec, base_url=args.embeddings_url,
+        return store_retriever(store, retriever.spec, base_url=config.retrieval.embeddings_url,
                                credentials=StoreCredentials.from_environment(os.environ))
     except StoreError as exc:
         if retriever.spec.dense is not None:
@@ -241,19 +235,18 @@ def _golden_note(golden, scored) -> str:
     return located + "; " + "; ".join(parts)
 
 
-def run_export(args: argparse.Namespace) -> int:
-    if bool(args.spec) == bool(args.store):
+def run_export(run: Run) -> int:
+    config = run.config
+    options: ExportOptions = config.options
+    if bool(config.spec) == bool(config.stores.addresses):
         return fail("export needs --spec SPEC or --store URI")
-    stores = store_addresses(args)
-    if isinstance(stores, str):
-        return fail(stores)
-    spec = with_context_model(parse_spec(args.spec), args) if args.spec else None
-    loaded = load(args, alone=spec is not None and spec.is_per_document)
+    spec = config.with_context_model(parse_spec(config.spec)) if config.spec else None
+    loaded = load(run, alone=spec is not None and spec.is_per_document)
     if isinstance(loaded, int):
         return loaded
     _, workspace = loaded
     if spec is None:
-        found = read_stores(args, workspace, *stores)
+        found = read_stores(config.stores, workspace)
         if isinstance(found, int):
             return found
         spec = found[0][0]
@@ -262,7 +255,7 @@ def run_export(args: argparse.Namespace) -> int:
         return fail(problem)
     if spec.is_adapter:
         say_problems(workspace.problems(spec))
-    if args.output == "-":
+    if options.output == "-":
         try:
             workspace.export(spec, sys.stdout)
             sys.stdout.flush()
@@ -272,17 +265,18 @@ def run_export(args: argparse.Namespace) -> int:
             return 1
     else:
         try:
-            with open(args.output, "w", encoding="utf-8") as stream:
+            with open(options.output, "w", encoding="utf-8") as stream:
                 count = workspace.export(spec, stream)
         except OSError as exc:
-            return fail(f"cannot write {args.output}: {exc.strerror or exc}")
-        sys.stderr.write(f"wrote {count} chunks to {args.output}\n")
+            return fail(f"cannot write {options.output}: {exc.strerror or exc}")
+        sys.stderr.write(f"wrote {count} chunks to {options.output}\n")
     return 0
 
 
-def _alone(args: argparse.Namespace) -> bool:
+def _alone(config: RunConfig) -> bool:
     """Whether ``check`` can measure without the corpus in this process (streamed from disk, or
     held by the Ray cluster): one splitter of each document alone (ours or another library's),
     with no chunk file."""
-    return (not (args.chunks or args.store) and parse_spec(args.spec).is_per_document
-            and not retriever_spec(args).reranker)
+    options: CheckOptions = config.options
+    return (not (options.chunks or config.stores.addresses) and parse_spec(config.spec).is_per_document
+            and not config.retrieval.retriever.reranker)

@@ -7,11 +7,11 @@ any splitter; what could not be placed exactly is said on stderr, a few lines pe
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
-from .common import ProgressBar, fail
+from .config import Retrieval, Stores
+from .output import ProgressBar, fail
 
 #: How a store's row is named in the tables when the report reads one store: its chunks ranked by
 #: the run's retriever, and the store asked itself.
@@ -19,44 +19,7 @@ YOUR_INDEX = "your index"
 YOUR_SEARCH = "your search"
 
 
-def add_store_options(command: argparse.ArgumentParser, *, repeatable: bool, raw_offsets: bool) -> None:
-    """``--store``, ``--store-field`` and, with ``raw_offsets`` (a command that has none yet),
-    ``--raw-offsets``."""
-    command.add_argument("--store", metavar="URI", action="append" if repeatable else "store",
-                         help="read your chunks from your vector store: chroma:PATH?collection=NAME, "
-                              "chroma+http://HOST:PORT?collection=NAME, qdrant:PATH?collection=NAME, "
-                              "qdrant+http://…, lancedb:PATH?table=NAME, milvus:FILE.db?collection=NAME, "
-                              "milvus+http://…, postgresql://USER@HOST/DB?table=NAME[&text=COL&id=COL&metadata=COL]; "
-                              "credentials from $CHUNK_INSPECTOR_STORE_KEY / $CHUNK_INSPECTOR_STORE_PASSWORD"
-                              + (" (repeatable)" if repeatable else ""))
-    command.add_argument("--store-field", metavar="doc=KEY,start=KEY,end=KEY,text=KEY",
-                         help="with --store: the metadata keys holding each chunk's document, offsets and text, "
-                              "when they are not LangChain's, LlamaIndex's, Haystack's or Chonkie's")
-    if raw_offsets:
-        command.add_argument("--raw-offsets", action="store_true",
-                             help="with --store: offsets count in the raw files, front matter included")
-
-
-def store_addresses(args: argparse.Namespace) -> tuple[list, object] | str:
-    """The ``--store`` addresses and ``--store-field`` mapping, or why they are refused."""
-    from ..errors import StoreAddressError
-    from ..stores.address import parse_store
-    from ..stores.fields import StoreFields
-
-    given = args.store if isinstance(args.store, list) else [args.store] if args.store else []
-    try:
-        addresses = [parse_store(text) for text in given]
-        fields = StoreFields.parse(args.store_field or "")
-    except StoreAddressError as exc:
-        return str(exc)
-    if args.store_field and not addresses:
-        return "--store-field goes with --store"
-    if len(set(map(str, addresses))) != len(addresses):
-        return "the same --store is given twice"
-    return addresses, fields
-
-
-def read_stores(args: argparse.Namespace, workspace, addresses: list, fields, progress=None) -> list | int:
+def read_stores(stores: Stores, workspace, progress=None) -> list | int:
     """``(spec, StoreImport)`` for each store, its chunk set registered with ``workspace``; an
     exit status when a store cannot be read or none of its chunks could be placed."""
     from ..chunks.sets import ChunkSetStore, make_chunk_set
@@ -67,10 +30,11 @@ def read_stores(args: argparse.Namespace, workspace, addresses: list, fields, pr
     credentials = StoreCredentials.from_environment(os.environ)
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
     found = []
-    for address in addresses:
+    for address in stores.addresses:
         try:
-            imported = read_store(address, list(workspace.documents), fields=fields, headings=workspace.headings,
-                                  raw_offsets=args.raw_offsets, credentials=credentials, progress=bar)
+            imported = read_store(address, list(workspace.documents), fields=stores.fields,
+                                  headings=workspace.headings, raw_offsets=stores.raw_offsets,
+                                  credentials=credentials, progress=bar)
         except (StoreError, MissingExtra) as exc:
             return fail(str(exc))
         if imported.note:
@@ -96,7 +60,7 @@ def read_stores(args: argparse.Namespace, workspace, addresses: list, fields, pr
     return found
 
 
-def asked_of_stores(args: argparse.Namespace, work, found: list, report: dict, golden: list, questions) -> None:
+def asked_of_stores(retrieval: Retrieval, work, found: list, report: dict, golden: list, questions) -> None:
     """Each golden set and the user's questions asked of each store's own search (questions
     embedded by ``--retriever``'s embedder): a row beside the splitters' in tables e and f. A store
     that cannot be searched is said on stderr and the report goes on."""
@@ -104,16 +68,15 @@ def asked_of_stores(args: argparse.Namespace, work, found: list, report: dict, g
     from ..reports.golden_table import decided, golden_row, questions_row
     from ..stores.address import StoreCredentials
     from ..stores.search import store_retriever
-    from .common import retriever_spec
 
     if not (golden or questions):
         return
-    spec = retriever_spec(args)
+    spec = retrieval.retriever
     credentials = StoreCredentials.from_environment(os.environ)
     for chunk_spec, imported in found:
         label = YOUR_SEARCH if len(found) == 1 else f"search {imported.address.collection}"[:16]
         try:
-            retriever = store_retriever(imported, spec, base_url=args.embeddings_url, credentials=credentials)
+            retriever = store_retriever(imported, spec, base_url=retrieval.embeddings_url, credentials=credentials)
             for section, one in zip(report.get("golden", ()), golden):
                 row = golden_row(work, one, chunk_spec, retriever, section["budgets"], label)
                 section["rows"].append({**row, "searched": str(imported.address), "retriever": str(retriever.spec)})

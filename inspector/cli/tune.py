@@ -3,15 +3,17 @@ ranked table, the verdict, the recommended configuration's code and its ``check`
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
 
-from .common import ProgressBar, fail, golden_set, load, log_to_mlflow, question_set, retriever_for, tracking_ready
+from .config import CorpusSource, Retrieval, Tracking, TuneOptions
+from .inputs import golden_set, question_set, retriever_for
+from .opening import Run, load
+from .output import ProgressBar, fail, log_to_mlflow, tracking_ready
 
 
-def add_tune(commands, add_retrieval, add_tracking) -> None:
+def add_tune(commands) -> None:
     tune = commands.add_parser(
         "tune", help="which chunking should this corpus use? search configurations and rank them",
         description="Measure every configuration of a space (splitter kinds x budgets x overlap x prefixes x "
@@ -19,9 +21,7 @@ def add_tune(commands, add_retrieval, add_tracking) -> None:
                     "interval; rows the paired test cannot tell apart are tied, and the cheapest of the best is "
                     "recommended with its code and check floors. Without a golden set, answer@5 of the probe. "
                     "Exit status: 0 done, 2 bad arguments.")
-    tune.add_argument("corpus", help="a folder (read recursively) or one file")
-    tune.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
-                      help="atom detector: markdown-it-py (default) or the article's exact rules")
+    CorpusSource.declare(tune)
     tune.add_argument("--golden", metavar="FILE", action="append",
                       help="golden set (JSONL, Chroma's questions_df.csv or CSV); repeatable, questions pooled")
     tune.add_argument("--questions", metavar="FILE",
@@ -38,65 +38,63 @@ def add_tune(commands, add_retrieval, add_tracking) -> None:
                                                       "prefixes, headers, specs); default: six kinds at four budgets")
     tune.add_argument("--json", action="store_true", help="print one JSON object")
     tune.add_argument("--quiet", action="store_true", help="no progress bar")
-    tune.add_argument("--files-from", metavar="LIST",
-                      help="read only the files LIST names, one path per line, relative to the corpus folder")
-    tune.add_argument("--keep-front-matter", action="store_true",
-                      help="read files with their front matter in the text, as a pipeline reading raw files does")
-    tune.add_argument("--converter", choices=("markitdown", "docling"), default="markitdown",
-                      help="what turns PDF, DOCX, PPTX, XLSX and HTML files into markdown")
-    add_retrieval(tune)
-    add_tracking(tune)
+    Retrieval.declare(tune)
+    Tracking.declare(tune)
 
 
-def run_tune(args: argparse.Namespace) -> int:
+def run_tune(run: Run) -> int:
     from ..errors import SpecError
     from ..tune.space import Space, parse_cap
 
-    if args.expand:
+    config = run.config
+    options: TuneOptions = config.options
+    if config.retrieval.expand:
         return fail("tune does not search neighbour windows; leave out --expand")
-    if not 1 <= args.context <= 1_000_000:
-        return fail(f"--context is a number of tokens from 1 to 1,000,000, got {args.context}")
-    if args.max_duplication is not None and not 1 <= args.max_duplication <= 100:
-        return fail(f"--max-duplication is a ratio of 1 or more (1.2: a fifth more text), got {args.max_duplication}")
+    if not 1 <= options.context <= 1_000_000:
+        return fail(f"--context is a number of tokens from 1 to 1,000,000, got {options.context}")
+    if options.max_duplication is not None and not 1 <= options.max_duplication <= 100:
+        return fail("--max-duplication is a ratio of 1 or more (1.2: a fifth more text), got "
+                    f"{options.max_duplication}")
     try:
-        cap = parse_cap(args.cap) if args.cap else None
-        space = Space.read(args.space, args.cap) if args.space else Space.for_cap(args.cap) if args.cap else Space()
+        cap = parse_cap(options.cap) if options.cap else None
+        space = (Space.read(options.space, options.cap) if options.space else
+                 Space.for_cap(options.cap) if options.cap else Space())
     except SpecError as exc:
         return fail(str(exc))
-    if not tracking_ready(args):
+    if not tracking_ready(config.tracking):
         from ..extras import install_hint
 
         return fail(f"--mlflow needs MLflow: {install_hint('mlflow')}")
-    loaded = load(args, alone=True)
+    loaded = load(run, alone=True)
     if isinstance(loaded, int):
         return loaded
     corpus, workspace = loaded
     golden = []
-    for path in args.golden or ():
+    for path in config.golden:
         one = golden_set(path, workspace)
         if isinstance(one, int):
             return one
         golden.append(one)
-    questions = question_set(args.questions) if args.questions else None
+    questions = question_set(config.questions) if config.questions else None
     if isinstance(questions, int):
         return questions
-    retriever = retriever_for(args, workspace)
+    retriever = retriever_for(config.retrieval, workspace)
     from ..tune.search import tune
 
-    bar = ProgressBar(enabled=not args.quiet and sys.stderr.isatty(), estimate=True)
-    result = tune(workspace, space, golden=golden, context=args.context, cap=cap,
-                  max_duplication=args.max_duplication, retriever=retriever, progress=bar, questions=questions)
-    out = _shown(args, result, workspace, len(corpus))
-    sys.stdout.write(json.dumps(out, indent=2) + "\n" if args.json else out)
-    if args.mlflow is None:
+    bar = ProgressBar(enabled=not config.quiet and sys.stderr.isatty(), estimate=True)
+    result = tune(workspace, space, golden=golden, context=options.context, cap=cap,
+                  max_duplication=options.max_duplication, retriever=retriever, progress=bar, questions=questions)
+    out = _shown(config, result, workspace, len(corpus))
+    sys.stdout.write(json.dumps(out, indent=2) + "\n" if config.json else out)
+    if not config.tracking.on:
         return 0
     from ..reports.tracking import tune_runs
 
     sys.stdout.flush()
-    return log_to_mlflow(args, tune_runs(workspace, result, str(retriever.spec)), 0)
+    return log_to_mlflow(config.tracking, tune_runs(workspace, result, str(retriever.spec)), 0)
 
 
-def _shown(args, result, workspace, documents: int):
+def _shown(config, result, workspace, documents: int):
     """The result as JSON data or as text, with the recommended configuration's code and floors."""
     from ..reports.snippets import check_floors, snippets_for
     from ..tune.printed import format_tune
@@ -105,12 +103,12 @@ def _shown(args, result, workspace, documents: int):
     if result.recommended is not None:
         floors = check_floors(workspace.summarize(result.recommended))
         best = next(c for c in result.candidates if c.spec == result.recommended)
-        one_set = len(args.golden or ()) == 1
-        if best.score is not None and (one_set or not args.golden):  # check takes one golden set
+        one_set = len(config.golden) == 1
+        if best.score is not None and (one_set or not config.golden):  # check takes one golden set
             floors[result.objective] = math.floor(best.score.value * 100) / 100
-        snippets = snippets_for(result.recommended, args.corpus, mode=args.atoms, floors=floors,
-                                golden=args.golden[0] if one_set else None, retriever=args.retriever)
-    if args.json:
+        snippets = snippets_for(result.recommended, config.corpus.path, mode=config.corpus.mode, floors=floors,
+                                golden=config.golden[0] if one_set else None, retriever=str(config.retrieval.retriever))
+    if config.json:
         return {**result.as_dict(), "floors": floors, "snippets": [{"title": s.title, "code": s.code}
                                                                    for s in snippets]}
     lines = format_tune(result, documents=documents)

@@ -12,7 +12,7 @@ configuration elsewhere (this library, LangChain, LlamaIndex, Chonkie, the comma
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "article": ["build_report"],
+    "article": ["ReportPlan", "build_report"],
     "printed": ["format_report"],
     "snippets": ["Snippet", "check_floors", "snippets_for"],
     "fixes_table": ["STEPS", "FixRow", "FixesTable", "fix_specs", "format_fixes", "measure_fixes"],

@@ -8,6 +8,7 @@ chunk and query once, before the workers fork, so they inherit the vectors."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from ..forking import can_fork, forked_pool
@@ -22,49 +23,60 @@ from .printed import SWEEP_KINDS
 Progress = Callable[[str, int, int], None]
 
 
-def build_report(
-    workspace: Workspace,
-    *,
-    specs: tuple[SplitterSpec, ...] | list = ARTICLE_SPECS,
-    fits: int | None = 800,
-    sweep_spec: SplitterSpec | str = "structured:800",
-    budgets: tuple[int, ...] = SWEEP_BUDGETS,
-    header_spec: SplitterSpec | str = "structured:800",
-    progress: Progress | None = None,
-    jobs: int = 1,
-    workers=None,
-    retriever=None,
-    golden=None,
-    golden_budgets: tuple[int, ...] | None = None,
-    questions=None,
-    by_format: bool = False,
-    by_language: bool = False,
-    expand: tuple[int, ...] = (),
-    fixes: SplitterSpec | str | None = None,
-    context_model: str = "",
-) -> dict:
-    """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1).
+@dataclass(frozen=True, slots=True)
+class ReportPlan:
+    """What one report measures (the ``report`` command's options as one value)."""
 
-    Table a counts only atoms no larger than ``fits`` (the article's 800 characters, the same
-    for every row so rows compare; ``None``: each splitter's own budget). With ``jobs`` > 1
-    the configurations are measured in that many forked worker processes (Linux), which share
-    the workspace's atoms and term index instead of recomputing them; ``workers`` are
-    analysis workers already started on the workspace's documents (see ``Workspace.analyses``).
-    ``retriever`` (a retriever or its spec; default BM25) ranks table b; ``golden`` (a
-    ``GoldenSet`` or a list of them) adds a golden table each, at ``golden_budgets``; ``questions`` (a
-    ``QuestionSet``) the table of the user's own questions; ``by_format`` survival per source format,
-    ``by_language`` per language.
-    Each width in ``expand`` adds, to table b and the golden tables, every splitter again with each
-    retrieved chunk read with that many neighbours either side (retrieve small, read big).
-    ``fixes`` (a splitter) adds the fixes table (``fixes_table``) from it, the context step
-    measured with ``context_model``'s lines, neighbours read at the first width of ``expand`` (1).
+    specs: tuple = ARTICLE_SPECS
+    """The splitters compared (tables a and b), specs or their strings."""
+
+    fits: int | None = 800
+    """Table a counts only atoms no larger than this (the article's 800 characters, the same for
+    every row so rows compare; ``None``: each splitter's own budget)."""
+
+    sweep_spec: SplitterSpec | str = "structured:800"
+    budgets: tuple[int, ...] = SWEEP_BUDGETS
+    """The sweep's budgets (table c)."""
+
+    header_spec: SplitterSpec | str = "structured:800"
+    golden: tuple = ()
+    """``GoldenSet`` values, a golden table each, at ``golden_budgets`` (default: the tables')."""
+
+    golden_budgets: tuple[int, ...] | None = None
+    questions: object = None
+    """A ``QuestionSet``: the table of the user's own questions."""
+
+    by_format: bool = False
+    by_language: bool = False
+    expand: tuple[int, ...] = ()
+    """Each width adds, to table b and the golden tables, every splitter again with each retrieved
+    chunk read with that many neighbours either side (retrieve small, read big)."""
+
+    fixes: SplitterSpec | str | None = None
+    """A splitter: the fixes table (``fixes_table``) from it, the context step measured with
+    ``context_model``'s lines, neighbours read at the first width of ``expand`` (1)."""
+
+    context_model: str = ""
+
+
+def build_report(workspace: Workspace, plan: ReportPlan | None = None, *, progress: Progress | None = None,
+                 jobs: int = 1, workers=None, retriever=None, **settings) -> dict:
+    """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1):
+    what ``plan`` asks (or a plan of ``settings``, ``ReportPlan``'s fields).
+
+    With ``jobs`` > 1 the configurations are measured in that many forked worker processes
+    (Linux), which share the workspace's atoms and term index instead of recomputing them;
+    ``workers`` are analysis workers already started on the workspace's documents (see
+    ``Workspace.analyses``). ``retriever`` (a retriever or its spec; default BM25) ranks table b
+    and the golden and questions tables.
     """
-    sweep_base, header_spec = parse_spec(sweep_spec), parse_spec(header_spec)
-    goldens = [] if golden is None else [golden] if not isinstance(golden, (list, tuple)) else list(golden)
+    plan = plan or ReportPlan(**{**settings, "golden": _golden_sets(settings.get("golden"))})
+    specs, fits, budgets, golden_budgets = plan.specs, plan.fits, plan.budgets, plan.golden_budgets
+    questions, expand, fixes = plan.questions, plan.expand, plan.fixes
+    sweep_base, header_spec = parse_spec(plan.sweep_spec), parse_spec(plan.header_spec)
+    goldens = list(plan.golden)
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
-    global _EXPAND
-    _EXPAND = tuple(expand)
     tasks: list[Task] = [("compare", parse_spec(spec), fits) for spec in specs]
     tasks += [("sweep", sweep_base.with_budget(b), None) for b in budgets]
     tasks.append(("headers", header_spec, None))
@@ -82,7 +94,7 @@ def build_report(
                                                                        if table == "headers"],
                             expand=expand, retriever=retriever)
     rows: list = [None] * len(tasks)
-    for position, row in _measure_all(workspace, tasks, jobs, retriever):
+    for position, row in _measure_all(workspace, tasks, jobs, retriever, tuple(expand)):
         rows[position] = row
         table, spec, _ = tasks[position]
         steps.done({"compare": spec.label, "sweep": f"budget {spec.budget}"}.get(table, "headers"))
@@ -118,17 +130,22 @@ def build_report(
     if questions is not None:
         report["questions"] = questions_section(workspace, questions, [parse_spec(s) for s in specs], retriever)
         steps.done("your questions")
-    if by_format:
+    if plan.by_format:
         report["by_format"] = formats_section(workspace, [parse_spec(s) for s in specs])
-    if by_language:
+    if plan.by_language:
         report["by_language"] = languages_section(workspace, [parse_spec(s) for s in specs])
     if fixes is not None:
         from .fixes_table import measure_fixes
 
         report["fixes"] = measure_fixes(workspace, fixes, golden=goldens[0] if goldens else None, retriever=retriever,
-                                      context_model=context_model, expand=expand[0] if expand else 1).to_dict()
+                                      context_model=plan.context_model, expand=expand[0] if expand else 1).to_dict()
         steps.done("the fixes")
     return report
+
+
+def _golden_sets(golden) -> tuple:
+    """``golden`` as a tuple of golden sets (one, several or none given)."""
+    return () if golden is None else (golden,) if not isinstance(golden, (list, tuple)) else tuple(golden)
 
 
 class _Steps:
@@ -214,8 +231,8 @@ def probe_decision(rows: list[dict]) -> dict | None:
     return decision.as_dict() if decision else None
 
 
-_SHARED: tuple[Workspace, Retriever] | None = None  # what a forked worker inherited
-_EXPAND: tuple[int, ...] = ()  # the run's neighbour widths, inherited the same way
+_SHARED: tuple[Workspace, Retriever, tuple[int, ...]] | None = None  # what a forked worker inherited: the
+# workspace, the retriever and the neighbour widths (a pool's function cannot be given them otherwise)
 
 Task = tuple[str, SplitterSpec, "int | None"]
 #: ``(spec, ((position, table, fits), ...))``: every task of one splitter, measured in one process.
@@ -235,7 +252,7 @@ def _plan(tasks: list[Task]) -> list[Job]:
     return sorted(plan, key=lambda job: (job[0].kind not in ("recursive", "structured"), job[0].budget))
 
 
-def _run_job(workspace: Workspace, job: Job, retriever: Retriever) -> list[tuple[int, dict]]:
+def _run_job(workspace: Workspace, job: Job, retriever: Retriever, expand: tuple[int, ...]) -> list[tuple[int, dict]]:
     spec, parts = job
     rows = []
     for position, table, fits in parts:
@@ -243,21 +260,21 @@ def _run_job(workspace: Workspace, job: Job, retriever: Retriever) -> list[tuple
             rows.append((position, workspace.header_carry(spec).as_dict()))
         else:  # the probe is the same for both tables: the workspace ranks it once
             rows.append((position, compare_row(workspace, spec, fits, retriever,
-                                               _EXPAND if table == "compare" else (),
+                                               expand if table == "compare" else (),
                                                "fit" if table == "compare" else "all")))
     return rows
 
 
 def _measure_job(job: Job) -> list[tuple[int, dict]]:
     assert _SHARED is not None
-    workspace, retriever = _SHARED
+    workspace, retriever, expand = _SHARED
     try:
-        return _run_job(workspace, job, retriever)
+        return _run_job(workspace, job, retriever, expand)
     finally:
         workspace.release(job[0])  # a worker's next job is another configuration
 
 
-def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: Retriever):
+def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: Retriever, expand: tuple[int, ...]):
     """``(position, row)`` for every task, as they are measured; with ``jobs`` > 1 and fork, in
     this process and ``jobs - 1`` forked workers, which share the workspace's atoms and term
     index. This process measures too rather than wait: every forked worker copies the pages of
@@ -267,7 +284,7 @@ def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: 
     if jobs > 1 and len(plan) > 1 and can_fork():
         global _SHARED
         workspace.prepare_probe()
-        _SHARED = workspace, retriever
+        _SHARED = workspace, retriever, expand
         try:
             with forked_pool(min(jobs, len(plan)) - 1) as pool:
                 yield from _shared_out(pool, min(jobs, len(plan)) - 1, plan)
@@ -275,7 +292,7 @@ def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: 
             _SHARED = None
         return
     for job in sorted(plan, key=lambda job: job[1][0][0]):  # in the report's order, for the progress bar
-        yield from _run_job(workspace, job, retriever)
+        yield from _run_job(workspace, job, retriever, expand)
 
 
 def _shared_out(pool, workers: int, plan: list[Job]):

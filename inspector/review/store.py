@@ -103,11 +103,11 @@ class ReviewStore(ReviewDatabase):
     def answers(self, round_id: str, reviewer: str | None = None) -> list[Answer]:
         """A round's answers ordered by position then reviewer, optionally one reviewer's."""
         sql = f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE round_id = ?"
-        args: list = [round_id]
+        params: list = [round_id]
         if reviewer is not None:
             sql += " AND reviewer = ?"
-            args.append(reviewer.strip())
-        return [_answer(row) for row in self._read(sql + " ORDER BY position, reviewer", args)]
+            params.append(reviewer.strip())
+        return [_answer(row) for row in self._read(sql + " ORDER BY position, reviewer", params)]
 
     def reviewers(self, round_id: str) -> list[str]:
         """Everyone who answered in the round, sorted."""

@@ -1,0 +1,52 @@
+"""What a command is given besides its corpus: golden sets and question files (their problems
+on stderr), and the retriever that ranks chunks for them."""
+
+from __future__ import annotations
+
+import sys
+
+from .config import Retrieval
+from .output import fail
+
+
+def golden_set(path: str, workspace):
+    """The golden set located in the workspace's corpus (its problems on stderr), or exit status 2."""
+    golden = workspace.load_golden(path)
+    for problem in golden.problems:
+        sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
+    if not golden.items:
+        return fail(f"no question of {golden.name} could be located in the corpus")
+    return golden
+
+
+def question_set(path: str):
+    """The user's questions (lines left out on stderr), or exit status 2."""
+    from ..retrieval.questions import load_questions
+
+    questions = load_questions(path)
+    for problem in questions.problems:
+        sys.stderr.write(f"{questions.name}:{problem.line}: {problem.message}\n")
+    if not questions.items:
+        return fail(f"no question could be read from {questions.name}")
+    return questions
+
+
+def retriever_for(retrieval: Retrieval, workspace):
+    """The run's retriever, its vectors kept in the data folder, ranking where the engine ranks;
+    a cache it cannot use is said."""
+    from ..data_folder import data_folder
+    from ..retrieval.remote import base_url_of
+
+    spec = retrieval.retriever
+    if retrieval.embeddings_url is not None or spec.embedder == "openai":
+        base_url_of(retrieval.embeddings_url)
+    workspace.vector_folder, workspace.embeddings_url = data_folder(), retrieval.embeddings_url
+    if spec.reranker:
+        from ..retrieval.rerank import rerank_url
+
+        rerank_url(spec.rerank_service, retrieval.rerank_url)  # refused now, not after the corpus is measured
+        workspace.rerank_url = retrieval.rerank_url
+    retriever = workspace.retriever(spec)
+    if retriever.warning:
+        sys.stderr.write(f"note: {retriever.warning}\n")
+    return retriever
