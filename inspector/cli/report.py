@@ -95,10 +95,8 @@ def run_report(run: Run) -> int:
         plan = ReportPlan(specs=tuple(specs), sweep_spec=sweep, budgets=budgets, golden=tuple(golden),
                           questions=questions, by_format=options.by_format, by_language=options.by_language,
                           expand=config.retrieval.expand, fixes=fixes, context_model=context_model)
-        # A held corpus is measured by forked workers; the other engines run their own (the streamed
-        # batches' readers, the cluster's actors).
-        report = build_report(work, plan, progress=progress, jobs=jobs if early else 1,
-                              workers=early.workers if early else None, retriever=retriever)
+        report = build_report(work, plan, progress=progress, jobs=jobs, workers=early.workers if early else None,
+                              retriever=retriever)
         if found:
             from ..reports.article import name_rows
 

@@ -15,7 +15,7 @@ batches with ``per_part``, the Ray engine over its partitions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Protocol
 
 from ..errors import EngineCannot
@@ -129,6 +129,15 @@ class Engine(Protocol):
         it, in corpus order (the reference: one part, itself; ``function`` at a module's top
         level, for the engines that run it in other processes). ``what`` names it for progress."""
         return _cannot(self, what)
+
+    def fan_out(self, function: Callable, items: Sequence, jobs: int = 1,
+                let_go: Callable | None = None) -> Iterator:
+        """``function(self, item)`` for every item (given costliest first), yielded as they
+        finish: in ``jobs`` processes where the engine forks workers sharing what it holds (the
+        reference), else here one after another (the others measure in their own workers);
+        ``let_go(self, item)`` frees what an item held once a worker is done with it."""
+        for item in items:
+            yield function(self, item)
 
     def chunks(self, spec: SplitterSpec | str) -> list[Chunk]:
         """Every chunk of ``spec`` as objects, in corpus order (engines that hold the corpus)."""

@@ -238,6 +238,14 @@ class Workspace(Engine):
 
         return ask(self, spec, questions, retriever=retriever, k=k)
 
+    def fan_out(self, function: Callable, items, jobs: int = 1, let_go: Callable | None = None):
+        """``Engine.fan_out`` in this process and ``jobs - 1`` forked workers, which inherit
+        this workspace's analyses, splits and term index (``fanout``); the probe's shared parts
+        built first."""
+        from .fanout import fan_out
+
+        return fan_out(self, function, items, jobs, let_go, before=self.prepare_probe)
+
     def per_part(self, what: str, function: Callable, *args) -> list:
         """``function(self, *args)``: a held corpus is one part."""
         return [function(self, *args)]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..forking import can_fork, forked_pool
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
@@ -231,9 +230,6 @@ def probe_decision(rows: list[dict]) -> dict | None:
     return decision.as_dict() if decision else None
 
 
-_SHARED: tuple[Workspace, Retriever, tuple[int, ...]] | None = None  # what a forked worker inherited: the
-# workspace, the retriever and the neighbour widths (a pool's function cannot be given them otherwise)
-
 Task = tuple[str, SplitterSpec, "int | None"]
 #: ``(spec, ((position, table, fits), ...))``: every task of one splitter, measured in one process.
 Job = tuple[SplitterSpec, tuple[tuple[int, str, "int | None"], ...]]
@@ -265,52 +261,19 @@ def _run_job(workspace: Workspace, job: Job, retriever: Retriever, expand: tuple
     return rows
 
 
-def _measure_job(job: Job) -> list[tuple[int, dict]]:
-    assert _SHARED is not None
-    workspace, retriever, expand = _SHARED
-    try:
-        return _run_job(workspace, job, retriever, expand)
-    finally:
-        workspace.release(job[0])  # a worker's next job is another configuration
-
-
 def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: Retriever, expand: tuple[int, ...]):
-    """``(position, row)`` for every task, as they are measured; with ``jobs`` > 1 and fork, in
-    this process and ``jobs - 1`` forked workers, which share the workspace's atoms and term
-    index. This process measures too rather than wait: every forked worker copies the pages of
-    the analyses it reads (their reference counts change), a second copy of most of the corpus's
-    analyses that one fewer worker saves."""
+    """``(position, row)`` for every task, as they are measured: the jobs fanned out by the
+    engine (``Engine.fan_out``: the held one forks ``jobs - 1`` workers), else in the report's
+    order, for the progress bar."""
     plan = _plan(tasks)
-    if jobs > 1 and len(plan) > 1 and can_fork():
-        global _SHARED
-        workspace.prepare_probe()
-        _SHARED = workspace, retriever, expand
-        try:
-            with forked_pool(min(jobs, len(plan)) - 1) as pool:
-                yield from _shared_out(pool, min(jobs, len(plan)) - 1, plan)
-        finally:
-            _SHARED = None
-        return
-    for job in sorted(plan, key=lambda job: job[1][0][0]):  # in the report's order, for the progress bar
-        yield from _run_job(workspace, job, retriever, expand)
+    if jobs <= 1:
+        plan.sort(key=lambda job: job[1][0][0])
 
+    def measured(work: Workspace, job: Job) -> list[tuple[int, dict]]:
+        return _run_job(work, job, retriever, expand)
 
-def _shared_out(pool, workers: int, plan: list[Job]):
-    """The plan's rows, the workers taking its costliest jobs first and this process the
-    cheapest, until none is left. Each worker has a second job queued, so that it does not wait
-    for this process to finish one before it gets the next."""
-    waiting = list(plan)
-    running: list = []
-    while waiting or running:
-        for result in [r for r in running if r.ready()]:
-            running.remove(result)
-            yield from result.get()
-        while waiting and len(running) < 2 * workers:
-            running.append(pool.apply_async(_measure_job, (waiting.pop(0),)))
-        if waiting:
-            yield from _measure_job(waiting.pop())
-        elif running:
-            running[0].wait(0.05)
+    for rows in workspace.fan_out(measured, plan, jobs, let_go=lambda work, job: work.release(job[0])):
+        yield from rows
 
 
 def name_rows(report, names: dict[str, str]):

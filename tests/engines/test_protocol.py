@@ -16,9 +16,10 @@ from inspector.measure.engine import Engine
 from inspector.measure.workspace import Workspace
 from tests.support.paths import ROOT
 
-#: What an engine may leave to the protocol: work done ahead, and letting chunks go, are
-#: optional; holding chunk objects is for the engines holding the corpus.
-OPTIONAL = {"measure_ahead", "release", "chunks"}
+#: What an engine may leave to the protocol: work done ahead, letting chunks go and forking
+#: workers are optional (the protocol's own does without); holding chunk objects is for the
+#: engines holding the corpus.
+OPTIONAL = {"measure_ahead", "release", "fan_out", "chunks"}
 DECLARED = sorted(name for name, value in vars(Engine).items()
                   if not name.startswith("_") and (callable(value) or isinstance(value, property)))
 
@@ -60,3 +61,21 @@ def test_no_caller_asks_an_engine_what_it_can_do():
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if PROBE.search(line)]
     assert found == []
     assert PROBE.search('located = getattr(corpus, "load_golden", None)')  # what it catches
+
+
+def test_the_held_engine_fans_work_out_to_forked_workers_and_the_others_do_it_here(sample_markdown):
+    """The reference forks: each item runs in some process, results come back whole, and a
+    worker lets go of what an item held; an engine without workers runs the items here in order."""
+    import os
+
+    def where(work, item):
+        return item, os.getpid()
+
+    found = list(sample_markdown.fan_out(where, list(range(12)), jobs=3, let_go=lambda work, item: None))
+    assert sorted(item for item, _ in found) == list(range(12))
+    assert len({pid for _, pid in found}) >= 2, "forked workers took some items"
+
+    class Here(Engine):
+        mode = "markdown"
+
+    assert list(Here().fan_out(where, [3, 1, 2], jobs=4)) == [(3, os.getpid()), (1, os.getpid()), (2, os.getpid())]
