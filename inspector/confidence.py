@@ -64,12 +64,13 @@ class Interval:
         """``[94.3, 98.9]``: the interval alone, in percent."""
         return f"[{100 * self.low:.1f}, {100 * self.high:.1f}]"
 
-    def as_dict(self) -> dict:
+    def as_dict(self, clusters: str = "documents") -> dict:
+        """JSON-ready fields; ``clusters`` names what was resampled whole (documents, questions)."""
         out = {"value": self.value, "low": self.low, "high": self.high, "of": self.count}
         if self.hits is not None:
             out["hits"] = self.hits
         if self.clusters is not None:
-            out["documents"] = self.clusters
+            out[clusters] = self.clusters
         return out
 
 

@@ -84,8 +84,7 @@ class AskResult:
         from ..confidence import clustered_rate, mean, rate
 
         per_question = Counter((sum(self.fragment[j] for j in top), len(top)) for top in self.picked)
-        fragments = clustered_rate(per_question.items()).as_dict()
-        fragments["questions"] = fragments.pop("documents", len(self.picked))
+        fragments = clustered_rate(per_question.items()).as_dict(clusters="questions")
         served = len(self.picked) - self.served_whole()
         return {"ctx_tokens": mean(self.tokens).as_dict(), "fragments": fragments,
                 "served_fragment": rate(served, len(self.picked)).as_dict()}

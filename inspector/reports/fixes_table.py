@@ -225,10 +225,11 @@ def format_fixes(section: dict, intervals: bool = False) -> list[str]:
     return lines
 
 
-def steps_lines(steps: list[dict]) -> list[str]:
-    """Which steps change a measure beyond noise against the step before them, in a sentence."""
-    import textwrap
-
+def steps_sentence(steps: list[dict]) -> str:
+    """Which steps change a measure beyond noise against the step before them, in a sentence
+    (empty without steps)."""
+    if not steps:
+        return ""
     real, tested, significant = [], 0, 0
     for step in steps:
         changes = []
@@ -242,9 +243,15 @@ def steps_lines(steps: list[dict]) -> list[str]:
                                    f"(p {p_text(test['p_value'])})")
         if changes:
             real.append(f"{step['label']} {' and '.join(changes)} over {step['versus']}")
-    if not steps:
-        return []
-    sentence = ("No step changes answer@5 or recall beyond noise against the step before it." if not real else
-                "; ".join(real) + "; " + ("the other changes are within noise." if significant < tested
-                                          else "every change is beyond noise."))
-    return textwrap.wrap(sentence[0].upper() + sentence[1:], 100, initial_indent="   ", subsequent_indent="   ")
+    if not real:
+        return "No step changes answer@5 or recall beyond noise against the step before it."
+    sentence = "; ".join(real) + "; " + ("the other changes are within noise." if significant < tested
+                                         else "every change is beyond noise.")
+    return sentence[0].upper() + sentence[1:]
+
+
+def steps_lines(steps: list[dict]) -> list[str]:
+    """``steps_sentence`` wrapped under the table."""
+    import textwrap
+
+    return textwrap.wrap(steps_sentence(steps), 100, initial_indent="   ", subsequent_indent="   ")

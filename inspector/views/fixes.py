@@ -12,7 +12,7 @@ import pandas as pd
 from ..context.writer import ChatEndpoint, ContextPlan, plan_lines
 from ..errors import ContextLineError
 from ..measure.workspace import Workspace
-from ..reports.fixes_table import FixesTable, fix_specs, steps_lines
+from ..reports.fixes_table import FixesTable, fix_specs, steps_sentence
 from .frames import bound_values
 
 
@@ -44,7 +44,7 @@ def rate_columns(frame: pd.DataFrame) -> list[str]:
 
 def steps_verdict(table: FixesTable) -> str:
     """Which steps change answer@5 or recall beyond noise against the step before them."""
-    return " ".join(steps_lines(table.steps())).strip()
+    return steps_sentence(table.steps())
 
 
 @dataclass(frozen=True, slots=True)
