@@ -1,25 +1,34 @@
-# Two set-up commands: `make app` runs the app on sample_corpus/, `make test` runs every test.
-# Both create a virtual environment in .venv on first use and reinstall when requirements change.
+# Two set-up commands: `make app` installs the runtime and serves the app (on sample_corpus/, or
+# CORPUS=folder), `make test` adds the test and dev tools and runs every test. Both create a
+# virtual environment in .venv on first use and reinstall when the requirements change; the
+# project is installed into it, so .venv/bin/chunk-inspector is the command line.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip --disable-pip-version-check
+CORPUS ?=
 
-$(BIN)/.installed: requirements.txt requirements-dev.txt
+$(BIN)/.runtime: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PIP) install -r requirements.txt
+	$(PIP) install --quiet --no-deps -e .
+	touch $@
+
+$(BIN)/.dev: $(BIN)/.runtime requirements-dev.txt
+	$(PIP) install --quiet -r requirements-dev.txt
 	touch $@
 
 .PHONY: app test lint bench
-app: $(BIN)/.installed
-	$(BIN)/python -m streamlit run app.py --browser.gatherUsageStats=false
+app: $(BIN)/.runtime
+	$(BIN)/chunk-inspector app $(CORPUS)
 
-test: $(BIN)/.installed
+test: $(BIN)/.dev
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadgroup
 
 # Style and import order (ruff), and the layering contracts of pyproject.toml (import-linter).
-lint: $(BIN)/.installed
+lint: $(BIN)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
-bench: $(BIN)/.installed
+bench: $(BIN)/.dev
 	$(BIN)/python bench/run_all.py

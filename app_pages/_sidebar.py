@@ -248,7 +248,7 @@ def _splitter_widgets(ctx: Context) -> None:
         if have < total:
             st.warning(md(f"{total - have:,} of {total:,} chunks have no context line from {spec.context_model}; "
                           "they are shown without one. Write the lines on the Fixes page or with "
-                          "`python -m inspector context`."))
+                          "`chunk-inspector context`."))
 
 
 def _chunk_set_ready(ctx: Context, set_id: str, info: ChunkSetInfo | None) -> bool:

@@ -137,3 +137,7 @@ class StoreAddressError(InspectorError, ValueError):
 class RerankServiceError(InspectorError, OSError):
     """A rerank server did not answer, refused the request or answered no score for some text;
     the message names the server and the model."""
+
+
+class AppNotInstalled(InspectorError, FileNotFoundError):
+    """The app's pages are not beside the library (a partial install); the message says to reinstall."""

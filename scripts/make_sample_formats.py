@@ -14,7 +14,7 @@ import datetime
 import html
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "sample_corpus" / "formats"
+OUT = Path(__file__).resolve().parents[1] / "inspector" / "sample_corpus" / "formats"
 FIXED_DATE = datetime.datetime(2026, 3, 1, tzinfo=datetime.timezone.utc)
 
 #: The PDF: per page, its heading, paragraphs and (on page 2) a table.

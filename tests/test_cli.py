@@ -81,7 +81,7 @@ def test_progress_bar_goes_to_stderr(small_corpus, capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["report"], "the following arguments are required"),
+        (["report", "--spec"], "expected one argument"),
         (["report", "nowhere-at-all"], "not found"),
         (["report", ".", "--atoms", "regex"], "invalid choice"),
         (["report", ".", "--spec", "fixed:0"], "budget"),

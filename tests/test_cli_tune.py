@@ -59,7 +59,7 @@ def test_the_recommended_configurations_gate_holds_on_the_corpus(tuned):
     assert tuned["recommended"] in {c["spec"] for c in tuned["candidates"]}
     assert tuned["floors"]["recall@2000"] > 0.8 and "code" in tuned["floors"]
     gate = next(s for s in tuned["snippets"] if s["title"].startswith("Command line"))["code"].splitlines()[1]
-    assert gate.startswith("python -m inspector check ") and f"--spec {tuned['recommended']}" in gate
+    assert gate.startswith("chunk-inspector check ") and f"--spec {tuned['recommended']}" in gate
     held = subprocess.run([sys.executable, *shlex.split(gate)[1:]], cwd=ROOT, capture_output=True, text=True,
                           timeout=300)
     assert held.returncode == 0, held.stdout + held.stderr
@@ -72,7 +72,7 @@ def test_the_text_shows_the_ranked_table_the_verdict_and_the_code(space):
     out = shown.stdout
     assert out.startswith("tune: 10 configurations on 56 documents; objective recall@2000 over 38 questions of "
                           "golden-questions.jsonl, context budget 2,000 tokens")
-    assert f"python -m inspector check {SAMPLE}" in out
+    assert f"chunk-inspector check {SAMPLE}" in out
     first = out.splitlines()[2]
     assert first.startswith("  1 ") and "%  [" in first and first.endswith(("tied", "best"))
     assert "recommended: " in out and "# LangChain" in out

@@ -17,8 +17,9 @@ import sys
 from ..data_folder import damaged
 from ..errors import InspectorError
 from ..spec import SWEEP_BUDGETS
+from .app import run_app
 from .check import run_check, run_export
-from .config import CorpusSource, Retrieval, Stores, Tracking, run_config
+from .config import AppOptions, CorpusSource, Retrieval, Stores, Tracking, run_config
 from .context import run_context
 from .opening import Run
 from .output import fail, one_line
@@ -34,9 +35,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
 
 
-def build_parser(measure_help: bool = True) -> argparse.ArgumentParser:
+def build_parser(measure_help: bool = True, prog: str = "chunk-inspector") -> argparse.ArgumentParser:
     """The command line's parser (``check --help`` lists the measures only with ``measure_help``)."""
-    parser = _Parser(prog="python -m inspector",
+    parser = _Parser(prog=prog,
                      description="Chunk Inspector: what your splitter does to your documents.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     report = commands.add_parser("report", help="the article's four tables for a corpus")
@@ -74,6 +75,11 @@ def build_parser(measure_help: bool = True) -> argparse.ArgumentParser:
     _add_export(commands)
     _add_context(commands)
     add_tune(commands)
+    app = commands.add_parser("app", help="serve the app on this machine (default: on the bundled sample corpus)",
+                              description="Start the app's server and open it in a browser. The corpus folder "
+                                          "given is opened first, and a visitor may open folders under it and "
+                                          "under each --allow-root, nowhere else.")
+    AppOptions.declare(app)
     for command in (report, *(commands.choices[name] for name in ("check", "export", "tune"))):
         CorpusSource.declare_engine(command)
         command.add_argument("--context-model", metavar="MODEL",
@@ -82,10 +88,10 @@ def build_parser(measure_help: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "chunk-inspector") -> int:
     """Run the command line; returns the exit status."""
     # Only ``check --help`` shows the measure list, and building it loads the gate module.
-    parser = build_parser(measure_help="check" in (sys.argv[1:] if argv is None else argv))
+    parser = build_parser(measure_help="check" in (sys.argv[1:] if argv is None else argv), prog=prog)
     given = parser.parse_args(argv)
     # A one-shot run allocates millions of small, acyclic tuples; the cyclic garbage collector
     # would rescan them over and over (a third of the run time) while finding nothing to free.
@@ -116,7 +122,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 #: Each command's run.
-COMMANDS = {"report": run_report, "check": run_check, "export": run_export, "context": run_context, "tune": run_tune}
+COMMANDS = {"report": run_report, "check": run_check, "export": run_export, "context": run_context, "tune": run_tune,
+            "app": run_app}
+
+
+def command() -> None:
+    """The ``chunk-inspector`` command (``python -m inspector`` runs the same)."""
+    status = main()
+    # The run's objects go with the process: a last collection at exit would only scan them (and
+    # what a frozen cycle holds is not freed at all: ``lengths`` keeps its encodings so).
+    gc.freeze()
+    sys.exit(status)
 
 
 def _run(run: Run) -> int:

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..corpus.sample import SAMPLE_CORPUS
 from ..engines.open import ENGINES
 from ..errors import ArgumentRefused
 
@@ -46,7 +47,8 @@ class CorpusSource:
     @staticmethod
     def declare(command: argparse.ArgumentParser) -> None:
         """The corpus-reading options of a command."""
-        command.add_argument("corpus", help="a folder (read recursively) or one file")
+        command.add_argument("corpus", nargs="?", default=None,
+                             help="a folder (read recursively) or one file (default: the bundled sample corpus)")
         command.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
                              help="atom detector: markdown-it-py (default) or the article's exact rules")
         command.add_argument("--files-from", metavar="LIST",
@@ -71,8 +73,8 @@ class CorpusSource:
 
     @classmethod
     def read(cls, given: argparse.Namespace, engine: bool = True) -> "CorpusSource":
-        return cls(given.corpus, given.atoms, given.files_from, given.keep_front_matter, given.converter,
-                   given.engine if engine else "local")
+        return cls(given.corpus or str(SAMPLE_CORPUS), given.atoms, given.files_from, given.keep_front_matter,
+                   given.converter, given.engine if engine else "local")
 
 
 def expand_width(text: str) -> int:
@@ -212,6 +214,44 @@ class Stores:
 
 
 @dataclass(frozen=True, slots=True)
+class AppOptions:
+    """``app``: where its server listens and what a visitor may open (read again, in the server,
+    by ``views.launch``)."""
+
+    allow_roots: tuple[str, ...] = ()
+    stores: tuple[str, ...] = ()
+    """``NAME=URI`` or ``URI`` as given: the app names each store it refuses on its first page."""
+
+    port: int = 8501
+    address: str = "localhost"
+    browser: bool = True
+
+    @staticmethod
+    def declare(command: argparse.ArgumentParser) -> None:
+        command.add_argument("corpus", nargs="?", default=None,
+                             help="the folder the app opens (and may read under); default: the bundled sample corpus")
+        command.add_argument("--allow-root", metavar="FOLDER", action="append", default=[],
+                             help="a folder under which a visitor may open any folder (repeatable)")
+        command.add_argument("--store", metavar="[NAME=]URI", action="append", default=[],
+                             help="a vector store a visitor may read by name on \"Your index\" (repeatable)")
+        command.add_argument("--port", type=_port, default=8501, help="the server's port (default 8501)")
+        command.add_argument("--address", default="localhost",
+                             help="the address the server listens on (default localhost: this machine only; "
+                                  "0.0.0.0 serves the network)")
+        command.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+
+    @classmethod
+    def read(cls, given: argparse.Namespace) -> "AppOptions":
+        return cls(tuple(given.allow_root), tuple(given.store), given.port, given.address, not given.no_browser)
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {text[:20]!r}")
+    return int(text)
+
+
+@dataclass(frozen=True, slots=True)
 class RunConfig:
     """One command's run, as argv and the environment gave it."""
 
@@ -233,7 +273,7 @@ class RunConfig:
 
     options: object = None
     """The command's own options (``ReportOptions``, ``CheckOptions``, ``ExportOptions``,
-    ``TuneOptions`` or ``ContextOptions``)."""
+    ``TuneOptions``, ``ContextOptions`` or ``AppOptions``)."""
 
     @property
     def spec(self) -> str | None:
@@ -320,6 +360,8 @@ def run_config(given: argparse.Namespace, environ=None) -> RunConfig:
     argument the parser took but that cannot be used is refused (``ArgumentRefused``)."""
     from ..context.writer import ENV_MODEL
 
+    if given.command == "app":
+        return RunConfig("app", CorpusSource(given.corpus or ""), options=AppOptions.read(given))
     environ = os.environ if environ is None else environ
     model = (given.context_model or environ.get(ENV_MODEL, "")).strip()
     return _READERS[given.command](given, model)

@@ -26,7 +26,7 @@ def context_ready(workspace, specs) -> str | None:
         have, chunks = workspace.context_coverage(spec)
         if have < chunks:
             return (f"{chunks - have:,} of {chunks:,} chunks of {spec.base} have no context line from "
-                    f"{spec.context_model}: write them with `python -m inspector context CORPUS --spec {spec}` "
+                    f"{spec.context_model}: write them with `chunk-inspector context CORPUS --spec {spec}` "
                     "(it shows what they cost first), or import lines with `context CORPUS --spec SPEC --import FILE`")
     return None
 

@@ -40,7 +40,7 @@ class ProgressBar:
 
 def fail(message: str) -> int:
     """Print a refusal as the command line's one-line error; exit status 2."""
-    sys.stderr.write(f"python -m inspector: error: {one_line(message)}\n")
+    sys.stderr.write(f"chunk-inspector: error: {one_line(message)}\n")
     return 2
 
 

@@ -4,7 +4,8 @@
 into the ``Corpus`` (a bad file is skipped with its reason, the rest loads); ``read`` turns one
 file's bytes into a document: decoding, newlines, front matter and title, in the article's
 ``seed`` way or the careful ``markdown`` way; ``convert`` makes markdown of PDF, DOCX, PPTX,
-XLSX, HTML and EPUB files (pages kept) and ``conversions`` keeps what it made between runs.
+XLSX, HTML and EPUB files (pages kept) and ``conversions`` keeps what it made between runs;
+``sample`` names the corpus that ships inside the package.
 """
 
 from ..surface import lazy_surface
@@ -16,4 +17,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "read": ["read_text"],
     "convert": ["CONVERTED_SUFFIXES", "CONVERTERS", "Converted", "converter_version", "to_markdown"],
     "conversions": ["CONVERSIONS", "ConversionCache"],
+    "sample": ["GOLDEN_PARAPHRASE", "GOLDEN_QUESTIONS", "SAMPLE_CORPUS"],
 })

@@ -78,8 +78,8 @@ for document in load_corpus({folder}{mode_arg}).documents:
         print(document.id, chunk.start_index, chunk.end_index, chunk.token_count)
 """))
     atoms = "" if mode == "markdown" else f" --atoms {mode}"
-    command = f"python -m inspector export {shlex.quote(str(corpus))} --spec {shlex.quote(str(spec))}{atoms}"
-    gate = f"python -m inspector check {shlex.quote(str(corpus))} --spec {shlex.quote(str(spec))}{atoms}"
+    command = f"chunk-inspector export {shlex.quote(str(corpus))} --spec {shlex.quote(str(spec))}{atoms}"
+    gate = f"chunk-inspector check {shlex.quote(str(corpus))} --spec {shlex.quote(str(spec))}{atoms}"
     gate += f" --golden {shlex.quote(golden)}" if golden else ""
     gate += f" --retriever {shlex.quote(retriever)}" if retriever != "bm25" else ""
     gate += "".join(f" --min {shlex.quote(f'{name}={value:g}')}" for name, value in (floors or {}).items())

@@ -1,7 +1,8 @@
 """Which corpus the app opens, which folders it may read, what it may spend and which of the
 user's vector stores it offers, from how it was started.
 
-The command line (``streamlit run app.py -- --corpus PATH --allow-root PATH``) and the
+The command line (``chunk-inspector app PATH --allow-root PATH``, which hands Streamlit's
+``-- --corpus PATH --allow-root PATH`` to the app) and the
 environment (``CHUNK_INSPECTOR_CORPUS``, ``CHUNK_INSPECTOR_ROOTS``) name them; a link may open
 only a folder under one of those roots or the bundled sample corpus. The spending policy
 (``retrieval.spending``) comes from the environment too.
@@ -13,8 +14,8 @@ import argparse
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from ..corpus.sample import SAMPLE_CORPUS
 from ..errors import SpecError
 from ..retrieval.remote import ENV_BASE_URL
 from ..retrieval.rerank import ENV_URL as ENV_RERANK_URL
@@ -22,9 +23,6 @@ from ..retrieval.spending import SpendPolicy
 from ..stores.address import StoreCredentials
 from .state import SAMPLE, AppState
 from .stores import ServedStore, served_stores
-
-#: The bundled corpus, found relative to this package (never an absolute path in a file).
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "sample_corpus"
 
 #: Environment variables the app reads at start (AppTest sets these).
 ENV_ROOTS, ENV_CORPUS = "CHUNK_INSPECTOR_ROOTS", "CHUNK_INSPECTOR_CORPUS"
@@ -108,7 +106,7 @@ def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:
     allowed = [os.path.realpath(SAMPLE_CORPUS), *roots]
     if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in allowed):
         return (f"{path!r} is outside the folders this app may read. To allow it, start the app with "
-                "streamlit run app.py -- --allow-root FOLDER, or set CHUNK_INSPECTOR_ROOTS.")
+                "`chunk-inspector app --allow-root FOLDER`, or set CHUNK_INSPECTOR_ROOTS.")
     if not os.path.isdir(real):
         return f"{path!r} is not a folder"
     return None

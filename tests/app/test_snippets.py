@@ -17,5 +17,5 @@ def test_each_view_shows_the_code_of_its_splitter(page):
     assert any("ChunkInspectorSplitter.from_spec('recursive:600+address')" in c for c in code)
     assert any("ChunkInspectorNodeParser.from_spec('recursive:600+address')" in c for c in code)
     assert any("ChunkInspectorChunker('recursive:600+address')" in c for c in code)
-    (cli,) = [c for c in code if c.startswith("python -m inspector export sample_corpus")]
+    (cli,) = [c for c in code if c.startswith("chunk-inspector export sample_corpus")]
     assert "check sample_corpus --spec recursive:600+address --min code=" in cli

@@ -194,7 +194,10 @@ def test_a_folder_outside_the_allowed_roots_is_refused_in_the_browser(page, app_
 
     page.goto(f"{app_url}/?corpus={quote(str(ROOT / 'inspector'))}")
     settle(page)
-    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("outside the folders this app may read")
+    refusal = page.get_by_test_id("stAlertContentError")
+    expect(refusal).to_contain_text("outside the folders this app may read")
+    # The command to copy keeps its two hyphens (markdown outside code would make a dash of them).
+    expect(refusal.locator("code")).to_have_text("chunk-inspector app --allow-root FOLDER")
     expect(page.get_by_role("combobox", name="Splitter")).to_be_visible()
     shoot(page, "refused-folder")
     assert_no_exception(page)

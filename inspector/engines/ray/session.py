@@ -62,7 +62,7 @@ def start_ray(num_cpus: int | None = None) -> bool:
 
     if ray.is_initialized():
         return False
-    package = str(Path(__file__).resolve().parents[1])
+    package = str(Path(__file__).resolve().parents[2])  # the inspector package
     runtime_env = {"py_modules": [package], "env_vars": {"RAY_DATA_DISABLE_PROGRESS_BARS": "1"}}
     address = os.environ.get(ENV_ADDRESS) or None
     try:

@@ -1,0 +1,49 @@
+"""The app's router: the page list, the shared sidebar, and the page the address names.
+
+Streamlit runs this file as the app's main script when the app is started by
+``chunk-inspector app`` (from an installed package); ``app.py`` at a checkout's root calls
+``main()`` for ``streamlit run app.py``. Widgets, caching and layout only; every number comes from
+``inspector``. The sidebar (shared by every page) lives in ``_sidebar.py``, reached like every
+shared helper through ``_shared.py``; to add a page, add a file here and a line to ``PAGES``.
+
+The folder is deliberately not called ``pages/``: Streamlit still treats a ``pages/`` folder next
+to the main script as an old-style multipage app until ``st.navigation`` first runs in the
+process, so a fresh server's first request for ``/compare`` (and every AppTest rerun) would run
+the page file alone, without the router and its sidebar.
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+from app_pages import _shared
+
+HERE = Path(__file__).resolve().parent
+
+#: (file, title, address); the first page is the default.
+PAGES = (
+    ("document.py", "Document", ""),
+    ("compare.py", "Compare", "compare"),
+    ("sweep.py", "Budget sweep", "sweep"),
+    ("sizes.py", "Chunk sizes", "sizes"),
+    ("fixes.py", "Fixes", "fixes"),
+    ("tune.py", "Tune", "tune"),
+    ("orphan_test.py", "Orphan Test", "orphan-test"),
+    ("import_chunks.py", "Import", "import"),
+)
+
+
+def main() -> None:
+    """Route one run of the app: configure the page, draw the sidebar, run the chosen page."""
+    st.set_page_config(page_title="Chunk Inspector", page_icon="✂️", layout="wide")
+    # Pages have no icons: the current page's icon becomes the favicon, and a material icon's is
+    # fetched from a CDN (the app must work offline; emoji need a font headless Chromium lacks).
+    pages = [st.Page(HERE / name, title=title, default=True) if not address
+             else st.Page(HERE / name, title=title, url_path=address) for name, title, address in PAGES]
+    navigation = st.navigation(pages)
+    st.session_state["_context"] = _shared.sidebar()
+    navigation.run()
+
+
+if __name__ == "__main__":
+    main()

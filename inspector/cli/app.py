@@ -1,0 +1,67 @@
+"""``chunk-inspector app [CORPUS]``: the app's server on this machine, from a checkout or an
+installed package alike.
+
+The pages ship beside ``inspector`` as the ``app_pages`` package; this command runs its router
+(``app_pages/main.py``) under Streamlit, handing the corpus, the allowed folders and the stores
+to the app's own start-up (``views.launch``) after Streamlit's ``--``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ..errors import AppNotInstalled, CorpusError
+from .config import AppOptions, RunConfig
+from .opening import Run
+
+
+def router() -> Path:
+    """The app's main script, found without importing the pages (which import Streamlit)."""
+    spec = importlib.util.find_spec("app_pages")
+    if spec is None or not spec.submodule_search_locations:
+        raise AppNotInstalled("the app's pages (the app_pages package) are not installed beside inspector; "
+                         "reinstall chunk-inspector")
+    main = Path(next(iter(spec.submodule_search_locations))) / "main.py"
+    if not main.is_file():
+        raise AppNotInstalled(f"the app's router is missing from {main.parent}; reinstall chunk-inspector")
+    return main
+
+
+def streamlit_command(config: RunConfig, main: Path) -> list[str]:
+    """``python -m streamlit run`` with the server's settings, then the app's own arguments."""
+    options: AppOptions = config.options
+    command = [sys.executable, "-m", "streamlit", "run", str(main), "--browser.gatherUsageStats=false",
+               f"--server.port={options.port}", f"--server.address={options.address}"]
+    if not options.browser:
+        command.append("--server.headless=true")
+    command.append("--")
+    if config.corpus.path:
+        command += ["--corpus", config.corpus.path]
+    for root in options.allow_roots:
+        command += ["--allow-root", root]
+    for store in options.stores:
+        command += ["--store", store]
+    return command
+
+
+def run_app(run: Run) -> int:
+    """Serve the app until interrupted; the server's exit status."""
+    config = run.config
+    if config.corpus.path and not os.path.isdir(config.corpus.path):
+        raise CorpusError(f"corpus folder not found: {config.corpus.path}")
+    main = router()
+    environ = dict(os.environ)
+    # The router imports ``app_pages`` by name; from a checkout, its parent is not on the path
+    # of a Streamlit started elsewhere.
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(main.parent.parent), environ.get("PYTHONPATH")]))
+    options: AppOptions = config.options
+    host = "localhost" if options.address in ("localhost", "0.0.0.0", "::") else options.address
+    sys.stderr.write(f"Chunk Inspector on http://{host}:{options.port} (Ctrl-C stops it)\n")
+    try:
+        return subprocess.call(streamlit_command(config, main), env=environ)
+    except KeyboardInterrupt:  # the server has seen the same interrupt and stopped
+        return 0
