@@ -6,6 +6,7 @@ The public surface::
     work = Workspace(corpus, mode="markdown")         # atoms computed once per document
     result = split_document(doc, "structured:800")    # chunks as (start, end) spans
     report = build_report(work)                       # the article's four tables
+    show(chunks, text).save("chunks.html")            # any splitter's chunks drawn, cuts in red
 
 Each subpackage is one room of the data flow (``docs/architecture.md`` draws it) and has a
 surface of its own: ``inspector.corpus``, ``.atoms``, ``.split``, ``.chunks``,
@@ -36,6 +37,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "review.store": ["ReviewStore"],
     "reports.article": ["ReportPlan", "build_report"],
     "reports.printed": ["format_report"],
+    "views.show": ["Shown", "show"],
 })
 
 __version__ = "0.1.0"

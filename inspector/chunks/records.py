@@ -24,8 +24,8 @@ from ..limits import JSON_DECODER, human_size, read_json, read_limited
 #: Field names tried in order, first on the record, then on its ``metadata``.
 TEXT_FIELDS = ("text", "page_content", "content", "chunk", "chunk_text")
 DOC_FIELDS = ("doc_id", "document_id", "document", "source", "path", "file_path", "file", "filename")
-START_FIELDS = ("start", "start_index", "start_char", "char_start", "begin")
-END_FIELDS = ("end", "end_index", "end_char", "char_end")
+START_FIELDS = ("start", "start_index", "start_char_idx", "start_char", "char_start", "begin")
+END_FIELDS = ("end", "end_index", "end_char_idx", "end_char", "char_end")
 ID_FIELDS = ("chunk_id", "id")
 FORMATS = ("jsonl", "json", "csv")
 
