@@ -18,7 +18,7 @@ $(BIN)/.dev: $(BIN)/.runtime requirements-dev.txt
 	$(PIP) install --quiet -r requirements-dev.txt
 	touch $@
 
-.PHONY: app test lint bench
+.PHONY: app test lint bench docs
 app: $(BIN)/.runtime
 	$(BIN)/chunk-inspector app $(CORPUS)
 
@@ -32,3 +32,11 @@ lint: $(BIN)/.dev
 
 bench: $(BIN)/.dev
 	$(BIN)/python bench/run_all.py
+
+# The documentation site (site/): strict, so a broken link or anchor fails; then every link of
+# the built site checked. The app's screenshots come from the browser tests (make test).
+docs: $(BIN)/.dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	@# LinkChecker run as root reads as nobody: it checks a world-readable copy of the site.
+	@copy=$$(mktemp -d) && chmod 755 $$copy && cp -r site $$copy/site && chmod -R a+rX $$copy && \
+	  $(BIN)/linkchecker --no-status --no-warnings --quiet $$copy/site/index.html; status=$$?; rm -rf $$copy; exit $$status

@@ -37,6 +37,15 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(measure_help: bool = True, prog: str = "chunk-inspector") -> argparse.ArgumentParser:
     """The command line's parser (``check --help`` lists the measures only with ``measure_help``)."""
+    return _parsers(measure_help, prog)[0]
+
+
+def command_parsers(measure_help: bool = True) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser and each command's own, by name (the docs print their help)."""
+    return _parsers(measure_help, "chunk-inspector")
+
+
+def _parsers(measure_help: bool, prog: str) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     parser = _Parser(prog=prog,
                      description="Chunk Inspector: what your splitter does to your documents.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -85,7 +94,7 @@ def build_parser(measure_help: bool = True, prog: str = "chunk-inspector") -> ar
         command.add_argument("--context-model", metavar="MODEL",
                              help="the model whose context lines +context specs without ;llm= use "
                                   "(default $CHUNK_INSPECTOR_CONTEXT_MODEL)")
-    return parser
+    return parser, dict(commands.choices)
 
 
 def main(argv: list[str] | None = None, prog: str = "chunk-inspector") -> int:

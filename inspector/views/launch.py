@@ -106,7 +106,7 @@ def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:
     allowed = [os.path.realpath(SAMPLE_CORPUS), *roots]
     if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in allowed):
         return (f"{path!r} is outside the folders this app may read. To allow it, start the app with "
-                "`chunk-inspector app --allow-root FOLDER`, or set CHUNK_INSPECTOR_ROOTS.")
+                "chunk-inspector app --allow-root FOLDER, or set CHUNK_INSPECTOR_ROOTS.")
     if not os.path.isdir(real):
         return f"{path!r} is not a folder"
     return None

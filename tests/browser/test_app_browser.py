@@ -82,7 +82,10 @@ def test_switching_splitter_and_budget_changes_the_red_count(page, app_url):
 PAGES = [("Compare", "Compare splitters", "[data-testid=stDataFrame]"),
          ("Budget sweep", "Budget sweep", "[data-testid=stDataFrame]"),
          ("Chunk sizes", "Chunk sizes", "[data-testid=stPlotlyChart]"),
-         ("Document", "Document", ".ci-overlay")]
+         ("Document", "Document", ".ci-overlay"),
+         ("Tune", "Tune: which chunking?", "[data-testid=stMain] [data-testid=stButton]"),
+         ("Orphan Test", "Orphan Test", "[data-testid=stMain] h1"),
+         ("Import", "Import chunks", "[data-testid=stFileUploader]")]
 
 
 def test_each_page_opens_from_the_sidebar(page, app_url):
@@ -196,8 +199,8 @@ def test_a_folder_outside_the_allowed_roots_is_refused_in_the_browser(page, app_
     settle(page)
     refusal = page.get_by_test_id("stAlertContentError")
     expect(refusal).to_contain_text("outside the folders this app may read")
-    # The command to copy keeps its two hyphens (markdown outside code would make a dash of them).
-    expect(refusal.locator("code")).to_have_text("chunk-inspector app --allow-root FOLDER")
+    # The command to copy keeps its two hyphens (markdown would make a dash of them unescaped).
+    expect(refusal).to_contain_text("start the app with chunk-inspector app --allow-root FOLDER, or set")
     expect(page.get_by_role("combobox", name="Splitter")).to_be_visible()
     shoot(page, "refused-folder")
     assert_no_exception(page)
