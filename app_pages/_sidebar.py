@@ -27,12 +27,13 @@ from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
 from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError, CorpusError, LengthError
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
-from inspector.limits import MAX_TOKENIZER_BYTES
+from inspector.limits import MAX_DOCUMENT_BYTES, MAX_TOKENIZER_BYTES
 from inspector.model import MODES
 from inspector.retrieval import PAYER, ensure
 from inspector.spec import DEFAULT_STAMP, IMPORTED, KINDS, MAX_SPEC_LENGTH
 from inspector.split import available_adapters
 from inspector.views import (
+    PASTE,
     SAMPLE,
     SAMPLE_CORPUS,
     UPLOAD,
@@ -48,7 +49,10 @@ from inspector.views import (
 )
 from inspector.views import markdown_escape as md
 
-SOURCES = {SAMPLE: "Sample corpus (bundled)", "folder": "Folder on this server", UPLOAD: "Upload files"}
+#: A pasted text is one document, held to the limit of one file (its characters take up to 4 bytes).
+MAX_PASTED_CHARS = MAX_DOCUMENT_BYTES // 4
+SOURCES = {SAMPLE: "Sample corpus (bundled)", "folder": "Folder on this server", UPLOAD: "Upload files",
+           PASTE: "Paste text"}
 
 
 @dataclass
@@ -140,6 +144,18 @@ def _corpus_widgets(ctx: Context) -> None:
                 ctx.corpus = _folder_corpus(os.path.realpath(path.strip()), mode, ctx.state.keep_front_matter)
             except (CorpusError, OSError) as exc:
                 ctx.problem = f"Cannot read the corpus folder: {exc}"
+    elif source == PASTE:
+        corpus_value, ctx.corpus_label = PASTE, "the pasted text"
+        text = st.text_area("Text (markdown)", key="corpus_text", height=220, max_chars=MAX_PASTED_CHARS,
+                            placeholder="Paste a document: markdown or plain text",
+                            help="One document, read as markdown (plain text is markdown without marks). It stays "
+                                 "in this browser session; links cannot carry it.")
+        if not text.strip():
+            ctx.problem = "Paste a text to inspect it (it stays in this browser session; links cannot carry it)."
+        else:
+            corpus, problem = uploads_corpus([("pasted.md", text.encode("utf-8"))], mode=mode,
+                                             keep_front_matter=ctx.state.keep_front_matter)
+            ctx.corpus, ctx.problem = corpus, problem and f"Text refused: {problem}"
     else:
         corpus_value, ctx.corpus_label = UPLOAD, "the uploaded files"
         files = st.file_uploader("Documents: markdown, text, PDF, DOCX, PPTX, XLSX, HTML or EPUB",

@@ -6,13 +6,14 @@ from __future__ import annotations
 import streamlit as st
 
 from inspector.reports import check_floors, snippets_for
-from inspector.views import SAMPLE, UPLOAD
+from inspector.views import PASTE, SAMPLE, UPLOAD
 
 
 def snippet_expander(ctx, state) -> None:
     """The sidebar splitter's code for Python, LangChain, LlamaIndex, Chonkie and the command line, each
     with Streamlit's copy button; ``check``'s floors are this corpus's survival now."""
-    corpus = "sample_corpus" if state.corpus == SAMPLE else "YOUR_FOLDER" if state.corpus == UPLOAD else state.corpus
+    corpus = ("sample_corpus" if state.corpus == SAMPLE else "YOUR_FOLDER" if state.corpus in (UPLOAD, PASTE)
+              else state.corpus)
     floors = check_floors(ctx.workspace.summarize(ctx.spec))
     with st.expander("Use this splitter in your pipeline"):
         for snippet in snippets_for(ctx.spec, corpus, mode=state.mode, floors=floors):

@@ -15,6 +15,7 @@ import streamlit as st
 from app_pages._units import uploaded_units
 from inspector.spec import IMPORTED, SplitterSpec
 from inspector.views import (
+    PASTE,
     SAMPLE,
     UPLOAD,
     UPLOAD_UNIT,
@@ -60,7 +61,7 @@ def start_session(launch: LaunchConfig) -> None:
                                                    uploaded_units=uploaded_units())
     st.session_state[STATE] = initial
     st.session_state["url_problems"] = problems
-    source = initial.corpus if initial.corpus in (SAMPLE, UPLOAD) else "folder"
+    source = initial.corpus if initial.corpus in (SAMPLE, UPLOAD, PASTE) else "folder"
     defaults = {
         "corpus_source": source, "corpus_path": initial.corpus if source == "folder" else "",
         "mode": initial.mode, "kind": menu_value(initial), "budget": initial.budget, "overlap": initial.overlap,

@@ -14,8 +14,8 @@ notebook or a script (``inspector.show``).
 from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
-    "state": ["AppState", "MAX_CAP", "MAX_COMPARE", "MAX_TABLE_ROWS", "SAMPLE", "UPLOAD", "UPLOAD_UNIT", "bounded_link",
-              "checked_spec", "parse_budgets"],
+    "state": ["AppState", "MAX_CAP", "MAX_COMPARE", "MAX_TABLE_ROWS", "PASTE", "SAMPLE", "UPLOAD", "UPLOAD_UNIT",
+              "bounded_link", "checked_spec", "parse_budgets"],
     "launch": ["ENV_CORPUS", "ENV_ROOTS", "SAMPLE_CORPUS", "LaunchConfig", "corpus_folder_problem", "launch_config"],
     "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],
     "frames": ["TABLE_A", "TABLE_B", "article_specs", "bound_columns", "bound_values", "compare_frame", "doc_view",

@@ -20,7 +20,7 @@ from ..spec import DEFAULT_STAMP, IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterS
 from .retrievers import checked_retriever
 
 #: Corpus values that are not folders.
-SAMPLE, UPLOAD = "sample", "upload"
+SAMPLE, UPLOAD, PASTE = "sample", "upload", "paste"
 
 #: An uploaded tokenizer.json as a unit: ``upload:`` and the first 16 hex digits of its sha256.
 UPLOAD_UNIT = re.compile(r"^upload:[0-9a-f]{16}$")
@@ -42,7 +42,8 @@ class AppState:
     """Every setting a view depends on; the default is the app's opening view."""
 
     corpus: str = SAMPLE
-    """``"sample"`` (the bundled corpus), ``"upload"`` (files sent from the browser) or a folder."""
+    """``"sample"`` (the bundled corpus), ``"upload"`` (files sent from the browser), ``"paste"``
+    (a text pasted in the browser) or a folder."""
 
     mode: str = "markdown"
     """Atom detector and reading mode: ``markdown`` or ``seed`` (the article's exact rules)."""

@@ -14,6 +14,7 @@ from tests.support.app import (
     app,
     assert_clean,
     errors,
+    metrics,
     warnings,
     write_corpus,
 )
@@ -180,6 +181,21 @@ def test_uploaded_files_become_the_corpus():
     assert at.selectbox(key="doc").value == "notes.md"
     assert [x.label for x in at.expander if "skipped" in x.label] == ["1 file skipped"]
     assert at.query_params["corpus"] == "upload"
+
+
+def test_a_pasted_text_becomes_the_one_document_measured():
+    at = app()
+    at.radio(key="corpus_source").set_value("paste").run()
+    assert any("Paste a text" in e for e in errors(at))
+    text = ("# Limits\n\nThe queue holds 4,096 messages and drops 2% of them under load.\n\n"
+            "```python\n" + "handle(message)\n" * 80 + "```\n")
+    at.text_area(key="corpus_text").set_value(text).run()
+    at.selectbox(key="kind").set_value("fixed").run()
+    assert_clean(at)
+    assert not errors(at)
+    assert at.selectbox(key="doc").value == "pasted.md"
+    assert metrics(at)["Code blocks whole"] == "0/1"  # 1,200 characters of code cut at 800
+    assert at.query_params["corpus"] == "paste"
 
 
 def test_a_folder_name_with_a_nul_character_is_an_error_not_a_traceback(tmp_path, monkeypatch):
