@@ -23,7 +23,7 @@ app: $(BIN)/.runtime
 	$(BIN)/chunk-inspector app $(CORPUS)
 
 test: $(BIN)/.dev
-	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadgroup
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadgroup --durations=25
 
 # Style and import order (ruff), and the layering contracts of pyproject.toml (import-linter).
 lint: $(BIN)/.dev

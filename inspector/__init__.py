@@ -37,7 +37,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "review.store": ["ReviewStore"],
     "reports.article": ["ReportPlan", "build_report"],
     "reports.printed": ["format_report"],
-    "views.show": ["Shown", "show"],
+    "views.notebook": ["show"],
 })
 
 __version__ = "0.1.0"

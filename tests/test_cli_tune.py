@@ -60,8 +60,8 @@ def test_the_recommended_configurations_gate_holds_on_the_corpus(tuned):
     assert tuned["floors"]["recall@2000"] > 0.8 and "code" in tuned["floors"]
     gate = next(s for s in tuned["snippets"] if s["title"].startswith("Command line"))["code"].splitlines()[1]
     assert gate.startswith("chunk-inspector check ") and f"--spec {tuned['recommended']}" in gate
-    held = subprocess.run([sys.executable, *shlex.split(gate)[1:]], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    held = subprocess.run([sys.executable, "-m", "inspector", *shlex.split(gate)[1:]], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
     assert held.returncode == 0, held.stdout + held.stderr
     assert "PASS" in held.stdout
 

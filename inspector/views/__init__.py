@@ -7,7 +7,7 @@ and may read, ``menu`` how the splitter menu names its choices; ``frames`` the t
 ``text`` escaping for Streamlit's markdown, ``window``
 the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here,
 ``spend`` what a page's run would send to a paid endpoint, ``stores`` the user's vector stores
-the server offers and reading one onto the corpus; ``show`` draws one text and its chunks for a
+the server offers and reading one onto the corpus; ``notebook`` draws one text and its chunks for a
 notebook or a script (``inspector.show``).
 """
 
@@ -33,7 +33,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                    "retriever_problem"],
     "spend": ["Estimate", "embedding_estimate", "rerank_estimate", "texts_estimate"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
-    "show": ["Shown", "show"],
+    "notebook": ["Shown", "show"],
     "tuning": ["TUNE_COLUMNS", "page_space", "tune_figure", "tune_frame"],
     "stores": ["ENV_STORES", "INDEX_SET", "IndexRead", "IndexSearch", "ServedStore", "index_of", "read_index",
                "searched_probe_row", "served_stores"],

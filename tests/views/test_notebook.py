@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import inspector
 from inspector.split.splitters import split_document
-from inspector.views.show import Shown
+from inspector.views.notebook import Shown
 
 TEXT = ("# Limits\n\nThe queue holds 4,096 messages per partition and drops 2% of them under load.\n\n"
         "```python\nfor message in queue:\n    handle(message)\n    acknowledge(message)\n```\n\n"
