@@ -65,7 +65,7 @@ class ChunkSetInfo:
     @property
     def title(self) -> str:
         """A short name for menus: the source and the size."""
-        return f"imported: {self.name} ({self.chunks:,} chunks)"
+        return f"imported: {self.name} ({self.chunks:,} chunk{'s' * (self.chunks != 1)})"
 
     def coverage(self, documents: int) -> str | None:
         """What a corpus-wide measure of this set means when it covers fewer than the corpus's

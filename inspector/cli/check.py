@@ -269,7 +269,7 @@ def run_export(run: Run) -> int:
                 count = workspace.export(spec, stream)
         except OSError as exc:
             return fail(f"cannot write {options.output}: {exc.strerror or exc}")
-        sys.stderr.write(f"wrote {count} chunks to {options.output}\n")
+        sys.stderr.write(f"wrote {count} chunk{'s' * (count != 1)} to {options.output}\n")
     return 0
 
 

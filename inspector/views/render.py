@@ -218,7 +218,8 @@ def _legend(spans: list[Span], cuts: list[CutAtom], has_gap: bool) -> str:
         kinds.append(("ci-gap", "in no chunk"))
     kinds.append(("ci-cut", "bisected atom"))
     legend = "".join(f'<span><span class="ci-swatch {cls}"></span>{name}</span>' for cls, name in kinds)
-    return f"<b>{len(spans)} chunks · {len(cuts)} bisected atom{'s' if len(cuts) != 1 else ''}</b>{legend}"
+    return (f"<b>{len(spans)} chunk{'s' if len(spans) != 1 else ''} · "
+            f"{len(cuts)} bisected atom{'s' if len(cuts) != 1 else ''}</b>{legend}")
 
 
 def _notice(spans: list[Span], window: Span, n: int) -> str:

@@ -10,15 +10,13 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.support.browser import free_port, wait_until_healthy
 from tests.support.hostile import wide_table
 from tests.support.paths import ROOT
 
@@ -79,12 +77,6 @@ def heavy_corpus(tmp_path_factory) -> Path:
     return folder
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def app_data(tmp_path_factory) -> Path:
     """The data folder of the test server (its review store lives here, not in the repo)."""
@@ -105,7 +97,7 @@ def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data, index_store) 
     """A running app (its output in artifacts/streamlit-server.log); stopped by its pid afterwards."""
     ARTIFACTS.mkdir(exist_ok=True)
     SCREENSHOTS.mkdir(exist_ok=True)
-    port = _free_port()
+    port = free_port()
     roots = os.pathsep.join([str(hostile_corpus), str(heavy_corpus)])
     env = dict(os.environ, CHUNK_INSPECTOR_ROOTS=roots, CHUNK_INSPECTOR_DATA=str(app_data),
                CHUNK_INSPECTOR_STORES=f"handbook={index_store}")
@@ -118,19 +110,7 @@ def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data, index_store) 
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"the app exited ({server.returncode}):\n{log_path.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
-                    if response.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"the app did not answer within 60 s:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.25)
+        wait_until_healthy(server, url, log_path, 60)
         yield url
     finally:
         os.kill(server.pid, signal.SIGTERM)

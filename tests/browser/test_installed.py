@@ -13,20 +13,19 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import sysconfig
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from tests.support.browser import free_port, wait_until_healthy
 from tests.support.paths import ROOT
 
-pytestmark = pytest.mark.browser
+# One wheel for the module: both tests run on the worker that built it.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("installed")]
 
 #: What is not part of a source tree (a clean checkout has none of these).
 NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", ".hypothesis", ".pytest_cache",
@@ -37,12 +36,6 @@ WRITTEN = {"artifacts", "data", "dist", "build"}
 
 def _source(folder: str, names: list[str]) -> set[str]:
     return NOT_SOURCE(folder, names) | (WRITTEN & set(names) if Path(folder) == ROOT else set())
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +87,7 @@ def test_the_installed_app_serves_its_pages(installed, tmp_path, browser):
     corpus = tmp_path / "notes"
     corpus.mkdir()
     (corpus / "one.md").write_text("# Only here\n\nA note that the installed app opens.\n", encoding="utf-8")
-    port = _free_port()
+    port = free_port()
     log_path = tmp_path / "server.log"
     with open(log_path, "wb") as log:
         server = subprocess.Popen([installed / "chunk-inspector", "app", str(corpus), "--no-browser",
@@ -103,17 +96,7 @@ def test_the_installed_app_serves_its_pages(installed, tmp_path, browser):
                                   start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert server.poll() is None, log_path.read_text()[-3000:]
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
-                    if response.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, log_path.read_text()[-3000:]
-            time.sleep(0.25)
+        wait_until_healthy(server, url, log_path, 90)
         tab = browser.new_page()
         tab.goto(url)
         expect(tab.get_by_text("one.md").first).to_be_visible(timeout=60_000)

@@ -2,9 +2,38 @@
 
 from __future__ import annotations
 
+import socket
+import time
+import urllib.request
+
+import pytest
+
 from tests.support.paths import ROOT
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"  # made by the app_url fixture; gitignored
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_healthy(server, url: str, log_path, seconds: float) -> None:
+    """Wait for a started app's health check, failing with its log when it exits or is late."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if server.poll() is not None:
+            pytest.fail(f"the app exited ({server.returncode}):\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
+                if response.read() == b"ok":
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"the app did not answer within {seconds:.0f} s:\n{log_path.read_text()[-3000:]}")
+        time.sleep(0.25)
 
 
 def settle(page) -> None:

@@ -104,3 +104,9 @@ def test_any_cut_points_cover_the_text_and_strip_back_to_it(points):
     text = re.sub(r"<[^>]+>", "", body)
     assert text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&").replace("&quot;", '"') \
         .replace("&#x27;", "'").startswith(TEXT)
+
+
+def test_one_chunk_is_counted_in_the_singular():
+    fragment = inspector.show([(0, len(TEXT))], TEXT).fragment()
+    assert "<b>1 chunk · 0 bisected atoms</b>" in fragment and "1 chunks" not in fragment
+    assert "1 chunk, 0 bisected atoms" in fragment
