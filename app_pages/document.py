@@ -33,7 +33,7 @@ if not _shared.show_problems(ctx) or ctx.document is None:
 state = _shared.state()
 doc, spec = ctx.document, ctx.spec
 _shared.keep("side_by_side", bool(state.lane_b))
-_shared.keep("lane_b", state.lane_b or "fixed:" + str(state.budget))
+_shared.keep("lane_b", state.lane_b or state.second_lane())
 side = st.toggle("Side by side with a second splitter", key="side_by_side", persist_state="session",
                  help="Draw the same document split by another spec in a second lane.")
 lane_b = None

@@ -134,6 +134,12 @@ class AppState:
                        heading_prefix=spec.heading_prefix, table_header=spec.table_header, address=spec.address,
                        stamp=spec.stamp, context_model=spec.context_model if spec.context else "")
 
+    def second_lane(self) -> str:
+        """The spec a second lane opens with: the other of the two plain splitters at this budget,
+        so the lanes differ from the first look (``fixed`` beside ``structured``, else ``structured``)."""
+        kind = "fixed" if self.kind == "structured" else "structured"
+        return f"{kind}:{self.budget}{'' if self.unit == 'chars' or self.kind == IMPORTED else ':' + self.unit}"
+
     #: The URL keys these settings own; pages may add keys of their own beside them.
     # ``embedder``, not ``embed``: Streamlit keeps ``embed`` for itself and never shows it to the app.
     URL_KEYS = ("spec", "doc", "mode", "corpus", "vs", "cmp", "lang", "budgets", "embedder", "cap", "retriever",

@@ -89,6 +89,13 @@ def test_side_by_side_draws_two_lanes_and_checks_the_second_spec():
     assert at.text_input(key="lane_b").value == "paragraph:300"
 
 
+def test_the_second_lane_opens_with_a_splitter_other_than_the_first():
+    at = app({"spec": "fixed:400"})
+    at.toggle(key="side_by_side").set_value(True).run()
+    assert_clean(at)
+    assert at.query_params["vs"] == "structured:400" != at.query_params["spec"]
+
+
 def test_a_huge_table_cut_thousands_of_times_is_drawn_one_part_at_a_time(tmp_path, monkeypatch):
     text = wide_table()
     folder = write_corpus(tmp_path / "corpus", {"wide.md": text.encode()})

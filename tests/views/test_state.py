@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from inspector import SplitterSpec
 from inspector.errors import SpecError
 from inspector.model import MODES
-from inspector.spec import KINDS, SWEEP_BUDGETS
+from inspector.spec import KINDS, SWEEP_BUDGETS, parse_spec
 from inspector.views.state import MAX_URL_VALUE, MAX_URL_VALUES, AppState, checked_spec, parse_budgets, unit_problem
 
 UPLOADED = "upload:0123456789abcdef"
@@ -195,3 +195,14 @@ def test_address_stamps_and_context_lines_travel_in_the_link(monkeypatch):
     assert str(state.spec()) == "structured:800" and "needs the model that wrote the lines" in problems[0]
     monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_MODEL", "m")
     assert str(checked_spec("structured:800+context")) == "structured:800+context;llm=m"
+
+
+@pytest.mark.parametrize("state, lane", [
+    (AppState(), "fixed:800"),
+    (AppState(kind="fixed", budget=400), "structured:400"),
+    (AppState(kind="heading", budget=256, unit="o200k"), "structured:256:o200k"),
+    (AppState(kind="imported", chunk_set="a" * 16, unit="o200k"), "structured:800"),
+])
+def test_the_second_lane_is_another_splitter_at_the_same_budget(state, lane):
+    assert state.second_lane() == lane
+    assert parse_spec(lane).kind != state.kind
