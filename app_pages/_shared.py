@@ -51,4 +51,7 @@ def show_problems(ctx: Context) -> bool:
     if ctx.problem:
         st.error(md(ctx.problem))
         return False
+    if ctx.waiting:
+        st.info(md(ctx.waiting))
+        return False
     return ctx.corpus is not None and ctx.workspace is not None and ctx.spec is not None

@@ -71,6 +71,9 @@ class Context:
     problem: str | None = None
     """Why nothing can be shown (already displayed as an error), or None."""
 
+    waiting: str | None = None
+    """What the reader has yet to give (files, a text) before anything can be shown: a note, not an error."""
+
 
 @st.cache_resource(ttl=300, max_entries=8, show_spinner="Reading the corpus (PDF, DOCX, PPTX and HTML files are "
                                                         "converted once, then kept)…")
@@ -151,7 +154,7 @@ def _corpus_widgets(ctx: Context) -> None:
                             help="One document, read as markdown (plain text is markdown without marks). It stays "
                                  "in this browser session; links cannot carry it.")
         if not text.strip():
-            ctx.problem = "Paste a text to inspect it (it stays in this browser session; links cannot carry it)."
+            ctx.waiting = "Paste a text to inspect it (it stays in this browser session; links cannot carry it)."
         else:
             corpus, problem = uploads_corpus([("pasted.md", text.encode("utf-8"))], mode=mode,
                                              keep_front_matter=ctx.state.keep_front_matter)
@@ -165,7 +168,7 @@ def _corpus_widgets(ctx: Context) -> None:
                                       "become markdown as a pipeline would split it. Uploads stay in this browser "
                                       "session.")
         if not files:
-            ctx.problem = ("Upload one or more documents to inspect them "
+            ctx.waiting = ("Upload one or more documents to inspect them "
                            "(uploaded files stay in this browser session; links cannot carry them).")
         else:
             corpus, problem = uploads_corpus([(f.name, f.getvalue()) for f in files], mode=mode,
