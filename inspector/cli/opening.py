@@ -28,6 +28,9 @@ class Run:
             from ..corpus.listing import list_corpus, list_files
 
             source = self.config.corpus
+            if not os.path.exists(source.path):  # the hint is the command line's: CORPUS may be left out
+                raise CorpusError(f"corpus path not found: {source.path} (with no CORPUS, a command reads the "
+                                  "bundled sample corpus)")
             if source.files_from:
                 if not os.path.isdir(source.path):
                     raise CorpusError(f"--files-from names files inside a corpus folder; {source.path} is not a "

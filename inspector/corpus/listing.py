@@ -65,8 +65,7 @@ def list_corpus(path: str | os.PathLike[str], *, mode: str = "markdown") -> List
     if "\x00" in str(path):
         raise CorpusError(f"a corpus path cannot contain a NUL character: {path!r}")
     if not os.path.exists(path):
-        raise CorpusError(f"corpus path not found: {path} (with no CORPUS, a command reads the bundled "
-                          "sample corpus)")
+        raise CorpusError(f"corpus path not found: {path}")
     if os.path.isfile(path):
         return Listing(os.path.dirname(os.path.abspath(path)), ((os.path.basename(path), path),), ())
     if not os.path.isdir(path):

@@ -52,13 +52,11 @@ class Shown:
     document: Document
     chunks: tuple[Chunk, ...]
     analysis: Analysis
+    cuts: tuple[CutAtom, ...]
+    """The atoms a chunk boundary bisects, in text order."""
+
     problems: tuple[ImportProblem, ...] = ()
     """Every chunk not placed exactly as given (by kind), and those that could not be read."""
-
-    @property
-    def cuts(self) -> list[CutAtom]:
-        """The atoms a chunk boundary bisects, in text order."""
-        return overlay_cuts(self.analysis, self.chunks)
 
     def summary(self) -> str:
         """One line: chunks, bisected atoms, and what did not place as given."""
@@ -112,7 +110,7 @@ def show(chunks: str | SplitterSpec | Iterable[Any], text: str, *, mode: str = "
     document = Document("text", text, title=title)
     analysis = analyze(text, mode)
     if isinstance(chunks, (str, SplitterSpec)):
-        return Shown(document, split_document(document, parse_spec(chunks), mode=mode).chunks, analysis)
+        return _shown(document, split_document(document, parse_spec(chunks), mode=mode).chunks, analysis)
     records, problems = [], []
     for line, item in enumerate(chunks, 1):
         read = _record(line, item)
@@ -121,8 +119,13 @@ def show(chunks: str | SplitterSpec | Iterable[Any], text: str, *, mode: str = "
         else:
             records.append(read)
     placed = place_records(records, [document], name="chunks", label="chunks")
-    return Shown(document, placed.chunks.get(document.id, ()), analysis,
-                 tuple(sorted(problems + list(placed.problems), key=lambda p: (p.line, p.kind))))
+    return _shown(document, placed.chunks.get(document.id, ()), analysis,
+                  tuple(sorted(problems + list(placed.problems), key=lambda p: (p.line, p.kind))))
+
+
+def _shown(document: Document, chunks: tuple[Chunk, ...], analysis: Analysis,
+           problems: tuple[ImportProblem, ...] = ()) -> Shown:
+    return Shown(document, chunks, analysis, tuple(overlay_cuts(analysis, chunks)), problems)
 
 
 def _record(line: int, item: Any) -> ChunkRecord | RecordProblem:
