@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages._tables import data_table
 from inspector import SplitterSpec
 from inspector.chunks import ChunkSetInfo, ChunkSetStore, chunk_set_from_import
 from inspector.data_folder import data_folder
@@ -116,9 +117,8 @@ def manage(ctx) -> None:
         if not sets:
             st.caption("None yet: import a chunk file and press *Use these chunks on every page*.")
             return
-        st.dataframe([{"name": i.name, "spec": i.spec, "chunks": i.chunks, "documents": i.documents,
-                       "imported": i.created} for i in sets.values()], hide_index=True, width="stretch",
-                     key="chunk_sets_table")
+        data_table([{"name": i.name, "spec": i.spec, "chunks": i.chunks, "documents": i.documents,
+                     "imported": i.created} for i in sets.values()], key="chunk_sets_table")
         left, right = st.columns([3, 1], vertical_alignment="bottom")
         choice = left.selectbox("Chunk set", list(sets), key="chunk_set_pick",
                                 format_func=lambda spec: sets[spec].title)

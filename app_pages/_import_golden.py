@@ -10,7 +10,7 @@ from app_pages._import_caches import content_digest, golden_set, recall, searche
 from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
 from app_pages._import_report import percent_columns
 from app_pages._retriever import say_what_asking_sends
-from app_pages._tables import table
+from app_pages._tables import data_table, table
 from inspector.chunks import chunk_set_from_import
 from inspector.errors import EmbeddingServiceError, MissingExtra, RetrieverError, SpendRefused, StoreError
 from inspector.limits import MAX_GOLDEN_BYTES
@@ -83,7 +83,7 @@ def show_golden(ctx, state, result, retriever: str = "bm25") -> None:
         else:
             if golden.problems:
                 st.warning(md(f"{len(golden.problems)} line(s) of {gname} were left out or matched loosely:"))
-                table(golden_problem_rows(golden), width="stretch", key="golden_problems", name="lines")
+                table(golden_problem_rows(golden), key="golden_problems", name="lines")
             if not golden.items:
                 st.error(md(f"No question of {gname} could be located in {ctx.corpus_label}."))
             else:
@@ -99,28 +99,27 @@ def show_golden(ctx, state, result, retriever: str = "bm25") -> None:
                 st.caption(md(f"{len(golden.items)} questions ({golden.quotes} quotes) from {gname}, ranked by "
                               f"{retriever}; budgets in o200k tokens."))
                 outcomes = pd.DataFrame(recall_rows(results))
-                st.dataframe(outcomes, hide_index=True, width="stretch", column_config=percent_columns(["recall"]),
-                             key="golden_recall")
+                data_table(outcomes, column_config=percent_columns(["recall"]), key="golden_recall")
                 st.plotly_chart(golden_outcome_figure(outcomes), key="golden_chart")
                 st.subheader("Span recall, precision and IoU")
                 st.caption("Characters of the evidence the retrieved chunks hold, over the evidence (recall) and "
                            "over what they bring into the prompt (precision); precision-Ω is the best precision "
                            "any retriever could reach on this split.")
-                st.dataframe(pd.DataFrame(span_rows(results)), hide_index=True, width="stretch", key="golden_spans",
-                             column_config=percent_columns(["span recall", "span precision", "span IoU",
-                                                                            "precision-Ω"]))
+                data_table(pd.DataFrame(span_rows(results)), key="golden_spans",
+                           column_config=percent_columns(["span recall", "span precision", "span IoU",
+                                                          "precision-Ω"]))
                 st.subheader("Per folder")
                 folders = folder_rows(results)
-                st.dataframe(folders, hide_index=True, width="stretch", key="golden_folders",
-                             column_config=percent_columns([c for c in folders[0] if c.startswith("recall@")]))
+                data_table(folders, key="golden_folders",
+                           column_config=percent_columns([c for c in folders[0] if c.startswith("recall@")]))
                 languages = language_rows(results)
                 if languages:
                     st.subheader("Per language")
                     st.caption("Each question counted in the language of the document its evidence is in.")
-                    st.dataframe(languages, hide_index=True, width="stretch", key="golden_languages",
-                                 column_config=percent_columns([c for c in languages[0] if c.startswith("recall@")]))
+                    data_table(languages, key="golden_languages",
+                               column_config=percent_columns([c for c in languages[0] if c.startswith("recall@")]))
                 misses = miss_rows(results)
                 with st.expander(f"Questions missed by some chunking ({len(misses)})"):
-                    table(misses, width="stretch", key="golden_misses", name="questions")
+                    table(misses, key="golden_misses", name="questions")
     else:
         st.caption("Upload a golden set, or use the bundled one, to see recall.")

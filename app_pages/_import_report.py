@@ -9,7 +9,7 @@ import streamlit as st
 
 from app_pages import _chunk_sets, _shared
 from app_pages._import_caches import side_by_side_rows
-from app_pages._tables import table
+from app_pages._tables import data_table, table
 from app_pages._window import pick_window
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
@@ -75,18 +75,18 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
 
     st.subheader(f"Problems ({len(issues)})")
     if issues:
-        table(problem_rows(issues), width="stretch", key="import_problems", name="problems",
+        table(problem_rows(issues), key="import_problems", name="problems",
               column_config=MESSAGE_COLUMNS)
     else:
         st.caption("None: every record was read, named a known document and held its text.")
     if shifted:
         with st.expander(f"Placed by their text, their offsets shifted ({len(shifted):,}): harmless when the "
-                         "tool counted in the raw file (tick *Offsets count in the raw files* above)"):
-            table(problem_rows(shifted), width="stretch", key="import_shifted", name="chunks",
+                         "tool counted in the raw file (tick *Offsets count in the raw files* under the chunk file)"):
+            table(problem_rows(shifted), key="import_shifted", name="chunks",
                   column_config=MESSAGE_COLUMNS)
     st.subheader(f"Duplicates ({len(result.duplicates)})")
     if result.duplicates:
-        table(problem_rows(result.duplicates), width="stretch", key="import_duplicates", name="duplicates",
+        table(problem_rows(result.duplicates), key="import_duplicates", name="duplicates",
               column_config=MESSAGE_COLUMNS)
     else:
         st.caption("None: no two records place the same span.")
@@ -95,20 +95,20 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
     if lost:
         st.caption(md(f"{sum(r['text in no chunk'] for r in lost):,} characters of text (whitespace not counted) "
                       f"lie in no chunk, in {len(lost)} documents: what the pipeline lost."))
-        st.dataframe(lost, hide_index=True, width="stretch", key="import_coverage",
-                     column_config={"share": st.column_config.NumberColumn("share", format="percent")})
+        data_table(lost, key="import_coverage",
+                   column_config={"share": st.column_config.NumberColumn("share", format="percent")})
     if text_gaps:
-        table(text_gaps, width="stretch", key="import_gaps", name="stretches")
+        table(text_gaps, key="import_gaps", name="stretches")
     else:
         st.caption("None: every character of text is in some chunk.")
     if blank_gaps:
         with st.expander(f"Whitespace-only gaps ({len(blank_gaps)}): harmless; splitters that strip chunks "
                          "leave them"):
-            table(blank_gaps, width="stretch", key="import_blank_gaps", name="stretches")
+            table(blank_gaps, key="import_blank_gaps", name="stretches")
     if result.missing_documents:
         with st.expander(f"Documents that received no chunk ({len(result.missing_documents)}); they are left "
                          "out of the measures below"):
-            table([{"document": d} for d in result.missing_documents], width="stretch", key="import_missing",
+            table([{"document": d} for d in result.missing_documents], key="import_missing",
                   name="documents")
     return text_gaps
 
@@ -128,7 +128,7 @@ def show_measures(ctx, state, result, digest: str, default_doc: str | None, retr
     config = percent_columns([*ATOM_KINDS, "answer@5", "cut", "rank miss"])
     config |= {k: st.column_config.NumberColumn(ATOM_LABELS[k] + "s", format="percent") for k in ATOM_KINDS}
     config["duplication"] = st.column_config.NumberColumn("duplication", format="%.2f×")
-    st.dataframe(frame, hide_index=True, width="stretch", column_config=config, key="import_measures")
+    data_table(frame, column_config=config, key="import_measures")
     charts = st.columns(2)
     with charts[0]:
         st.plotly_chart(survival_figure(frame.rename(columns={"chunks from": "splitter"})), key="import_survival")

@@ -1,4 +1,4 @@
-"""Tables that stay light however many rows they have. Not a page."""
+"""Tables as every page draws them. Not a page."""
 
 from __future__ import annotations
 
@@ -7,13 +7,27 @@ import streamlit as st
 
 from inspector.views import MAX_TABLE_ROWS
 
+#: What a cell without a value shows (Streamlit's default is the word "None").
+MISSING = "–"
+
+
+def data_table(data, *, key: str | None = None, column_config: dict | None = None, **options):
+    """``data`` as wide as the page, a missing value as a dash, and its first column (what the
+    row is) pinned, so a table wider than the page keeps its rows named when it scrolls sideways."""
+    columns = list(data.columns) if isinstance(data, pd.DataFrame) else list(data[0]) if data else []
+    config = dict(column_config or {})
+    if columns and columns[0] not in config:
+        config[columns[0]] = st.column_config.Column(columns[0], pinned=True)
+    return st.dataframe(data, hide_index=True, width="stretch", placeholder=MISSING, column_config=config,
+                        key=key, **options)
+
 
 def table(rows, *, key: str | None = None, name: str = "rows", **options) -> None:
     """``rows`` (a list of dicts or a DataFrame) as a table of at most ``MAX_TABLE_ROWS`` rows;
     all of them in a CSV download when there are more."""
-    frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
-    st.dataframe(frame.head(MAX_TABLE_ROWS), hide_index=True, key=key, **options)
-    if len(frame) > MAX_TABLE_ROWS:
-        st.caption(f"The first {MAX_TABLE_ROWS:,} of {len(frame):,} {name}; the download holds them all.")
-        st.download_button(f"Download all {len(frame):,} {name} (CSV)", frame.to_csv(index=False),
+    data = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    data_table(data.head(MAX_TABLE_ROWS), key=key, **options)
+    if len(data) > MAX_TABLE_ROWS:
+        st.caption(f"The first {MAX_TABLE_ROWS:,} of {len(data):,} {name}; the download holds them all.")
+        st.download_button(f"Download all {len(data):,} {name} (CSV)", data.to_csv(index=False),
                            f"{key or name}.csv", "text/csv", key=f"{key or name}_csv", on_click="ignore")

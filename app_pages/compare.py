@@ -6,6 +6,7 @@ import streamlit as st
 from app_pages import _offload, _shared
 from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends
 from app_pages._snippets import snippet_expander
+from app_pages._tables import data_table
 from inspector import ATOM_KINDS, SplitterSpec
 from inspector.errors import (
     ChunkSetError,
@@ -18,6 +19,7 @@ from inspector.errors import (
 )
 from inspector.model import ATOM_LABELS
 from inspector.retrieval import parse_retriever
+from inspector.split import available_adapters
 from inspector.views import (
     MAX_COMPARE,
     TABLE_A,
@@ -26,6 +28,7 @@ from inspector.views import (
     checked_spec,
     chunk_set_of,
     chunk_set_title,
+    compare_suggestions,
     index_of,
     probe_figure,
     probe_verdict,
@@ -91,12 +94,15 @@ if "compare_specs" in st.session_state and st.session_state["compare_specs"] == 
     st.session_state["compare_specs"] = defaults  # still the defaults: follow the sidebar's budget
 st.session_state["compare_defaults"] = defaults
 _shared.keep("compare_specs", list(state.compare) or defaults)
-options = list(dict.fromkeys(defaults + imported + list(st.session_state["compare_specs"])))
+# Unpicked, the dropdown offers more than the defaults: other kinds, budgets, prefixes and libraries.
+suggested = compare_suggestions(state.budget, state.unit, available_adapters())
+options = list(dict.fromkeys(defaults + imported + list(suggested) + list(st.session_state["compare_specs"])))
 picked = st.multiselect("Splitters (type a spec such as `heading:512` and press Enter to add one)", options,
                         key="compare_specs", persist_state="session", accept_new_options=True,
                         max_selections=MAX_COMPARE,
                         format_func=lambda o: chunk_set_title(o, sets) or o,
-                        help="Default: the article's seven splitters scaled to the sidebar's budget and unit. "
+                        help="Default: the article's seven splitters scaled to the sidebar's budget and unit; the list "
+                             "suggests other kinds, half and twice the budget, prefixes and installed libraries. "
                              "Chunk files imported on the Import page are listed as *imported: FILE*.")
 specs, refused = [], []
 for text in picked:
@@ -157,7 +163,7 @@ st.caption(f"Atoms of at most {state.budget} {_shared.unit_label(state.unit)}; *
            "the share's 95% interval, documents resampled (the atoms of one document are not independent).")
 shown = with_intervals(frame, ATOM_KINDS)
 table_a = shown[[c for c in shown.columns if c in TABLE_A or c.endswith(" 95%")]]
-st.dataframe(table_a, hide_index=True, column_config=percent, width="stretch")
+data_table(table_a, column_config=percent)
 st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
 st.plotly_chart(survival_figure(frame), key="survival_chart")
@@ -168,7 +174,7 @@ st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}.
 table_b = pd.concat([frame[list(TABLE_B)].join(frame[["answer@5 low", "answer@5 high", "cut low", "cut high"]]),
                      *_searched_rows(specs, retriever)], ignore_index=True)
 table_b = with_intervals(table_b, ("answer@5", "cut"))
-st.dataframe(table_b, hide_index=True, column_config=percent, width="stretch")
+data_table(table_b, column_config=percent)
 verdict = probe_verdict(frame)
 if verdict:
     st.info(md(verdict), icon=":material/balance:")

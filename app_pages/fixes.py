@@ -6,12 +6,22 @@ from app_pages import _offload, _shared
 from app_pages._import_caches import chosen_golden
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._sidebar import session_id
+from app_pages._tables import data_table
 from inspector.context import import_lines, plan_key, write_lines
 from inspector.errors import ContextLineError, ImportChunksError, SpendRefused
 from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.reports import fix_specs
 from inspector.retrieval import installed
-from inspector.views import context_refusal, context_step, fixes_frame, rate_columns, steps_verdict, with_intervals
+from inspector.views import (
+    context_refusal,
+    context_step,
+    fixes_frame,
+    kind_frame,
+    main_columns,
+    rate_columns,
+    steps_verdict,
+    with_intervals,
+)
 from inspector.views import markdown_escape as md
 
 st.title("Fixes, cheapest first")
@@ -107,12 +117,18 @@ with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values
     frame = fixes_frame(table)
     rates = rate_columns(frame)
     percent = {c: st.column_config.NumberColumn(c, format="percent") for c in rates}
-    shown = with_intervals(frame, rates)
-    st.dataframe(shown.drop(columns=["omitted"]) if not frame["omitted"].any() else shown, hide_index=True,
-                 column_config=percent, width="stretch", key="fixes_table")
+    data_table(with_intervals(main_columns(frame), rates), column_config=percent, key="fixes_table")
     st.caption(md(steps_verdict(table)))
     for row in table.rows:
         if row.omitted:
-            st.caption(md(f"{row.label} ({row.spec}) omitted: {row.omitted}"))
+            st.caption(md(f"{row.label} ({row.spec}) not measured: {row.omitted}"))
+    kinds = kind_frame(table)
+    if not kinds.empty:
+        st.subheader("Golden recall by boundary kind")
+        st.caption("Each step's recall on the questions whose evidence straddles each kind of boundary, at each "
+                   "context budget; a dash where a step has no such question.")
+        by_budget = [c for c in kinds.columns if c.startswith("recall@") and not c.endswith((" low", " high"))]
+        data_table(with_intervals(kinds, by_budget), key="fixes_kinds",
+                   column_config={c: st.column_config.NumberColumn(c, format="percent") for c in by_budget})
     st.download_button("Download the fixes (CSV)", frame.to_csv(index=False), "fixes.csv", "text/csv",
                        key="download_fixes", on_click="ignore")

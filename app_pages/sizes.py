@@ -4,6 +4,7 @@ import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._snippets import snippet_expander
+from app_pages._tables import data_table
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
 from inspector.views import MAX_CAP, MAX_TABLE_ROWS, size_histogram, size_summary
@@ -64,7 +65,7 @@ else:
     over = summary.over_cap[["doc", "chunk", "tokens", "first words"]]
     if len(over) > MAX_TABLE_ROWS:  # the page stays light however many chunks are over
         st.caption(f"The {MAX_TABLE_ROWS:,} largest of {len(over):,}; the download holds them all.")
-    st.dataframe(over.head(MAX_TABLE_ROWS), hide_index=True, width="stretch")
+    data_table(over.head(MAX_TABLE_ROWS))
     st.download_button("Download the chunks over the cap (CSV)", over.to_csv(index=False), "over-cap.csv",
                        "text/csv", key="download_over_cap", on_click="ignore")
 

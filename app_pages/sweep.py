@@ -5,6 +5,7 @@ import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._retriever import ranking, retriever_picker
+from app_pages._tables import data_table
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import markdown_escape as md
@@ -58,6 +59,6 @@ left.plotly_chart(sweep_survival_figure(frame), key="sweep_survival_chart")
 right.plotly_chart(sweep_context_figure(frame), key="sweep_context_chart")
 columns = {kind: st.column_config.NumberColumn(ATOM_LABELS[kind] + "s", format="percent") for kind in ATOM_KINDS}
 columns["answer@5"] = st.column_config.NumberColumn("answer@5", format="percent")
-st.dataframe(with_intervals(frame, ATOM_KINDS), hide_index=True, column_config=columns, width="stretch")
+data_table(with_intervals(frame, ATOM_KINDS), column_config=columns)
 st.download_button("Download the sweep (CSV)", frame.to_csv(index=False), "sweep.csv", "text/csv",
                    key="download_sweep", on_click="ignore")

@@ -8,6 +8,7 @@ from app_pages._import_caches import chosen_golden
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._snippets import snippet_expander
 from app_pages._state import use_spec
+from app_pages._tables import data_table
 from inspector.spec import KINDS
 from inspector.tune import DEFAULT_KINDS, Goal, measure_space, settled
 from inspector.views import markdown_escape as md
@@ -95,7 +96,7 @@ st.plotly_chart(tune_figure(result), key="tune_chart")
 frame = tune_frame(result)
 percent = {"score": st.column_config.NumberColumn(result.objective, format="percent"),
            "score 95%": st.column_config.TextColumn(f"{result.objective} 95%")}
-st.dataframe(frame, hide_index=True, column_config=percent, width="stretch", key="tune_table")
+data_table(frame, column_config=percent, key="tune_table")
 st.download_button("Download the search (CSV)", frame.to_csv(index=False), "tune.csv", "text/csv",
                    key="download_tune", on_click="ignore")
 if result.recommended is not None:

@@ -17,8 +17,9 @@ from .frames import bound_values
 
 
 def fixes_frame(table: FixesTable) -> pd.DataFrame:
-    """One row per step (fractions from 0 to 1), each rate's 95% interval in its
-    ``bound_columns``; an omitted step keeps its reason in ``omitted``."""
+    """Every column of the table, one row per step (fractions from 0 to 1), each rate's 95%
+    interval in its ``bound_columns``; an omitted step keeps its reason in ``omitted``. What the
+    download holds; the page shows it as ``main_columns`` and ``kind_columns``."""
     kinds = sorted({k for row in table.rows for k in row.by_kind})
     rows = []
     for row in table.rows:
@@ -34,6 +35,29 @@ def fixes_frame(table: FixesTable) -> pd.DataFrame:
                                         **{f"{k} @{b}": bounds["recall_by_kind"].get(k, {}).get(str(b))
                                            for k in kinds for b in table.budgets if "recall_by_kind" in bounds}})})
         rows.append(out)
+    return pd.DataFrame(rows)
+
+
+def _is_kind_column(column: str) -> bool:
+    return " @" in column
+
+
+def main_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """The page's table: what each step costs and buys over all questions (per kind recall is
+    ``kind_frame``'s, and why a step was omitted is said below the table: neither widens it)."""
+    return frame[[c for c in frame.columns if c != "omitted" and not _is_kind_column(c)]]
+
+
+def kind_frame(table: FixesTable) -> pd.DataFrame:
+    """Golden recall per boundary kind, one row per measured step and kind, a column per budget
+    with its 95% interval in its ``bound_columns`` (empty without a golden set)."""
+    rows = []
+    for row in table.rows:
+        bounds = row.intervals.get("recall_by_kind", {}) if not row.omitted else {}
+        for kind in sorted(row.by_kind):
+            recall = row.by_kind[kind]
+            rows.append({"step": row.label, "kind": kind, **{f"recall@{b}": recall.get(b) for b in table.budgets},
+                         **bound_values({f"recall@{b}": bounds.get(kind, {}).get(str(b)) for b in table.budgets})})
     return pd.DataFrame(rows)
 
 

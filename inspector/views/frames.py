@@ -19,7 +19,7 @@ from ..measure.survival import CutAtom, cut_atoms, survival, uncovered
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS, Document, SplitResult
 from ..reports.article import build_report
-from ..spec import ARTICLE_SPECS, SplitterSpec, parse_spec
+from ..spec import ARTICLE_SPECS, KINDS, MAX_BUDGET, SplitterSpec, parse_spec
 from ..split.splitters import split_document
 from .text import first_words
 
@@ -37,6 +37,22 @@ def article_specs(budget: int = 800, unit: str = "chars") -> tuple[SplitterSpec,
         overlap = round(spec.overlap * budget / 800)
         out.append(SplitterSpec(spec.kind, size, unit, overlap if overlap < size else 0))
     return tuple(dict.fromkeys(out))
+
+
+def compare_suggestions(budget: int = 800, unit: str = "chars", adapters: Sequence[str] = ()) -> tuple[str, ...]:
+    """Specs worth setting beside the article's seven at ``budget``: every built-in kind at half
+    and twice the budget, the structured splitter with its heading path and address stamp, the fixed and
+    recursive ones with a 15% overlap, and each installed library's splitter (``adapters``)."""
+    half, twice = max(1, budget // 2), min(MAX_BUDGET, budget * 2)
+    overlap = budget * 15 // 100
+    specs = [SplitterSpec(kind, budget, unit) for kind in KINDS]
+    specs += [SplitterSpec("structured", budget, unit, heading_prefix=path, address=address)
+              for path, address in ((True, False), (False, True), (True, True))]
+    if 0 < overlap < budget:
+        specs += [SplitterSpec(kind, budget, unit, overlap) for kind in ("fixed", "recursive")]
+    specs += [SplitterSpec(kind, size, unit) for size in (half, twice) for kind in KINDS]
+    specs += [SplitterSpec(name, budget, unit) for name in adapters]
+    return tuple(dict.fromkeys(str(s) for s in specs))
 
 
 def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, fits: int | None = None,

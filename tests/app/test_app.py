@@ -26,3 +26,7 @@ def test_every_page_opens_cleanly_and_keeps_the_url(page):
     assert len(at.get("plotly_chart")) == CHARTS[page]
     assert at.query_params["spec"] == "fixed:800/120"
     json.dumps(at.query_params)  # plain strings and lists only
+    for table in at.dataframe:  # wider than the page, a table scrolls with its rows still named
+        first = table.value.columns[0]
+        assert json.loads(table.proto.columns)[first].get("pinned") is True, first
+        assert table.proto.placeholder == "–", "a missing value is a dash, not the word None"

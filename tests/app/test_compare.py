@@ -28,6 +28,10 @@ def test_compare_page_tables_downloads_and_added_splitters():
     assert structured["chunks"] == Workspace(SAMPLE).summarize("structured:800").chunks
     assert len(at.get("download_button")) == 2
     select = at.multiselect(key="compare_specs")
+    # With every default picked, the dropdown still offers splitters to add, at the sidebar's budget and around it.
+    unpicked = [o for o in select.options if o not in select.value]
+    assert {"heading:800", "structured:800+path", "fixed:800/120", "recursive:400", "structured:1600"} <= \
+        set(unpicked) | set(select.value) and len(unpicked) >= 15
     select.set_value(["fixed:400", "heading:512", "not-a-spec"]).run()
     assert_clean(at)
     assert any("not-a-spec" in e for e in errors(at))

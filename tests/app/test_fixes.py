@@ -20,7 +20,16 @@ def data_folder(isolated_app, monkeypatch):
 
 
 def fixes(at):
-    return next(d.value for d in at.dataframe if "step" in d.value.columns)
+    return next(d.value for d in at.dataframe if "spec" in d.value.columns)
+
+
+def by_kind(at):
+    return next(d.value for d in at.dataframe if "kind" in d.value.columns)
+
+
+def not_measured(at, step: str) -> str:
+    return next(plain(c.value) for c in at.caption if plain(c.value).startswith(f"{step} (")
+                and "not measured" in plain(c.value))
 
 
 def test_the_fixes_run_offline_with_the_context_step_left_out_and_why():
@@ -32,13 +41,18 @@ def test_the_fixes_run_offline_with_the_context_step_left_out_and_why():
                                    "+ context line", "+ neighbours read ±1"]
     assert list(frame["spec"])[:4] == ["recursive:800", "structured:800", "structured:800+path",
                                        "structured:800+address"]
-    context = frame.iloc[4]
-    assert "CHUNK_INSPECTOR_CONTEXT_URL" in context["omitted"]
-    assert {"recall@2000", "recall@4000", "table-header @2000"} <= set(frame.columns)
+    assert "CHUNK_INSPECTOR_CONTEXT_URL" in not_measured(at, "+ context line")
+    assert "omitted" not in frame, "the reason is said below the table, not in a clipped column"
+    assert frame.iloc[4][["chunks", "answer@5", "recall@2000"]].isna().all()
+    table = next(d for d in at.dataframe if "spec" in d.value.columns)
+    assert table.proto.placeholder == "–", "a step not measured shows dashes, not the word None"
+    assert {"recall@2000", "recall@4000"} <= set(frame.columns) and "table-header @2000" not in frame
+    kinds = by_kind(at)
+    assert {"table-header", "heading"} <= set(kinds["kind"]) and "+ context line" not in set(kinds["step"])
+    assert {"recall@2000", "recall@2000 95%", "recall@4000"} <= set(kinds.columns)
     stamped, read = frame.iloc[3], frame.iloc[5]
     assert stamped["orphan suspects"] < frame.iloc[2]["orphan suspects"] < frame.iloc[0]["orphan suspects"]
     assert read["ctx tokens"] > stamped["ctx tokens"] and read["chunks"] == stamped["chunks"]
-    assert any("omitted" in plain(c.value) and "+ context line" in plain(c.value) for c in at.caption)
     assert frame["answer@5 95%"].iloc[0].startswith("[") and frame["recall@2000 95%"].iloc[4] == ""
     assert "answer@5 low" not in frame, "the bounds are shown as text beside their rate"
     assert any("beyond noise" in plain(c.value) for c in at.caption), "the steps' verdict is said"
@@ -52,7 +66,7 @@ def test_context_lines_written_from_the_page_join_the_table(monkeypatch):
         at = app({"spec": "structured:2400", "corpus": "sample"})
         at.switch_page("app_pages/fixes.py").run()
         assert_clean(at)
-        missing = fixes(at).iloc[4]["omitted"]
+        missing = not_measured(at, "+ context line").split("not measured: ")[1]
         assert " chunks have no context line from tiny" in missing
         chunks = int(missing.split(" of ")[0].replace(",", ""))
         (button,) = [b for b in at.button if b.key == "write_context"]
@@ -63,7 +77,7 @@ def test_context_lines_written_from_the_page_join_the_table(monkeypatch):
         assert len(server.prompts) == chunks
     frame = fixes(at)
     lined = frame.iloc[4]
-    assert "omitted" not in frame.columns, "every step was measured"
+    assert not frame["chunks"].isna().any(), "every step was measured"
     assert lined["spec"] == "structured:2400+address+context;llm=tiny" and lined["chunks"] == chunks
     assert lined["ctx tokens"] > frame.iloc[3]["ctx tokens"] and lined["chunks"] == frame.iloc[3]["chunks"]
 
@@ -103,4 +117,4 @@ def test_context_lines_imported_on_the_page_join_the_table():
     assert any("line " in plain(w.value) and "not valid JSON" in plain(w.value) for w in at.warning)
     frame = fixes(at)
     assert frame.iloc[4]["spec"] == "structured:800+address+context;llm=ours"
-    assert "omitted" not in frame.columns
+    assert not frame["chunks"].isna().any(), "the imported lines measure the context step"

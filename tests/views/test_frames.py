@@ -8,13 +8,14 @@ from inspector import ATOM_KINDS, Document, SplitterSpec, Workspace, build_repor
 from inspector.chunks.sets import make_chunk_set
 from inspector.measure import percentile
 from inspector.measure.survival import cut_atoms
-from inspector.spec import ARTICLE_SPECS
+from inspector.spec import ARTICLE_SPECS, KINDS, parse_spec
 from inspector.views.frames import (
     TABLE_A,
     TABLE_B,
     article_specs,
     bound_columns,
     compare_frame,
+    compare_suggestions,
     doc_view,
     probe_verdict,
     size_summary,
@@ -161,3 +162,13 @@ def test_uploads_corpus_checks_sizes_on_the_server():
     corpus, problem = uploads_corpus([("a.md", b"x" * 60), ("b.md", b"x" * 60)], mode="markdown",
                                      max_total_bytes=100)
     assert corpus is None and "limit" in problem
+
+
+@pytest.mark.parametrize("budget, unit", [(800, "chars"), (512, "cl100k"), (1, "chars"), (1_000_000, "chars")])
+def test_compare_suggestions_are_valid_distinct_specs_in_the_sidebars_unit(budget, unit):
+    suggested = compare_suggestions(budget, unit, ["ext-langchain"])
+    specs = [parse_spec(s) for s in suggested]
+    assert len(set(suggested)) == len(suggested) and [str(s) for s in specs] == list(suggested)
+    assert {s.unit for s in specs} == {unit} and {s.kind for s in specs} == {*KINDS, "ext-langchain"}
+    assert all(s.overlap < s.budget for s in specs)
+    assert {s.budget for s in specs} == {max(1, budget // 2), budget, min(budget * 2, 1_000_000)}
