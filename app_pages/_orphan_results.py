@@ -4,6 +4,7 @@ their agreement (Fleiss' kappa), the trend across rounds on the corpus, and down
 
 import streamlit as st
 
+from app_pages._tables import data_table
 from inspector.errors import ReviewStoreError
 from inspector.review import QUESTIONS, kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
 from inspector.views import first_words, orphan_trend_figure
@@ -21,8 +22,15 @@ def _with_opening(rows: list[dict], chunks) -> list[dict]:
              **{k: v for k, v in r.items() if k not in ("Chunk", "Chunk id")}} for r in rows]
 
 
+#: Seconds between two readings of the store while the Results tab is open: other reviewers'
+#: answers appear without anyone reloading the page.
+EVERY = 5
+
+
+@st.fragment(run_every=EVERY)
 def show_results(store, review_round, chunks) -> None:
-    """The Results tab of ``review_round``, read from ``store``; ``chunks`` are the round's."""
+    """The Results tab of ``review_round``, read from ``store`` again every ``EVERY`` seconds;
+    ``chunks`` are the round's."""
     try:
         answers = store.answers(review_round.id)
         rounds = store.rounds(review_round.corpus)
@@ -33,17 +41,22 @@ def show_results(store, review_round, chunks) -> None:
         st.button("Retry", key="orphan_retry_results")
         return
     summary = summarize(answers, round_id=review_round.id, label=review_round.label)
-    st.caption(md(f"Round {review_round.label} · answers saved in {store.path}"))
+    st.caption(md(f"Round {review_round.label} · answers saved in {store.path} · read again every {EVERY} "
+                  "seconds, so other reviewers' answers appear as they save them"))
     if not summary.reviewers:
         st.info("No complete answer in this round yet. Answers appear here as reviewers save them.")
     else:
         judged, kappa = len(summary.chunks), summary.kappa
-        cols = st.columns(3)
+        pooled = sum(t.judged for t in summary.reviewers)
+        cols = st.columns(4)
         cols[0].metric("Reviewers", len(summary.reviewers))
-        cols[1].metric("Orphans by majority", f"{summary.consensus_orphans} of {judged}",
+        cols[1].metric("Orphan chunks, by majority", f"{summary.consensus_orphans} of {judged} chunks",
                        help="Chunks most reviewers call orphans, of the chunks anyone answered "
                             "(a tie is not a majority).")
-        cols[2].metric("Agreement (Fleiss' κ)", "n/a" if kappa.value is None else f"{kappa.value:.2f}",
+        cols[2].metric("Orphan answers", f"{sum(t.orphans for t in summary.reviewers)} of {pooled} answers",
+                       help="Every reviewer's answers pooled: a chunk read by two reviewers counts twice. The "
+                            "trend below charts this share, round by round.")
+        cols[3].metric("Agreement (Fleiss' κ)", "n/a" if kappa.value is None else f"{kappa.value:.2f}",
                        help="On the orphan verdict: 1 = full agreement, 0 = no better than chance, below 0 = worse.")
         if kappa.value is None:
             st.caption(f"Agreement: {kappa.note}.")
@@ -66,13 +79,14 @@ def show_results(store, review_round, chunks) -> None:
             st.caption("Disagreements need answers from two or more reviewers." if len(summary.reviewers) < 2
                        else "No disagreement on the chunks answered so far.")
         with st.expander(f"Consensus on every answered chunk ({judged})"):
-            st.dataframe(_with_opening(verdict_rows(summary, answers), chunks), hide_index=True)
+            data_table(_with_opening(verdict_rows(summary, answers), chunks))
 
     st.subheader("Orphan rate across rounds on this corpus")
     if points:
         st.plotly_chart(orphan_trend_figure(points), key="orphan_trend")
-        st.caption("One bar per round, oldest first: the share of answers with at least one no. A lower bar "
-                   "after changing the splitter means fewer orphans.")
+        st.caption("One bar per round, oldest first: the share of every reviewer's answers with at least one "
+                   "no (the *Orphan answers* above, for this round). A lower bar after changing the splitter "
+                   "means fewer orphans.")
     else:
         st.caption("No round on this corpus has answers yet.")
     cols = st.columns(4)

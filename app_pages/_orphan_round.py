@@ -14,6 +14,7 @@ from app_pages._orphan_questions import CHOSEN, question_set_picker, show_messag
 from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends, say_what_it_sends
 from inspector.errors import ChunkSetError, QuestionsError, ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
+from inspector.views import PASTE, UPLOAD
 from inspector.views import markdown_escape as md
 
 SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the probe retrieved",
@@ -133,10 +134,18 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
                           f"corpus {linked.corpus[:12]}…, but the sidebar is set to {review_round.spec} "
                           f"({review_round.mode}) over {ctx.corpus_label}: these are not the same chunks. "
                           "Open the link exactly as it was shared to review that round."))
-        settings = {key: value for key, value in _shared.state().to_query_params().items() if key != "doc"}
-        query = urlencode({**settings, **review_round.to_query_params()}, doseq=True)
-        st.caption("Share this round: send this link to every reviewer.")
-        st.code(f"{st.context.url or ''}?{query}", language=None, wrap_lines=True)
+        state = _shared.state()
+        if state.corpus in (UPLOAD, PASTE):
+            # The text lives in this browser session: a colleague's link would open no corpus at all.
+            st.caption(f"No link to share: {md(ctx.corpus_label)} stays in this browser session, so a colleague "
+                       "opening a link would have no text to review. To review it as a team, put the files in a "
+                       "folder the server may open (`chunk-inspector app FOLDER`) and share the round from there; "
+                       "answers given here are saved all the same.")
+        else:
+            settings = {key: value for key, value in state.to_query_params().items() if key != "doc"}
+            query = urlencode({**settings, **review_round.to_query_params()}, doseq=True)
+            st.caption("Share this round: send this link to every reviewer.")
+            st.code(f"{st.context.url or ''}?{query}", language=None, wrap_lines=True)
     params = review_round.to_query_params()
     for key in ReviewRound.URL_KEYS:
         if key not in params and key in st.query_params:

@@ -38,8 +38,9 @@ def golden_outcome_figure(outcomes: pd.DataFrame) -> go.Figure:
 
 
 def orphan_trend_figure(points: Sequence[TrendPoint]) -> go.Figure:
-    """One bar per round, in the order given (``agreement.trend``: oldest first): its orphan rate,
-    labelled with its orphans over its complete answers, with Wilson's 95% interval as an error
+    """One bar per round, in the order given (``agreement.trend``: oldest first): the share of
+    its answers that make a chunk an orphan, every reviewer's answers pooled, labelled ``5 of 20
+    answers`` (answers, not chunks: a chunk read by two reviewers counts twice), with Wilson's 95% interval as an error
     bar (answers taken as independent). Pass only points with answers."""
     from ..confidence import wilson
 
@@ -49,11 +50,11 @@ def orphan_trend_figure(points: Sequence[TrendPoint]) -> go.Figure:
                 array=[max(0.0, high - rate) for rate, (_, high) in zip(rates, bounds)],
                 arrayminus=[max(0.0, rate - low) for rate, (low, _) in zip(rates, bounds)])
     figure = go.Figure(go.Bar(x=[f"{n}. {p.label}" for n, p in enumerate(points, 1)], y=rates,
-                              width=[0.5] * len(points), text=[f"{p.orphans}/{p.judged}" for p in points],
+                              width=[0.5] * len(points), text=[f"{p.orphans} of {p.judged} answers" for p in points],
                               textposition="outside", marker_color="#b3261e", error_y=bars, customdata=bounds,
                               hovertemplate="%{x}: %{y:.1%} [%{customdata[0]:.1%}, %{customdata[1]:.1%}]"
                                             "<extra></extra>"))
-    figure.update_layout(yaxis_title="orphan rate (all reviewers)", yaxis_tickformat=".0%",
+    figure.update_layout(yaxis_title="orphan answers (all reviewers)", yaxis_tickformat=".0%",
                          yaxis_range=[0, 1.1], height=320, margin=dict(t=20, b=40))
     return figure
 

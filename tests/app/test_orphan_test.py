@@ -5,6 +5,7 @@ broken store is an error message, never an exception."""
 from __future__ import annotations
 
 import html
+import json
 import pathlib
 import re
 
@@ -205,10 +206,13 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
     assert list(disagree["Chunk"]) == [1]  # chunk 2 is an orphan to both
     assert disagree.iloc[0]["Dana"] == "yes · yes · yes" and disagree.iloc[0]["Ravi"] == "yes · no · yes"
     metrics = {m.label: m.value for m in ravi.metric}
-    assert metrics["Reviewers"] == "2" and metrics["Orphans by majority"] == "1 of 2"
+    assert metrics["Reviewers"] == "2" and metrics["Orphan chunks, by majority"] == "1 of 2 chunks"
+    # Dana 1 of 2, Ravi 2 of 2: the pooled answers, in the unit the trend's bar is labelled in.
+    assert metrics["Orphan answers"] == "3 of 4 answers"
+    (bar,) = json.loads(ravi.get("plotly_chart")[0].proto.spec)["data"]
+    assert bar["text"] == ["3 of 4 answers"]
     # By hand: shares 3/4 orphan, 1/4 fine, chance 10/16; observed (0 + 1) / 2; kappa = -1/3.
     assert metrics["Agreement (Fleiss' κ)"] == f"{fleiss_kappa([[1, 1], [2, 0]]):.2f}" == "-0.33"
-    assert ravi.get("plotly_chart")  # the trend across rounds
     assert {b.label for b in ravi.get("download_button")} >= {"Answers (CSV)", "Answers (JSON)"}
 
 
@@ -283,3 +287,24 @@ def test_two_tabs_of_one_reviewer_never_overwrite_each_other_silently(data_folde
     answer(first, False, False, True)  # saved over what it now shows: no conflict
     with ReviewStore(data_folder / STORE_NAME) as store:
         assert [(a.address, a.references) for a in store.answers(ROUND.id, "Dana")] == [(False, False)]
+
+
+def test_a_round_on_a_pasted_text_offers_no_link_a_colleague_could_not_open():
+    at = open_round(None)
+    at.radio(key="corpus_source").set_value("paste").run()
+    at.text_area(key="corpus_text").set_value(
+        "# Limits\n\nThe queue holds 4,096 messages.\n\nIt drops 2% of them under load.\n").run()
+    assert_clean(at)
+    assert not at.code, "no share link: the pasted text is in this browser session only"
+    (said,) = [c.value for c in at.caption if "No link to share" in c.value]
+    assert "the pasted text" in said and "chunk-inspector app FOLDER" in said
+    at.text_input(key="orphan_reviewer").input("Dana").run()
+    answer(at, True, False, True)
+    assert at.query_params["corpus"] == "paste"
+
+
+def test_a_round_on_a_corpus_the_server_holds_still_offers_its_link():
+    at = open_round()
+    assert_clean(at)
+    (link,) = [c.value for c in at.code]
+    assert f"round={ROUND.id}" in link and not any("No link to share" in c.value for c in at.caption)

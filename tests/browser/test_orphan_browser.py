@@ -63,6 +63,12 @@ def test_two_reviewers_answer_the_same_shared_round_and_see_where_they_disagree(
     next_chunk(dana)
     answer(dana, 2, (False, True, True))
 
+    dana.get_by_role("tab", name="Results").click()
+    dana_results = dana.get_by_role("tabpanel", name="Results")
+    reviewers = dana_results.get_by_test_id("stMetric").filter(
+        has=dana.get_by_test_id("stMetricLabel").get_by_text("Reviewers", exact=True)).get_by_test_id("stMetricValue")
+    expect(reviewers).to_have_text("1")  # Dana alone so far
+
     ravi = reviewer(browser, shared, "Ravi")  # the link Dana would send
     assert ravi.locator(".ci-card").first.inner_text() == first_seen_by_dana  # same chunks, same order
     answer(ravi, 1, (True, False, True))
@@ -77,6 +83,10 @@ def test_two_reviewers_answer_the_same_shared_round_and_see_where_they_disagree(
     first, second = CHUNKS[0].chunk.id, CHUNKS[1].chunk.id
     assert rows == [("Dana", 1, first, 1, 1, 1), ("Dana", 2, second, 0, 1, 1),
                     ("Ravi", 1, first, 1, 0, 1), ("Ravi", 2, second, 0, 1, 0)]
+
+    # Dana touches nothing: her open Results tab reads the store again by itself and shows Ravi.
+    expect(reviewers).to_have_text("2", timeout=20_000)
+    expect(dana_results.get_by_role("heading", name="Where reviewers disagree (1)")).to_be_visible()
 
     ravi.get_by_role("tab", name="Results").click()
     results = ravi.get_by_role("tabpanel", name="Results")

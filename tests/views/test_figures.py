@@ -76,10 +76,10 @@ def test_orphan_trend_bars_carry_wilsons_interval():
     assert list(bars.array) == pytest.approx([high - 0.25]) and list(bars.arrayminus) == pytest.approx([0.25 - low])
 
 
-def test_orphan_trend_labels_each_round_with_its_orphans_over_answers():
+def test_orphan_trend_labels_each_round_with_its_orphan_answers_over_answers():
     points = [TrendPoint("r1", "structured:800", "2026-11-01T00:00:00Z", 20, 5, 2),
               TrendPoint("r2", "structured:800+path", "2026-11-02T00:00:00Z", 10, 1, 1)]
     (bar,) = orphan_trend_figure(points).data
     assert list(bar.x) == ["1. structured:800", "2. structured:800+path"]
     assert list(bar.y) == [0.25, 0.1]
-    assert list(bar.text) == ["5/20", "1/10"]
+    assert list(bar.text) == ["5 of 20 answers", "1 of 10 answers"], "answers, not chunks: the unit is said"
