@@ -73,6 +73,13 @@ left, right = st.columns([3, 2], gap="large")
 left.file_uploader("Chunk file (JSONL, JSON or CSV)", type=["jsonl", "ndjson", "json", "csv"], key="import_upload",
                    on_change=chunk_upload_changed, max_upload_size=MAX_CHUNK_FILE_BYTES // 1_000_000,
                    help=f"Up to {MAX_CHUNK_FILE_BYTES // 1_000_000} MB. The file stays in this browser session.")
+# Beside the file, not in the expander below: the problem list sends readers here when offsets shifted.
+_shared.keep("import_raw_offsets", False)
+raw_offsets = left.checkbox("Offsets count in the raw files (front matter included)", key="import_raw_offsets",
+                            persist_state="session",
+                            help="Tools that split the file as it is on disk (LangChain, semantic-text-splitter) "
+                                 "count offsets from the file's first character; this corpus is read without "
+                                 "front matter, so such offsets are moved by its length before they are checked.")
 with right:
     st.markdown("**No file at hand?** Try one made from this corpus:")
     st.button(f"Try with an export of {SAMPLE_SPEC}", key="import_sample", on_click=use_sample, args=(False,),
@@ -99,12 +106,6 @@ with st.expander("Which formats work, and chunks that name no document"):
         _shared.update(keep_front_matter=keep_front_matter)
         _shared.publish()
         st.rerun()  # the sidebar reads the corpus again
-    _shared.keep("import_raw_offsets", False)
-    raw_offsets = st.checkbox("Offsets count in the raw files (front matter included)", key="import_raw_offsets",
-                              persist_state="session",
-                              help="Tools that split the file as it is on disk (LangChain, semantic-text-splitter) "
-                                   "count offsets from the file's first character; this corpus is read without "
-                                   "front matter, so such offsets are moved by its length before they are checked.")
 
 _chunk_sets.manage(ctx)
 if st.session_state.get(REFUSED):

@@ -203,7 +203,10 @@ def test_shifted_offsets_are_listed_apart_and_the_raw_offsets_box_places_them(is
                for t in ("# Ports", "The admin port is 7440.", "The replication port is 7430.")]
     at = imported_into_a_folder(tmp_path, monkeypatch, raw, records)
     assert metrics(at)["Problems"] == "0" and metrics(at)["Realigned"] == "3"
-    assert any("offsets shifted (3)" in e.label for e in at.expander)
+    (shifted,) = [e for e in at.expander if "offsets shifted (3)" in e.label]
+    assert "under the chunk file" in shifted.label
+    # The box the list points to is in sight: under the chunk file, not in a collapsed expander.
+    assert not any(c.key == "import_raw_offsets" for e in at.expander for c in e.checkbox)
     at.checkbox(key="import_raw_offsets").check().run()
     clean(at)
     assert metrics(at)["By offsets"] == "3" and not any("offsets shifted" in e.label for e in at.expander)
