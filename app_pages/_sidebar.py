@@ -123,7 +123,9 @@ def _corpus_widgets(ctx: Context) -> None:
                       on_change=touched, help="Which documents to inspect.")
     mode = st.radio("Atom detection", MODES, key="mode", horizontal=True, on_change=touched,
                     help="markdown: a markdown parser finds code blocks, tables and sentences. "
-                         "seed: the article's exact regular expressions (reproduces its numbers).")
+                         "seed: the article's exact regular expressions (reproduces its numbers). "
+                         "plain: a text without markup, its figure and citing sentences only (a # line "
+                         "or a | row is prose).")
     ctx.state = update(mode=mode)
     if source == SAMPLE:
         corpus_value, ctx.corpus_label = SAMPLE, "the bundled sample corpus"
@@ -149,14 +151,15 @@ def _corpus_widgets(ctx: Context) -> None:
                 ctx.problem = f"Cannot read the corpus folder: {exc}"
     elif source == PASTE:
         corpus_value, ctx.corpus_label = PASTE, "the pasted text"
-        text = st.text_area("Text (markdown)", key="corpus_text", height=220, max_chars=MAX_PASTED_CHARS,
-                            placeholder="Paste a document: markdown or plain text",
-                            help="One document, read as markdown (plain text is markdown without marks). It stays "
-                                 "in this browser session; links cannot carry it.")
+        text = st.text_area(f"Text, read as {mode}", key="corpus_text", height=220, max_chars=MAX_PASTED_CHARS,
+                            placeholder="Paste a document: markdown, or plain text with plain chosen above",
+                            help="One document, read as Atom detection above says: markdown, or plain for a text "
+                                 "without markup. It stays in this browser session; links cannot carry it.")
         if not text.strip():
             ctx.waiting = "Paste a text to inspect it (it stays in this browser session; links cannot carry it)."
         else:
-            corpus, problem = uploads_corpus([("pasted.md", text.encode("utf-8"))], mode=mode,
+            name = "pasted.txt" if mode == "plain" else "pasted.md"
+            corpus, problem = uploads_corpus([(name, text.encode("utf-8"))], mode=mode,
                                              keep_front_matter=ctx.state.keep_front_matter)
             ctx.corpus, ctx.problem = corpus, problem and f"Text refused: {problem}"
     else:
@@ -328,7 +331,7 @@ def _document_widgets(ctx: Context) -> None:
         st.caption(f"No document matches {md(repr(query))}.")
         matches = [d.id for d in documents]
     wanted = ctx.state.doc
-    if wanted and not _has_document(ctx.corpus, wanted):
+    if wanted and not _has_document(ctx.corpus, wanted) and ctx.state.corpus != PASTE:  # one text, renamed by mode
         st.warning(md(f"Document {wanted!r} is not in {ctx.corpus_label}; showing the first one."))
         wanted = ""
     if st.session_state.get("doc") not in matches:

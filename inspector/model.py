@@ -17,9 +17,16 @@ if TYPE_CHECKING:
 
 Span = tuple[int, int]
 
-#: The two ways of reading documents and finding atoms: markdown-it-py (the default) or the
+#: The ways of reading documents and finding atoms: markdown-it-py (the default), the same
+#: prose rules on a text without markup (``plain``: no code block, table or heading), or the
 #: article's exact regex rules (``seed``), which reproduce its numbers.
-MODES: tuple[str, ...] = ("markdown", "seed")
+MODES: tuple[str, ...] = ("markdown", "seed", "plain")
+
+
+def mode_tag(mode: str) -> str:
+    """What a chunk's tag (and so its id) adds for ``mode``: nothing for markdown, ``@seed`` or
+    ``@plain`` otherwise, so the same spec's chunks in two modes never share an id."""
+    return "" if mode == "markdown" else f"@{mode}"
 
 
 def every_script(mode: str) -> bool:
@@ -216,7 +223,7 @@ class SplitResult:
     def with_context(self, spec: SplitterSpec, lines: dict[Span, str]) -> "SplitResult":
         """These chunks under ``spec`` (this spec with ``+context``): each chunk ``lines`` has
         a line for gets it before its prefix; spans, and so survival, stay as they are."""
-        tag = str(spec) + ("@seed" if self.mode == "seed" else "")
+        tag = str(spec) + mode_tag(self.mode)
         chunks = tuple(_chunk(c.doc_id, c.index, c.start, c.end,
                               (lines[c.span] + "\n" + c.prefix) if c.span in lines else c.prefix, tag, c.heading_path)
                        for c in self.chunks)

@@ -54,7 +54,7 @@ class Analysis:
     """Structure of one document in one detector mode."""
 
     mode: str
-    """``"markdown"`` or ``"seed"``."""
+    """``"markdown"``, ``"plain"`` or ``"seed"``."""
 
     atoms: dict[str, tuple[Span, ...]]
     """Atom spans per kind (keys: ``ATOM_KINDS``), each tuple sorted by start. In markdown mode

@@ -10,13 +10,18 @@ from .analysis import Analysis
 def analyze(text: str, mode: str = "markdown") -> Analysis:
     """Atoms, paragraphs, sentences, tables and headings of ``text``.
 
-    ``markdown`` (the default) parses with markdown-it-py; ``seed`` applies the article's
-    regex rules exactly, to reproduce its numbers.
+    ``markdown`` (the default) parses with markdown-it-py; ``plain`` reads a text without markup
+    (paragraphs and their sentences only); ``seed`` applies the article's regex rules exactly,
+    to reproduce its numbers.
     """
     if mode == "markdown":
         from .markdown import analyze_markdown
 
         return analyze_markdown(text)
+    if mode == "plain":
+        from .markdown import analyze_plain
+
+        return analyze_plain(text)
     if mode == "seed":
         from .seed import analyze_seed
 

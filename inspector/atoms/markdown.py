@@ -161,6 +161,30 @@ _BLANK_START = frozenset(" \t\n\v\f\r\x1c\x1d\x1e\x1f\x85") | TRIM_SET
 _TYPE = attrgetter("type")
 
 
+def _no_inlines(state) -> None:
+    """The plain parser's ``inline`` rule: no markup is read inside a paragraph (a bare URL is
+    still found by ``inline``, as in markdown)."""
+    for token in state.tokens:
+        if token.type == "inline" and token.children is None:
+            token.children = []
+
+
+#: Plain text has paragraphs (runs of non-blank lines) and nothing else: a ``#`` line, a pipe
+#: row, an indented line or a backtick fence is prose like any other line.
+PLAIN_PARSER = MarkdownIt("zero")
+PLAIN_PARSER.core.ruler.at("inline", _no_inlines)
+
+
+def analyze_plain(text: str) -> Analysis:
+    """``analyze_markdown`` for a text without markup (mode ``plain``): paragraphs split on blank
+    lines and their sentences, ``num`` and ``cite`` atoms found as in markdown prose (a bare URL
+    is a link; ``[a](b)`` is not), and no code block, table, row or heading."""
+    src = text.replace("\r", " ") if "\r" in text else text
+    tokens = PLAIN_PARSER.parse(src, {})
+    with collection_paused():
+        return _read_tokens(text, src, tokens, {}, "plain")
+
+
 def analyze_markdown(text: str) -> Analysis:
     """Detect the atoms, paragraphs, sentences, tables and headings of ``text``.
 
@@ -189,8 +213,8 @@ def analyze_markdown(text: str) -> Analysis:
         return _read_tokens(text, src, tokens, env.get("references") or {})
 
 
-def _read_tokens(text: str, src: str, tokens: list, refs: dict) -> Analysis:
-    """``analyze_markdown`` after the parse: everything read from the token stream."""
+def _read_tokens(text: str, src: str, tokens: list, refs: dict, mode: str = "markdown") -> Analysis:
+    """``analyze_markdown`` (or ``analyze_plain``) after the parse: everything read from the token stream."""
     n_text = len(text)
     lines = src.split("\n")
     n_lines = len(lines)
@@ -278,7 +302,7 @@ def _read_tokens(text: str, src: str, tokens: list, refs: dict) -> Analysis:
     atoms["num"] = visible(text, nums)
     atoms["cite"] = visible(text, cites)
     return Analysis(
-        mode="markdown",
+        mode=mode,
         atoms=atoms,
         paragraphs=_units(text, units, starts, n_lines),
         sentences=tuple(sentences),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..corpus.sample import SAMPLE_CORPUS
 from ..engines.open import ENGINES
 from ..errors import ArgumentRefused
+from ..model import MODES
 
 if TYPE_CHECKING:
     from ..retrieval.retriever_spec import RetrieverSpec
@@ -49,8 +50,9 @@ class CorpusSource:
         """The corpus-reading options of a command."""
         command.add_argument("corpus", nargs="?", default=None,
                              help="a folder (read recursively) or one file (default: the bundled sample corpus)")
-        command.add_argument("--atoms", choices=("markdown", "seed"), default="markdown",
-                             help="atom detector: markdown-it-py (default) or the article's exact rules")
+        command.add_argument("--atoms", choices=MODES, default="markdown",
+                             help="atom detector: markdown-it-py (default), plain (text without markup: figure "
+                                  "and citing sentences only) or seed (the article's exact rules)")
         command.add_argument("--files-from", metavar="LIST",
                              help="read only the files LIST names, one path per line, relative to the corpus "
                                   "folder (- for standard input); a listed file that is missing is skipped with "

@@ -244,11 +244,11 @@ def load_listing(listing: Listing, reading: Reading, ahead: Ahead | None = None)
     _check_max_bytes(reading.max_bytes)
     mode = reading.mode
     documents, skipped = [], list(listing.skipped)
-    converted = [(doc_id, path) for doc_id, path in listing.entries if mode == "markdown" and kind_of(doc_id)]
+    converted = [(doc_id, path) for doc_id, path in listing.entries if mode != "seed" and kind_of(doc_id)]
     if ahead is not None:
         ahead.files_listed(list(converted))
     for doc_id, path in listing.entries:
-        if not (mode == "markdown" and kind_of(doc_id)):
+        if not (mode != "seed" and kind_of(doc_id)):
             found = reading.read(doc_id, path)
             (skipped if isinstance(found, SkippedFile) else documents).append(found)
     wait = ahead.texts_read(list(documents)) if ahead is not None else None
@@ -264,7 +264,7 @@ def load_listing(listing: Listing, reading: Reading, ahead: Ahead | None = None)
 
 def _limit(doc_id: str, mode: str, max_bytes: int) -> int:
     """The size a file may have: converted formats carry images and packaging, text does not."""
-    return max(max_bytes, MAX_CONVERTED_BYTES) if mode == "markdown" and kind_of(doc_id) else max_bytes
+    return max(max_bytes, MAX_CONVERTED_BYTES) if mode != "seed" and kind_of(doc_id) else max_bytes
 
 
 def _cache(conversions, converter: str = "markitdown") -> ConversionCache | None:

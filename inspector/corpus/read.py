@@ -61,7 +61,7 @@ def read_file_text(raw: bytes, mode: str = "markdown", keep_front_matter: bool =
             f"not UTF-8 text (invalid byte 0x{raw[exc.start]:02x} at offset {exc.start})"
         ) from None
     skipped = 0
-    if mode == "markdown" and text.startswith("\ufeff"):
+    if mode != "seed" and text.startswith("\ufeff"):
         text, skipped = text[1:], 1
     # open()'s universal newlines, as the seed mode needs, and the markdown mode's rule too.
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -113,7 +113,7 @@ def read_document(doc_id: str, raw: bytes, mode: str, source: str, conversions=N
     """One file's bytes as a ``Document`` (``UnreadableFile`` when they cannot be one). In the
     markdown mode a PDF, DOCX, PPTX, XLSX, HTML or EPUB file is converted to markdown first
     (through ``conversions``, a ``ConversionCache``, when given)."""
-    kind = kind_of(doc_id) if mode == "markdown" else None
+    kind = kind_of(doc_id) if mode != "seed" else None
     if kind is None:
         text, meta, start = read_file_text(raw, mode, keep_front_matter)
         return Document(id=doc_id, text=text, title=_title(text, meta, doc_id), source=source, meta=meta,

@@ -40,7 +40,7 @@ class ChunkInspectorNodeParser(NodeParser):
 
     spec: str = Field(default="structured:800", description="The Chunk Inspector spec string.")
     prefix: str = Field(default="content", description="Where a chunk's prefix goes: content or metadata.")
-    mode: str = Field(default="markdown", description="The atom mode: markdown or seed.")
+    mode: str = Field(default="markdown", description="The atom mode: markdown, plain or seed.")
     _spec: SplitterSpec = PrivateAttr()
 
     def __init__(self, spec: SplitterSpec | str = "structured:800", **kwargs: Any) -> None:

@@ -15,7 +15,7 @@ from ..atoms.analysis import Analysis
 from ..errors import ReviewInputError
 from ..measure.engine import Engine
 from ..measure.workspace import Workspace
-from ..model import Chunk, Document, Span
+from ..model import Chunk, Document, Span, mode_tag
 from ..spec import parse_spec
 
 # -- suspect hints -----------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def context(chunk: Chunk, workspace: Workspace) -> ChunkContext:
     if index is None:
         raise ReviewInputError(f"document {chunk.doc_id!r} is not in this corpus")
     document = workspace.documents[index]
-    spec = chunk.spec.removesuffix("@seed")
+    spec = chunk.spec.removesuffix(mode_tag(workspace.mode))
     siblings = workspace.split(spec)[index].chunks
     previous = siblings[chunk.index - 1].text(document) if chunk.index > 0 else None
     following = siblings[chunk.index + 1].text(document) if chunk.index + 1 < len(siblings) else None

@@ -15,7 +15,7 @@ from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
 from ..errors import SpecError
 from ..lengths import Length, get_length
-from ..model import Document, Span, SplitResult, make_chunks
+from ..model import Document, Span, SplitResult, make_chunks, mode_tag
 from ..spec import SplitterSpec, parse_spec
 from .address import Address
 from .packing import Packed, Sizer
@@ -45,7 +45,7 @@ def split_document(
                                   analysis=analysis, mode=mode)
     analysis = analysis or analyze(document.text, mode)
     columns, oversized = split_columns(document.text, spec, analysis, length, Address.of(document))
-    tag = str(spec) if analysis.mode == "markdown" else f"{spec}@seed"
+    tag = str(spec) + mode_tag(analysis.mode)
     chunks = make_chunks(document.id, columns.starts, columns.ends, columns.prefixes, tag,
                          analysis.heading_index.paths_at(columns.starts))
     return SplitResult(document.id, spec, analysis.mode, chunks, tuple(oversized))

@@ -199,6 +199,28 @@ def test_a_pasted_text_becomes_the_one_document_measured():
     assert at.query_params["corpus"] == "paste"
 
 
+def test_a_pasted_plain_text_has_no_markup_to_find():
+    at = app()
+    at.radio(key="corpus_source").set_value("paste").run()
+    at.radio(key="mode").set_value("plain").run()
+    assert at.text_area(key="corpus_text").label == "Text, read as plain"
+    fence = "```\n" + "handle(message) and retry it 3 times before the queue gives up on it\n" * 20 + "```\n"
+    text = "# Limits\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n" + fence
+    at.text_area(key="corpus_text").set_value(text).run()
+    at.selectbox(key="kind").set_value("fixed").run()
+    assert_clean(at)
+    assert not errors(at) and not at.warning
+    assert at.selectbox(key="doc").value == "pasted.txt" and at.query_params["mode"] == "plain"
+    shown = metrics(at)
+    # As markdown the fence is a code block cut at 800 and the rows a table; as plain text, prose.
+    assert shown["Code blocks whole"] == shown["Tables whole"] == "none"
+    at.radio(key="mode").set_value("markdown").run()
+    assert_clean(at)
+    assert metrics(at)["Code blocks whole"] == "0/1" and metrics(at)["Tables whole"] == "1/1"
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.selectbox(key="doc").value == "pasted.md"
+
+
 def test_a_folder_name_with_a_nul_character_is_an_error_not_a_traceback(tmp_path, monkeypatch):
     monkeypatch.setenv("CHUNK_INSPECTOR_ROOTS", str(tmp_path))
     at = app({"corpus": str(tmp_path) + "\x00/../etc"})
