@@ -5,6 +5,7 @@ of values with no names.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..atoms.analysis import Analysis
@@ -27,12 +28,17 @@ class HeaderCarry:
     mid_table_chunks: int = 0
     """Chunks that begin inside a table and carry no header."""
 
-    def add(self, other: "HeaderCarry") -> None:
-        """Accumulate another document's counts."""
-        self.rows += other.rows
-        self.rows_with_header += other.rows_with_header
-        self.rows_mid_table += other.rows_mid_table
-        self.mid_table_chunks += other.mid_table_chunks
+    @classmethod
+    def total(cls, parts: Iterable["HeaderCarry"]) -> "HeaderCarry":
+        """The counts of a corpus from those of its parts (documents, batches or partitions,
+        measured apart): every count is a sum over documents. Every engine totals here."""
+        total = cls()
+        for part in parts:
+            total.rows += part.rows
+            total.rows_with_header += part.rows_with_header
+            total.rows_mid_table += part.rows_mid_table
+            total.mid_table_chunks += part.mid_table_chunks
+        return total
 
     def as_dict(self) -> dict[str, int]:
         """Plain counts."""

@@ -431,16 +431,13 @@ class Workspace(Engine):
         """Rows that keep or lose their table header under ``spec``."""
         spec = parse_spec(spec)
         chunks = self._chunk_arrays(spec)
-        total = HeaderCarry()
         stops = list(accumulate(chunks.counts.tolist()))
         starts, ends = chunks.starts.tolist(), chunks.ends.tolist()
-        first = 0
-        for document, stop in zip(self.documents, stops):
-            prefixes = chunks.prefixes[first:stop] if chunks.prefixes is not None else None
-            total.add(header_carry_spans(document.text, self.analysis(document),
-                                         list(zip(starts[first:stop], ends[first:stop])), prefixes))
-            first = stop
-        return total
+        firsts = [0, *stops]
+        return HeaderCarry.total(
+            header_carry_spans(document.text, self.analysis(document), list(zip(starts[first:stop], ends[first:stop])),
+                               chunks.prefixes[first:stop] if chunks.prefixes is not None else None)
+            for document, first, stop in zip(self.documents, firsts, stops))
 
     def term_table(self) -> TermTable:
         """Every term of the corpus, found once, for BM25: the article's terms in seed mode, the

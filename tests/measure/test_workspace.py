@@ -220,8 +220,6 @@ def test_a_corpus_measured_in_runs_of_documents_adds_up_to_the_whole(sample_mark
     for fits in (None, 300):
         summary = SplitSummary.total(parse_spec(spec), [run.summarize(spec, fits=fits) for run in runs])
         assert summary == whole.summarize(spec, fits=fits)
-    carry = HeaderCarry()
-    for run in runs:
-        carry.add(run.header_carry(spec))
-    assert carry == whole.header_carry(spec) and carry.rows > 0
+    carry = HeaderCarry.total(run.header_carry(spec) for run in runs)
+    assert carry == whole.header_carry(spec) and carry.rows > 0 and HeaderCarry.total([]) == HeaderCarry()
     assert SplitSummary.total(parse_spec(spec), []).chunks == 0

@@ -118,10 +118,7 @@ class Partitions:
     def header_carry(self, spec: SplitterSpec) -> HeaderCarry:
         import ray
 
-        total = HeaderCarry()
-        for part in ray.get([a.header_carry.remote(str(spec)) for a in self.actors()]):
-            total.add(part)
-        return total
+        return HeaderCarry.total(ray.get([a.header_carry.remote(str(spec)) for a in self.actors()]))
 
     def release(self, spec: SplitterSpec) -> None:
         """Let the partitions forget ``spec``'s chunks."""

@@ -245,21 +245,21 @@ class StreamWorkspace(Engine):
         if asked.probes:
             asked = replace(asked, wanted=frozenset(w for q in self.queries() for w in q.words))
         parts: dict[tuple[str, int | None], list[SplitSummary]] = {key: [] for key in asked.summaries}
-        carried = {spec: HeaderCarry() for spec in asked.headers}
+        carried: dict[str, list[HeaderCarry]] = {spec: [] for spec in asked.headers}
         statistics: dict[str, list[Statistics]] = {spec: [] for spec in asked.probes}
         jobs = [(self.batches, batch, self.mode, asked) for batch in range(len(self.batches))]
         for batch, measures in enumerate(self.crossed("measure", measure_batch, jobs)):
             for key, summary in measures.summaries.items():
                 parts[key].append(summary)
             for spec, carry in measures.headers.items():
-                carried[spec].add(carry)
+                carried[spec].append(carry)
             for spec, found in measures.statistics.items():
                 statistics[spec].append(found)
             if self.progress is not None:
                 self.progress("documents measured", self.batches.bounds[batch + 1], len(self))
         for key, found in parts.items():
             self._summaries[key] = SplitSummary.total(parse_spec(key[0]), found)
-        self._headers.update(carried)
+        self._headers.update((spec, HeaderCarry.total(found)) for spec, found in carried.items())
         if statistics:
             try:
                 found = probed_over_batches(self, asked, statistics, k, widths, retriever)
