@@ -18,7 +18,7 @@ $(BIN)/.dev: $(BIN)/.runtime requirements-dev.txt
 	$(PIP) install --quiet -r requirements-dev.txt
 	touch $@
 
-.PHONY: app test lint bench docs
+.PHONY: app test lint bench docs install-check
 app: $(BIN)/.runtime
 	$(BIN)/chunk-inspector app $(CORPUS)
 
@@ -40,3 +40,8 @@ docs: $(BIN)/.dev
 	@# LinkChecker run as root reads as nobody: it checks a world-readable copy of the site.
 	@copy=$$(mktemp -d) && chmod 755 $$copy && cp -r site $$copy/site && chmod -R a+rX $$copy && \
 	  $(BIN)/linkchecker --no-status --no-warnings --quiet $$copy/site/index.html; status=$$?; rm -rf $$copy; exit $$status
+
+# What a user's `pip install` gets: a wheel of this checkout installed with its dependencies from
+# the package index in a fresh environment outside the checkout, its report and its app run.
+install-check: $(BIN)/.runtime
+	$(BIN)/python scripts/check_install.py

@@ -47,7 +47,7 @@ def _good(places) -> dict[str, list[str]]:
     """Plausible values of each flag; the fuzz mixes in hostile ones."""
     return {
         "corpus": [str(places / "corpus")],
-        "--atoms": ["markdown", "seed"],
+        "--atoms": ["markdown", "seed", "plain"],
         "--spec": ["structured:200", "fixed:50/10", "heading:64t", "sentence:80+path", "recursive:100;seps=%0A",
                    "ext-langchain:300", "imported:0123456789abcdef", "paragraph:60-header"],
         "--sweep": ["structured:200", "fixed:100/20"],
