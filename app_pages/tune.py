@@ -5,10 +5,12 @@ import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._import_caches import chosen_golden
+from app_pages._orphan_questions import question_set_picker, show_message
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._snippets import snippet_expander
 from app_pages._state import use_spec
 from app_pages._tables import data_table
+from inspector.errors import QuestionsError
 from inspector.spec import KINDS
 from inspector.tune import DEFAULT_KINDS, Goal, measure_space, settled
 from inspector.views import markdown_escape as md
@@ -44,6 +46,17 @@ context = right.number_input("Context budget (o200k tokens)", min_value=100, max
 duplication = right.number_input("Most duplication (0: any)", min_value=0.0, max_value=10.0, step=0.05,
                                  key="tune_duplication", persist_state="session",
                                  help="Characters in chunks over characters in the corpus: overlap repeats text.")
+with st.expander("Your own questions (optional): what each configuration hands the model for them"):
+    show_message()
+    chosen = question_set_picker(theirs=False)
+    yours = None
+    if chosen and ctx.workspace.question_store is not None:
+        try:
+            yours = ctx.workspace.question_store.get(chosen)
+        except QuestionsError as exc:
+            st.error(md(f"Your questions cannot be read: {exc}"))
+    st.caption("Without evidence they cannot score recall; beside the objective, each configuration shows the share "
+               "of them whose five chunks hold no atom cut in two (whole@5), and the tokens those chunks bring.")
 asked = st.button("Search", type="primary", key="tune_search")
 budgets, refusal = parse_budgets(budgets_text)
 if refusal:
@@ -56,8 +69,8 @@ if problem:
     st.stop()
 specs = space.candidates()
 goal = Goal((golden,) if golden is not None else (), int(context), None,
-            float(duplication) if duplication else None)
-goal_key = (golden_digest, int(context), float(duplication))
+            float(duplication) if duplication else None, asked=yours)
+goal_key = (golden_digest, int(context), float(duplication), yours.id if yours else "")
 key = (ctx.corpus.fingerprint, state.mode, tuple(map(str, specs)), goal_key, retriever)
 
 
@@ -95,7 +108,8 @@ if result.decision:
 st.plotly_chart(tune_figure(result), key="tune_chart")
 frame = tune_frame(result)
 percent = {"score": st.column_config.NumberColumn(result.objective, format="percent"),
-           "score 95%": st.column_config.TextColumn(f"{result.objective} 95%")}
+           "score 95%": st.column_config.TextColumn(f"{result.objective} 95%"),
+           "whole@5": st.column_config.NumberColumn("whole@5", format="percent")}
 data_table(frame, column_config=percent, key="tune_table")
 st.download_button("Download the search (CSV)", frame.to_csv(index=False), "tune.csv", "text/csv",
                    key="download_tune", on_click="ignore")

@@ -36,7 +36,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "spend": ["Estimate", "embedding_estimate", "rerank_estimate", "texts_estimate"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
     "notebook": ["Shown", "show"],
-    "tuning": ["TUNE_COLUMNS", "page_space", "tune_figure", "tune_frame"],
+    "tuning": ["ASKED_COLUMNS", "TUNE_COLUMNS", "page_space", "tune_figure", "tune_frame"],
     "stores": ["ENV_STORES", "INDEX_SET", "IndexRead", "IndexSearch", "ServedStore", "index_of", "read_index",
                "searched_probe_row", "served_stores"],
 })

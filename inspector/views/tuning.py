@@ -14,6 +14,9 @@ from ..tune.space import DEFAULT_KINDS, Space
 #: Columns of ``tune_frame``.
 TUNE_COLUMNS: tuple[str, ...] = ("rank", "splitter", "spec", "score", "score 95%", "questions", "chunks", "embedded",
                                  "duplication", "over cap", "verdict")
+#: Columns ``tune_frame`` adds with the user's own questions: the share of them whose five chunks
+#: hold no atom cut in two, and the tokens those five chunks bring.
+ASKED_COLUMNS: tuple[str, ...] = ("whole@5", "whole@5 95%", "your ctx tokens")
 
 
 def page_space(kinds: Sequence[str], budgets: Sequence[int], unit: str, overlap: bool, path: bool) -> Space:
@@ -25,7 +28,8 @@ def page_space(kinds: Sequence[str], budgets: Sequence[int], unit: str, overlap:
 
 def tune_frame(result: TuneResult) -> pd.DataFrame:
     """One row per configuration: ranked ones first (their rank and verdict), then those scored
-    on the sample only, then those left out (the reason as the verdict)."""
+    on the sample only, then those left out (the reason as the verdict); with the user's own
+    questions, ``ASKED_COLUMNS`` too."""
     clear = bool(result.decision and result.decision.clear)
     winners = set(result.winners)
     rows = []
@@ -39,8 +43,11 @@ def tune_frame(result: TuneResult) -> pd.DataFrame:
                      "score": c.score.value if c.score else None,
                      "score 95%": f"[{100 * c.score.low:.1f}, {100 * c.score.high:.1f}]" if c.score else "",
                      "questions": c.score.count if c.score else None, "chunks": c.chunks, "embedded": c.embedded,
-                     "duplication": round(c.duplication, 3), "over cap": c.over_cap, "verdict": verdict})
-    return pd.DataFrame(rows, columns=list(TUNE_COLUMNS))
+                     "duplication": round(c.duplication, 3), "over cap": c.over_cap, "verdict": verdict,
+                     **({"whole@5": c.whole.value if c.whole else None,
+                         "whole@5 95%": f"[{100 * c.whole.low:.1f}, {100 * c.whole.high:.1f}]" if c.whole else "",
+                         "your ctx tokens": round(c.asked_tokens, 1) if c.whole else None} if result.asked else {})})
+    return pd.DataFrame(rows, columns=list(TUNE_COLUMNS) + (list(ASKED_COLUMNS) if result.asked else []))
 
 
 def tune_figure(result: TuneResult) -> go.Figure:

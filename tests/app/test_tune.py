@@ -64,3 +64,25 @@ def test_a_bad_space_is_refused_with_its_reason():
     at.text_input(key="tune_budgets").set_value("400").run()
     at.multiselect(key="tune_kinds").set_value([]).run()
     assert not errors(at)  # no kind chosen: the six kinds
+
+
+def test_your_questions_show_what_each_configuration_hands_the_model_for_them():
+    from inspector.retrieval import load_questions
+
+    text = b"How many vacation days do employees get?\nWhich regions store backups?\nWhat port does the admin use?\n"
+    at = _opened(app())
+    at.file_uploader(key="orphan_questions_upload").set_value(("mine.txt", text, "text/plain")).run()
+    assert_clean(at)
+    assert any("3 questions read from mine" in s.value for s in at.success)
+    assert not [b for b in at.button if b.key == "orphan_theirs"], "no review of retrieved chunks offered here"
+    at.button(key="tune_search").click().run()
+    assert_clean(at)
+    frame = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
+    work = Workspace(load_corpus(SAMPLE))
+    truth = tune(work, ["structured:400", "structured:800", "fixed:400", "fixed:800"],
+                 golden=[load_golden(SAMPLE / "golden-questions.jsonl", work)],
+                 questions=load_questions(text, name="mine.txt"))
+    assert list(frame["spec"]) == [str(c.spec) for c in truth.candidates]
+    assert list(frame["whole@5"]) == [c.whole.value for c in truth.candidates]
+    assert list(frame["your ctx tokens"]) == [round(c.asked_tokens, 1) for c in truth.candidates]
+    assert frame["whole@5 95%"].str.startswith("[").all()
