@@ -36,10 +36,19 @@ def _corpus_folder() -> str:
     return tempfile.mkdtemp(prefix="chunk-inspector-corpora-")
 
 
+def _handle(ctx):
+    return corpus_handle(ctx.corpus, ctx.workspace.mode, chunk_set_store().folder, _corpus_folder(),
+                         data=data_folder(), spend=ctx.launch.spend, rerank_url=ctx.launch.rerank_url,
+                         stores=ctx.launch.stores, store_credentials=ctx.launch.store_credentials,
+                         embeddings_url=ctx.launch.embeddings_url)
+
+
 def run(ctx, task: str, *args):
     """``task`` over the sidebar's corpus, in a worker process (see ``Offload.run``)."""
-    handle = corpus_handle(ctx.corpus, ctx.workspace.mode, chunk_set_store().folder, _corpus_folder(),
-                           data=data_folder(), spend=ctx.launch.spend, rerank_url=ctx.launch.rerank_url,
-                           stores=ctx.launch.stores, store_credentials=ctx.launch.store_credentials,
-                           embeddings_url=ctx.launch.embeddings_url)
-    return offload().run(task, ctx.workspace, handle, *args)
+    return offload().run(task, ctx.workspace, _handle(ctx), *args)
+
+
+def each(ctx, task: str, calls):
+    """``task`` over the sidebar's corpus with each of ``calls``, in every worker at once: results
+    with their call's position as they finish (see ``Offload.each``)."""
+    return offload().each(task, ctx.workspace, _handle(ctx), calls)

@@ -72,6 +72,7 @@ goal = Goal((golden,) if golden is not None else (), int(context), None,
             float(duplication) if duplication else None, asked=yours)
 goal_key = (golden_digest, int(context), float(duplication), yours.id if yours else "")
 key = (ctx.corpus.fingerprint, state.mode, tuple(map(str, specs)), goal_key, retriever)
+MAX_KEPT = 1024
 
 
 @st.cache_resource(show_spinner=False)
@@ -80,21 +81,37 @@ def _finished() -> dict:
     return {}
 
 
-@st.cache_data(max_entries=1024, show_spinner=False)
-def _candidate(fingerprint: str, mode: str, spec: str, goal_key: tuple, retriever: str, sample: tuple, _goal, _ctx):
-    return _offload.run(_ctx, "tune_candidate", str(_shared.engine_spec(spec)), _goal, retriever, sample)
+@st.cache_resource(show_spinner=False)
+def _candidates() -> dict:
+    # Configurations measured on this server, by what they were asked: a search that tries one again
+    # (another space, another visitor) does not measure it twice.
+    return {}
+
+
+def _rung(specs, sample):
+    """A rung of the search: what this server measured already, then the rest on every worker at once."""
+    kept = _candidates()
+    keys = [(ctx.corpus.fingerprint, state.mode, str(spec), goal_key, retriever, sample) for spec in specs]
+    todo = []
+    for position, found in enumerate(keys):
+        if found in kept:
+            yield position, kept[found]
+        else:
+            todo.append(position)
+    calls = [(str(_shared.engine_spec(specs[n])), goal, retriever, sample) for n in todo]
+    for done, candidate in _offload.each(ctx, "tune_candidate", calls):
+        if len(kept) >= MAX_KEPT:
+            kept.clear()  # a bound, not a policy: a search measures what it finds missing
+        kept[keys[todo[done]]] = candidate
+        yield todo[done], candidate
 
 
 finished = _finished()
 if asked and key not in finished:
     bar = st.progress(0.0, text="Measuring each configuration…")
-
-    def _measured(spec, sample):
-        return _candidate(ctx.corpus.fingerprint, state.mode, str(spec), goal_key, retriever, sample, goal, ctx)
-
     with ranking(retriever, ctx, specs):
-        measured = measure_space(specs, goal, _measured,
-                          lambda what, done, total: bar.progress(done / total, text=f"{what} ({done} of {total})…"))
+        measured = measure_space(specs, goal, _rung, lambda what, done, total: bar.progress(
+            done / total, text=f"{what} ({done} of {total})…"))
     bar.empty()
     finished[key] = settled(measured, goal, ctx.workspace)
 result = finished.get(key)

@@ -43,6 +43,14 @@ def tuned(space) -> dict:
     return json.loads(shown.stdout)
 
 
+def test_configurations_measured_at_once_rank_as_one_after_another(tuned, space):
+    """``tuned`` measured its configurations in forked workers (one per core, up to 4)."""
+    serial = run("tune", "sample_corpus", "--golden", GOLDEN, "--space", str(space), "--json", "--engine", "memory",
+                 "--jobs", "1")
+    assert serial.returncode == 0, serial.stderr
+    assert json.loads(serial.stdout) == tuned
+
+
 def test_the_winner_scores_what_report_says_of_it_to_the_digit(tuned):
     assert tuned["objective"] == "recall@2000" and len(tuned["candidates"]) == 10
     best = tuned["decision"]["best"]

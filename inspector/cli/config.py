@@ -341,6 +341,7 @@ class TuneOptions:
     cap: str | None = None
     max_duplication: float | None = None
     space: str | None = None
+    jobs: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,7 +391,7 @@ def _export(g: argparse.Namespace, model: str) -> RunConfig:
 def _tune(g: argparse.Namespace, model: str) -> RunConfig:
     return RunConfig("tune", CorpusSource.read(g), (), Retrieval.read(g), Tracking.read(g), Stores(),
                      tuple(g.golden or ()), g.questions, g.json, g.quiet, model,
-                     TuneOptions(g.context, g.cap, g.max_duplication, g.space))
+                     TuneOptions(g.context, g.cap, g.max_duplication, g.space, g.jobs))
 
 
 def _context(g: argparse.Namespace, model: str) -> RunConfig:

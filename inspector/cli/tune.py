@@ -9,7 +9,7 @@ import sys
 
 from .config import CorpusSource, Retrieval, Tracking, TuneOptions
 from .inputs import golden_set, question_set, retriever_for
-from .opening import Run, load
+from .opening import Run, default_jobs, load
 from .output import ProgressBar, fail, log_to_mlflow, tracking_ready
 
 
@@ -38,6 +38,8 @@ def add_tune(commands) -> None:
                                                       "prefixes, headers, specs); default: six kinds at four budgets")
     tune.add_argument("--json", action="store_true", help="print one JSON object")
     tune.add_argument("--quiet", action="store_true", help="no progress bar")
+    tune.add_argument("--jobs", type=int, default=0, metavar="N",
+                      help="configurations measured at once, in worker processes (default: one per CPU core, up to 4)")
     Retrieval.declare(tune)
     Tracking.declare(tune)
 
@@ -83,7 +85,8 @@ def run_tune(run: Run) -> int:
 
     bar = ProgressBar(enabled=not config.quiet and sys.stderr.isatty(), estimate=True)
     result = tune(workspace, space, golden=golden, context=options.context, cap=cap,
-                  max_duplication=options.max_duplication, retriever=retriever, progress=bar, questions=questions)
+                  max_duplication=options.max_duplication, retriever=retriever, progress=bar, questions=questions,
+                  jobs=options.jobs or default_jobs())
     out = _shown(config, result, workspace, len(corpus))
     sys.stdout.write(json.dumps(out, indent=2) + "\n" if config.json else out)
     if not config.tracking.on:

@@ -10,6 +10,7 @@ from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "space": ["DEFAULT_KINDS", "Space", "parse_cap"],
-    "search": ["Candidate", "Goal", "TuneResult", "measure_candidate", "measure_space", "settled", "survivors", "tune"],
+    "search": ["Candidate", "Goal", "Rung", "TuneResult", "measure_candidate", "measure_space", "one_by_one", "settled",
+               "survivors", "tune"],
     "printed": ["format_tune"],
 })

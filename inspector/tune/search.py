@@ -13,7 +13,7 @@ recommended instead (the cheapest such), since the scores cannot tell them apart
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..confidence import SEED, Interval, rate
@@ -177,11 +177,13 @@ class Goal:
 
 def tune(workspace, space: Space | Sequence[SplitterSpec | str], *, golden: Sequence = (), context: int = 2000,
          cap: tuple[int, str] | None = None, max_duplication: float | None = None, retriever=None,
-         progress: Progress | None = None, seed: int = SEED, questions=None) -> TuneResult:
+         progress: Progress | None = None, seed: int = SEED, questions=None, jobs: int = 1) -> TuneResult:
     """Search ``space`` (or a list of specs) on ``workspace``'s corpus: ``golden`` sets give the
     objective recall@``context``; ``cap`` (``(size, unit)``) the embedder's limit and the unit
     tokens are counted in; ``max_duplication`` leaves out candidates repeating more text;
-    ``questions`` (a ``QuestionSet``) are asked of every candidate scored on every question."""
+    ``questions`` (a ``QuestionSet``) are asked of every candidate scored on every question.
+    ``jobs`` configurations are measured at once where the engine forks workers
+    (``Engine.fan_out``); the result is the same."""
     specs = space.candidates() if isinstance(space, Space) else [parse_spec(s) for s in space]
     if not specs:
         raise ValueError("tune needs at least one configuration")
@@ -190,38 +192,52 @@ def tune(workspace, space: Space | Sequence[SplitterSpec | str], *, golden: Sequ
     goal = Goal(tuple(golden), context, cap, max_duplication, seed, questions)
     workspace.measure_ahead([(s, None) for s in specs], [] if golden else specs, retriever=retriever)
 
-    def measured(spec: SplitterSpec, sample) -> Candidate:
-        found = measure_candidate(workspace, spec, goal, retriever, sample)
-        workspace.release(spec)
-        return found
+    def rung(rung_specs: Sequence[SplitterSpec], sample: tuple) -> Iterator[tuple[int, Candidate]]:
+        def measured(work, item: tuple[int, SplitterSpec]) -> tuple[int, Candidate]:
+            found = measure_candidate(work, item[1], goal, retriever, sample)
+            work.release(item[1])
+            return item[0], found
 
-    return settled(measure_space(specs, goal, measured, progress), goal, workspace)
+        return workspace.fan_out(measured, list(enumerate(rung_specs)), jobs)
+
+    return settled(measure_space(specs, goal, rung, progress), goal, workspace)
 
 
-def measure_space(specs: Sequence[SplitterSpec], goal: Goal, measure: Callable[[SplitterSpec, tuple], Candidate],
-           progress: Progress | None = None) -> list[Candidate]:
-    """Every spec measured by ``measure(spec, sample)``: with a sample rung, all of them on it
-    first, then the survivors on every question (the others marked as scored on the sample)."""
+#: Measures a rung: every spec given on the sample given (``()``: every question), yielding each
+#: spec's position among them with its candidate, in any order (a pool yields them as they finish).
+Rung = Callable[[Sequence[SplitterSpec], tuple], Iterable[tuple[int, Candidate]]]
+
+
+def one_by_one(measure: Callable[[SplitterSpec, tuple], Candidate]) -> Rung:
+    """A rung measured by calling ``measure`` on each spec in turn, in this process."""
+    def rung(specs: Sequence[SplitterSpec], sample: tuple) -> Iterator[tuple[int, Candidate]]:
+        for position, spec in enumerate(specs):
+            yield position, measure(spec, sample)
+
+    return rung
+
+
+def measure_space(specs: Sequence[SplitterSpec], goal: Goal, rung: Rung,
+                  progress: Progress | None = None) -> list[Candidate]:
+    """Every spec measured by ``rung`` (``one_by_one``, or a pool's): with a sample rung, all of
+    them on it first, then the survivors on every question (the others marked as scored on the
+    sample). The result is in ``specs``' order whatever order the rung finishes in."""
     sample = goal.sample()
-    total = len(specs) * 2 if sample else len(specs)
-    measured: list[Candidate] = []
-    for spec in specs:
-        measured.append(measure(spec, sample))
+    measured: list[Candidate | None] = [None] * len(specs)
+    for done, (position, candidate) in enumerate(rung(specs, sample), 1):
+        measured[position] = candidate
         if progress:
-            progress(spec.label, len(measured), total)
+            progress(candidate.label, done, len(specs) * 2 if sample else len(specs))
     if not sample:
-        return measured
+        return list(measured)
     going = survivors(measured, goal)
-    total, done = len(specs) + len(going), len(specs)
-    for position, candidate in enumerate(measured):
-        if str(candidate.spec) in going:
-            measured[position] = measure(candidate.spec, ())
-            done += 1
-            if progress:
-                progress(candidate.label, done, total)
-        elif candidate.score is not None and not candidate.excluded:
-            measured[position] = replace(candidate, sampled=True)
-    return measured
+    again = [position for position, candidate in enumerate(measured) if str(candidate.spec) in going]
+    for done, (position, candidate) in enumerate(rung([measured[p].spec for p in again], ()), len(specs) + 1):
+        measured[again[position]] = candidate
+        if progress:
+            progress(candidate.label, done, len(specs) + len(again))
+    return [replace(c, sampled=True) if str(c.spec) not in going and c.score is not None and not c.excluded else c
+            for c in measured]
 
 
 def measure_candidate(workspace, spec: SplitterSpec | str, goal: Goal, retriever=None,

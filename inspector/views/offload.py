@@ -24,7 +24,8 @@ import os
 import pickle
 import tempfile
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,6 +214,25 @@ class Offload:
         """The result of ``task`` (a name in ``TASKS``) with ``args`` over the
         corpus: computed by a worker process (in this thread, on ``workspace``, when there are
         none), or by the same request already running for another session."""
+        return self._result(self._submit(task, workspace, handle, args), task, workspace, args)
+
+    def each(self, task: str, workspace: Workspace, handle: CorpusHandle,
+             calls: Sequence[tuple]) -> Iterator[tuple[int, object]]:
+        """``task`` with each of ``calls`` (argument tuples), all handed to the workers at once:
+        each result with its call's position, in the order they finish (one by one, in this
+        thread, when there are no workers)."""
+        if self._pool is None:
+            for position, args in enumerate(calls):
+                yield position, self.run(task, workspace, handle, *args)
+            return
+        started = {self._submit(task, workspace, handle, args): position for position, args in enumerate(calls)}
+        for future in as_completed(started):
+            position = started[future]
+            yield position, self._result(future, task, workspace, calls[position])
+
+    def _submit(self, task: str, workspace: Workspace, handle: CorpusHandle, args: tuple) -> Future:
+        """The future of ``task`` with ``args``: a worker's, one another session started, or (with
+        no workers) one computed here and finished."""
         if task not in TASKS:
             raise ValueError(f"unknown task {task!r}; tasks are {', '.join(TASKS)}")
         key = (task, handle.fingerprint, handle.mode, tuple(map(_identity, args)))
@@ -229,6 +249,9 @@ class Offload:
                     running.set_result(TASKS[task](workspace, *args))
                 except BaseException as exc:  # handed to every session waiting for it
                     running.set_exception(exc)
+        return running
+
+    def _result(self, running: Future, task: str, workspace: Workspace, args: tuple):
         try:
             return running.result()
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, answer here

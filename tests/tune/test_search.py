@@ -7,6 +7,7 @@ import pytest
 
 from inspector.retrieval.golden import golden_recall
 from inspector.retrieval.golden_files import load_golden
+from inspector.spec import parse_spec
 from inspector.tune.search import HALVING_FROM, tune
 from tests.support.paths import SAMPLE
 
@@ -131,3 +132,23 @@ def test_your_questions_ride_along_and_reach_the_tracked_runs(sample_markdown, t
     fixed = runs["fixed:400"].metrics
     assert fixed["whole_at_5"] == result.ranked[[str(c.spec) for c in result.ranked].index("fixed:400")].whole.value
     assert fixed["whole_at_5.low"] <= fixed["whole_at_5"] <= fixed["whole_at_5.high"]
+
+
+@pytest.mark.parametrize("order", ["reversed", "odd first"])
+def test_a_rung_finishing_in_any_order_settles_as_one_by_one(sample_markdown, many, order):
+    """What a pool of workers gives the page: a rung's candidates as they finish, not in order."""
+    from inspector.tune.search import Goal, measure_candidate, measure_space, one_by_one, settled
+
+    specs = [parse_spec(s) for s in SPECS]
+    goal = Goal((many,), 2000)
+    serial = one_by_one(lambda spec, sample: measure_candidate(sample_markdown, spec, goal, None, sample))
+
+    def shuffled(rung_specs, sample):
+        found = list(serial(rung_specs, sample))
+        return found[::-1] if order == "reversed" else found[1::2] + found[::2]
+
+    steps = []
+    scattered = measure_space(specs, goal, shuffled, lambda what, done, total: steps.append((done, total)))
+    assert scattered == measure_space(specs, goal, serial)
+    assert [done for done, _ in steps] == list(range(1, len(steps) + 1)) and steps[-1][0] == steps[-1][1]
+    assert settled(scattered, goal, sample_markdown) == tune(sample_markdown, SPECS, golden=[many])

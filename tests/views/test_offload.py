@@ -102,3 +102,21 @@ def test_rounds_import_measures_and_golden_recall_come_back_the_same(pool, works
     workspace.add_chunk_set(chunk_set)
     assert pool.run("golden", workspace, where, golden, str(chunk_set.spec), "imported", chunk_set) == \
         golden_recall(workspace, golden, chunk_set.spec, label="imported")
+
+
+@pytest.mark.parametrize("processes", [0, 2])
+def test_each_call_of_a_batch_is_answered_at_its_position(processes, workspace, tmp_path):
+    """The Tune page hands a rung of configurations to every worker at once: each result comes
+    back with the position of the call it answers, whichever finishes first."""
+    from inspector.tune.search import Goal, measure_candidate
+
+    goal = Goal((), 2000)
+    specs = ["fixed:400", "structured:800", "heading:512", "recursive:800"]
+    pool = Offload(processes)
+    try:
+        found = list(pool.each("tune_candidate", workspace, handle(tmp_path), [(s, goal, "bm25", ()) for s in specs]))
+    finally:
+        pool.close()
+    assert sorted(position for position, _ in found) == list(range(len(specs)))
+    for position, candidate in found:
+        assert candidate == measure_candidate(workspace, specs[position], goal, "bm25", ())
