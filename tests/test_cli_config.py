@@ -8,7 +8,8 @@ import dataclasses
 import pytest
 
 from inspector.cli import build_parser
-from inspector.cli.config import CheckOptions, CorpusSource, ReportOptions, RunConfig, TuneOptions, run_config
+from inspector.cli.config import CheckOptions, ReportOptions, RunConfig, TuneOptions, run_config
+from inspector.cli.options import CorpusSource
 from inspector.errors import ArgumentRefused, RetrieverError
 
 

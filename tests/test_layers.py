@@ -101,15 +101,15 @@ def test_no_module_imports_a_private_name_of_another():
 
 def test_argv_is_read_once_into_a_run_configuration():
     """Only the command line parses argv (and the app's launch, its own argv): argparse is
-    imported by ``cli``'s parser and ``cli/config``, and its namespace is read in ``cli/config``
-    alone, into a ``RunConfig``; below the command line nothing sees it."""
+    imported by ``cli``'s parser, ``cli/config`` and the option groups of ``cli/options``, and its
+    namespace is read in those two alone, into a ``RunConfig``; below the command line nothing sees it."""
     package = ROOT / "inspector"
     parsers = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
                      if re.search(r"^\s*import argparse|^\s*from argparse", p.read_text(encoding="utf-8"), re.M))
-    assert parsers == ["cli/__init__.py", "cli/config.py", "views/launch.py"]
+    assert parsers == ["cli/__init__.py", "cli/config.py", "cli/options.py", "views/launch.py"]
     readers = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
                      if "Namespace" in p.read_text(encoding="utf-8"))
-    assert readers == ["cli/config.py"]
+    assert readers == ["cli/config.py", "cli/options.py"]
     below = [str(p.relative_to(package)) for p in package.rglob("*.py")
              if p.parent.name != "cli" and re.search(r"\bargs\.[a-z]", p.read_text(encoding="utf-8"))]
     assert below == []

@@ -19,9 +19,10 @@ from ..errors import InspectorError
 from ..spec import SWEEP_BUDGETS
 from .app import run_app
 from .check import run_check, run_export
-from .config import AppOptions, CorpusSource, Retrieval, Stores, Tracking, run_config
+from .config import AppOptions, run_config
 from .context import run_context
 from .opening import Run
+from .options import CorpusSource, Retrieval, Stores, Tracking
 from .output import fail, one_line
 from .report import run_report
 from .tune import add_tune, run_tune

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from .config import Retrieval
+from .options import Retrieval
 from .output import fail
 
 

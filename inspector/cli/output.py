@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from .config import Tracking
+from .options import Tracking
 
 #: The longest refusal printed (the rest of a long value is left out).
 MAX_MESSAGE = 600

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .config import Retrieval, Stores
+from .options import Retrieval, Stores
 from .output import ProgressBar, fail
 
 #: How a store's row is named in the tables when the report reads one store: its chunks ranked by

@@ -7,9 +7,10 @@ import json
 import math
 import sys
 
-from .config import CorpusSource, Retrieval, Tracking, TuneOptions
+from .config import TuneOptions
 from .inputs import golden_set, question_set, retriever_for
 from .opening import Run, default_jobs, load
+from .options import CorpusSource, Retrieval, Tracking
 from .output import ProgressBar, fail, log_to_mlflow, tracking_ready
 
 
