@@ -2,6 +2,8 @@
 their agreement (Fleiss' kappa), the trend across rounds on the corpus, and downloads. Not a page.
 """
 
+import time
+
 import streamlit as st
 
 from app_pages._tables import data_table
@@ -41,8 +43,9 @@ def show_results(store, review_round, chunks) -> None:
         st.button("Retry", key="orphan_retry_results")
         return
     summary = summarize(answers, round_id=review_round.id, label=review_round.label)
-    st.caption(md(f"Round {review_round.label} · answers saved in {store.path} · read again every {EVERY} "
-                  "seconds, so other reviewers' answers appear as they save them"))
+    read = time.strftime("%H:%M:%S", time.localtime())
+    st.caption(md(f"Round {review_round.label} · answers saved in {store.path} · read at {read}, and again every "
+                  f"{EVERY} seconds, so other reviewers' answers appear as they save them"))
     if not summary.reviewers:
         st.info("No complete answer in this round yet. Answers appear here as reviewers save them.")
     else:

@@ -209,6 +209,7 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
     assert metrics["Reviewers"] == "2" and metrics["Orphan chunks, by majority"] == "1 of 2 chunks"
     # Dana 1 of 2, Ravi 2 of 2: the pooled answers, in the unit the trend's bar is labelled in.
     assert metrics["Orphan answers"] == "3 of 4 answers"
+    assert any(re.search(r"read at \d\d:\d\d:\d\d, and again every 5 seconds", plain(c.value)) for c in ravi.caption)
     (bar,) = json.loads(ravi.get("plotly_chart")[0].proto.spec)["data"]
     assert bar["text"] == ["3 of 4 answers"]
     # By hand: shares 3/4 orphan, 1/4 fine, chance 10/16; observed (0 + 1) / 2; kappa = -1/3.
