@@ -18,6 +18,7 @@ def parked(tmp_path, monkeypatch):
     return folder
 
 
+
 @pytest.fixture(scope="module")
 def cluster():
     try:

@@ -27,6 +27,7 @@ from tests.support.engines import (
     check_and_export,
     count_batches,
     generated,
+    left_in,
     nothing_derived_again,
     report,
     with_unreadable_files,
@@ -50,7 +51,7 @@ def test_the_streamed_corpus_prints_the_held_corpus_report(capsys, monkeypatch, 
     assert report(capsys, monkeypatch, corpus, tmp_path / "stream", "--atoms", mode, "--engine", "stream",
                   "--jobs", "2", *grouped) == held
     assert (tmp_path / "stream" / "analyses.sqlite3").stat().st_size > 100_000
-    assert list(parked.iterdir()) == []  # every parked batch removed
+    assert left_in(parked) == []  # every parked batch removed
 
 
 def test_a_few_thousand_documents_in_many_batches_give_the_same_report(capsys, monkeypatch, tmp_path, parked):
@@ -69,7 +70,7 @@ def test_check_and_export_stream_too(capsys, monkeypatch, tmp_path, parked):
     workers_alone_build_workspaces(monkeypatch)
     assert check_and_export(capsys, monkeypatch, tmp_path / "stream", "stream") == held
     assert '"fingerprint"' in held[1] and held[0].count('"chunk_id"') > 300
-    assert list(parked.iterdir()) == []
+    assert left_in(parked) == []
 
 
 def test_local_streams_a_corpus_from_its_size_on(capsys, monkeypatch, tmp_path, parked):
@@ -108,8 +109,8 @@ def test_a_streamed_corpus_refuses_what_needs_it_in_memory(tmp_path, parked):
         # Neighbour windows asked afterwards: ranked again, the winners read back with theirs.
         assert work.probe("sentence:800", k=3, expand=2) == held.probe("sentence:800", k=3, expand=2)
         assert work.fingerprint == corpus.fingerprint
-        assert len(list(parked.iterdir())) == 1
-    assert list(parked.iterdir()) == []
+        assert len(left_in(parked)) == 1
+    assert left_in(parked) == []
 
 
 def copies(folder, count: int = 3):
@@ -161,7 +162,7 @@ def test_dense_and_hybrid_retrievers_rank_over_the_batches_as_over_the_held_corp
     assert report(capsys, monkeypatch, tmp_path / "corpus", tmp_path / "stream", *args, "--engine", "stream",
                   "--jobs", "2") == held
     assert len(batches) > 12
-    assert list(parked.iterdir()) == []
+    assert left_in(parked) == []
 
 
 def test_one_pass_measures_everything_asked_ahead(tmp_path, monkeypatch, parked):
@@ -245,7 +246,7 @@ def test_a_full_disk_ends_the_command_with_the_reason_and_leaves_nothing(capsys,
     assert main(["report", str(SAMPLE), "--engine", "stream", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "No space left on device" in err and "TMPDIR" in err and "Traceback" not in err
-    assert list(parked.iterdir()) == []
+    assert left_in(parked) == []
 
 
 def test_a_corpus_with_nothing_readable_is_refused_and_leaves_nothing(capsys, monkeypatch, tmp_path, parked):
@@ -256,7 +257,7 @@ def test_a_corpus_with_nothing_readable_is_refused_and_leaves_nothing(capsys, mo
     assert main(["check", str(corpus), "--spec", "fixed:400", "--engine", "stream"]) == 2
     err = capsys.readouterr().err
     assert "skipped binary.md" in err and "no readable documents" in err
-    assert list(parked.iterdir()) == []
+    assert left_in(parked) == []
 
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])

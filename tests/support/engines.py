@@ -86,7 +86,15 @@ def nothing_derived_again(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("computed again, not read from the kept store")
 
-    for name in ("inspector.measure.workspace.chunk_spans", "inspector.measure.workspace.query_candidates",
+    for name in ("inspector.measure.workspace.chunk_spans", "inspector.measure.analysing.query_candidates",
+                 "inspector.measure.probing.query_candidates",
                  "inspector.retrieval.terms.TermTable.runs_of", "inspector.retrieval.terms.occurrences",
                  "inspector.measure.derived.get_length"):
         monkeypatch.setattr(name, refuse)
+
+
+def left_in(parked) -> list:
+    """What a command left where it parks its batches. The conversion host (``corpus.box``) is
+    one per process, kept for every later conversion: when this test's command is the process's
+    first to convert a file, the host's socket folder is made here and stays, as it should."""
+    return [p for p in parked.iterdir() if not p.name.startswith("ci-box-")]
