@@ -39,7 +39,7 @@ class Engine(Protocol):
     """One corpus in one atom mode, measured by configuration (a spec or its string)."""
 
     mode: str
-    """The atom mode: ``markdown`` or ``seed``."""
+    """The atom mode: ``markdown``, ``plain`` or ``seed``."""
 
     @property
     def fingerprint(self) -> str:

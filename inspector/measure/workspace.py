@@ -1,43 +1,40 @@
 """A corpus prepared once for many measurements: atoms, term indexes and splits are cached.
 
 Every splitter and every budget reuses the same per-document ``Analysis`` (atoms are never
-recomputed per configuration), and the probe's term index is built once per document.
+recomputed per configuration), and the probe's term index is built once per document. The
+analyses are ``analysing``'s side of the workspace, the probe ``probing``'s; splitting,
+measuring, chunk sets and exports are here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext
-from functools import partial
 from itertools import accumulate
 
-from ..atoms.analysis import Analysis, HeadingIndex
-from ..atoms.detect import analyze
-from ..atoms.store import AnalysisStore
+from ..atoms.analysis import Analysis
 from ..chunks.export import export_chunks
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..corpus.load import Corpus
 from ..errors import ChunkSetError, ContextLineError
 from ..forking import collection_paused
 from ..lengths import get_length
-from ..model import ATOM_KINDS, Chunk, Document, ImportProblem, Span, SplitResult, every_script
-from ..retrieval.opening import shared_retriever
-from ..retrieval.probe import ProbeResult, Query, choose_queries, probe_pool, query_candidates
-from ..retrieval.ranking import Pool, Retriever
-from ..retrieval.retriever_spec import RetrieverSpec
+from ..model import Chunk, Document, ImportProblem, Span, SplitResult
+from ..retrieval.probe import ProbeResult, Query
+from ..retrieval.ranking import Retriever
 from ..retrieval.terms import TermTable
 from ..spec import SplitterSpec, parse_spec
 from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
+from .analysing import Analysing
 from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
-from .derived import DerivedStore
 from .engine import Engine
 from .headers import HeaderCarry, header_carry_spans
-from .summary import CorpusFacts, Grouped, SplitSummary, most_first
-from .workers import TABLE_SHARE, Workers
+from .probing import Probing
+from .summary import Grouped, SplitSummary
 
 
-class Workspace(Engine):
+class Workspace(Analysing, Probing, Engine):
     """One corpus in one atom mode, with everything derived from it cached.
 
     Every chunking is named by a spec: a built-in splitter, another library's splitter
@@ -118,119 +115,6 @@ class Workspace(Engine):
         part.kept = self.kept
         return part
 
-    def keep_in(self, folder) -> None:
-        """Keep the analyses (``atoms.store``) and what runs derive from them (``derived``) in
-        ``folder`` between runs, and read what earlier runs kept there."""
-        self.analysis_store, self.kept = AnalysisStore(folder), DerivedStore(folder)
-
-    def analysis(self, document: Document) -> Analysis:
-        """The document's structure: kept in ``analysis_store`` (every document's is read at
-        the first miss), else computed on first use."""
-        found = self._analyses.get(document.id)
-        if found is None and self.analysis_store is not None and not self._store_read:
-            self.read_analyses()
-            found = self._analyses.get(document.id)
-        if found is None:
-            found = self._computed.get(document.text)  # another file with the same text
-            if found is None:
-                found = self._computed[document.text] = analyze(document.text, self.mode)
-                self._unsaved.append(document.id)
-            self._analyses[document.id] = found
-        return found
-
-    def has_analysis(self, document: Document) -> bool:
-        """Whether the document's analysis is at hand (computed, added or read)."""
-        return document.id in self._analyses
-
-    def read_analyses(self) -> int:
-        """Take every missing analysis ``analysis_store`` keeps; how many it had."""
-        self._store_read = True
-        return self.analysis_store.fill(self.documents, self._analyses, self.mode) if self.analysis_store else 0
-
-    def save_analyses(self) -> int:
-        """Keep the analyses computed here in ``analysis_store``; how many were written."""
-        unsaved, self._unsaved = self._unsaved, []
-        return self.analysis_store.keep(self.documents, self._analyses, unsaved) if self.analysis_store else 0
-
-    def add_analyses(self, analyses: Mapping[str, Analysis], *, new: bool = False) -> None:
-        """Use analyses made elsewhere (by document id: another workspace of the same documents
-        and mode, a worker, a store, a cluster), so they are not computed again; ``new`` ones
-        are kept in ``analysis_store`` with those computed here."""
-        self._analyses.update(analyses)
-        if new:
-            self._unsaved += list(analyses)
-
-    def headings(self, document: Document) -> HeadingIndex:
-        """The document's heading paths by offset (what imported chunks are labelled with)."""
-        return self.analysis(document).heading_index
-
-    def analyses(self, jobs: int = 1, workers=None) -> list[Analysis]:
-        """Every document's structure, in corpus order. With ``jobs`` > 1, forked workers
-        analyse the later documents (and pick their query candidates) while this process
-        builds the probe's term table and does the same for the first ones. ``workers``
-        (``workers.Workers`` over this corpus's documents) are ones started earlier."""
-        if self.analysis_store is not None and not self._store_read:
-            self.read_analyses()
-        missing = [d for d in self.documents if d.id not in self._analyses]
-        if workers is None and jobs > 1:
-            head = TABLE_SHARE.get(self.mode, 0.2) if self._terms is None else 0.0
-            workers = Workers.start(missing, self.mode, jobs, head)
-        if workers is not None:
-            candidates: dict[str, list] = {}
-            try:
-                self.term_table().index()  # independent of atoms: overlaps the workers' parsing
-                if self.mode != "seed":  # new documents have chunks never counted: built while they parse
-                    get_length("o200k")
-                for document in workers.own:
-                    candidates[document.id] = query_candidates(document, self.analysis(document).atoms["num"],
-                                                               every_script(self.mode))
-                for document, analysis, found in workers.collect():
-                    self._analyses[document.id] = analysis
-                    self._unsaved.append(document.id)
-                    candidates[document.id] = found
-                for document, earlier in workers.twins:  # same text: same analysis, same candidates
-                    self._analyses[document.id] = self._analyses[earlier.id]
-                    candidates[document.id] = candidates[earlier.id]
-            finally:
-                workers.close()
-            if all(d.id in candidates for d in self.documents):
-                self._query_candidates = candidates
-        analyses = [self.analysis(d) for d in self.documents]
-        self.save_analyses()
-        return analyses
-
-    def prepare_probe(self) -> None:
-        """Build everything the probe shares across configurations (before forking workers)."""
-        candidates, self._query_candidates = self._query_candidates, None
-        if self._queries is None and candidates is not None:
-            found = [candidates[d.id] for d in self.documents]
-            if self.kept is not None:  # the workers found them: the next run reads them
-                self.kept.keep(self.kept.keys("candidates", self.documents, self.mode), found)
-            self._queries = choose_queries(self.documents, found, scripts=every_script(self.mode))
-        self.queries()
-        self.find_words(frozenset(w for q in self.queries() for w in q.words))
-        self._atom_arrays()
-        if self.mode != "seed" and self.kept is None:
-            get_length("o200k")  # kept counts build it only when a chunk was never counted
-
-    def languages(self) -> dict[str, str]:
-        """Each document's language (``Analysis.language``), by document id, in corpus order."""
-        return {d.id: a.language for d, a in zip(self.documents, self.analyses())}
-
-    def language_counts(self) -> dict[str, int]:
-        """Documents per language, the most written first."""
-        counts: dict[str, int] = {}
-        for language in self.languages().values():
-            counts[language] = counts.get(language, 0) + 1
-        return most_first(counts)
-
-    def corpus_facts(self) -> CorpusFacts:
-        """Documents, characters, languages and atoms of the corpus."""
-        facts = CorpusFacts()
-        for document, analysis in zip(self.documents, self.analyses()):
-            facts.add(len(document.text), analysis.language, CorpusFacts.lengths_of(analysis.atoms))
-        return facts
-
     def ask(self, spec: SplitterSpec | str, questions, *, retriever=None, k: int = 5):
         """The user's questions (a ``QuestionSet``) ranked against ``spec``'s chunks by
         ``retriever`` (default BM25): an ``asking.AskResult``."""
@@ -286,14 +170,6 @@ class Workspace(Engine):
     def subset_of(self, language: str) -> "Workspace":
         """``subset`` of the documents written in ``language``."""
         return self.subset(d for d, found in self.languages().items() if found == language)
-
-    def atom_counts(self) -> dict[str, int]:
-        """Atoms per kind over the corpus."""
-        counts = dict.fromkeys(ATOM_KINDS, 0)
-        for analysis in self.analyses():
-            for kind in ATOM_KINDS:
-                counts[kind] += analysis.count(kind)
-        return counts
 
     def split(self, spec: SplitterSpec | str) -> list[SplitResult]:
         """Every document split under ``spec`` (cached per configuration)."""
@@ -439,83 +315,13 @@ class Workspace(Engine):
                                chunks.prefixes[first:stop] if chunks.prefixes is not None else None)
             for document, first, stop in zip(self.documents, firsts, stops))
 
-    def term_table(self) -> TermTable:
-        """Every term of the corpus, found once, for BM25: the article's terms in seed mode, the
-        terms of every script otherwise."""
-        if self._terms is None:
-            scripts = every_script(self.mode)
-            kept = (partial(self.kept.term_runs, self.documents, self.mode, TermTable.runs_of)
-                    if scripts and self.kept is not None else None)  # every script's terms are kept
-            self._terms = (self._whole.term_table() if self._whole is not None else
-                           TermTable(((d.id, d.text) for d in self.documents), scripts=scripts, runs=kept))
-        return self._terms
 
-    def find_words(self, words: frozenset[str]) -> None:
-        """Find where ``words`` occur among the corpus's terms (``TermTable.select``), or read it
-        from ``derived``; BM25 over any of this corpus's chunks then counts them without looking."""
-        if words not in self._selections:
-            self._selections.add(words)
-            if self.kept is None:
-                self.term_table().select(words)
-            else:
-                self.kept.select(self.term_table(), words, self.fingerprint, self.mode)
 
-    def queries(self) -> list[Query]:
-        """The article's 200 lexical queries for this corpus and mode."""
-        if self._queries is None and self._whole is not None:
-            mine = {d.id for d in self.documents}
-            self._queries = [q for q in self._whole.queries() if q.doc_id in mine]
-        if self._queries is None:
-            scripts = every_script(self.mode)
 
-            def candidates(document: Document) -> list[Span]:
-                return query_candidates(document, self.analysis(document).atoms["num"], scripts)
 
-            kept = self.kept
-            found = (map(candidates, self.documents) if kept is None else
-                     kept.each(kept.keys("candidates", self.documents, self.mode), self.documents, candidates))
-            self._queries = choose_queries(self.documents, list(found), scripts=scripts)
-        return self._queries
 
-    def retriever(self, spec: RetrieverSpec | str | None = None) -> Retriever:
-        """The retriever ``spec`` names (default BM25), shared by every workspace of this
-        process with the same vector folder and server."""
-        return shared_retriever(spec, base_url=self.embeddings_url, cache_folder=self.vector_folder,
-                                rerank_url=self.rerank_url)
 
-    def pool(self, spec: SplitterSpec | str) -> Pool:
-        """``spec``'s chunks as retrievers rank them."""
-        chunks = self._chunk_arrays(parse_spec(spec))
-        return Pool(self.term_table(), list(chunks.doc_ids), chunks.doc_of, chunks.starts, chunks.ends,
-                    chunks.prefixes)
 
-    def probe(self, spec: SplitterSpec | str, *, k: int = 5,
-              retriever: Retriever | RetrieverSpec | str | None = None, expand: int = 0) -> ProbeResult:
-        """answer@k, cut and context for one configuration, ranked by ``retriever`` (default
-        BM25; context tokens: characters / 4 in seed mode, real o200k tokens otherwise), each
-        top-k chunk read with ``expand`` neighbours either side."""
-        if not isinstance(retriever, Retriever):
-            retriever = self.retriever(retriever)
-        spec = parse_spec(spec)
-        key = (str(spec), retriever, k, expand)  # a report's compare and sweep tables share a splitter
-        found = self._probes.get(key)
-        if found is None:
-            found = self._probes[key] = self.measure_probe(spec, k, retriever, expand)
-        return found
-
-    def o200k_counter(self):
-        """``count_many`` of o200k tokens: the kept counts where ``derived`` has them (the encoding is
-        then built only for a text never counted)."""
-        return self.kept.counter("o200k") if self.kept is not None else get_length("o200k").count_many
-
-    def measure_probe(self, spec: SplitterSpec, k: int, retriever: Retriever, expand: int) -> ProbeResult:
-        """``probe`` measured, not looked up (what ``probe`` keeps; an engine measuring
-        elsewhere answers it there)."""
-        counter = self.o200k_counter() if self.mode != "seed" else None
-        if retriever.spec.kind != "dense":  # the lexical ones look the query words up among the terms
-            self.find_words(frozenset(w for q in self.queries() for w in q.words))
-        return probe_pool(self.queries(), self.pool(spec), k=k, token_count=counter, retriever=retriever,
-                          expand=expand)
 
     # -- the measuring fast path: whole-corpus arrays instead of Chunk objects ---------------
 

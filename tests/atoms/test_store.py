@@ -60,7 +60,7 @@ def test_a_workspace_reads_what_an_earlier_one_kept(tmp_path, monkeypatch):
     second = Workspace(documents + [Document("new.md", "# New\n\nIt is 7 metres.\n")])
     second.analysis_store = AnalysisStore(tmp_path)
     computed = []
-    monkeypatch.setattr("inspector.measure.workspace.analyze", lambda text, mode: computed.append(text) or
+    monkeypatch.setattr("inspector.measure.analysing.analyze", lambda text, mode: computed.append(text) or
                         analyze(text, mode))
     assert second.analyses()[:5] == analyses
     assert computed == ["# New\n\nIt is 7 metres.\n"], "only the new document is analysed"
@@ -75,7 +75,7 @@ def test_a_second_report_reads_every_analysis_and_prints_the_same(capsys, isolat
     def refuse(text, mode):
         raise AssertionError("analysed again")
 
-    monkeypatch.setattr("inspector.measure.workspace.analyze", refuse)
+    monkeypatch.setattr("inspector.measure.analysing.analyze", refuse)
     monkeypatch.setattr("inspector.measure.workers.analyze", refuse)
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out) == first

@@ -17,7 +17,7 @@ from inspector.atoms.store import AnalysisStore
 from inspector.corpus.load import Reading
 from inspector.engines import reading as reading_module
 from inspector.engines.reading import read_analysed
-from inspector.measure import workspace as workspace_module
+from inspector.measure import analysing as analysing_module
 from inspector.measure.workers import EarlyAnalysis, Workers, shares
 from inspector.model import Document
 from tests.support.paths import ROOT, SAMPLE
@@ -64,8 +64,8 @@ def test_a_text_several_files_hold_is_analysed_once():
 
 def test_in_this_process_too_a_text_is_analysed_once(monkeypatch):
     calls = []
-    real = workspace_module.analyze
-    monkeypatch.setattr(workspace_module, "analyze", lambda text, mode: calls.append(text) or real(text, mode))
+    real = analysing_module.analyze
+    monkeypatch.setattr(analysing_module, "analyze", lambda text, mode: calls.append(text) or real(text, mode))
     work = Workspace(copies(), "markdown")
     analyses = work.analyses()
     assert sorted(calls) == sorted(TEXTS)

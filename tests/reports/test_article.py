@@ -78,14 +78,14 @@ def test_json_fractions_agree_with_the_printed_percentages(seed_report):
 
 def test_a_splitter_both_compared_and_swept_is_probed_once(monkeypatch):
     from inspector import Document
-    from inspector.measure import workspace as workspace_module
+    from inspector.measure import probing as probing_module
 
     texts = [f"# Doc {i}\n\nIt costs {i} euros a month for eleven seats.\n\n| a | b |\n|---|---|\n| {i} | 2 |\n"
              for i in range(30)]
     work = Workspace([Document(f"d{i}.md", t) for i, t in enumerate(texts)], "markdown")
     probed = []
-    real = workspace_module.probe_pool
-    monkeypatch.setattr(workspace_module, "probe_pool",
+    real = probing_module.probe_pool
+    monkeypatch.setattr(probing_module, "probe_pool",
                         lambda queries, pool, **kw: probed.append(len(pool)) or real(queries, pool, **kw))
     report = build_report(work, specs=("recursive:200", "structured:400"), budgets=(400, 800))
     assert len(probed) == 3, "structured:400 is compared and swept: one probe serves both rows"
