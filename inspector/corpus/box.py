@@ -86,6 +86,8 @@ class _Hosts:
             found = self.running.get(key)
             if found is not None and (found[0] != os.getpid() or found[1].poll() is None):
                 return found[2]
+            if found is not None:  # this process's host died (killed, out of memory): it cleans up no more
+                _remove_socket(found[2])
             folder = tempfile.mkdtemp(prefix="ci-box-")  # mode 0700: only this user connects
             path = os.path.join(folder, "host")
             listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -105,8 +107,17 @@ class _Hosts:
         """Start another host next time (the one known could not be reached)."""
         with self.lock:
             found = self.running.pop((entry, prepare), None)
-        if found is not None and found[0] == os.getpid() and found[1].poll() is None:
-            found[1].kill()
+        if found is not None and found[0] == os.getpid():
+            if found[1].poll() is None:
+                found[1].kill()
+            _remove_socket(found[2])
+
+
+def _remove_socket(path: str) -> None:
+    """A host's socket and its folder, which a host killed before it could end leaves behind."""
+    for stale in (path, os.path.dirname(path)):
+        with contextlib.suppress(OSError):
+            os.unlink(stale) if stale == path else os.rmdir(stale)
 
 
 _HOSTS = _Hosts()

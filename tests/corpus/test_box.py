@@ -82,3 +82,23 @@ def test_a_host_that_was_killed_is_started_again_for_the_next_job():
             and time.monotonic() < deadline:
         time.sleep(0.05)
     assert boxed("echo")["host"] != host
+
+
+def test_a_host_that_died_leaves_no_socket_folder_behind(tmp_path, monkeypatch):
+    import signal
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+    def echoed() -> int:  # a host of this test's own: no other test prepares with ``ready``
+        return run_boxed(f"{WORK}.echo", {}, b"", SMALL, prepare=f"{WORK}.ready")["host"]
+
+    first = echoed()
+    (folder,) = tmp_path.glob("ci-box-*")
+    os.kill(first, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{first}") and "Z" not in open(f"/proc/{first}/stat").read().split()[2] \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert echoed() != first
+    assert not folder.exists() and len(list(tmp_path.glob("ci-box-*"))) == 1, "the dead host's folder is removed"

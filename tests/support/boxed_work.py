@@ -32,3 +32,7 @@ def sleep(header: dict, raw: bytes, limits) -> dict:
 
 def crash(header: dict, raw: bytes, limits) -> dict:
     os.abort()
+
+
+def ready() -> None:
+    """A host's preparation that does nothing: a test's own host, apart from the others'."""
