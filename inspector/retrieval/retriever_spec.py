@@ -84,6 +84,8 @@ class RetrieverSpec:
             return "a model name or folder cannot hold control characters"
         if self.model != self.model.strip():
             return "a model name or folder cannot begin or end with spaces"
+        if _RERANK in self.model:  # the string form could not say where the model ends
+            return f"a model name or folder cannot hold {_RERANK!r}"
         return None
 
     @property

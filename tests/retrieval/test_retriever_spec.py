@@ -10,7 +10,7 @@ from inspector.errors import InspectorError, RetrieverError
 from inspector.retrieval.retriever_spec import MAX_RETRIEVER_SPEC, RetrieverSpec, parse_retriever
 
 NAME_CHARACTERS = st.characters(min_codepoint=32, max_codepoint=0x2FFF, exclude_categories=("Cc", "Cs"))
-MODELS = st.text(NAME_CHARACTERS, min_size=1, max_size=40).filter(lambda m: m == m.strip())
+MODELS = st.text(NAME_CHARACTERS, min_size=1, max_size=40).filter(lambda m: m == m.strip() and "|rerank=" not in m)
 SPECS = st.one_of(
     st.just(RetrieverSpec()),
     st.sampled_from(["dense", "hybrid"]).map(lambda kind: RetrieverSpec(kind, "wordllama")),
@@ -22,6 +22,13 @@ SPECS = st.one_of(
 def test_every_retriever_spec_reads_back_from_its_string(spec):
     assert RetrieverSpec.parse(str(spec)) == spec
     assert parse_retriever(str(spec)) == spec == parse_retriever(spec)
+
+
+def test_a_model_holding_the_rerank_separator_is_refused_as_its_string_could_not_say_where_it_ends():
+    with pytest.raises(RetrieverError, match="cannot hold '\\|rerank='"):
+        RetrieverSpec("dense", "model2vec", "|rerank=")
+    assert parse_retriever("dense:model2vec:models/m|rerank=tei") == RetrieverSpec("dense", "model2vec", "models/m",
+                                                                                   "tei")
 
 
 @pytest.mark.parametrize(("text", "kind", "embedder", "model", "label"), [
