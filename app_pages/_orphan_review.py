@@ -11,6 +11,7 @@ import html
 import streamlit as st
 
 from app_pages import _shared
+from app_pages._orphan_results import EVERY
 from inspector.errors import AnswerChanged, ReviewInputError, ReviewStoreError
 from inspector.review import (
     HINT_CODES,
@@ -20,6 +21,7 @@ from inspector.review import (
     context,
     reviewer_problem,
     saved_message,
+    summarize,
     suspects,
 )
 from inspector.views import chunk_card_html, page_label
@@ -125,6 +127,7 @@ def show_review(ctx, store, review_round, chunks, last_shown) -> None:
     if last_shown != here:
         _seed(here, saved)
     _progress_bar(reviewer, review_round, progress)
+    _team(store, review_round, reviewer, progress.total)
     _navigation(where, pos, progress)
     item = chunks[pos - 1]
     card, form = st.columns([3, 2], gap="medium")
@@ -174,6 +177,17 @@ def _progress_bar(reviewer: str, review_round, progress: Progress) -> None:
     if progress.done == progress.total:
         st.success("You have answered every chunk of this round: thank you. See the Results tab; you "
                    "can still go back and change an answer.")
+
+
+@st.fragment(run_every=EVERY)
+def _team(store, review_round, reviewer: str, total: int) -> None:
+    """Where the others stand in the round, read again every ``EVERY`` seconds."""
+    try:
+        others = [t for t in summarize(store.answers(review_round.id)).reviewers if t.reviewer != reviewer]
+    except ReviewStoreError:
+        return  # the Results tab says why the store cannot be read
+    if others:
+        st.caption("Also reviewing: " + " · ".join(f"{md(t.reviewer)} {t.judged}/{total}" for t in others))
 
 
 def _navigation(where: tuple[str, str], pos: int, progress: Progress) -> None:

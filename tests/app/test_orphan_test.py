@@ -193,6 +193,8 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
     dana.button(key="orphan_next").click().run()
     answer(dana, False, True, True)
     ravi = as_reviewer("Ravi")
+    assert [plain(c.value) for c in ravi.caption if c.value.startswith("Also reviewing")] == \
+        [f"Also reviewing: Dana 2/{ROUND.size}"], "where the rest of the team stands, beside one's own progress"
     answer(ravi, True, False, True)
     ravi.button(key="orphan_next").click().run()
     answer(ravi, False, True, False)
