@@ -50,13 +50,12 @@ def show_results(store, review_round, chunks) -> None:
         st.info("No complete answer in this round yet. Answers appear here as reviewers save them.")
     else:
         judged, kappa = len(summary.chunks), summary.kappa
-        pooled = sum(t.judged for t in summary.reviewers)
         cols = st.columns(4)
         cols[0].metric("Reviewers", len(summary.reviewers))
         cols[1].metric("Orphan chunks, by majority", f"{summary.consensus_orphans} of {judged} chunks",
                        help="Chunks most reviewers call orphans, of the chunks anyone answered "
                             "(a tie is not a majority).")
-        cols[2].metric("Orphan answers", f"{sum(t.orphans for t in summary.reviewers)} of {pooled} answers",
+        cols[2].metric("Orphan answers", f"{summary.orphan_answers} of {summary.answers} answers",
                        help="Every reviewer's answers pooled: a chunk read by two reviewers counts twice. The "
                             "trend below charts this share, round by round.")
         cols[3].metric("Agreement (Fleiss' κ)", "n/a" if kappa.value is None else f"{kappa.value:.2f}",

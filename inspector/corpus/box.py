@@ -202,9 +202,7 @@ def serve(listener_fd: int, entry: str, prepare: str, later: str = "") -> None:
             later = ""
         _reap()
         if sys.stdin in ready and not os.read(sys.stdin.fileno(), 1):
-            for stale in (path, os.path.dirname(path)):
-                with contextlib.suppress(OSError):
-                    os.unlink(stale) if stale == path else os.rmdir(stale)
+            _remove_socket(path)
             return
         if listener not in ready:
             continue

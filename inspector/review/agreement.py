@@ -187,6 +187,16 @@ class RoundSummary:
         """Chunks the majority calls orphans."""
         return sum(c.verdict == "orphan" for c in self.chunks)
 
+    @property
+    def answers(self) -> int:
+        """Complete answers, every reviewer's pooled (a chunk read by two counts twice): the trend's unit."""
+        return sum(t.judged for t in self.reviewers)
+
+    @property
+    def orphan_answers(self) -> int:
+        """Of ``answers``, those with at least one "no"."""
+        return sum(t.orphans for t in self.reviewers)
+
     def to_dict(self) -> dict:
         """JSON-ready values."""
         return {"round_id": self.round_id, "label": self.label,

@@ -97,6 +97,7 @@ def test_summary_tallies_consensus_and_ties():
     assert [c.chunk_id for c in summary.disagreements] == ["c3", "c4", "c5", "c6"]
     assert [c.chunk_id for c in summary.ties] == ["c6"]
     assert summary.consensus_orphans == 3
+    assert (summary.orphan_answers, summary.answers) == (4 + 2 + 3, 6 + 6 + 5), "answers pooled, as the trend's"
 
 
 def test_summary_kappa_uses_only_chunks_everyone_answered():
