@@ -52,10 +52,10 @@ def show_results(store, review_round, chunks) -> None:
         judged, kappa = len(summary.chunks), summary.kappa
         cols = st.columns(4)
         cols[0].metric("Reviewers", len(summary.reviewers))
-        cols[1].metric("Orphan chunks, by majority", f"{summary.consensus_orphans} of {judged} chunks",
+        cols[1].metric("Orphan chunks, by majority", f"{summary.consensus_orphans} of {judged}",
                        help="Chunks most reviewers call orphans, of the chunks anyone answered "
                             "(a tie is not a majority).")
-        cols[2].metric("Orphan answers", f"{summary.orphan_answers} of {summary.answers} answers",
+        cols[2].metric("Orphan answers, all reviewers", f"{summary.orphan_answers} of {summary.answers}",
                        help="Every reviewer's answers pooled: a chunk read by two reviewers counts twice. The "
                             "trend below charts this share, round by round.")
         cols[3].metric("Agreement (Fleiss' κ)", "n/a" if kappa.value is None else f"{kappa.value:.2f}",
@@ -87,8 +87,8 @@ def show_results(store, review_round, chunks) -> None:
     if points:
         st.plotly_chart(orphan_trend_figure(points), key="orphan_trend")
         st.caption("One bar per round, oldest first: the share of every reviewer's answers with at least one "
-                   "no (the *Orphan answers* above, for this round). A lower bar after changing the splitter "
-                   "means fewer orphans.")
+                   "no (*Orphan answers, all reviewers* above, for this round). A lower bar after changing the "
+                   "splitter means fewer orphans.")
     else:
         st.caption("No round on this corpus has answers yet.")
     cols = st.columns(4)

@@ -208,9 +208,10 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
     assert list(disagree["Chunk"]) == [1]  # chunk 2 is an orphan to both
     assert disagree.iloc[0]["Dana"] == "yes · yes · yes" and disagree.iloc[0]["Ravi"] == "yes · no · yes"
     metrics = {m.label: m.value for m in ravi.metric}
-    assert metrics["Reviewers"] == "2" and metrics["Orphan chunks, by majority"] == "1 of 2 chunks"
+    assert metrics["Reviewers"] == "2" and metrics["Orphan chunks, by majority"] == "1 of 2"
     # Dana 1 of 2, Ravi 2 of 2: the pooled answers, in the unit the trend's bar is labelled in.
-    assert metrics["Orphan answers"] == "3 of 4 answers"
+    # The units sit in the labels: a metric's value is cut at a column's width ("3 of 4 ans…").
+    assert metrics["Orphan answers, all reviewers"] == "3 of 4"
     assert any(re.search(r"read at \d\d:\d\d:\d\d, and again every 5 seconds", plain(c.value)) for c in ravi.caption)
     (bar,) = json.loads(ravi.get("plotly_chart")[0].proto.spec)["data"]
     assert bar["text"] == ["3 of 4 answers"]
