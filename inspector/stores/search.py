@@ -139,8 +139,10 @@ class PostgresSearch(StoreSearch):
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         self.reader = PostgresReader(address, credentials)
         with self.reader.connection.cursor() as cursor:
-            cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = %s "
-                           "AND udt_name = 'vector'", (address.collection.rpartition(".")[2],))
+            schema, _, table = address.collection.rpartition(".")
+            cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = %s AND "
+                           "table_schema = COALESCE(NULLIF(%s, ''), current_schema()) AND udt_name = 'vector'",
+                           (table, schema))
             found = cursor.fetchone()
         if found is None or not self.reader.id:
             self.reader.close()

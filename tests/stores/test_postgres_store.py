@@ -2,8 +2,9 @@
 the test starts: read through a server-side cursor in a read-only transaction, every chunk placed;
 a table or column that is not there, or not text, refused in one line naming the store.
 
-This machine's PostgreSQL has no pgvector extension (no registry serves it), so the vectors sit in
-a ``float8[]`` column; the reader never selects them either way."""
+Debian's PostgreSQL here has no pgvector extension, so the vectors sit in a ``float8[]`` column;
+the reader never selects them either way (``test_pgvector_store`` reads and searches a real
+pgvector table)."""
 
 from __future__ import annotations
 

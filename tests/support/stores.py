@@ -158,6 +158,36 @@ def fill_postgres(uri: str, chunks, table: str = "langchain_pg_embedding", colle
     return uri + f"?table={table}"
 
 
+def fill_pgvector(uri: str, chunks, collection: str = "docs") -> str:
+    """LangChain's own ``PGVector`` (``langchain-postgres``) adding the chunks to a server with the
+    pgvector extension: its tables, its ``vector`` column, its JSONB metadata."""
+    from langchain_postgres import PGVector
+    from sqlalchemy import create_engine
+
+    engine = create_engine(uri.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        PGVector(embeddings=langchain_embeddings(), collection_name=collection, use_jsonb=True,
+                 connection=engine).add_documents(chunks)
+    finally:
+        engine.dispose()
+    return uri + "?table=langchain_pg_embedding"
+
+
+def nearest(question: str, chunks, metric: str, k: int) -> list[str]:
+    """The texts of the ``k`` chunks nearest ``question`` by brute force over the hashed vectors
+    the stores were filled with (``cosine`` or ``l2``), ties in insertion order."""
+    import numpy as np
+
+    texts = [c.page_content for c in chunks]
+    stored = np.asarray([hashed_vector(t, WIDTH) for t in texts])
+    asked = np.asarray(hashed_vector(question, WIDTH))
+    if metric == "cosine":
+        distance = -(stored @ asked) / np.linalg.norm(stored, axis=1) / np.linalg.norm(asked)
+    else:
+        distance = np.linalg.norm(stored - asked, axis=1)
+    return [texts[i] for i in np.argsort(distance, kind="stable")[:k]]
+
+
 def tree_digest(path: Path) -> dict[str, str]:
     """Every file under ``path`` (or the file) with its content digest: a store read must not change."""
     import hashlib
