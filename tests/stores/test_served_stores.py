@@ -1,13 +1,16 @@
 """A store behind a server: a real Chroma server (``chroma run``, from the chromadb wheel) started on
 127.0.0.1 over a folder LangChain filled, read and searched as ``chroma+http://``: the same chunks,
-placed the same, as the folder read directly. (Qdrant's and Milvus's servers do not come from a
-package registry, so their ``+http`` addresses are tested only as far as their clients' local modes.)"""
+placed the same, as the folder read directly; and Milvus Lite's gRPC server (``milvus-lite server``)
+filled by LangChain's ``Milvus`` through its address and read as ``milvus+http://``. (Qdrant's server
+does not come from a package registry, so ``qdrant+http://`` is tested only as far as its client's
+local mode.)"""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -29,6 +32,32 @@ from tests.support.paths import SAMPLE
 from tests.support.services import free_port
 
 pytestmark = pytest.mark.service
+
+
+@contextlib.contextmanager
+def milvus_server(folder: Path, wait: float = 60.0):
+    """``milvus-lite server`` over ``folder`` on a free port of 127.0.0.1; yields its address."""
+    binary = Path(sys.executable).parent / "milvus-lite"
+    if not binary.exists():
+        pytest.fail("the milvus-lite command (from the milvus-lite wheel) is missing")
+    port = free_port()
+    log = open(folder.parent / "milvus-server.log", "wb")
+    server = subprocess.Popen([str(binary), "server", "--data-dir", str(folder), "--host", "127.0.0.1",
+                               "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=2):
+                break
+            if server.poll() is not None or time.monotonic() > deadline:
+                said = (folder.parent / "milvus-server.log").read_text()[-2000:]
+                pytest.fail(f"milvus-lite server did not start: {said}")
+            time.sleep(0.25)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
 
 
 @contextlib.contextmanager
@@ -83,3 +112,30 @@ def test_a_chroma_server_is_read_and_searched_like_its_folder(tmp_path):
             read_store(parse_store(f"chroma+{url}?collection=other"), documents)
     with pytest.raises(StoreError, match="cannot open chroma\\+http://127.0.0.1"):
         read_store(address, documents)  # the server is gone
+
+
+def test_a_milvus_server_filled_through_its_address_is_read_and_searched(tmp_path):
+    from inspector.chunks.importer import import_chunks
+
+    chunks = stores.langchain_chunks(SAMPLE / "handbook")
+    work = Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
+    documents = list(work.documents)
+    with milvus_server(tmp_path / "milvus") as url:
+        uri = stores.fill_milvus(url, chunks)
+        assert uri == f"milvus+{url}?collection=docs"
+        served = read_store(parse_store(uri), documents)
+        assert served.stored == served.result.imported == len(chunks) and served.problems == (), served.lines()
+        from_file = import_chunks(stores.as_jsonl(chunks, tmp_path / "chunks.jsonl"), work)
+        sets = [make_chunk_set("x", work.fingerprint, work.documents, r.chunks) for r in (served.result, from_file)]
+        assert sets[0].id == sets[1].id, "the same spans and prefixes as the same chunks from a file"
+        pool = work.pool(work.add_chunk_set(sets[0]))
+        texts = pool.texts()
+        question = "Which port does replication use?"
+        with EmbeddingServer(width=stores.WIDTH) as embeddings:
+            retriever = store_retriever(served, parse_retriever("dense:openai:test-embed"), base_url=embeddings.url)
+            (ranked,) = retriever.rank([Question.of(question)], pool, 5)
+        assert [texts[j] for j in ranked] == stores.nearest(question, chunks, "l2", 5)
+        with pytest.raises(StoreError, match=r"no collection 'other'"):
+            read_store(parse_store(f"milvus+{url}?collection=other"), documents)
+    with pytest.raises(StoreError, match="cannot open milvus\\+http://127.0.0.1"):
+        read_store(parse_store(uri), documents)  # the server is gone

@@ -85,13 +85,16 @@ def fill_qdrant(folder: Path, chunks, collection: str = "docs") -> str:
     return f"qdrant:{folder}?collection={collection}"
 
 
-def fill_milvus(file: Path, chunks, collection: str = "docs") -> str:
+def fill_milvus(target: Path | str, chunks, collection: str = "docs") -> str:
+    """LangChain's ``Milvus`` adding the chunks to a Milvus Lite file, or to the server at
+    ``target`` when it is an ``http://`` address."""
     from langchain_milvus import Milvus
 
-    store = Milvus.from_documents(chunks, langchain_embeddings(), connection_args={"uri": str(file)},
+    store = Milvus.from_documents(chunks, langchain_embeddings(), connection_args={"uri": str(target)},
                                   collection_name=collection)
     store.client.close()
-    return f"milvus:{file}?collection={collection}"
+    served = str(target).startswith("http")
+    return f"milvus{'+' if served else ':'}{target}?collection={collection}"
 
 
 def fill_lancedb(folder: Path, chunks, table: str = "docs") -> str:
