@@ -2,8 +2,9 @@
 
 Several producers are understood without configuration: Chunk Inspector's own export,
 LangChain ``Document`` dumps (``page_content`` + ``metadata.source`` / ``metadata.start_index``,
-plain ``model_dump()`` or the ``dumpd`` constructor form), Chonkie chunks (``text``,
-``start_index``, ``end_index``), and any flat record naming a document, its text and
+plain ``model_dump()`` or the ``dumpd`` constructor form), Haystack ``Document.to_dict()``
+(``content`` + ``file_path`` / ``split_idx_start``, flat or under ``meta``), Chonkie chunks
+(``text``, ``start_index``, ``end_index``), and any flat record naming a document, its text and
 optionally its offsets. A record that cannot be read becomes a ``RecordProblem`` carrying its
 line number; reading always goes on with the next record.
 """
@@ -21,10 +22,10 @@ from typing import Any, Iterable, Iterator
 from ..errors import ImportChunksError, InputRefused, InputTooLarge
 from ..limits import JSON_DECODER, human_size, read_json, read_limited
 
-#: Field names tried in order, first on the record, then on its ``metadata``.
+#: Field names tried in order, first on the record, then on its ``metadata`` (Haystack's ``meta``).
 TEXT_FIELDS = ("text", "page_content", "content", "chunk", "chunk_text")
 DOC_FIELDS = ("doc_id", "document_id", "document", "source", "path", "file_path", "file", "filename")
-START_FIELDS = ("start", "start_index", "start_char_idx", "start_char", "char_start", "begin")
+START_FIELDS = ("start", "start_index", "start_char_idx", "split_idx_start", "start_char", "char_start", "begin")
 END_FIELDS = ("end", "end_index", "end_char_idx", "end_char", "char_end")
 ID_FIELDS = ("chunk_id", "id")
 FORMATS = ("jsonl", "json", "csv")
@@ -277,7 +278,7 @@ def to_record(line: int, item: Any, shared: dict | None = None) -> ChunkRecord |
         return RecordProblem(line, f"expected an object, found {type(item).__name__}")
     if isinstance(item.get("kwargs"), dict) and "page_content" in item["kwargs"]:
         item = item["kwargs"]  # LangChain's dumpd() constructor form
-    meta = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
+    meta = next((item[k] for k in ("metadata", "meta") if isinstance(item.get(k), dict)), {})
     text = _first(item, TEXT_FIELDS)
     if text is not None and not isinstance(text, str):
         return RecordProblem(line, f"the chunk text is a {type(text).__name__}, not a string")

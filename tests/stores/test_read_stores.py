@@ -62,6 +62,27 @@ def test_a_store_s_row_measures_as_the_same_chunks_imported(raw, chunks, tmp_pat
             "/" + d.id))), c.metadata["start_index"]))]
 
 
+def test_haystack_s_qdrant_store_is_placed_by_its_split_offsets_and_equals_its_dicts(raw, tmp_path):
+    """Haystack's own pipeline (converter, word splitter, ``DocumentWriter`` into its
+    ``QdrantDocumentStore``): every split placed by ``file_path`` and ``split_idx_start``, the same
+    spans as its documents' ``to_dict()`` read from a file, flat or with ``meta`` nested."""
+    import json
+
+    documents = stores.haystack_documents(SAMPLE / "handbook")
+    target = tmp_path / "haystack"
+    uri = stores.fill_qdrant_haystack(target, documents)
+    before = stores.tree_digest(target)
+    found = read_store(parse_store(uri), list(raw.documents), headings=raw.headings)
+    assert found.stored == found.result.imported == len(documents) and found.problems == (), found.lines()
+    assert found.result.placements["offsets"] == len(documents) and found.conventions == {"haystack": len(documents)}
+    for flatten in (True, False):
+        lines = [json.dumps(d.to_dict(flatten=flatten) | {"embedding": None}) for d in documents]
+        from_file = import_chunks("\n".join(lines).encode(), raw, fmt="jsonl", workspace=raw)
+        assert from_file.placements["offsets"] == len(documents), flatten
+        assert the_set(raw, found.result.chunks).id == the_set(raw, from_file.chunks).id, flatten
+    assert stores.tree_digest(target) == before, "reading wrote nothing to the store"
+
+
 def test_llamaindex_nodes_in_chroma_are_placed_by_their_char_offsets(raw, tmp_path):
     folder = tmp_path / "llama"
     uri = stores.fill_chroma_llamaindex(folder, SAMPLE / "handbook")

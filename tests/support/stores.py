@@ -4,6 +4,8 @@ corpus's markdown files read raw, as a loader reads them, with hashed vectors.""
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import json
 import os
 from pathlib import Path
@@ -189,6 +191,34 @@ def nearest(question: str, chunks, metric: str, k: int) -> list[str]:
     else:
         distance = np.linalg.norm(stored - asked, axis=1)
     return [texts[i] for i in np.argsort(distance, kind="stable")[:k]]
+
+
+def haystack_documents(root: Path = SAMPLE, words: int = 80, overlap: int = 10) -> list:
+    """Haystack's own indexing pipeline up to its embedder: ``TextFileToDocument`` over the markdown
+    files, ``DocumentSplitter`` by words; each split then given its hashed vector."""
+    os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")
+    from haystack import Pipeline
+    from haystack.components.converters import TextFileToDocument
+    from haystack.components.preprocessors import DocumentSplitter
+
+    pipeline = Pipeline()
+    pipeline.add_component("convert", TextFileToDocument())
+    pipeline.add_component("split", DocumentSplitter(split_by="word", split_length=words, split_overlap=overlap))
+    pipeline.connect("convert", "split")
+    documents = pipeline.run({"convert": {"sources": markdown_files(root)}})["split"]["documents"]
+    return [dataclasses.replace(d, embedding=hashed_vector(d.content, WIDTH)) for d in documents]
+
+
+def fill_qdrant_haystack(folder: Path, documents, collection: str = "docs") -> str:
+    """Haystack's ``QdrantDocumentStore`` (local mode) written by its ``DocumentWriter``."""
+    from haystack.components.writers import DocumentWriter
+    from haystack_integrations.document_stores.qdrant import QdrantDocumentStore
+
+    store = QdrantDocumentStore(path=str(folder), index=collection, embedding_dim=WIDTH, recreate_index=True)
+    assert DocumentWriter(store).run(documents)["documents_written"] == len(documents)
+    del store  # the local mode holds its folder's lock until the client is let go
+    gc.collect()
+    return f"qdrant:{folder}?collection={collection}"
 
 
 def tree_digest(path: Path) -> dict[str, str]:
