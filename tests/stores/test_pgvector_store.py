@@ -129,3 +129,27 @@ def test_a_table_in_a_schema_is_searched_on_its_own_vector_column(server, chunks
     assert found.result.imported == len(chunks)
     with pytest.raises(StoreError, match=r"the table has no pgvector column"):
         store_retriever(found, parse_retriever("dense:openai:test-embed"), base_url="http://127.0.0.1:9")
+
+
+def test_a_server_that_wants_a_password_takes_it_from_the_environment_only(chunks, monkeypatch, capsys):
+    """A server with password authentication: without the password, or with a wrong one, one line
+    naming the store and where a password comes from, the password never in it; with
+    ``CHUNK_INSPECTOR_STORE_PASSWORD`` set the table is read."""
+    from tests.support.services import pgvector_binaries, started_postgres
+
+    secret = "s3cret-Hx7"
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    with started_postgres(binaries=pgvector_binaries(), password=secret) as uri:
+        stores.fill_pgvector(uri.replace("postgres@", f"postgres:{secret}@"), chunks)
+        address = f"{uri}?table=langchain_pg_embedding"
+        argv = ["export", str(SAMPLE / "handbook"), "--keep-front-matter", "--store", address]
+        for given in ("", "wrong"):
+            monkeypatch.setenv("CHUNK_INSPECTOR_STORE_PASSWORD", given)
+            assert main(argv) == 2
+            said = capsys.readouterr().err
+            assert f"cannot connect to {address}" in said and "CHUNK_INSPECTOR_STORE_PASSWORD" in said
+            assert ("password authentication failed" if given else "no password supplied") in said
+            assert secret not in said and "Traceback" not in said and said.count("error:") == 1
+        monkeypatch.setenv("CHUNK_INSPECTOR_STORE_PASSWORD", secret)
+        assert main(argv) == 0
+        assert len(capsys.readouterr().out.splitlines()) == len(chunks)

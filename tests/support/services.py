@@ -73,10 +73,11 @@ def pgvector_binaries() -> Path | None:
 
 
 @contextlib.contextmanager
-def started_postgres(wait: float = 60.0, binaries: Path | None = None):
-    """A PostgreSQL server of its own on 127.0.0.1 (trust authentication, a fresh cluster in a
-    temporary folder), from ``binaries`` (Debian's by default); yields its ``postgresql://`` URI.
-    As root, the server runs as ``postgres``."""
+def started_postgres(wait: float = 60.0, binaries: Path | None = None, password: str = ""):
+    """A PostgreSQL server of its own on 127.0.0.1 (a fresh cluster in a temporary folder), from
+    ``binaries`` (Debian's by default); yields its ``postgresql://`` URI. Trust authentication, or
+    with ``password`` the user ``postgres`` must give it (SCRAM). As root, the server runs as
+    ``postgres``."""
     import shutil
     import tempfile
 
@@ -86,7 +87,14 @@ def started_postgres(wait: float = 60.0, binaries: Path | None = None):
     if as_user:
         shutil.chown(folder, "postgres", "postgres")
     cluster, port = folder / "cluster", free_port()
-    subprocess.run([*as_user, str(binaries / "initdb"), "-D", str(cluster), "--auth=trust", "-U", "postgres"],
+    auth = ["--auth=trust"]
+    if password:
+        secret = folder / "password"
+        secret.write_text(password + "\n")
+        if as_user:
+            shutil.chown(secret, "postgres", "postgres")
+        auth = ["--auth=scram-sha-256", f"--pwfile={secret}"]
+    subprocess.run([*as_user, str(binaries / "initdb"), "-D", str(cluster), *auth, "-U", "postgres"],
                    check=True, capture_output=True, timeout=120)
     subprocess.run([*as_user, str(binaries / "pg_ctl"), "-D", str(cluster), "-l", str(folder / "server.log"), "-w",
                     "-t", str(int(wait)), "-o", f"-h 127.0.0.1 -p {port} -k {folder}", "start"],
