@@ -69,10 +69,12 @@ def question_set_picker(*, theirs: bool = True) -> str:
     """The uploader and what it holds; the chosen question set's id ('' when none is). The set
     is shared by the pages that ask your questions (the Orphan Test, Tune); ``theirs`` offers to
     review the chunks the file says your system retrieved."""
-    st.file_uploader("Your questions (JSONL, CSV or one per line)", type=["jsonl", "ndjson", "json", "csv", "txt"],
+    st.file_uploader("Your questions or a golden set (JSONL, CSV or one per line)",
+                     type=["jsonl", "ndjson", "json", "csv", "txt"],
                      key="orphan_questions_upload", on_change=_uploaded,
                      max_upload_size=MAX_GOLDEN_BYTES // 1_000_000,
-                     help="The questions your users ask, one per line; with a 'retrieved' list of what your system "
+                     help="The questions your users ask, one per line, or a golden set (Chroma's CSV or this "
+                          "tool's JSONL: its questions are asked); with a 'retrieved' list of what your system "
                           "returned for each, you can review exactly those chunks.")
     questions = st.session_state.get("_orphan_question_file")
     if theirs and questions is not None and questions.id == st.session_state.get(CHOSEN) and questions.has_retrieved:

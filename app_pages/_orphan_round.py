@@ -105,8 +105,8 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
             questions = question_set_picker() if source == "questions" else ""
             index = _index_picker(ctx) if source == "questions" else ""
         if source == "questions" and not questions:
-            described.info("Upload a question file (under *Change the round*) to draw the round from what the "
-                           "retriever returns for your questions.")
+            described.info("Upload your questions or a golden set (under *Change the round*) to draw the round "
+                           "from what the retriever returns for them.")
             st.stop()
         try:
             review_round = ReviewRound.create(ctx.workspace, str(ctx.spec), size=int(size), seed=int(seed),

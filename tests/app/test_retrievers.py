@@ -11,7 +11,7 @@ from inspector.review.rounds import ReviewRound, draw
 from inspector.views.retrievers import ENV_MODELS
 from tests.support.app import app, assert_clean, plain
 from tests.support.embedding import write_tiny_model2vec
-from tests.support.paths import ROOT
+from tests.support.paths import ROOT, SAMPLE
 
 WORKSPACE = Workspace(load_corpus(ROOT / "sample_corpus"))
 
@@ -125,7 +125,12 @@ def test_an_orphan_round_drawn_from_the_users_questions_travels_by_link(data_fol
     at.switch_page("app_pages/orphan_test.py").run()
     at.radio(key="orphan_source").set_value("questions").run()
     assert_clean(at)
-    assert any("Upload a question file" in i.value for i in at.info)
+    assert any("Upload your questions or a golden set" in i.value for i in at.info)
+    golden = (SAMPLE / "golden-paraphrase.csv").read_bytes()
+    at.file_uploader(key="orphan_questions_upload").set_value(("golden.csv", golden, "text/csv")).run()
+    assert_clean(at)
+    assert any("25 questions read from golden.csv" in plain(s.value) for s in at.success)
+    assert at.query_params["rq"] == load_questions(golden, name="golden.csv").id
     at.file_uploader(key="orphan_questions_upload").set_value(("mine.jsonl", QUESTIONS, "application/json")).run()
     assert_clean(at)
     asked = load_questions(QUESTIONS, name="mine.jsonl")
