@@ -66,15 +66,18 @@ class QdrantReader:
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         qdrant = client("qdrant_client", "qdrant")
         self.address = address
-        if address.served:
-            self.client = qdrant.QdrantClient(url=address.location, api_key=credentials.key or None, timeout=60)
-        else:
-            with warnings.catch_warnings(record=True) as said:
-                warnings.simplefilter("always")
+        with warnings.catch_warnings(record=True) as said:  # said once as a note, not as Python warnings
+            warnings.simplefilter("always")
+            if address.served:
+                self.client = qdrant.QdrantClient(url=address.location, api_key=credentials.key or None, timeout=60)
+            else:
                 self.client = qdrant.QdrantClient(path=address.location)
-            if said:  # its advice on large collections, said once as a note rather than a Python warning
-                self.note = (f"{address.label}: Qdrant's local mode holds the whole collection in memory to read it "
-                             "(a Qdrant server reads it a page at a time)")
+        if said and address.served:  # a key over plain http, a server version it does not expect
+            self.note = f"{address.label}: Qdrant's client says: " + "; ".join(dict.fromkeys(
+                str(w.message).rstrip(".") for w in said))
+        elif said:  # its advice on large collections
+            self.note = (f"{address.label}: Qdrant's local mode holds the whole collection in memory to read it "
+                         "(a Qdrant server reads it a page at a time)")
         if not self.client.collection_exists(address.collection):
             names = [c.name for c in self.client.get_collections().collections]
             self.client.close()

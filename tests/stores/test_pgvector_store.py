@@ -115,7 +115,7 @@ def test_report_and_check_ask_your_pgvector_table(server, filled, monkeypatch, t
     capsys.readouterr()
 
 
-def test_a_table_in_a_schema_is_searched_on_its_own_vector_column(server, chunks, handbook):
+def test_a_table_in_a_schema_is_searched_on_its_own_vector_column(server, filled, chunks, handbook):
     """Two tables of one name in two schemas, only one with a ``vector`` column: the search looks
     in the table the address names, not the first of that name."""
     import psycopg

@@ -1,9 +1,9 @@
 """A store behind a server: a real Chroma server (``chroma run``, from the chromadb wheel) started on
 127.0.0.1 over a folder LangChain filled, read and searched as ``chroma+http://``: the same chunks,
 placed the same, as the folder read directly; and Milvus Lite's gRPC server (``milvus-lite server``)
-filled by LangChain's ``Milvus`` through its address and read as ``milvus+http://``. (Qdrant's server
-does not come from a package registry, so ``qdrant+http://`` is tested only as far as its client's
-local mode.)"""
+filled by LangChain's ``Milvus`` through its address and read as ``milvus+http://``; and
+``qdrant+http://`` through the client's HTTP transport against a loopback server speaking Qdrant's
+REST API over its local engine (Qdrant's own server comes from no package registry)."""
 
 from __future__ import annotations
 
@@ -139,3 +139,45 @@ def test_a_milvus_server_filled_through_its_address_is_read_and_searched(tmp_pat
             read_store(parse_store(f"milvus+{url}?collection=other"), documents)
     with pytest.raises(StoreError, match="cannot open milvus\\+http://127.0.0.1"):
         read_store(parse_store(uri), documents)  # the server is gone
+
+
+def test_a_qdrant_server_is_read_and_searched_with_its_api_key(tmp_path, monkeypatch, capsys):
+    from inspector.cli import main
+    from inspector.stores.address import StoreCredentials
+    from tests.support.qdrant_server import qdrant_server
+
+    chunks = stores.langchain_chunks(SAMPLE / "handbook")
+    folder = tmp_path / "qdrant"
+    stores.fill_qdrant(folder, chunks)
+    work = Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
+    documents = list(work.documents)
+    key = "k-5f2a9"
+    with qdrant_server(folder, key=key) as server:
+        address = parse_store(f"qdrant+{server.url}?collection=docs")
+        credentials = StoreCredentials(key=key)
+        served = read_store(address, documents, credentials=credentials)
+        assert served.stored == served.result.imported == len(chunks) and served.problems == ()
+        assert "Api key is used with an insecure connection" in served.note, "said once, not a Python warning"
+        pool = work.pool(work.add_chunk_set(make_chunk_set("x", work.fingerprint, work.documents,
+                                                           served.result.chunks)))
+        texts = pool.texts()
+        question = "Which port does replication use?"
+        with EmbeddingServer(width=stores.WIDTH) as embeddings:
+            retriever = store_retriever(served, parse_retriever("dense:openai:test-embed"), base_url=embeddings.url,
+                                        credentials=credentials)
+            (ranked,) = retriever.rank([Question.of(question)], pool, 5)
+        assert [texts[j] for j in ranked] == stores.nearest(question, chunks, "cosine", 5)
+        assert {given for _, _, given in server.requests} == {key}, "every call carried the key"
+        assert any(path.endswith("/points/query") for _, path, _ in server.requests)
+        with pytest.raises(StoreError, match=r"no collection 'other' in the store \(it has: docs\)"):
+            read_store(parse_store(f"qdrant+{server.url}?collection=other"), documents, credentials=credentials)
+        argv = ["export", str(SAMPLE / "handbook"), "--keep-front-matter", "--store", str(address)]
+        for given in ("", "wrong"):
+            monkeypatch.setenv("CHUNK_INSPECTOR_STORE_KEY", given)
+            assert main(argv) == 2
+            said = capsys.readouterr().err
+            assert f"cannot open {address}" in said and "401" in said and said.count("error:") == 1, said
+            assert key not in said and "Traceback" not in said
+        monkeypatch.setenv("CHUNK_INSPECTOR_STORE_KEY", key)
+        assert main(argv) == 0
+        assert len(capsys.readouterr().out.splitlines()) == len(chunks)
