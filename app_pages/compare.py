@@ -33,6 +33,7 @@ from inspector.views import (
     probe_figure,
     probe_verdict,
     survival_figure,
+    survival_verdict,
     with_intervals,
 )
 from inspector.views import markdown_escape as md
@@ -164,6 +165,9 @@ st.caption(f"Atoms of at most {state.budget} {_shared.unit_label(state.unit)}; *
 shown = with_intervals(frame, ATOM_KINDS)
 table_a = shown[[c for c in shown.columns if c in TABLE_A or c.endswith(" 95%")]]
 data_table(table_a, column_config=percent)
+survival_said = survival_verdict(frame)
+if survival_said:
+    st.info(md(survival_said), icon=":material/balance:")
 st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
 st.plotly_chart(survival_figure(frame), key="survival_chart")

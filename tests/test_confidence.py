@@ -17,6 +17,7 @@ from inspector.confidence import (
     mcnemar,
     mean,
     paired,
+    paired_groups,
     questions_needed,
     rate,
     wilson,
@@ -169,3 +170,66 @@ def test_paired_values_use_the_bootstrap():
     assert not paired(base + rng.normal(0, 0.05, size=150), base).significant
     with pytest.raises(ValueError, match="same questions"):
         paired([1, 0], [1])
+
+
+def _documents(rng, n: int, keep: float, atoms: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` documents, each with 1 to ``atoms`` atoms and its own chance to keep them around
+    ``keep`` (documents differ, so atoms of one document are not independent)."""
+    counted = rng.integers(1, atoms + 1, size=n)
+    chance = np.clip(rng.normal(keep, 0.1, size=n), 0, 1)
+    return rng.binomial(counted, chance), counted
+
+
+def _grouped(kept, counted) -> tuple:
+    return tuple((g, int(h), int(c)) for g, (h, c) in enumerate(zip(kept, counted)))
+
+
+def test_the_grouped_paired_test_finds_the_documents_a_splitter_cuts():
+    """Two constructed splitters on 40 documents: one keeps every atom whole; the other cuts one
+    atom in each of 10 known documents. The difference is exactly what was cut; it is real, and
+    the same split against itself, or a cut in one document only, is not."""
+    counted = np.arange(40) % 7 + 2
+    whole = _grouped(counted, counted)
+    cut = counted.copy()
+    cut[::4] -= 1  # documents 0, 4, ..., 36
+    cutting = _grouped(cut, counted)
+    real = paired_groups(whole, cutting)
+    assert real.difference == pytest.approx(10 / counted.sum()) and real.count == 40
+    assert real.significant and real.low > 0 and real.wins > 0.99
+    assert not paired_groups(whole, whole).significant and paired_groups(whole, whole).difference == 0
+    once = counted.copy()
+    once[5] -= 1
+    lucky = paired_groups(whole, _grouped(once, counted))
+    assert not lucky.significant and lucky.needed > 40  # one document is no evidence
+    alone = paired_groups(((3, 5, 5),), ((3, 0, 5),))
+    assert alone.difference == 1.0 and not alone.significant, "one document: nothing to resample"
+    assert paired_groups(whole[::-1], cutting) == real, "groups, not their order"
+
+
+def test_the_grouped_paired_test_is_wrong_about_5_percent_of_the_time_when_splitters_are_alike():
+    rng = np.random.default_rng(7)
+    wrong = 0
+    for _ in range(300):
+        kept, counted = _documents(rng, 60, 0.8)
+        # Two splitters alike on average: each document's atoms kept by the same chance, drawn apart.
+        other = rng.binomial(counted, np.clip(kept / counted, 0.05, 0.95))
+        first = rng.binomial(counted, np.clip(kept / counted, 0.05, 0.95))
+        wrong += paired_groups(_grouped(first, counted), _grouped(other, counted), resamples=400).significant
+    assert 0.01 <= wrong / 300 <= 0.09
+
+
+def test_the_grouped_paired_test_has_the_power_it_promises():
+    """With as many documents as ``needed`` says, drawn like the ones seen, the difference seen
+    is found about 80% of the time."""
+    rng = np.random.default_rng(8)
+    kept, counted = _documents(rng, 50, 0.8)
+    first = rng.binomial(counted, np.clip(kept / counted + 0.03, 0, 1))
+    second = rng.binomial(counted, np.clip(kept / counted, 0, 1))
+    seen = paired_groups(_grouped(first, counted), _grouped(second, counted))
+    assert not seen.significant and seen.needed is not None and 50 < seen.needed < 5000
+    found = 0
+    for _ in range(100):
+        drawn = rng.integers(0, 50, size=seen.needed)
+        found += paired_groups(_grouped(first[drawn], counted[drawn]), _grouped(second[drawn], counted[drawn]),
+                               resamples=300).significant
+    assert 0.65 <= found / 100 <= 0.93

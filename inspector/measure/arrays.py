@@ -18,13 +18,18 @@ import numpy as np
 
 from ..atoms.analysis import Analysis
 from ..model import ATOM_KINDS, Span
-from .summary import Tally
+from .summary import BUCKETS, Buckets, Tally, bucket_of
 
 
 def document_bases(lengths: list[int]) -> np.ndarray:
     """Where each document starts when the corpus is joined with one separator between texts."""
     sizes = np.asarray(lengths, dtype=np.int64) + 1
     return np.cumsum(sizes) - sizes
+
+
+def document_groups(doc_ids: list[str]) -> np.ndarray:
+    """Each document's group (``summary.bucket_of``), in the order given."""
+    return np.fromiter((bucket_of(d) for d in doc_ids), np.int64, len(doc_ids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,25 +149,46 @@ def held_whole(atom_starts: np.ndarray, atom_ends: np.ndarray, chunk_starts: np.
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Survival:
+    """What ``survival_counts`` finds: ``(intact, counted)`` per kind for the atoms that fit and
+    for every atom, the same per document as a ``Tally`` each, and the fitting atoms pooled over
+    the kinds per group of documents."""
+
+    fit: dict[str, tuple[int, int]]
+    every: dict[str, tuple[int, int]]
+    tally_fit: dict[str, Tally]
+    tally_all: dict[str, Tally]
+    buckets: Buckets
+
+
 def survival_counts(atoms: AtomArrays, chunk_starts: np.ndarray, chunk_ends: np.ndarray,
-                    fits: int | None, sizes=None) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]],
-                                                          dict[str, Tally], dict[str, Tally]]:
-    """``measures.survival_pair`` over the whole corpus: ``(intact, counted)`` per kind for
-    atoms no larger than ``fits`` (``sizes(kind)`` measures them; characters by default) and
-    for every atom; then the same counts per document, as a ``Tally`` per kind each."""
+                    fits: int | None, sizes=None, groups: np.ndarray | None = None) -> Survival:
+    """``measures.survival_pair`` over the whole corpus for atoms no larger than ``fits``
+    (``sizes(kind)`` measures them; characters by default) and for every atom, tallied per
+    document; ``groups`` (each document's ``bucket_of``) pools the fitting atoms per group."""
     fit_out, all_out, fit_tally, all_tally = {}, {}, {}, {}
+    kept_in = np.zeros(BUCKETS, dtype=np.int64)
+    seen_in = np.zeros(BUCKETS, dtype=np.int64)
     for kind in ATOM_KINDS:
         held = held_whole(atoms.starts[kind], atoms.ends[kind], chunk_starts, chunk_ends)
         documents = atoms.documents[kind]
         all_out[kind] = (int(held.sum()), len(held))
         all_tally[kind] = tally(documents, held, np.ones(len(held), dtype=bool))
+        small = np.ones(len(held), dtype=bool) if fits is None else \
+            (sizes(kind) if sizes else atoms.sizes(kind)) <= fits
         if fits is None:
             fit_out[kind], fit_tally[kind] = all_out[kind], all_tally[kind]
         else:
-            small = (sizes(kind) if sizes else atoms.sizes(kind)) <= fits
             fit_out[kind] = (int((held & small).sum()), int(small.sum()))
             fit_tally[kind] = tally(documents, held & small, small)
-    return fit_out, all_out, fit_tally, all_tally
+        if groups is not None and len(documents):
+            group = groups[documents]
+            kept_in += np.bincount(group, weights=held & small, minlength=BUCKETS).astype(np.int64)
+            seen_in += np.bincount(group, weights=small, minlength=BUCKETS).astype(np.int64)
+    found = np.flatnonzero(seen_in)
+    buckets = tuple(zip(found.tolist(), kept_in[found].tolist(), seen_in[found].tolist()))
+    return Survival(fit_out, all_out, fit_tally, all_tally, buckets)
 
 
 def tally(documents: np.ndarray, intact: np.ndarray, counted: np.ndarray) -> Tally:

@@ -17,6 +17,35 @@ from .sizes import percentile
 Tally = tuple[tuple[tuple[int, int], int], ...]
 
 
+#: Survival pooled over every atom kind per group of documents: ``(group, intact, counted)``,
+#: sorted, for the groups with any atom. A document's group is a digest of its id (``bucket_of``),
+#: so the engines, whatever their order, fill the same groups, and two configurations measured on
+#: one corpus can be compared group by group: the paired cluster bootstrap behind table a's
+#: verdict. Groups keep it flat: a million documents cost what 4,096 groups cost.
+Buckets = tuple[tuple[int, int, int], ...]
+
+#: How many groups ``Buckets`` has; a corpus of fewer documents has about one document a group.
+BUCKETS = 4096
+
+
+def bucket_of(doc_id: str) -> int:
+    """The group of the document ``doc_id`` (the same on every engine and every run)."""
+    import zlib
+
+    return zlib.crc32(doc_id.encode("utf-8", "surrogatepass")) % BUCKETS
+
+
+def merged_buckets(parts: Iterable[Buckets]) -> Buckets:
+    """One ``Buckets`` from those of runs of documents measured apart."""
+    found: dict[int, list[int]] = {}
+    for one in parts:
+        for group, intact, counted in one:
+            sums = found.setdefault(group, [0, 0])
+            sums[0] += intact
+            sums[1] += counted
+    return tuple((group, a, b) for group, (a, b) in sorted(found.items()))
+
+
 def merged(tallies: Iterable[Tally]) -> Tally:
     """One tally from those of runs of documents measured apart."""
     found: dict[tuple[int, int], int] = {}
@@ -54,6 +83,15 @@ class SplitSummary:
     tally_all: dict[str, Tally] = field(default_factory=dict)
     """``survival_all`` per document, tallied."""
 
+    buckets: Buckets = ()
+    """``survival_fit`` pooled over the kinds, per group of documents (what table a's verdict
+    compares)."""
+
+    def pooled(self) -> tuple[int, int]:
+        """Atoms that fit the budget, every kind together: ``(intact, counted)``."""
+        return (sum(intact for intact, _ in self.survival_fit.values()),
+                sum(counted for _, counted in self.survival_fit.values()))
+
     def kept(self, kind: str, *, every: bool = False) -> float | None:
         """Share of ``kind``'s atoms kept whole: of those that fit the budget, or of ``every``
         one; None when there is no such atom."""
@@ -83,7 +121,8 @@ class SplitSummary:
                     mine[kind] = (mine[kind][0] + intact, mine[kind][1] + counted)
         tallies = [{kind: merged(part.tally_fit.get(kind, ()) for part in parts) for kind in ATOM_KINDS},
                    {kind: merged(part.tally_all.get(kind, ()) for part in parts) for kind in ATOM_KINDS}]
-        return cls(spec, chunks, span_chars, fit, every, oversized, *tallies)
+        return cls(spec, chunks, span_chars, fit, every, oversized, *tallies,
+                   merged_buckets(part.buckets for part in parts))
 
 
 #: A configuration's counts per group of documents (by format or language): group -> (documents,

@@ -27,7 +27,7 @@ from ..spec import SplitterSpec, parse_spec
 from ..split.address import Address
 from ..split.splitters import chunk_spans, split_document
 from .analysing import Analysing
-from .arrays import AtomArrays, ChunkArrays, document_bases, survival_counts
+from .arrays import AtomArrays, ChunkArrays, document_bases, document_groups, survival_counts
 from .engine import Engine
 from .headers import HeaderCarry, header_carry_spans
 from .probing import Probing
@@ -56,6 +56,7 @@ class Workspace(Analysing, Probing, Engine):
         self._query_candidates: dict[str, list] | None = None  # left by ``analyses`` for ``prepare_probe``
         self._chunk_arrays_cache: dict[str, ChunkArrays] = {}  # built-in specs' chunks as arrays
         self._atom_arrays_cache: AtomArrays | None = None
+        self._groups_cache = None
         self._selections: set[frozenset[str]] = set()  # word sets looked up among the terms (``find_words``)
         self._probes: dict[tuple, ProbeResult] = {}  # by spec, retriever, k and neighbour width
         self.chunk_set_store: ChunkSetStore | None = None
@@ -270,11 +271,12 @@ class Workspace(Analysing, Probing, Engine):
             texts = [d.text for d in self.documents]
             sizes = lambda kind: atoms.token_sizes(kind, spec.unit, length, texts)  # noqa: E731
         starts, ends = chunks.global_spans(atoms.bases)
-        fit, every, fit_tally, all_tally = survival_counts(atoms, starts, ends, fits, sizes)
+        found = survival_counts(atoms, starts, ends, fits, sizes, self._groups())
         oversized = chunks.oversized
         if spec.is_imported and fits is not None:
             oversized = sum(1 for size in self.sizes(spec) if size > fits)
-        return SplitSummary(spec, len(chunks), chunks.span_chars(), fit, every, oversized, fit_tally, all_tally)
+        return SplitSummary(spec, len(chunks), chunks.span_chars(), found.fit, found.every, oversized,
+                            found.tally_fit, found.tally_all, found.buckets)
 
     def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=(),
                       retriever=None) -> None:
@@ -348,6 +350,12 @@ class Workspace(Analysing, Probing, Engine):
                       else map(split, self.documents))
             self._chunk_arrays_cache[key] = ChunkArrays.from_spans(ids, splits)
         return self._chunk_arrays_cache[key]
+
+    def _groups(self):
+        """Each document's group (``summary.bucket_of``), in corpus order."""
+        if self._groups_cache is None:
+            self._groups_cache = document_groups([d.id for d in self.documents])
+        return self._groups_cache
 
     def _atom_arrays(self) -> AtomArrays:
         """Every atom of the corpus as arrays, built once."""

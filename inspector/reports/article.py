@@ -99,10 +99,12 @@ def build_report(workspace: Workspace, plan: ReportPlan | None = None, *, progre
         steps.done({"compare": spec.label, "sweep": f"budget {spec.budget}"}.get(table, "headers"))
     tables = {table: [row for (kind, _, _), row in zip(tasks, rows) if kind == table]
               for table in ("compare", "sweep", "headers")}
+    survival = survival_decision(tables["compare"], corpus["documents"])
     for row in tables["compare"]:
-        del row["survival_all"], row["budget"]
+        del row["survival_all"], row["budget"], row[GROUPS]
     for row in tables["sweep"]:
         row.pop(ANSWERED, None)
+        row.pop(GROUPS)
     report = {
         "mode": workspace.mode,
         "corpus": corpus,
@@ -110,6 +112,7 @@ def build_report(workspace: Workspace, plan: ReportPlan | None = None, *, progre
         "queries": len(workspace.queries()),
         "compare": tables["compare"],
         "decision": probe_decision(tables["compare"]),
+        "survival_decision": survival,
         "sweep": [_sweep_row(row) for row in tables["sweep"]],
         "sweep_spec": str(sweep_base),
         "headers": tables["headers"][0],
@@ -186,6 +189,7 @@ def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None
         "counts": {k: list(summary.survival_fit[k]) for k in ATOM_KINDS},
         "duplication": summary.span_chars / total if total else 0.0,
         "oversized": summary.oversized,
+        GROUPS: summary.buckets,
         "answer_at_5": probe.answer_rate,
         "cut": probe.cut_rate,
         "rank_miss": probe.miss_rate,
@@ -207,6 +211,20 @@ def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None
 ANSWERED = "answered"
 """A row's key for which queries it answers: one character each, ``1`` or ``0``, in the queries'
 order (what the table's verdict, and ``check --baseline``, compare query by query)."""
+
+
+GROUPS = "groups"
+"""A row's key, while the report is built, for its survival per group of documents
+(``SplitSummary.buckets``: what table a's verdict compares)."""
+
+
+def survival_decision(rows: list[dict], documents: int) -> dict | None:
+    """Table a's verdict: atoms kept whole, every kind together, compared document by document
+    (a paired cluster bootstrap over groups of documents)."""
+    from .decide import decide_grouped
+
+    decision = decide_grouped("atoms kept whole", [(row["splitter"].strip(), row[GROUPS]) for row in rows], documents)
+    return decision.as_dict() if decision else None
 
 
 def probe_row(probe) -> dict:

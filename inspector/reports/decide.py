@@ -8,10 +8,12 @@ questions that would likely separate the best from the closest of them at the di
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..confidence import Paired, mean, paired, rate
+from ..confidence import Paired, mean, paired, paired_groups, rate
 
 #: From this many rows on, a sentence counts them instead of naming them.
 MANY = 8
@@ -83,16 +85,45 @@ def decide(measure: str, rows: Sequence[tuple[str, Sequence[float]]], items: str
     if not rows or not rows[0][1]:
         return None
     means = [sum(values) / len(values) for _, values in rows]
-    top = max(range(len(rows)), key=lambda i: (means[i], -i))
-    best, values = rows[top]
-    tested = [(label, paired(values, theirs), i) for i, (label, theirs) in enumerate(rows) if i != top]
+    return _verdict(measure, [label for label, _ in rows], means,
+                    lambda i, j: paired(rows[i][1], rows[j][1]), len(rows[0][1]), items)
+
+
+def decide_grouped(measure: str, rows: Sequence[tuple[str, Sequence[tuple[int, int, int]]]],
+                   documents: int) -> Decision | None:
+    """The verdict on rates of atoms grouped by document (label, ``(group, intact, counted)``
+    per group of the corpus's ``documents``, as ``SplitSummary.buckets``): the paired cluster
+    bootstrap of ``confidence.paired_groups``. None without rows or atoms."""
+    rows = [(label, tuple(groups)) for label, groups in rows]
+    if not rows or not any(groups for _, groups in rows):
+        return None
+    means = []
+    for _, groups in rows:
+        counted = sum(c for _, _, c in groups)
+        means.append(sum(h for _, h, _ in groups) / counted if counted else 0.0)
+    found = len({g for _, groups in rows for g, _, _ in groups})
+    scale = max(1.0, documents / found) if found else 1.0  # documents a group holds, on average
+
+    def test(i: int, j: int) -> Paired:
+        tested = paired_groups(rows[i][1], rows[j][1])
+        needed = None if tested.needed is None else math.ceil(tested.needed * scale)
+        return dataclasses.replace(tested, count=documents, needed=needed)
+
+    return _verdict(measure, [label for label, _ in rows], means, test, documents, "documents")
+
+
+def _verdict(measure: str, labels: list[str], means: list[float], test: Callable[[int, int], Paired], count: int,
+             items: str) -> Decision:
+    top = max(range(len(labels)), key=lambda i: (means[i], -i))
+    best = labels[top]
+    tested = [(label, test(top, i), i) for i, label in enumerate(labels) if i != top]
     if not tested:
-        return Decision(measure, len(values), best, (), (), None, None, items)
+        return Decision(measure, count, best, (), (), None, None, items)
     tied = sorted((t for t in tested if not t[1].significant), key=lambda t: (t[1].difference, t[2]))
-    below = tuple(label for label, test, _ in tested if test.significant)
+    below = tuple(label for label, result, _ in tested if result.significant)
     # Tied: the widest gap still within noise says most; clear: the runner-up's gap.
     rival, versus, _ = tied[-1] if tied else min(tested, key=lambda t: (t[1].difference, t[2]))
-    return Decision(measure, len(values), best, tuple(t[0] for t in tied), below, rival, versus, items)
+    return Decision(measure, count, best, tuple(t[0] for t in tied), below, rival, versus, items)
 
 
 def _evidence(test: Paired, items: str) -> str:

@@ -58,9 +58,13 @@ def format_report(report: dict, intervals: bool | None = None) -> str:
     for row in report["compare"]:
         lines.append(f"{row['splitter']:16s}{row['chunks']:7d}{row['mean']:6.0f}"
                      + "".join(_pct(row["survival"][k], cell) for k in ATOM_KINDS)
-                     + f"{row['duplication']:6.2f}")
+                     + f"{row['duplication']:6.2f}"
+                     + ("  best" if intervals and _marked(report.get("survival_decision"), row["splitter"].strip())
+                        else ""))
         if intervals and "intervals" in row:
             lines.append(bounds_line([(cell, row["intervals"]["survival"][k]) for k in ATOM_KINDS], 29))
+    if intervals:
+        lines += decision_lines(report.get("survival_decision"))
     ranked = "" if report.get("retriever", "bm25") == "bm25" else f", ranked by {report['retriever']}"
     # The article's recipe; beyond it, a sentence of Chinese, Japanese or Korean gives bigrams.
     words = "three longest words" if report["mode"] == "seed" else "three longest words (or rarest bigrams)"

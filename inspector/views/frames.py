@@ -73,10 +73,13 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
             "answer@5": row["answer_at_5"], "cut": row["cut"], "rank miss": max(0.0, row["rank_miss"]),
             "ctx chars": round(row["ctx_chars"], 1), "ctx tokens": round(row["ctx_tokens"], 1),
             "queries": report["queries"], "answered": row["answered"],
+            "documents": report["corpus"]["documents"],
+            "groups": workspace.summarize(row["spec"], fits=fits).buckets,
             **bound_values({kind: intervals["survival"][kind] for kind in ATOM_KINDS}),
             **bound_values({"answer@5": intervals["answer_at_5"], "cut": intervals["cut"]}),
         })
-    return pd.DataFrame(rows, columns=list(dict.fromkeys((*TABLE_A, *TABLE_B, "queries", "answered",
+    return pd.DataFrame(rows, columns=list(dict.fromkeys((*TABLE_A, *TABLE_B, "queries", "answered", "documents",
+                                                           "groups",
                                                            *bound_columns((*ATOM_KINDS, "answer@5", "cut"))))))
 
 
@@ -116,6 +119,18 @@ def probe_verdict(frame: pd.DataFrame) -> str:
         return ""
     decision = decide("answer@5", [(label, hits_of(answered))
                                    for label, answered in zip(frame["splitter"], frame["answered"])], "queries")
+    return decision.sentence() if decision else ""
+
+
+def survival_verdict(frame: pd.DataFrame) -> str:
+    """Table a's verdict on atoms kept whole over ``frame``'s rows (the report's sentence), or
+    empty without survival per group of documents."""
+    from ..reports.decide import decide_grouped
+
+    if "groups" not in frame or frame.empty:
+        return ""
+    decision = decide_grouped("atoms kept whole", list(zip(frame["splitter"], frame["groups"])),
+                              int(frame["documents"].iloc[0]))
     return decision.sentence() if decision else ""
 
 

@@ -24,6 +24,8 @@ def test_compare_page_tables_downloads_and_added_splitters():
     assert list(table_a.columns)[4:6] == ["code", "code 95%"] and table_a["code 95%"].str.match(r"^\[\d").all()
     # Paragraph, sentence, structured and recursive 800 answer within one query of each other: a tie.
     assert any("tied within noise on answer@5" in i.value for i in at.info)
+    # Table a's verdict, documents compared pairwise: sentence and structured 800 keep every atom.
+    assert any("sentence 800 and structured 800 are level on atoms kept whole" in i.value for i in at.info)
     structured = table_a[table_a["spec"] == "structured:800"].iloc[0]
     assert structured["chunks"] == Workspace(SAMPLE).summarize("structured:800").chunks
     assert len(at.get("download_button")) == 2
@@ -37,6 +39,8 @@ def test_compare_page_tables_downloads_and_added_splitters():
     assert any("not-a-spec" in e for e in errors(at))
     assert list(at.dataframe[0].value["spec"]) == ["fixed:400", "heading:512"]
     assert at.query_params["cmp"] == ["fixed:400", "heading:512"]
+    assert any("heading 512 is best on atoms kept whole" in i.value and "over fixed 400" in i.value
+               for i in at.info)
 
 
 def test_a_compare_link_opens_with_its_own_splitters():

@@ -82,7 +82,11 @@ def test_the_text_report_prints_intervals_and_verdicts_except_in_seed_mode(capsy
     # structured 800 answers 5 queries fixed 800/120 misses and none the other way: p = 0.06, not yet real.
     assert "structured 800 and fixed 800/120 are tied within noise on answer@5 (structured 800 leads fixed 800/120 " \
            "by 2.5 points, 5 queries against 0 of 200, p = 0.06" in " ".join(markdown.split())
-    assert "  best" not in markdown
+    # Table b has no clear best; table a has: structured 800 keeps whole the atoms fixed 800/120 cuts.
+    assert "structured 800 is best on atoms kept whole: 4.9 points over fixed 800/120, the runner-up" \
+           in " ".join(markdown.split())
+    best = [line for line in markdown.splitlines() if line.endswith("  best")]
+    assert len(best) == 1 and best[0].startswith("structured 800 ") and best[0].count("%") == 5
     clear = shown(capsys, "--spec", "fixed:400", "--spec", "fixed:800/120")
     line = next(line for line in clear.splitlines() if line.startswith("fixed 800/120 ") and "%" in line
                 and "[" in line and "ctx" not in line and line.count("%") == 2)

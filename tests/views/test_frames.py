@@ -20,6 +20,7 @@ from inspector.views.frames import (
     probe_verdict,
     size_summary,
     sizes_frame,
+    survival_verdict,
     sweep_frame,
     uploads_corpus,
     with_intervals,
@@ -66,8 +67,11 @@ def test_compare_frame_is_the_reports_tables_a_and_b(workspace):
     report = build_report(workspace, specs=specs, fits=800, budgets=())
     assert list(frame["spec"]) == specs
     rates = (*ATOM_KINDS, "answer@5", "cut")
-    assert set(TABLE_A) | set(TABLE_B) | {"queries", "answered"} | set(bound_columns(rates)) == set(frame.columns)
+    assert set(TABLE_A) | set(TABLE_B) | {"queries", "answered", "documents", "groups"} | set(bound_columns(rates)) \
+        == set(frame.columns)
     assert set(frame["queries"]) == {report["queries"]}
+    assert survival_verdict(frame) == report["survival_decision"]["sentence"]
+    assert "structured 800 is best on atoms kept whole" in survival_verdict(frame)
     for row, expected in zip(frame.to_dict("records"), report["compare"]):
         assert row["chunks"] == expected["chunks"] and row["answered"] == expected["answered"]
         for kind in ATOM_KINDS:
