@@ -17,7 +17,15 @@ from .stores import read_stores
 
 
 def run_check(run: Run) -> int:
-    from ..reports.gate import answered_by, baseline_document, check_gate, format_check, measure, write_baseline
+    from ..reports.gate import (
+        answered_by,
+        baseline_document,
+        check_gate,
+        format_check,
+        groups_by,
+        measure,
+        write_baseline,
+    )
 
     config = run.config
     options: CheckOptions = config.options
@@ -64,8 +72,10 @@ def run_check(run: Run) -> int:
     values = measure(measured, spec, fits=options.budget, golden=scored, unplaced=unplaced, retriever=retriever,
                      oversized=oversized, expand=expand)
     answered = answered_by(measured, spec, golden=scored, retriever=retriever, expand=expand)
+    groups = groups_by(measured, spec, fits=options.budget)
     try:
         result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline, answered=answered,
+                            groups=groups,
                             tolerance=options.tolerance, count_tolerance=options.count_tolerance, strict=options.strict)
     except ValueError as exc:
         return fail(str(exc))
@@ -96,7 +106,7 @@ def run_check(run: Run) -> int:
         try:
             write_baseline(options.write_baseline, baseline_document(
                 values, spec=label, mode=config.corpus.mode, retriever=str(retriever.spec), expand=expand,
-                answered=answered,
+                answered=answered, groups=groups,
                 corpus={"documents": len(corpus), "characters": corpus.characters,
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:

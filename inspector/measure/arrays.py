@@ -152,43 +152,49 @@ def held_whole(atom_starts: np.ndarray, atom_ends: np.ndarray, chunk_starts: np.
 @dataclass(frozen=True, slots=True)
 class Survival:
     """What ``survival_counts`` finds: ``(intact, counted)`` per kind for the atoms that fit and
-    for every atom, the same per document as a ``Tally`` each, and the fitting atoms pooled over
-    the kinds per group of documents."""
+    for every atom, the same per document as a ``Tally`` each, and per group of documents."""
 
     fit: dict[str, tuple[int, int]]
     every: dict[str, tuple[int, int]]
     tally_fit: dict[str, Tally]
     tally_all: dict[str, Tally]
-    buckets: Buckets
+    groups_fit: dict[str, Buckets]
+    groups_all: dict[str, Buckets]
 
 
 def survival_counts(atoms: AtomArrays, chunk_starts: np.ndarray, chunk_ends: np.ndarray,
                     fits: int | None, sizes=None, groups: np.ndarray | None = None) -> Survival:
     """``measures.survival_pair`` over the whole corpus for atoms no larger than ``fits``
     (``sizes(kind)`` measures them; characters by default) and for every atom, tallied per
-    document; ``groups`` (each document's ``bucket_of``) pools the fitting atoms per group."""
-    fit_out, all_out, fit_tally, all_tally = {}, {}, {}, {}
-    kept_in = np.zeros(BUCKETS, dtype=np.int64)
-    seen_in = np.zeros(BUCKETS, dtype=np.int64)
+    document and, with ``groups`` (each document's ``bucket_of``), summed per group."""
+    fit_out, all_out, fit_tally, all_tally, fit_groups, all_groups = {}, {}, {}, {}, {}, {}
     for kind in ATOM_KINDS:
         held = held_whole(atoms.starts[kind], atoms.ends[kind], chunk_starts, chunk_ends)
         documents = atoms.documents[kind]
+        every = np.ones(len(held), dtype=bool)
         all_out[kind] = (int(held.sum()), len(held))
-        all_tally[kind] = tally(documents, held, np.ones(len(held), dtype=bool))
-        small = np.ones(len(held), dtype=bool) if fits is None else \
-            (sizes(kind) if sizes else atoms.sizes(kind)) <= fits
+        all_tally[kind] = tally(documents, held, every)
+        all_groups[kind] = grouped(groups, documents, held, every)
         if fits is None:
-            fit_out[kind], fit_tally[kind] = all_out[kind], all_tally[kind]
+            fit_out[kind], fit_tally[kind], fit_groups[kind] = all_out[kind], all_tally[kind], all_groups[kind]
         else:
+            small = (sizes(kind) if sizes else atoms.sizes(kind)) <= fits
             fit_out[kind] = (int((held & small).sum()), int(small.sum()))
             fit_tally[kind] = tally(documents, held & small, small)
-        if groups is not None and len(documents):
-            group = groups[documents]
-            kept_in += np.bincount(group, weights=held & small, minlength=BUCKETS).astype(np.int64)
-            seen_in += np.bincount(group, weights=small, minlength=BUCKETS).astype(np.int64)
-    found = np.flatnonzero(seen_in)
-    buckets = tuple(zip(found.tolist(), kept_in[found].tolist(), seen_in[found].tolist()))
-    return Survival(fit_out, all_out, fit_tally, all_tally, buckets)
+            fit_groups[kind] = grouped(groups, documents, held & small, small)
+    return Survival(fit_out, all_out, fit_tally, all_tally, fit_groups, all_groups)
+
+
+def grouped(groups: np.ndarray | None, documents: np.ndarray, intact: np.ndarray, counted: np.ndarray) -> Buckets:
+    """Atoms ``intact`` and ``counted`` summed per group of documents (``groups``: each
+    document's; ``documents``: each atom's)."""
+    if groups is None or not len(documents):
+        return ()
+    group = groups[documents]
+    kept = np.bincount(group, weights=intact, minlength=BUCKETS).astype(np.int64)
+    seen = np.bincount(group, weights=counted, minlength=BUCKETS).astype(np.int64)
+    found = np.flatnonzero(seen)
+    return tuple(zip(found.tolist(), kept[found].tolist(), seen[found].tolist()))
 
 
 def tally(documents: np.ndarray, intact: np.ndarray, counted: np.ndarray) -> Tally:

@@ -83,9 +83,17 @@ class SplitSummary:
     tally_all: dict[str, Tally] = field(default_factory=dict)
     """``survival_all`` per document, tallied."""
 
-    buckets: Buckets = ()
-    """``survival_fit`` pooled over the kinds, per group of documents (what table a's verdict
-    compares)."""
+    groups_fit: dict[str, Buckets] = field(default_factory=dict)
+    """``survival_fit`` per group of documents (``bucket_of``), per kind: what table a's verdict
+    and ``check --baseline`` compare document by document."""
+
+    groups_all: dict[str, Buckets] = field(default_factory=dict)
+    """``survival_all`` per group of documents, per kind."""
+
+    @property
+    def buckets(self) -> Buckets:
+        """``survival_fit`` pooled over the kinds, per group of documents."""
+        return merged_buckets(self.groups_fit.values())
 
     def pooled(self) -> tuple[int, int]:
         """Atoms that fit the budget, every kind together: ``(intact, counted)``."""
@@ -121,8 +129,9 @@ class SplitSummary:
                     mine[kind] = (mine[kind][0] + intact, mine[kind][1] + counted)
         tallies = [{kind: merged(part.tally_fit.get(kind, ()) for part in parts) for kind in ATOM_KINDS},
                    {kind: merged(part.tally_all.get(kind, ()) for part in parts) for kind in ATOM_KINDS}]
-        return cls(spec, chunks, span_chars, fit, every, oversized, *tallies,
-                   merged_buckets(part.buckets for part in parts))
+        groups = [{kind: merged_buckets(part.groups_fit.get(kind, ()) for part in parts) for kind in ATOM_KINDS},
+                  {kind: merged_buckets(part.groups_all.get(kind, ()) for part in parts) for kind in ATOM_KINDS}]
+        return cls(spec, chunks, span_chars, fit, every, oversized, *tallies, *groups)
 
 
 #: A configuration's counts per group of documents (by format or language): group -> (documents,

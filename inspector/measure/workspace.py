@@ -276,7 +276,7 @@ class Workspace(Analysing, Probing, Engine):
         if spec.is_imported and fits is not None:
             oversized = sum(1 for size in self.sizes(spec) if size > fits)
         return SplitSummary(spec, len(chunks), chunks.span_chars(), found.fit, found.every, oversized,
-                            found.tally_fit, found.tally_all, found.buckets)
+                            found.tally_fit, found.tally_all, found.groups_fit, found.groups_all)
 
     def measure_ahead(self, summaries=(), probes=(), headers=(), k: int = 5, golden=None, expand=(),
                       retriever=None) -> None:

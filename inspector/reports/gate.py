@@ -16,6 +16,8 @@ the baseline by more than the tolerance (absolute for fractions, relative for co
 baseline keeps which queries and questions were answered: ``answer@5``, ``cut`` and
 ``recall@B`` then regress only when the change is significant, query by query (McNemar's exact
 test; a drop within noise is said in a note), unless ``strict`` asks for the exact comparison.
+It also keeps each survival per group of documents: a survival regresses only when a paired
+cluster bootstrap over the documents says the drop is real.
 """
 
 from __future__ import annotations
@@ -200,10 +202,11 @@ def format_check(title: str, result: GateResult, notes: list[str] | tuple[str, .
 
 def check_gate(values: dict, *, floors: dict[str, float] | None = None, ceilings: dict[str, float] | None = None,
                baseline: dict | None = None, tolerance: float = 0.0, count_tolerance: float = 0.0,
-               answered: dict[str, str] | None = None, strict: bool = False) -> GateResult:
+               answered: dict[str, str] | None = None, groups: dict[str, list] | None = None,
+               strict: bool = False) -> GateResult:
     """Hold ``values`` to floors, ceilings and a baseline (a ``read_baseline`` result);
-    ``answered`` (``answered_by``) lets a per-query measure be held to the baseline's by a
-    paired test, unless ``strict``."""
+    ``answered`` (``answered_by``) lets a per-query measure, and ``groups`` (``groups_by``) a
+    survival, be held to the baseline's by a paired test, unless ``strict``."""
     checks: list[Check] = []
     notes: list[str] = []
     for rule, limits in (("min", floors or {}), ("max", ceilings or {})):
@@ -238,10 +241,18 @@ def check_gate(values: dict, *, floors: dict[str, float] | None = None, ceilings
             ok, how = _compare(info, value, base, tolerance, count_tolerance)
             message = f"{name} {how} from {show(name, base)} to {show(name, value)} (baseline)"
             then, now = (baseline.get("answered") or {}).get(name), (answered or {}).get(name)
+            had, has = (baseline.get("groups") or {}).get(name), (groups or {}).get(name)
             if not ok and not strict and isinstance(then, str) and now is not None and len(then) == len(now):
                 ok, message, note = _paired_verdict(info, name, value, base, then, now)
                 if note:
                     notes.append(note)
+            elif not ok and not strict and isinstance(had, list) and has is not None:
+                ok, message, note = _grouped_verdict(name, value, base, had, has)
+                if note:
+                    notes.append(note)
+            elif not ok and not strict and groups and name in groups:
+                notes.append(f"{name}: the baseline does not say how each document fared, so it is compared "
+                             "exactly; write it again to gate on significant changes")
             elif not ok and not strict and answered and name in answered:
                 notes.append(f"{name}: the baseline does not say which queries it answered (or asked others), so "
                              "it is compared exactly; write it again to gate on significant changes")
@@ -268,6 +279,27 @@ def _paired_verdict(info: MeasureInfo, name: str, value, base, then: str, now: s
         f"{name} moved {change} within noise ({evidence}); --strict fails it"
 
 
+def _grouped_verdict(name: str, value, base, had: list, has) -> tuple[bool, str, str]:
+    """A survival below its baseline's: a regression only when the paired cluster bootstrap over
+    the documents says so; otherwise it holds, and a note says it fell within noise."""
+    from ..confidence import paired_groups
+    from .decide import p_text
+
+    try:
+        then = [(int(g), int(h), int(c)) for g, h, c in had]
+    except (TypeError, ValueError):
+        return False, f"{name} regressed from {show(name, base)} to {show(name, value)} (baseline)", \
+            f"{name}: the baseline's documents cannot be read, so it is compared exactly"
+    test = paired_groups(has, then)
+    evidence = (f"{100 * test.difference:+.1f} points [{100 * test.low:+.1f}, {100 * test.high:+.1f}] with "
+                f"{test.count} groups of documents resampled, p {p_text(test.p_value)}")
+    change = f"from {show(name, base)} to {show(name, value)} (baseline)"
+    if test.significant:
+        return False, f"{name} regressed {change}: {evidence}", ""
+    return True, f"{name} held {change}, within noise: {evidence}", \
+        f"{name} moved {change} within noise ({evidence}); --strict fails it"
+
+
 def _compare(info: MeasureInfo, value, base, tolerance: float, count_tolerance: float) -> tuple[bool, str]:
     if info.fraction:
         slack = tolerance
@@ -284,12 +316,14 @@ def _compare(info: MeasureInfo, value, base, tolerance: float, count_tolerance: 
 
 
 def baseline_document(values: dict, *, spec: str, mode: str, corpus: dict, retriever: str = "bm25",
-                      expand: int = 0, answered: dict[str, str] | None = None) -> dict:
-    """What ``--write-baseline`` stores: the measures, and which queries and questions were
-    answered (``answered_by``), so that a later run is compared query by query."""
+                      expand: int = 0, answered: dict[str, str] | None = None,
+                      groups: dict[str, list] | None = None) -> dict:
+    """What ``--write-baseline`` stores: the measures, which queries and questions were answered
+    (``answered_by``) and how each group of documents fared (``groups_by``), so that a later run
+    is compared query by query and document by document."""
     return {"format": BASELINE_FORMAT, "version": 2, "spec": spec, "mode": mode, "retriever": retriever,
             **({"expand": expand} if expand else {}), "corpus": corpus, "measures": values,
-            **({"answered": answered} if answered else {})}
+            **({"answered": answered} if answered else {}), **({"groups": groups} if groups else {})}
 
 
 def write_baseline(path: str | Path, document: dict) -> None:
@@ -346,4 +380,13 @@ def answered_by(workspace, spec, *, golden=None, retriever=None, expand: int = 0
     out = {"answer@5": "".join(map(str, probe.hits())), "cut": "".join(map(str, probe.cuts()))}
     for budget in golden.budgets if golden is not None else ():
         out[f"recall@{budget}"] = "".join(map(str, golden.hits(budget)))
+    return out
+
+
+def groups_by(workspace, spec, *, fits: int | None = None) -> dict[str, list[list[int]]]:
+    """Each survival measure (``code`` ... and ``code.all`` ...) per group of documents,
+    ``[group, intact, counted]``: what a baseline keeps to compare survival document by document."""
+    summary = workspace.summarize(spec, fits=fits)
+    out = {kind: [list(g) for g in summary.groups_fit.get(kind, ())] for kind in ATOM_KINDS}
+    out |= {f"{kind}.all": [list(g) for g in summary.groups_all.get(kind, ())] for kind in ATOM_KINDS}
     return out
