@@ -57,7 +57,7 @@ def open_alone(engine: str, listing: Listing, reading: Reading, folder: Path, *,
         return read_on_cluster(listing, reading, str(folder), fingerprint=fingerprint, progress=progress)
     if engine != "stream":
         raise ValueError(f"the {engine} engine holds its corpus: open it with open_held")
-    from .stream.workspace import read_streamed
+    from .stream.read import read_streamed
 
     return read_streamed(listing, reading, str(folder), jobs=jobs, progress=progress)
 

@@ -16,9 +16,9 @@ from inspector.corpus.listing import list_corpus
 from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
 from inspector.engines import open as engines_open
-from inspector.engines.stream import workspace as stream
+from inspector.engines.stream import read as stream
+from inspector.engines.stream.read import read_streamed
 from inspector.engines.stream.spill import Spill
-from inspector.engines.stream.workspace import read_streamed
 from inspector.errors import EngineError
 from inspector.measure.workspace import Workspace
 from inspector.spec import ARTICLE_SPECS

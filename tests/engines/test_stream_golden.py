@@ -17,7 +17,7 @@ from inspector.corpus.listing import list_corpus
 from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
 from inspector.engines.stream import golden as stream_golden
-from inspector.engines.stream.workspace import read_streamed
+from inspector.engines.stream.read import read_streamed
 from inspector.errors import EngineError
 from inspector.measure.workspace import Workspace
 from inspector.retrieval.bm25 import BM25

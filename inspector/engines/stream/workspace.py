@@ -4,7 +4,7 @@ memory that does not grow with the corpus's text or its chunks.
 The corpus is cut into batches of about equal file bytes (``spill.batch_runs``), and every pass
 over them hands one batch at a time to a forked worker:
 
-1. *read* (``read_streamed``): the batch's files are read, their analyses taken from the data
+1. *read* (``stream.read.read_streamed``): the batch's files are read, their analyses taken from the data
    folder or computed and kept there, and the batch parked on disk (``spill.Spill``); this
    process keeps each document's id and query candidates and the corpus's facts;
 2. *measure* (``StreamWorkspace.measure_ahead``, or one configuration when first asked): every
@@ -34,8 +34,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING
 
-from ...corpus.listing import Listing, SkippedFile
-from ...corpus.load import Fingerprint, Reading
+from ...corpus.listing import SkippedFile
+from ...corpus.load import Fingerprint
 from ...errors import EngineCannot, EngineError
 from ...lengths import get_length
 from ...measure.asking import AskResult
@@ -59,62 +59,17 @@ from .batches import (
     measure_batch,
     on_batch,
     on_workers,
-    read_batch,
     size_batch,
     words_batch,
 )
 from .ranking import asked_of_batches, probed_over_batches
-from .spill import Spill, batch_runs
+from .spill import Spill
 
 if TYPE_CHECKING:
     from ...retrieval.golden import GoldenResult
     from ...retrieval.golden_files import GoldenSet
 
 Progress = Callable[[str, int, int], None]
-
-
-def read_streamed(listing: Listing, reading: Reading, store: str | None = None, *, jobs: int = 1,
-                  progress: Progress | None = None) -> "StreamWorkspace":
-    """A listing's files read in batches by ``jobs`` workers, analysed (analyses kept in the data
-    folder ``store``) and parked on disk, this process keeping only what ``StreamWorkspace`` lists."""
-    sizes = listing.sizes()
-    runs = batch_runs(sizes, jobs)
-    try:
-        spill = Spill()
-    except OSError as exc:
-        raise EngineError(f"cannot make a folder to park the corpus's batches in ({exc.strerror or exc}); "
-                          "TMPDIR names where it goes") from None
-    spill.data = store  # where the analyses are kept, what the batches derive from them is too
-    work = StreamWorkspace(spill, reading.mode, jobs, progress)
-    reading = replace(reading, progress=None)  # a worker reports nothing; this process counts files
-    batches = [(spill, b, reading, store, listing.entries[a:z]) for b, (a, z) in enumerate(zip(runs, runs[1:]))]
-    skipped = list(listing.skipped)
-    try:
-        work.skipped = _read_into(work, batches, runs, skipped)
-    except BaseException:
-        work.close()  # now, not when the traceback lets go of the workspace
-        raise
-    return work
-
-
-def _read_into(work: "StreamWorkspace", batches: list, runs: list[int], skipped: list[SkippedFile]
-               ) -> tuple[SkippedFile, ...]:
-    """The read pass: each batch's facts into ``work``; every file skipped, sorted."""
-    for batch, found in enumerate(work.crossed("read", read_batch, batches)):
-        held = 0
-        for item in found:
-            if isinstance(item, SkippedFile):
-                skipped.append(item)
-                continue
-            doc_id, characters, language, lengths, candidates = item
-            work.ids.append(doc_id)
-            work.facts.add(characters, language, lengths)
-            work.candidates.append(candidates)
-            held += 1
-        work.batches.add(held)
-        if work.progress is not None:
-            work.progress("files read", runs[batch + 1], runs[-1])
-    return tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
 
 
 class StreamWorkspace(Engine):
