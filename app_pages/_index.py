@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages._access import audit, refused
 from app_pages._chunk_sets import use_chunk_set
+from inspector.access import Action
 from inspector.errors import ChunkSetError, MissingExtra, StoreError
 from inspector.views import markdown_escape as md
 from inspector.views import read_index
@@ -27,6 +29,10 @@ def _use(ctx, name: str) -> None:
     store = next((s for s in ctx.launch.stores if s.name == name), None)
     if store is None or ctx.workspace is None:
         return
+    refusal = refused(ctx, Action.OPEN_STORE)
+    if refusal:
+        st.session_state[MESSAGE] = ("warning", f"{store.name} was not read: {refusal}")
+        return
     try:
         with st.spinner(f"Reading {store.name} ({store.address.kind})…"):
             found = _read(store.name, str(store.address), ctx.workspace.fingerprint, ctx.workspace.mode, store,
@@ -45,6 +51,8 @@ def _use(ctx, name: str) -> None:
         st.session_state[MESSAGE] = ("error", f"{store.name} was read but cannot be kept on this server: {exc}")
         return
     use_chunk_set(found.spec)
+    audit(ctx, "open store", once=store.name, store=store.name, kind=store.address.kind,
+          chunks=sum(len(placed) for placed in found.chunk_set.chunks.values()))
     st.session_state[MESSAGE] = ("info", " ".join(found.lines()))
 
 

@@ -6,6 +6,7 @@ import time
 
 import streamlit as st
 
+from app_pages._access import signing_in
 from app_pages._tables import data_table
 from inspector.errors import ReviewStoreError
 from inspector.review import QUESTIONS, kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
@@ -69,7 +70,8 @@ def show_results(store, review_round, chunks) -> None:
                                             else f"{v:.2f}") for q in QUESTIONS) + ".")
 
         st.subheader("Per reviewer")
-        _table([{"Reviewer": t.reviewer, "Orphans": f"{t.orphans} of {t.judged}", "Orphan rate": f"{t.orphan_rate:.0%}",
+        _table([{"Reviewer": _named(t.reviewer), "Orphans": f"{t.orphans} of {t.judged}",
+                 "Orphan rate": f"{t.orphan_rate:.0%}",
                  **{f"No on {q.title}": f"{t.noes[q.key]} of {t.judged}" for q in QUESTIONS}}
                 for t in summary.reviewers])
         st.subheader(f"Where reviewers disagree ({len(summary.disagreements)})")
@@ -101,3 +103,9 @@ def show_results(store, review_round, chunks) -> None:
                             key="orphan_dl_consensus", on_click="ignore")
     cols[3].download_button("Results (JSON)", to_json(summary), f"{name}-results.json", "application/json",
                             key="orphan_dl_results", on_click="ignore")
+
+
+def _named(reviewer: str) -> str:
+    """A reviewer as the Results tab names them: where people sign in, a typed name (one without
+    @, which only the provider's addresses hold) is marked as such."""
+    return f"{reviewer} (not signed in)" if signing_in() and "@" not in reviewer else reviewer

@@ -11,7 +11,9 @@ import html
 import streamlit as st
 
 from app_pages import _shared
+from app_pages._access import current
 from app_pages._orphan_results import EVERY
+from inspector.access import Action
 from inspector.errors import AnswerChanged, ReviewInputError, ReviewStoreError
 from inspector.review import (
     HINT_CODES,
@@ -109,7 +111,7 @@ def _reveal(ctx, item) -> None:
 def show_review(ctx, store, review_round, chunks, last_shown) -> None:
     """The Review tab. ``last_shown`` is where the previous run drew the answer widgets (None when
     it drew none): elsewhere they are seeded from the saved or remembered answer."""
-    reviewer = _reviewer()
+    reviewer = _reviewer(ctx)
     if reviewer is None:
         return
     try:
@@ -142,13 +144,25 @@ def show_review(ctx, store, review_round, chunks, last_shown) -> None:
         _reveal(ctx, item)
 
 
-def _reviewer() -> str | None:
-    """The name widget; the trimmed name once it is one a review can be stored under."""
+def _reviewer(ctx) -> str | None:
+    """Who the answers are stored under: the signed-in person, else the name widget's trimmed
+    name once it is one a review can be stored under; None (said why) when this visitor may not
+    review."""
+    access = current(ctx)
+    refusal = access.refusal(Action.REVIEW)
+    if refusal:
+        st.info(md(refusal))
+        return None
+    if access.identity.verified:
+        st.caption(md(f"Reviewing as {access.identity.label}."))
+        return access.identity.reviewer
     _shared.keep("orphan_reviewer", "")
     name = st.text_input("Your name", key="orphan_reviewer", persist_state="session", max_chars=80,
                          placeholder="e.g. Dana", help="Answers are stored per reviewer; use the same name "
                          "tomorrow to continue where you stopped.")
     problem = reviewer_problem(name)
+    if not problem and access.signing_in and "@" in name:
+        problem = "sign in to review under an e-mail address (a typed name cannot hold @)"
     if problem:
         st.warning(md(f"To start reviewing, {problem}."))
         return None

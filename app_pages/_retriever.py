@@ -9,7 +9,9 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from app_pages._access import audit, refused
 from app_pages._state import keep, state, update
+from inspector.access import Action
 from inspector.errors import EmbeddingServiceError, RerankServiceError, RetrieverError, SpendRefused
 from inspector.retrieval import installed, parse_retriever
 from inspector.views import checked_retriever, embedding_estimate, rerank_estimate, retriever_choices, texts_estimate
@@ -93,8 +95,9 @@ def say_what_asking_sends(retriever: str, ctx, texts) -> None:
 
 def _said(estimate, ctx, which: str = "") -> None:
     st.caption(md(estimate.summary()))
-    if estimate.refusal:
-        st.error(md(f"Nothing was sent: {estimate.refusal}."))
+    refusal = estimate.refusal or (refused(ctx, Action.SPEND) if estimate.texts else None)
+    if refusal:
+        st.error(md(f"Nothing was sent: {refusal.rstrip('.')}."))
         st.stop()
     which = which or ("_rerank" if estimate.questions else "")  # each kind of run is confirmed apart
     if estimate.over_threshold and st.session_state.get(CONFIRMED + which) != estimate.key:
@@ -103,3 +106,7 @@ def _said(estimate, ctx, which: str = "") -> None:
                          key="confirm_spend" + which):
             st.stop()
         st.session_state[CONFIRMED + which] = estimate.key
+    if estimate.texts:
+        audit(ctx, "paid run", once=estimate.key, model=estimate.model, requests=estimate.requests,
+              texts=estimate.texts, tokens=estimate.tokens,
+              dollars=round(estimate.dollars, 4) if estimate.dollars is not None else "no price set")

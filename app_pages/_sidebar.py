@@ -16,11 +16,13 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from app_pages._access import access_widgets, audit, refused
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, question_store, spec_title
 from app_pages._index import follow_link, index_widgets
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace, load_corpus
+from inspector.access import Action
 from inspector.chunks import ChunkSetInfo
 from inspector.context import ContextStore
 from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
@@ -103,6 +105,7 @@ def sidebar() -> Context:
     ctx = Context(state(), launch)
     with st.sidebar:
         st.markdown("**Chunk Inspector** · what your splitter does to your documents")
+        access_widgets(ctx)
         st.markdown("### Corpus")
         _corpus_widgets(ctx)
         follow_link(ctx)  # before the splitter menu: a link's index becomes the splitter
@@ -142,6 +145,9 @@ def _corpus_widgets(ctx: Context) -> None:
         if ctx.launch.roots:
             st.caption("Allowed folders: " + ", ".join(f"`{r}`" for r in ctx.launch.roots))
         problem = corpus_folder_problem(path.strip(), ctx.launch.roots)
+        served = not problem and os.path.realpath(path.strip()) == os.path.realpath(ctx.launch.default_corpus)
+        if not problem and not served:  # the folder the server was started on is open to every visitor
+            problem = refused(ctx, Action.OPEN_FOLDER)
         if problem:
             ctx.problem = f"Cannot open this folder: {problem}"
         else:
@@ -149,6 +155,10 @@ def _corpus_widgets(ctx: Context) -> None:
                 ctx.corpus = _folder_corpus(os.path.realpath(path.strip()), mode, ctx.state.keep_front_matter)
             except (CorpusError, OSError) as exc:
                 ctx.problem = f"Cannot read the corpus folder: {exc}"
+            else:
+                if not served:
+                    audit(ctx, "open folder", once=os.path.realpath(path.strip()),
+                          folder=os.path.realpath(path.strip()), documents=len(ctx.corpus.documents))
     elif source == PASTE:
         corpus_value, ctx.corpus_label = PASTE, "the pasted text"
         text = st.text_area(f"Text, read as {mode}", key="corpus_text", height=220, max_chars=MAX_PASTED_CHARS,
@@ -164,13 +174,18 @@ def _corpus_widgets(ctx: Context) -> None:
             ctx.corpus, ctx.problem = corpus, problem and f"Text refused: {problem}"
     else:
         corpus_value, ctx.corpus_label = UPLOAD, "the uploaded files"
+        upload_refused = refused(ctx, Action.UPLOAD)
+        if upload_refused:
+            st.caption(md(upload_refused))
         files = st.file_uploader("Documents: markdown, text, PDF, DOCX, PPTX, XLSX, HTML or EPUB",
                                  type=["md", "markdown", "txt", *(s.lstrip(".") for s in CONVERTED_SUFFIXES)],
-                                 accept_multiple_files=True, key="corpus_uploads",
+                                 accept_multiple_files=True, key="corpus_uploads", disabled=bool(upload_refused),
                                  help="Up to 5 MB per text file and 50 MB per converted file; converted files "
                                       "become markdown as a pipeline would split it. Uploads stay in this browser "
                                       "session.")
-        if not files:
+        if upload_refused:
+            ctx.waiting = upload_refused
+        elif not files:
             ctx.waiting = ("Upload one or more documents to inspect them "
                            "(uploaded files stay in this browser session; links cannot carry them).")
         else:

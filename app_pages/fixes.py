@@ -3,10 +3,12 @@
 import streamlit as st
 
 from app_pages import _offload, _shared
+from app_pages._access import audit, refused
 from app_pages._import_caches import chosen_golden
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._sidebar import session_id
 from app_pages._tables import data_table
+from inspector.access import Action
 from inspector.context import import_lines, plan_key, write_lines
 from inspector.errors import ContextLineError, ImportChunksError, SpendRefused
 from inspector.limits import MAX_CHUNK_FILE_BYTES
@@ -60,7 +62,7 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
     elif step.plan and step.plan.jobs and step.endpoint:
         price = ctx.launch.spend.price(step.model)
         st.markdown(md(step.plan.summary(*((price.input, price.output) if price else ())) + "."))
-        refusal = context_refusal(step.plan, installed(), session_id())
+        refusal = context_refusal(step.plan, installed(), session_id()) or refused(ctx, Action.SPEND)
         if refusal:
             st.error(md(f"Not sent: {refusal}."))
         elif st.button(f"Write {len(step.plan.jobs):,} context lines", key="write_context"):
@@ -73,6 +75,8 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
                 st.error(md(str(exc)))
             else:
                 bar.empty()
+                audit(ctx, "paid run", model=step.model, requests=run.written + len(run.failures),
+                      lines=run.written, failures=len(run.failures))
                 st.success(f"Wrote {run.written:,} context lines.")
                 for failure in run.failures[:20]:
                     st.warning(md(f"{failure.doc_id} {failure.span[0]}–{failure.span[1]}: {failure.reason}"))

@@ -141,3 +141,12 @@ class RerankServiceError(InspectorError, OSError):
 
 class AppNotInstalled(InspectorError, FileNotFoundError):
     """The app's pages are not beside the library (a partial install); the message says to reinstall."""
+
+
+class RolesError(InspectorError, ValueError):
+    """The server's list of who may do what (``CHUNK_INSPECTOR_ROLES``) was refused; the message
+    says why."""
+
+
+class AccessRefused(InspectorError, PermissionError):
+    """This visitor's role does not allow what was asked; the message names the role it needs."""

@@ -63,6 +63,7 @@ def isolated_app(monkeypatch, tmp_path) -> Path:
 
     monkeypatch.delenv(ENV_ROOTS, raising=False)
     monkeypatch.delenv(ENV_CORPUS, raising=False)
+    monkeypatch.delenv("CHUNK_INSPECTOR_ROLES", raising=False)
     folder = tmp_path / "data"
     monkeypatch.setenv(ENV_DATA, str(folder))
     return folder

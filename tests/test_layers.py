@@ -16,7 +16,7 @@ from pathlib import Path
 from tests.support.paths import ROOT
 
 SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "context", "measure", "review", "reports", "tune",
-               "views",
+               "views", "access",
                "integrations"}
 
 

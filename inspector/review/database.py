@@ -25,7 +25,7 @@ from ..errors import ReviewStoreError
 
 #: The store's file inside the data folder (``inspector.data_folder``).
 STORE_NAME = "reviews.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _INHERITED: list[sqlite3.Connection] = []
 
 _SCHEMA = """
@@ -49,6 +49,14 @@ CREATE TABLE IF NOT EXISTS answers (
     PRIMARY KEY (round_id, chunk_id, reviewer)
 );
 CREATE INDEX IF NOT EXISTS answers_by_reviewer ON answers (round_id, reviewer, position);
+CREATE TABLE IF NOT EXISTS audit (
+    at TEXT NOT NULL,
+    who TEXT NOT NULL,
+    verified INTEGER NOT NULL CHECK (verified IN (0, 1)),
+    role TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '{}'
+);
 """
 
 
@@ -114,11 +122,11 @@ class ReviewDatabase:
             if version is not None and version > SCHEMA_VERSION:
                 raise ReviewStoreError(f"the review store {self.path} was written by a newer version "
                                        f"(schema {version}; this one reads {SCHEMA_VERSION})")
-            if version == SCHEMA_VERSION:
+            if version == SCHEMA_VERSION or (version is not None and self.readonly):
                 if not self.readonly:
                     use_wal(connection, self.busy_timeout_ms / 1000)
-                return
-        elif tables - {"rounds", "answers"}:
+                return  # an older store read only is read as it is; written, it gains the new tables
+        elif tables - {"rounds", "answers", "audit"}:
             raise ReviewStoreError(f"{self.path} is an SQLite database but not a review store "
                                    f"(it holds other tables: {', '.join(sorted(tables)[:5])})")
         if self.readonly:
@@ -129,8 +137,9 @@ class ReviewDatabase:
             # One statement at a time: executescript would COMMIT before running.
             for statement in filter(str.strip, _SCHEMA.split(";")):
                 connection.execute(statement)
+            # Every statement above creates only what is missing: an older store gains the new tables.
             connection.execute("INSERT INTO schema_version SELECT ? WHERE NOT EXISTS "
-                               "(SELECT 1 FROM schema_version)", (SCHEMA_VERSION,))
+                               "(SELECT 1 FROM schema_version WHERE version >= ?)", (SCHEMA_VERSION, SCHEMA_VERSION))
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:

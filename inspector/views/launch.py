@@ -15,8 +15,9 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..access.roles import RoleRules, roles_from_environment
 from ..corpus.sample import SAMPLE_CORPUS
-from ..errors import SpecError
+from ..errors import RolesError, SpecError
 from ..retrieval.remote import ENV_BASE_URL
 from ..retrieval.rerank import ENV_URL as ENV_RERANK_URL
 from ..retrieval.spending import SpendPolicy
@@ -56,6 +57,9 @@ class LaunchConfig:
     embeddings_url: str = ""
     """The OpenAI-compatible embeddings server (``OPENAI_BASE_URL``; empty: OpenAI's)."""
 
+    roles: RoleRules = field(default_factory=RoleRules)
+    """Who may do what (``CHUNK_INSPECTOR_ROLES``); none listed: everyone may do everything."""
+
     def default_state(self) -> AppState:
         """The opening view under this configuration."""
         return AppState(corpus=self.default_corpus)
@@ -91,9 +95,15 @@ def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConf
         spend = SpendPolicy()
     stores, refused = served_stores(known.store, environ)
     problems += refused
+    try:
+        roles = roles_from_environment(environ)
+    except RolesError as exc:
+        # Refused roles must not open the server to everyone: nobody may do more than read.
+        problems.append(f"{exc}; until it is mended everyone is a viewer.")
+        roles = RoleRules(viewer=("*",))
     return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems), spend, stores,
                         StoreCredentials.from_environment(environ), environ.get(ENV_RERANK_URL, "").strip(),
-                        environ.get(ENV_BASE_URL, "").strip())
+                        environ.get(ENV_BASE_URL, "").strip(), roles)
 
 
 def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:

@@ -12,3 +12,4 @@ def plain_environment(monkeypatch):
     """No launch settings leak in from the shell running the tests."""
     monkeypatch.delenv(ENV_ROOTS, raising=False)
     monkeypatch.delenv(ENV_CORPUS, raising=False)
+    monkeypatch.delenv("CHUNK_INSPECTOR_ROLES", raising=False)

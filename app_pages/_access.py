@@ -1,0 +1,86 @@
+"""Who is using the app and what they may do: the sidebar's sign-in line, refusals that name the
+role an action needs, and the audit trail's entries and table. Not a page.
+
+Sign-in is Streamlit's (``st.login``, an OpenID Connect provider set up in
+``.streamlit/secrets.toml``'s ``[auth]``); the roles are the server's (``CHUNK_INSPECTOR_ROLES``,
+read at start into ``LaunchConfig.roles``). A link carries no authority.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from inspector.access import Access, Action, AuditTrail, Identity
+from inspector.errors import ReviewStoreError
+from inspector.review import default_store_path
+from inspector.views import markdown_escape as md
+
+AUDITED = "_audited"
+
+
+def signing_in() -> bool:
+    """Whether this server signs people in (Streamlit sets ``is_logged_in`` only then)."""
+    return "is_logged_in" in st.user.to_dict()
+
+
+def current(ctx) -> Access:
+    """This visitor's access: the signed-in person, or nobody the server can vouch for."""
+    user = st.user.to_dict()
+    identity = Identity.signed_in(user) if user.get("is_logged_in") else Identity()
+    return Access.of(identity, ctx.launch.roles, signing_in())
+
+
+def access_widgets(ctx) -> None:
+    """The sidebar's line on who is here and what they may do, with sign-in and sign-out."""
+    access = current(ctx)
+    if access.signing_in and access.identity.verified:
+        st.caption(md(access.mode))
+        st.button("Sign out", key="sign_out", on_click=st.logout)
+    elif access.signing_in:
+        st.caption(md(access.mode))
+        st.button("Sign in", key="sign_in", on_click=st.login, type="primary")
+    elif access.listed:
+        st.caption(md(access.mode))
+    if access.allows(Action.AUDIT) and access.listed:
+        with st.expander("Audit trail"):
+            audit_table()
+
+
+def refused(ctx, action: Action) -> str | None:
+    """Why this visitor may not do ``action`` (the role it needs), or None."""
+    return current(ctx).refusal(action)
+
+
+def audit(ctx, action: str, once: str = "", **detail) -> None:
+    """Record ``action`` for this visitor (once per session for the same ``once`` key); a store
+    that cannot be written is said, and the action goes on."""
+    if once:
+        done = st.session_state.setdefault(AUDITED, set())
+        if (action, once) in done:
+            return
+        done.add((action, once))
+    try:
+        _trail().record(current(ctx), action, **detail)
+    except ReviewStoreError as exc:
+        st.warning(md(f"The audit trail could not record this: {exc}"))
+
+
+def audit_table() -> None:
+    """The latest entries, newest first."""
+    from app_pages._tables import data_table
+
+    try:
+        entries = _trail().recent(200)
+    except ReviewStoreError as exc:
+        st.warning(md(f"The audit trail cannot be read: {exc}"))
+        return
+    if not entries:
+        st.caption("Nothing recorded yet.")
+        return
+    import pandas as pd
+
+    data_table(pd.DataFrame([e.as_row() for e in entries]), key="audit_table")
+
+
+def _trail() -> AuditTrail:
+    return AuditTrail(default_store_path())

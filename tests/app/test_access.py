@@ -1,0 +1,96 @@
+"""Who may do what, in the app: a visitor not signed in reads; a signed-in reviewer reviews under
+the provider's identity; an admin opens folders and sees the audit trail of what was opened. The
+roles come from the server's environment, the identity from ``st.user``; a link carries none."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from inspector.access import AuditTrail
+from inspector.review import ReviewStore
+from inspector.views.launch import ENV_ROOTS
+from tests.support.app import assert_clean, plain, write_corpus
+from tests.support.paths import ROOT
+
+ROLES = "admin=dana@acme.com;reviewer=@acme.com"
+SIGNED_OUT = {"is_logged_in": False}
+DANA = {"is_logged_in": True, "email": "dana@acme.com", "name": "Dana", "sub": "sub-dana"}
+RAVI = {"is_logged_in": True, "email": "Ravi@Acme.com", "name": "Ravi", "sub": "sub-ravi"}
+
+
+@pytest.fixture
+def folder(isolated_app, tmp_path, monkeypatch):
+    monkeypatch.setenv("CHUNK_INSPECTOR_ROLES", ROLES)
+    monkeypatch.setenv(ENV_ROOTS, str(tmp_path))
+    return write_corpus(tmp_path / "docs", {"a.md": b"# A\n\nReplication uses port 7430.\n"})
+
+
+def opened(user: dict, params: dict, page: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.user = dict(user)
+    at.query_params.update(params)
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    assert_clean(at)
+    return at
+
+
+def texts(elements) -> list[str]:
+    return [plain(e.value) for e in elements]
+
+
+def test_a_visitor_with_a_link_reads_but_cannot_open_a_folder_upload_or_review(folder, isolated_app):
+    at = opened(SIGNED_OUT, {"corpus": str(folder)})
+    assert any(e.startswith("Cannot open this folder: To open a folder on this server you need the admin role; "
+                            "you are a viewer (not signed in). Sign in with an account the operator lists.")
+               for e in texts(at.error))
+    assert "Not signed in: viewer. Sign in to do more." in texts(at.caption)
+    assert [b.label for b in at.button if b.key == "sign_in"] == ["Sign in"]
+    assert not AuditTrail(isolated_app / "reviews.sqlite3").recent(), "nothing was opened"
+    at.radio(key="corpus_source").set_value("upload").run()
+    assert_clean(at)
+    assert at.get("file_uploader")[0].proto.disabled
+    assert any("To upload files you need the reviewer role" in c for c in texts(at.caption))
+    sample = opened(SIGNED_OUT, {"spec": "structured:800"}, "app_pages/orphan_test.py")
+    assert any("To save review answers you need the reviewer role" in i for i in texts(sample.info))
+    assert "orphan_reviewer" not in [t.key for t in sample.text_input]
+
+
+def test_an_admin_opens_the_folder_and_it_is_in_the_audit_trail(folder, isolated_app):
+    at = opened(DANA, {"corpus": str(folder)})
+    assert not at.error, texts(at.error)
+    assert "Signed in as Dana (dana@acme.com): admin." in texts(at.caption)
+    assert [b.label for b in at.button if b.key == "sign_out"] == ["Sign out"]
+    (entry,) = AuditTrail(isolated_app / "reviews.sqlite3").recent()
+    assert (entry.who, entry.verified, entry.role, entry.action) == ("Dana (dana@acme.com)", True, "admin",
+                                                                     "open folder")
+    assert entry.detail["documents"] == 1 and entry.detail["folder"].endswith("docs")
+    at.run()
+    assert len(AuditTrail(isolated_app / "reviews.sqlite3").recent()) == 1, "once a session"
+    (table,) = (d.value for d in at.sidebar.dataframe)  # drawn before this run opened the folder again
+    assert list(table["action"]) == ["open folder"] and list(table["who"]) == ["Dana (dana@acme.com)"]
+
+
+def test_a_signed_in_reviewer_reviews_as_the_provider_names_them(folder, isolated_app):
+    at = opened(RAVI, {"spec": "structured:800"}, "app_pages/orphan_test.py")
+    assert "orphan_reviewer" not in [t.key for t in at.text_input], "the identity is not typed"
+    assert "Reviewing as Ravi (ravi@acme.com)." in texts(at.caption)
+    at.checkbox(key="orphan_address").set_value(True)
+    at.checkbox(key="orphan_references").set_value(True)
+    at.checkbox(key="orphan_completeness").set_value(False)
+    at.button(key="orphan_save").click().run()
+    assert_clean(at)
+    store = ReviewStore(isolated_app / "reviews.sqlite3")
+    (stored,) = store.rounds()
+    assert store.reviewers(stored.round.id) == ["ravi@acme.com"]
+    assert opened(RAVI, {"corpus": str(folder)}).error, "a reviewer opens no folder"
+
+
+def test_an_open_server_says_nothing_of_roles_and_refuses_nothing(isolated_app, tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV_ROOTS, str(tmp_path))
+    folder = write_corpus(tmp_path / "docs", {"a.md": b"# A\n\nText.\n"})
+    at = opened({}, {"corpus": str(folder)})
+    assert not at.error and not [b for b in at.button if b.key in ("sign_in", "sign_out")]
+    assert not any("viewer" in c or "admin" in c for c in texts(at.caption))
