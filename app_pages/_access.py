@@ -9,6 +9,7 @@ read at start into ``LaunchConfig.roles``). A link carries no authority.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.errors import StreamlitAuthError
 
 from inspector.access import Access, Action, AuditTrail, Identity
 from inspector.errors import ReviewStoreError
@@ -38,9 +39,19 @@ def access_widgets(ctx) -> None:
         st.button("Sign out", key="sign_out", on_click=st.logout)
     elif access.signing_in:
         st.caption(md(access.mode))
-        st.button("Sign in", key="sign_in", on_click=st.login, type="primary")
+        if st.button("Sign in", key="sign_in", type="primary"):
+            try:
+                st.login()
+            except StreamlitAuthError as exc:  # no Authlib, or an [auth] section it cannot use
+                st.error(md(f"Signing in is set up on this server but does not work: {exc}"))
     elif access.listed:
         st.caption(md(access.mode))
+
+
+def audit_widgets(ctx) -> None:
+    """The audit trail, for admins of a server that lists roles (drawn last, after what this run
+    opened was recorded)."""
+    access = current(ctx)
     if access.allows(Action.AUDIT) and access.listed:
         with st.expander("Audit trail"):
             audit_table()

@@ -28,6 +28,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "milvus": ("pymilvus", "milvus-lite"),
     "postgres": ("psycopg",),
     "stores": ("chromadb", "qdrant-client", "lancedb", "pymilvus", "milvus-lite", "psycopg"),
+    "auth": ("authlib",),
 }
 
 
