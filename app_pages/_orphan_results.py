@@ -6,8 +6,9 @@ import time
 
 import streamlit as st
 
-from app_pages._access import signing_in
+from app_pages._access import audit, current, signing_in
 from app_pages._tables import data_table
+from inspector.access import Action
 from inspector.errors import ReviewStoreError
 from inspector.review import QUESTIONS, kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
 from inspector.views import first_words, orphan_trend_figure
@@ -109,3 +110,21 @@ def _named(reviewer: str) -> str:
     """A reviewer as the Results tab names them: where people sign in, a typed name (one without
     @, which only the provider's addresses hold) is marked as such."""
     return f"{reviewer} (not signed in)" if signing_in() and "@" not in reviewer else reviewer
+
+
+def delete_widgets(ctx, store, review_round) -> None:
+    """Deleting the round and its answers, for whom the server lets delete (said and audited)."""
+    if not current(ctx).allows(Action.DELETE):
+        return
+    with st.expander("Delete this round"):
+        st.caption("Removes the round and every reviewer's answers to it from this server. Its link opens it "
+                   "again, empty.")
+        sure = st.checkbox(f"Yes, delete round {review_round.label} and its answers", key="orphan_delete_sure")
+        if st.button("Delete", key="orphan_delete", disabled=not sure, type="primary"):
+            try:
+                gone = store.delete_round(review_round.id)
+            except ReviewStoreError as exc:
+                st.error(md(f"The round was not deleted: {exc}"))
+                return
+            audit(ctx, "delete round", round=review_round.id, label=review_round.label, answers=gone)
+            st.success(md(f"Deleted round {review_round.label} and its {gone} answers."))

@@ -11,7 +11,7 @@ and ``_orphan_results``.
 import streamlit as st
 
 from app_pages import _shared
-from app_pages._orphan_results import show_results
+from app_pages._orphan_results import delete_widgets, show_results
 from app_pages._orphan_review import show_review
 from app_pages._orphan_round import choose_round
 from inspector.errors import ReviewStoreError
@@ -52,3 +52,4 @@ with review_tab:
     show_review(ctx, store, review_round, chunks, last_shown)
 with results_tab:
     show_results(store, review_round, chunks)
+    delete_widgets(ctx, store, review_round)

@@ -51,6 +51,14 @@ class ReviewStore(ReviewDatabase):
         found = [_stored(row) for row in rows]
         return [r for r in found if corpus_fingerprint is None or r.round.corpus == corpus_fingerprint]
 
+    def delete_round(self, round_id: str) -> int:
+        """Remove a round and every answer to it; how many answers went. A link to it opens it
+        again, empty."""
+        with self._write() as connection:
+            gone = connection.execute("DELETE FROM answers WHERE round_id = ?", (round_id,)).rowcount
+            connection.execute("DELETE FROM rounds WHERE id = ?", (round_id,))
+        return gone
+
     # -- answers -----------------------------------------------------------------------
 
     def save_answer(self, round_id: str, chunk_id: str, position: int, reviewer: str, *,

@@ -94,3 +94,23 @@ def test_an_open_server_says_nothing_of_roles_and_refuses_nothing(isolated_app, 
     at = opened({}, {"corpus": str(folder)})
     assert not at.error and not [b for b in at.button if b.key in ("sign_in", "sign_out")]
     assert not any("viewer" in c or "admin" in c for c in texts(at.caption))
+
+
+def test_only_an_admin_deletes_a_round_and_the_trail_keeps_it(folder, isolated_app):
+    ravi = opened(RAVI, {"spec": "structured:800"}, "app_pages/orphan_test.py")
+    for key in ("address", "references", "completeness"):
+        ravi.checkbox(key=f"orphan_{key}").set_value(True)
+    ravi.button(key="orphan_save").click().run()
+    assert_clean(ravi)
+    assert "orphan_delete" not in [b.key for b in ravi.button], "a reviewer deletes nothing"
+    store = ReviewStore(isolated_app / "reviews.sqlite3")
+    (stored,) = store.rounds()
+    dana = opened(DANA, {"spec": "structured:800", **stored.round.to_query_params()}, "app_pages/orphan_test.py")
+    assert dana.button(key="orphan_delete").disabled, "not before the box is ticked"
+    dana.checkbox(key="orphan_delete_sure").check().run()
+    dana.button(key="orphan_delete").click().run()
+    assert_clean(dana)
+    assert any(f"Deleted round {stored.round.label} and its 1 answers" in s for s in texts(dana.success))
+    assert store.answers(stored.round.id) == []
+    entry = AuditTrail(isolated_app / "reviews.sqlite3").recent()[0]
+    assert (entry.who, entry.action, entry.detail["answers"]) == ("Dana (dana@acme.com)", "delete round", 1)

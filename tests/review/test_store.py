@@ -101,6 +101,18 @@ def test_every_click_upserts_one_row(store):
     assert len(store.answers(ROUND.id)) == 1
 
 
+def test_deleting_a_round_takes_its_answers_and_no_other_round_s(store):
+    other = ReviewRound(FINGERPRINT, "fixed:100", size=2)
+    store.save_round(other, ["x", "y"])
+    store.save_answer(other.id, "x", 1, "Ann", address=True)
+    store.save_answer(ROUND.id, CHUNKS[0], 1, "Ann", address=True)
+    store.save_answer(ROUND.id, CHUNKS[1], 2, "Bo", address=False)
+    assert store.delete_round(ROUND.id) == 2
+    assert store.get_round(ROUND.id) is None and store.answers(ROUND.id) == []
+    assert len(store.answers(other.id)) == 1 and store.get_round(other.id) is not None
+    assert store.delete_round(ROUND.id) == 0
+
+
 def test_progress_for_an_unknown_round_names_it(store):
     with pytest.raises(KeyError, match="nosuchround"):
         store.progress("nosuchround", "Ann")
