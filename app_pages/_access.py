@@ -62,6 +62,15 @@ def refused(ctx, action: Action) -> str | None:
     return current(ctx).refusal(action)
 
 
+def upload_closed(ctx, container=st) -> str:
+    """Why this visitor may not upload (said in ``container``), or empty: for an uploader's
+    ``disabled``."""
+    refusal = refused(ctx, Action.UPLOAD) or ""
+    if refusal:
+        container.caption(md(refusal))
+    return refusal
+
+
 def audit(ctx, action: str, once: str = "", **detail) -> None:
     """Record ``action`` for this visitor (once per session for the same ``once`` key); a store
     that cannot be written is said, and the action goes on."""

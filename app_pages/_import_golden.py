@@ -5,6 +5,7 @@ recall of the imported chunks and of the sidebar's splitter at several context b
 import pandas as pd
 import streamlit as st
 
+from app_pages._access import upload_closed
 from app_pages._chunk_sets import chunk_sets
 from app_pages._import_caches import content_digest, golden_set, recall, searched_recall
 from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
@@ -60,7 +61,9 @@ def show_golden(ctx, state, result, retriever: str = "bm25") -> None:
                "chunk holds a quote whole, a **rank-miss** when one does but ranks too low, **uncovered** when "
                "no chunk touches it. The span metrics are defined in docs/metrics.md.")
     left, right = st.columns([3, 2], gap="large")
+    closed = upload_closed(ctx, left)
     left.file_uploader("Golden set (JSONL or CSV)", type=["jsonl", "ndjson", "json", "csv"], key="golden_upload",
+                       disabled=bool(closed),
                        on_change=golden_upload_changed, max_upload_size=MAX_GOLDEN_BYTES // 1_000_000,
                        help=f"Up to {MAX_GOLDEN_BYTES // 1_000_000} MB.")
     with right:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages._access import upload_closed
 from app_pages._chunk_sets import keep_and_use, question_store
 from inspector.errors import QuestionsError
 from inspector.limits import MAX_GOLDEN_BYTES
@@ -69,8 +70,9 @@ def question_set_picker(*, theirs: bool = True) -> str:
     """The uploader and what it holds; the chosen question set's id ('' when none is). The set
     is shared by the pages that ask your questions (the Orphan Test, Tune); ``theirs`` offers to
     review the chunks the file says your system retrieved."""
+    closed = upload_closed(st.session_state["_context"])
     st.file_uploader("Your questions or a golden set (JSONL, CSV or one per line)",
-                     type=["jsonl", "ndjson", "json", "csv", "txt"],
+                     type=["jsonl", "ndjson", "json", "csv", "txt"], disabled=bool(closed),
                      key="orphan_questions_upload", on_change=_uploaded,
                      max_upload_size=MAX_GOLDEN_BYTES // 1_000_000,
                      help="The questions your users ask, one per line, or a golden set (Chroma's CSV or this "

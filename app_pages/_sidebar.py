@@ -16,7 +16,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app_pages._access import access_widgets, audit, audit_widgets, refused
+from app_pages._access import access_widgets, audit, audit_widgets, refused, upload_closed
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, question_store, spec_title
 from app_pages._index import follow_link, index_widgets
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
@@ -308,7 +308,8 @@ def _chunk_set_ready(ctx: Context, set_id: str, info: ChunkSetInfo | None) -> bo
 
 
 def _tokenizer_upload(ctx: Context) -> str | None:
-    file = st.file_uploader("tokenizer.json", type=["json"], key="tokenizer_upload",
+    closed = upload_closed(ctx)
+    file = st.file_uploader("tokenizer.json", type=["json"], key="tokenizer_upload", disabled=bool(closed),
                             help="A Hugging Face tokenizer.json, e.g. from your embedding model's folder.")
     if file is None:
         current = ctx.state.unit

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from app_pages import _offload, _shared
-from app_pages._access import audit, refused
+from app_pages._access import audit, refused, upload_closed
 from app_pages._import_caches import chosen_golden
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._sidebar import session_id
@@ -89,8 +89,10 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
     if st.session_state.get(LINES_FROM):
         st.button(f"Stop using the lines imported as {st.session_state[LINES_FROM]}", key="forget_context",
                   on_click=lambda: st.session_state.pop(LINES_FROM, None))
+    closed = upload_closed(ctx)
     upload = st.file_uploader("Or import lines written elsewhere (JSON Lines: chunk_id from an export of "
                               f"{stamped}, or doc_id, start and end; and line)", type=["jsonl", "json"],
+                              disabled=bool(closed),
                               key="context_upload", max_upload_size=MAX_CHUNK_FILE_BYTES // 1_000_000)
     name = st.text_input("Keep them under the name", value="imported", key="context_name", max_chars=60)
     if upload is not None and st.button("Keep these lines", key="import_context"):

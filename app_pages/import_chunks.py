@@ -21,6 +21,7 @@ import itertools
 import streamlit as st
 
 from app_pages import _chunk_sets, _shared
+from app_pages._access import upload_closed
 from app_pages._import_caches import SAMPLE_SPEC, content_digest, export_file, import_file
 from app_pages._import_files import REFUSED, RESULT, RESULT_CORPUS, SOURCE, chunk_upload_changed, use_sample
 from app_pages._import_golden import show_golden
@@ -70,7 +71,9 @@ workspace, fingerprint = ctx.workspace, ctx.corpus.fingerprint
 
 _section("Your chunk file")
 left, right = st.columns([3, 2], gap="large")
+closed = upload_closed(ctx, left)
 left.file_uploader("Chunk file (JSONL, JSON or CSV)", type=["jsonl", "ndjson", "json", "csv"], key="import_upload",
+                   disabled=bool(closed),
                    on_change=chunk_upload_changed, max_upload_size=MAX_CHUNK_FILE_BYTES // 1_000_000,
                    help=f"Up to {MAX_CHUNK_FILE_BYTES // 1_000_000} MB. The file stays in this browser session.")
 # Beside the file, not in the expander below: the problem list sends readers here when offsets shifted.

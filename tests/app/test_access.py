@@ -53,6 +53,9 @@ def test_a_visitor_with_a_link_reads_but_cannot_open_a_folder_upload_or_review(f
     assert_clean(at)
     assert at.get("file_uploader")[0].proto.disabled
     assert any("To upload files you need the reviewer role" in c for c in texts(at.caption))
+    imports = opened(SIGNED_OUT, {}, "app_pages/import_chunks.py")
+    uploaders = imports.get("file_uploader")
+    assert len(uploaders) >= 2 and all(u.proto.disabled for u in uploaders), "chunk file and golden set alike"
     sample = opened(SIGNED_OUT, {"spec": "structured:800"}, "app_pages/orphan_test.py")
     assert any("To save review answers you need the reviewer role" in i for i in texts(sample.info))
     assert "orphan_reviewer" not in [t.key for t in sample.text_input]
