@@ -15,7 +15,6 @@ from inspector.chunks.importer import import_chunks
 from inspector.chunks.sets import make_chunk_set
 from inspector.cli import main
 from inspector.errors import StoreError
-from inspector.retrieval.ranking import Question
 from inspector.retrieval.retriever_spec import parse_retriever
 from inspector.stores import parse_store, read_store
 from inspector.stores.search import store_retriever
@@ -79,14 +78,8 @@ def test_langchain_s_pgvector_store_is_placed_whole_and_equals_its_jsonl(server,
 
 def test_the_ranking_is_pgvector_s_cosine_nearest_neighbours(filled, chunks, handbook):
     found = read_store(parse_store(filled), list(handbook.documents))
-    spec = handbook.add_chunk_set(make_chunk_set("pg", handbook.fingerprint, handbook.documents, found.result.chunks))
-    pool = handbook.pool(spec)
-    texts = pool.texts()
-    with EmbeddingServer(width=stores.WIDTH) as embeddings:
-        retriever = store_retriever(found, parse_retriever("dense:openai:test-embed"), base_url=embeddings.url)
-        ranked = retriever.rank([Question.of(q) for q in QUESTIONS], pool, 5)
-    for question, positions in zip(QUESTIONS, ranked):
-        assert [texts[j] for j in positions] == stores.nearest(question, chunks, "cosine", 5), question
+    ranked, retriever, _ = stores.asked(handbook, found, QUESTIONS)
+    assert ranked == [stores.nearest(question, chunks, "cosine", 5) for question in QUESTIONS]
     assert retriever.unplaced == 0 and retriever.asked == len(QUESTIONS)
 
 

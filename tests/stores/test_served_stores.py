@@ -128,13 +128,9 @@ def test_a_milvus_server_filled_through_its_address_is_read_and_searched(tmp_pat
         from_file = import_chunks(stores.as_jsonl(chunks, tmp_path / "chunks.jsonl"), work)
         sets = [make_chunk_set("x", work.fingerprint, work.documents, r.chunks) for r in (served.result, from_file)]
         assert sets[0].id == sets[1].id, "the same spans and prefixes as the same chunks from a file"
-        pool = work.pool(work.add_chunk_set(sets[0]))
-        texts = pool.texts()
         question = "Which port does replication use?"
-        with EmbeddingServer(width=stores.WIDTH) as embeddings:
-            retriever = store_retriever(served, parse_retriever("dense:openai:test-embed"), base_url=embeddings.url)
-            (ranked,) = retriever.rank([Question.of(question)], pool, 5)
-        assert [texts[j] for j in ranked] == stores.nearest(question, chunks, "l2", 5)
+        (ranked,), _, _ = stores.asked(work, served, [question])
+        assert ranked == stores.nearest(question, chunks, "l2", 5)
         with pytest.raises(StoreError, match=r"no collection 'other'"):
             read_store(parse_store(f"milvus+{url}?collection=other"), documents)
     with pytest.raises(StoreError, match="cannot open milvus\\+http://127.0.0.1"):
@@ -158,15 +154,9 @@ def test_a_qdrant_server_is_read_and_searched_with_its_api_key(tmp_path, monkeyp
         served = read_store(address, documents, credentials=credentials)
         assert served.stored == served.result.imported == len(chunks) and served.problems == ()
         assert "Api key is used with an insecure connection" in served.note, "said once, not a Python warning"
-        pool = work.pool(work.add_chunk_set(make_chunk_set("x", work.fingerprint, work.documents,
-                                                           served.result.chunks)))
-        texts = pool.texts()
         question = "Which port does replication use?"
-        with EmbeddingServer(width=stores.WIDTH) as embeddings:
-            retriever = store_retriever(served, parse_retriever("dense:openai:test-embed"), base_url=embeddings.url,
-                                        credentials=credentials)
-            (ranked,) = retriever.rank([Question.of(question)], pool, 5)
-        assert [texts[j] for j in ranked] == stores.nearest(question, chunks, "cosine", 5)
+        (ranked,), _, _ = stores.asked(work, served, [question], credentials=credentials)
+        assert ranked == stores.nearest(question, chunks, "cosine", 5)
         assert {given for _, _, given in server.requests} == {key}, "every call carried the key"
         assert any(path.endswith("/points/query") for _, path, _ in server.requests)
         with pytest.raises(StoreError, match=r"no collection 'other' in the store \(it has: docs\)"):

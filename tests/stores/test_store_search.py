@@ -43,16 +43,10 @@ def test_the_ranking_is_the_store_s_own_nearest_neighbours(kind, handbook, chunk
     fill, metric = FILLERS[kind]
     uri = fill(tmp_path / ("s.db" if kind == "milvus" else "s"), chunks)
     found = read_store(parse_store(uri), list(handbook.documents))
-    spec = handbook.add_chunk_set(make_chunk_set("s", handbook.fingerprint, handbook.documents, found.result.chunks))
-    pool = handbook.pool(spec)
-    texts = pool.texts()
-    with EmbeddingServer(width=stores.WIDTH) as server:
-        retriever = store_retriever(found, parse_retriever("dense:openai:test-embed"), base_url=server.url)
-        ranked = retriever.rank([Question.of(q) for q in QUESTIONS], pool, 5)
-    for question, positions in zip(QUESTIONS, ranked):
-        assert [texts[j] for j in positions] == stores.nearest(question, chunks, metric, 5), question
+    ranked, retriever, sent = stores.asked(handbook, found, QUESTIONS)
+    assert ranked == [stores.nearest(question, chunks, metric, 5) for question in QUESTIONS]
     assert retriever.unplaced == 0 and retriever.asked == len(QUESTIONS)
-    assert [r["input"] for r in server.requests] == [QUESTIONS], "each question embedded once, by the server named"
+    assert [r["input"] for r in sent] == [QUESTIONS], "each question embedded once, by the server named"
 
 
 def test_a_store_answering_chunks_that_were_not_placed_counts_them(handbook, chunks, tmp_path):

@@ -221,6 +221,24 @@ def fill_qdrant_haystack(folder: Path, documents, collection: str = "docs") -> s
     return f"qdrant:{folder}?collection={collection}"
 
 
+def asked(work, found, questions, **options):
+    """The store ``found`` (a ``read_store`` result on ``work``'s documents) asked ``questions``
+    itself, embedded by the test's embeddings server: each question's best five chunk texts,
+    the retriever, and what the embeddings server was sent."""
+    from inspector.chunks.sets import make_chunk_set
+    from inspector.retrieval.ranking import Question
+    from inspector.retrieval.retriever_spec import parse_retriever
+    from inspector.stores.search import store_retriever
+    from tests.support.embedding import EmbeddingServer
+
+    pool = work.pool(work.add_chunk_set(make_chunk_set("s", work.fingerprint, work.documents, found.result.chunks)))
+    texts = pool.texts()
+    with EmbeddingServer(width=WIDTH) as server:
+        retriever = store_retriever(found, parse_retriever("dense:openai:test-embed"), base_url=server.url, **options)
+        ranked = retriever.rank([Question.of(q) for q in questions], pool, 5)
+    return [[texts[j] for j in positions] for positions in ranked], retriever, server.requests
+
+
 def tree_digest(path: Path) -> dict[str, str]:
     """Every file under ``path`` (or the file) with its content digest: a store read must not change."""
     import hashlib
