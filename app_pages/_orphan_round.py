@@ -10,11 +10,14 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from app_pages import _offload, _shared
+from app_pages._access import audit, current
 from app_pages._orphan_questions import CHOSEN, question_set_picker, show_message
 from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends, say_what_it_sends
+from inspector.access import Action
+from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError, QuestionsError, ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
-from inspector.views import PASTE, UPLOAD
+from inspector.views import PASTE, UPLOAD, keep_uploads
 from inspector.views import markdown_escape as md
 
 SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the probe retrieved",
@@ -137,10 +140,21 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
         state = _shared.state()
         if state.corpus in (UPLOAD, PASTE):
             # The text lives in this browser session: a colleague's link would open no corpus at all.
+            keeps = current(ctx).allows(Action.KEEP_UPLOADS)
             st.caption(f"No link to share: {md(ctx.corpus_label)} stays in this browser session, so a colleague "
-                       "opening a link would have no text to review. To review it as a team, put the files in a "
-                       "folder the server may open (`chunk-inspector app FOLDER`) and share the round from there; "
-                       "answers given here are saved all the same.")
+                       "opening a link would have no text to review. "
+                       + ("Keep the documents on this server to share the round: every visitor may open them."
+                          if keeps else
+                          "To review it as a team, an admin can keep the documents on this server, or put them in "
+                          "a folder the server may open (`chunk-inspector app FOLDER`).")
+                       + " Answers given here are saved all the same.")
+            kept_error = st.session_state.pop("_orphan_keep_error", None)
+            if kept_error:
+                st.error(md(kept_error))
+            if keeps and ctx.uploaded:
+                st.button("Keep these documents on this server", key="orphan_keep_uploads", on_click=_keep,
+                          args=(ctx,), help="Writes them to the data folder's uploads, opens them as the corpus "
+                                            "and gives the round a link colleagues can open.")
         else:
             settings = {key: value for key, value in state.to_query_params().items() if key != "doc"}
             query = urlencode({**settings, **review_round.to_query_params()}, doseq=True)
@@ -156,3 +170,16 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
         st.warning("This round holds no chunks: the corpus has none to review under these settings.")
         st.stop()
     return review_round, chunks
+
+
+def _keep(ctx) -> None:
+    """Callback: the uploads written to the server and opened from there as the corpus."""
+    try:
+        folder = keep_uploads(ctx.uploaded, data_folder())
+    except (OSError, ValueError) as exc:
+        st.session_state["_orphan_keep_error"] = f"The documents were not kept: {exc}"
+        return
+    audit(ctx, "keep uploads", folder=str(folder), documents=len(ctx.uploaded),
+          bytes=sum(len(blob) for _, blob in ctx.uploaded))
+    st.session_state["corpus_source"] = "folder"
+    st.session_state["corpus_path"] = str(folder)

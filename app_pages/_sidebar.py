@@ -44,6 +44,8 @@ from inspector.views import (
     IndexSearch,
     LaunchConfig,
     corpus_folder_problem,
+    is_kept,
+    kept_root,
     launch_config,
     menu_choice,
     menu_label,
@@ -75,6 +77,9 @@ class Context:
 
     waiting: str | None = None
     """What the reader has yet to give (files, a text) before anything can be shown: a note, not an error."""
+
+    uploaded: tuple[tuple[str, bytes], ...] = ()
+    """The uploaded files or the pasted text, ``(name, bytes)``, when that is the corpus."""
 
 
 @st.cache_resource(ttl=300, max_entries=8, show_spinner="Reading the corpus (PDF, DOCX, PPTX and HTML files are "
@@ -145,9 +150,12 @@ def _corpus_widgets(ctx: Context) -> None:
         corpus_value, ctx.corpus_label = path.strip() or ctx.state.corpus, path.strip()
         if ctx.launch.roots:
             st.caption("Allowed folders: " + ", ".join(f"`{r}`" for r in ctx.launch.roots))
-        problem = corpus_folder_problem(path.strip(), ctx.launch.roots)
-        served = not problem and os.path.realpath(path.strip()) == os.path.realpath(ctx.launch.default_corpus)
-        if not problem and not served:  # the folder the server was started on is open to every visitor
+        kept = is_kept(path.strip(), data_folder()) if path.strip() and "\x00" not in path else False
+        problem = corpus_folder_problem(path.strip(), (*ctx.launch.roots, *(
+            [os.path.realpath(kept_root(data_folder()))] if kept else [])))
+        # The folder the server was started on, and uploads an admin kept, are open to every visitor.
+        served = not problem and (kept or os.path.realpath(path.strip()) == os.path.realpath(ctx.launch.default_corpus))
+        if not problem and not served:
             problem = refused(ctx, Action.OPEN_FOLDER)
         if problem:
             ctx.problem = f"Cannot open this folder: {problem}"
@@ -170,7 +178,8 @@ def _corpus_widgets(ctx: Context) -> None:
             ctx.waiting = "Paste a text to inspect it (it stays in this browser session; links cannot carry it)."
         else:
             name = "pasted.txt" if mode == "plain" else "pasted.md"
-            corpus, problem = uploads_corpus([(name, text.encode("utf-8"))], mode=mode,
+            ctx.uploaded = ((name, text.encode("utf-8")),)
+            corpus, problem = uploads_corpus(list(ctx.uploaded), mode=mode,
                                              keep_front_matter=ctx.state.keep_front_matter)
             ctx.corpus, ctx.problem = corpus, problem and f"Text refused: {problem}"
     else:
@@ -190,7 +199,8 @@ def _corpus_widgets(ctx: Context) -> None:
             ctx.waiting = ("Upload one or more documents to inspect them "
                            "(uploaded files stay in this browser session; links cannot carry them).")
         else:
-            corpus, problem = uploads_corpus([(f.name, f.getvalue()) for f in files], mode=mode,
+            ctx.uploaded = tuple((f.name, f.getvalue()) for f in files)
+            corpus, problem = uploads_corpus(list(ctx.uploaded), mode=mode,
                                              conversions=data_folder() / CONVERSIONS,
                                              keep_front_matter=ctx.state.keep_front_matter)
             ctx.corpus, ctx.problem = corpus, problem and f"Uploads refused: {problem}"

@@ -190,6 +190,7 @@ class Action(enum.Enum):
     OPEN_STORE = ("open a vector store", Role.ADMIN)
     SPEND = ("start a paid run", Role.ADMIN)
     DELETE = ("delete a round", Role.ADMIN)
+    KEEP_UPLOADS = ("keep uploaded documents on this server", Role.ADMIN)
     AUDIT = ("read the audit trail", Role.ADMIN)
     REVIEW = ("save review answers", Role.REVIEWER)
     UPLOAD = ("upload files", Role.REVIEWER)

@@ -7,7 +7,8 @@ and may read, ``menu`` how the splitter menu names its choices; ``frames`` the t
 ``text`` escaping for Streamlit's markdown, ``window``
 the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here,
 ``spend`` what a page's run would send to a paid endpoint, ``stores`` the user's vector stores
-the server offers and reading one onto the corpus; ``notebook`` draws one text and its chunks for a
+the server offers and reading one onto the corpus, ``kept_uploads`` uploads kept on the server
+so a round's link opens for colleagues; ``notebook`` draws one text and its chunks for a
 notebook or a script (``inspector.show``).
 """
 
@@ -17,6 +18,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "state": ["AppState", "MAX_CAP", "MAX_COMPARE", "MAX_TABLE_ROWS", "PASTE", "SAMPLE", "UPLOAD", "UPLOAD_UNIT",
               "bounded_link", "checked_spec", "parse_budgets"],
     "launch": ["ENV_CORPUS", "ENV_ROOTS", "SAMPLE_CORPUS", "LaunchConfig", "corpus_folder_problem", "launch_config"],
+    "kept_uploads": ["is_kept", "keep_uploads", "kept_root"],
     "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],
     "frames": ["TABLE_A", "TABLE_B", "article_specs", "bound_columns", "bound_values", "compare_frame",
                "compare_suggestions", "doc_view",

@@ -117,3 +117,37 @@ def test_only_an_admin_deletes_a_round_and_the_trail_keeps_it(folder, isolated_a
     assert store.answers(stored.round.id) == []
     entry = AuditTrail(isolated_app / "reviews.sqlite3").recent()[0]
     assert (entry.who, entry.action, entry.detail["answers"]) == ("Dana (dana@acme.com)", "delete round", 1)
+
+
+def test_an_admin_keeps_uploads_on_the_server_and_a_visitor_opens_the_round_s_link(folder, isolated_app):
+    at = opened(DANA, {})
+    at.radio(key="corpus_source").set_value("upload").run()
+    at.file_uploader(key="corpus_uploads").set_value([("notes.md", b"# Notes\n\nThe port is 7430 since 2024.\n",
+                                                       "text/markdown")]).run()
+    at.switch_page("app_pages/orphan_test.py").run()
+    assert_clean(at)
+    assert not at.code, "no link while the documents live in this browser session"
+    at.button(key="orphan_keep_uploads").click().run()
+    assert_clean(at)
+    kept = at.session_state["corpus_path"]
+    assert at.session_state["corpus_source"] == "folder" and kept.startswith(str(isolated_app / "uploads"))
+    (link,) = [c.value for c in at.code]
+    assert "corpus=" in link and "round=" in link
+    entry = AuditTrail(isolated_app / "reviews.sqlite3").recent()[0]
+    assert (entry.action, entry.detail["documents"]) == ("keep uploads", 1)
+    params = dict(part.split("=", 1) for part in link.split("?", 1)[1].split("&"))
+    from urllib.parse import unquote_plus
+
+    visitor = opened(SIGNED_OUT, {k: unquote_plus(v) for k, v in params.items()}, "app_pages/orphan_test.py")
+    assert not visitor.error, texts(visitor.error)
+    assert visitor.query_params["round"] == unquote_plus(params["round"]), "the same round, for a colleague"
+
+
+def test_a_reviewer_is_not_offered_to_keep_uploads(folder):
+    at = opened(RAVI, {})
+    at.radio(key="corpus_source").set_value("upload").run()
+    at.file_uploader(key="corpus_uploads").set_value([("notes.md", b"# Notes\n\nText.\n", "text/markdown")]).run()
+    at.switch_page("app_pages/orphan_test.py").run()
+    assert_clean(at)
+    assert "orphan_keep_uploads" not in [b.key for b in at.button]
+    assert any("an admin can keep the documents on this server" in c for c in texts(at.caption))
