@@ -301,7 +301,8 @@ def test_a_round_on_a_pasted_text_offers_no_link_a_colleague_could_not_open():
     assert_clean(at)
     assert not at.code, "no share link: the pasted text is in this browser session only"
     (said,) = [c.value for c in at.caption if "No link to share" in c.value]
-    assert "the pasted text" in said and "chunk-inspector app FOLDER" in said
+    assert "the pasted text" in said and "Keep the documents on this server to share the round" in said
+    assert "orphan_keep_uploads" in [b.key for b in at.button], "an open server lets everyone keep them"
     at.text_input(key="orphan_reviewer").input("Dana").run()
     answer(at, True, False, True)
     assert at.query_params["corpus"] == "paste"
