@@ -11,9 +11,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.errors import StreamlitAuthError
 
-from inspector.access import Access, Action, AuditTrail, Identity
+from inspector.access import Access, Action, Identity, open_audit_trail
 from inspector.errors import ReviewStoreError
-from inspector.review import default_store_path
 from inspector.views import markdown_escape as md
 
 AUDITED = "_audited"
@@ -102,5 +101,5 @@ def audit_table() -> None:
     data_table(pd.DataFrame([e.as_row() for e in entries]), key="audit_table")
 
 
-def _trail() -> AuditTrail:
-    return AuditTrail(default_store_path())
+def _trail():
+    return open_audit_trail()

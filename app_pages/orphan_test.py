@@ -15,7 +15,7 @@ from app_pages._orphan_results import delete_widgets, show_results
 from app_pages._orphan_review import show_review
 from app_pages._orphan_round import choose_round
 from inspector.errors import ReviewStoreError
-from inspector.review import ReviewStore, default_store_path
+from inspector.review import open_review_store
 from inspector.views import UPLOAD_UNIT
 from inspector.views import markdown_escape as md
 
@@ -41,7 +41,7 @@ lost = st.session_state.pop("_orphan_save_error", None)
 if lost:  # shown above the tabs so it is seen even when the store cannot be opened now
     st.error(md(lost) + " Your ticks are still on the chunk: save again to retry.")
 try:
-    store = ReviewStore(default_store_path())
+    store = open_review_store()
 except (ReviewStoreError, OSError) as exc:
     st.error(md(f"The review store cannot be opened, so no answer can be saved: {exc}"))
     st.button("Retry", key="orphan_retry_open", help="Try opening the review store again.")

@@ -4,6 +4,7 @@ environment. Shared helpers that are not fixtures live in ``tests.support``."""
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,26 @@ def corpus():
 @pytest.fixture(scope="module")
 def work() -> Workspace:
     return Workspace(load_corpus(SAMPLE))
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL server of its own on 127.0.0.1 (Debian's), for the whole run of a worker."""
+    from tests.support.services import postgres_binaries, started_postgres
+
+    if postgres_binaries() is None:
+        if os.environ.get("CI"):
+            pytest.fail("Debian's postgresql is not installed (CI is set, so this test may not be skipped)")
+        pytest.skip("Debian's postgresql is not installed (apt-get install postgresql)")
+    with started_postgres() as uri:
+        yield uri
+
+
+@pytest.fixture
+def postgres_empty(postgres_url):
+    """``postgres_url`` without the review store's tables."""
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute("DROP TABLE IF EXISTS rounds, answers, audit, schema_version")
+    return postgres_url

@@ -7,5 +7,5 @@ from ..surface import lazy_surface
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "roles": ["ENV_ROLES", "Access", "Action", "Identity", "Role", "RoleRules", "parse_roles",
               "roles_from_environment"],
-    "audit": ["AuditEntry", "AuditTrail"],
+    "audit": ["AuditEntry", "AuditTrail", "PostgresAuditTrail", "open_audit_trail"],
 })

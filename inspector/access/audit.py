@@ -5,10 +5,12 @@ tokens and price) and who deleted what, kept in the review store's file in the d
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ..review.database import ReviewDatabase
+from ..review.database import ReviewDatabase, default_store_path
+from ..review.postgres import PostgresDatabase, database_url
 from .roles import Access
 
 
@@ -38,8 +40,8 @@ class AuditEntry:
                 "action": self.action, "detail": "; ".join(f"{k}: {v}" for k, v in self.detail.items())}
 
 
-class AuditTrail(ReviewDatabase):
-    """The ``audit`` table of the review store's file; share the object, never a connection."""
+class AuditQueries:
+    """The ``audit`` table, asked of the review store's database through its ``_write`` and ``_read``."""
 
     def record(self, access: Access, action: str, **detail) -> AuditEntry:
         """Append one entry for ``access``'s person."""
@@ -53,7 +55,22 @@ class AuditTrail(ReviewDatabase):
 
     def recent(self, limit: int = 200) -> list[AuditEntry]:
         """The latest entries, newest first."""
-        rows = self._read("SELECT at, who, verified, role, action, detail FROM audit ORDER BY rowid DESC LIMIT ?",
-                          (int(limit),))
+        rows = self._read(f"SELECT at, who, verified, role, action, detail FROM audit ORDER BY {self.order} DESC "
+                          "LIMIT ?", (int(limit),))
         return [AuditEntry(at, who, bool(verified), role, action, json.loads(detail))
                 for at, who, verified, role, action, detail in rows]
+
+
+class AuditTrail(AuditQueries, ReviewDatabase):
+    """The ``audit`` table of the review store's SQLite file; share the object, never a connection."""
+
+
+class PostgresAuditTrail(AuditQueries, PostgresDatabase):
+    """The ``audit`` table of the review store's PostgreSQL database."""
+
+
+def open_audit_trail(environ: Mapping[str, str] | None = None) -> AuditQueries:
+    """The server's audit trail, where its review store is (``review.open_review_store``)."""
+    if database_url(environ):
+        return PostgresAuditTrail.from_environment(environ)
+    return AuditTrail(default_store_path(environ))

@@ -12,7 +12,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "rounds": ["DEFAULT_SIZE", "MAX_SIZE", "QUESTIONS", "Question", "ReviewRound", "RoundChunk", "clean_reviewer",
                "draw", "reviewer_problem"],
     "reveal": ["ADDRESS_HINTS", "HINT_CODES", "Hint", "SuspectSummary", "context", "suspect_summary", "suspects"],
-    "store": ["ReviewStore"],
+    "store": ["PostgresReviewStore", "ReviewStore", "open_review_store"],
     "database": ["default_store_path"],
     "answers": ["Answer", "Progress", "is_orphan", "saved_message"],
     "agreement": ["RoundSummary", "TrendPoint", "answer_marks", "kappa_reading", "summarize", "summary_csv",

@@ -69,6 +69,9 @@ class ReviewDatabase:
     """One review store file, opened once per thread (and per process), checked for its
     schema, and written only in ``BEGIN IMMEDIATE`` transactions."""
 
+    #: The column giving rows their insertion order.
+    order = "rowid"
+
     def __init__(self, path: str | os.PathLike | None = None, *, busy_timeout_ms: int = 5000,
                  readonly: bool = False) -> None:
         self.path = Path(default_store_path() if path is None else path)

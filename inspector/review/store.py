@@ -10,20 +10,22 @@ Pure Python.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 
 from ..errors import AnswerChanged
 from .answers import Answer, StoredRound, answers_csv
-from .database import SCHEMA_VERSION, ReviewDatabase
+from .database import SCHEMA_VERSION, ReviewDatabase, default_store_path
+from .postgres import PostgresDatabase, database_url
 from .rounds import ReviewRound, clean_reviewer
 
 _UNSET = object()
 _COLUMNS = {"address": "address", "references": "references_", "completeness": "completeness"}
 
 
-class ReviewStore(ReviewDatabase):
-    """Rounds and answers in one SQLite file; share the object freely, never a connection."""
+class ReviewQueries:
+    """Rounds and answers, asked of a database (``ReviewDatabase``'s SQLite file or
+    ``PostgresDatabase``) through its ``_write`` and ``_read``."""
 
     # -- rounds ------------------------------------------------------------------------
 
@@ -47,7 +49,7 @@ class ReviewStore(ReviewDatabase):
 
     def rounds(self, corpus_fingerprint: str | None = None) -> list[StoredRound]:
         """Stored rounds, oldest first, optionally only those over one corpus."""
-        rows = self._read("SELECT definition, chunk_ids, created FROM rounds ORDER BY created, rowid")
+        rows = self._read(f"SELECT definition, chunk_ids, created FROM rounds ORDER BY created, {self.order}")
         found = [_stored(row) for row in rows]
         return [r for r in found if corpus_fingerprint is None or r.round.corpus == corpus_fingerprint]
 
@@ -159,6 +161,22 @@ class ReviewStore(ReviewDatabase):
             return self.answers(round_id)
         rows = self._read(f"SELECT {_ANSWER_COLUMNS} FROM answers ORDER BY round_id, position, reviewer")
         return [_answer(row) for row in rows]
+
+
+class ReviewStore(ReviewQueries, ReviewDatabase):
+    """Rounds and answers in one SQLite file; share the object freely, never a connection."""
+
+
+class PostgresReviewStore(ReviewQueries, PostgresDatabase):
+    """Rounds and answers in a PostgreSQL database, for several app replicas."""
+
+
+def open_review_store(environ: Mapping[str, str] | None = None) -> ReviewQueries:
+    """The server's review store: PostgreSQL when ``CHUNK_INSPECTOR_DATABASE_URL`` names one,
+    else the SQLite file in the data folder."""
+    if database_url(environ):
+        return PostgresReviewStore.from_environment(environ)
+    return ReviewStore(default_store_path(environ))
 
 
 _ANSWER_COLUMNS = ("round_id, chunk_id, position, reviewer, address, references_, completeness, note, updated")

@@ -313,3 +313,19 @@ def test_a_round_on_a_corpus_the_server_holds_still_offers_its_link():
     assert_clean(at)
     (link,) = [c.value for c in at.code]
     assert f"round={ROUND.id}" in link and not any("No link to share" in c.value for c in at.caption)
+
+
+@pytest.mark.service
+def test_answers_go_to_postgresql_when_the_server_names_it(postgres_empty, monkeypatch, data_folder):
+    from inspector.review import PostgresReviewStore
+
+    monkeypatch.setenv("CHUNK_INSPECTOR_DATABASE_URL", postgres_empty)
+    at = as_reviewer("Dana")
+    answer(at, True, False, True, note="which product?")
+    assert any("Saved chunk 1" in plain(s.value) for s in at.success)
+    assert not (data_folder / STORE_NAME).exists(), "nothing written to the SQLite file"
+    with PostgresReviewStore(postgres_empty) as store:
+        (saved,) = store.answers(ROUND.id, "Dana")
+        assert store.get_round(ROUND.id).chunk_ids == tuple(c.chunk.id for c in CHUNKS)
+    assert (saved.position, saved.address, saved.references, saved.note) == (1, True, False, "which product?")
+    assert progress_text(as_reviewer("Dana")).startswith(f"Dana: 1/{len(CHUNKS)}")  # a replica reads it back
