@@ -6,20 +6,42 @@ import pandas as pd
 import streamlit as st
 
 from inspector.views import MAX_TABLE_ROWS
+from inspector.views import markdown_escape as md
 
 #: What a cell without a value shows (Streamlit's default is the word "None").
 MISSING = "–"
 
 
-def data_table(data, *, key: str | None = None, column_config: dict | None = None, **options):
+def data_table(data, *, key: str | None = None, column_config: dict | None = None,
+               notes: pd.DataFrame | None = None, **options):
     """``data`` as wide as the page, a missing value as a dash, and its first column (what the
-    row is) pinned, so a table wider than the page keeps its rows named when it scrolls sideways."""
+    row is) pinned, so a table wider than the page keeps its rows named when it scrolls sideways.
+    Each ``NAME 95%`` column says on hover what it holds. With ``notes`` (a sentence per cell,
+    ``views.interval_notes``) a cell can be clicked, and its sentence is shown under the table:
+    Streamlit's tables show no tooltip of a cell's own."""
     columns = list(data.columns) if isinstance(data, pd.DataFrame) else list(data[0]) if data else []
     config = dict(column_config or {})
     if columns and columns[0] not in config:
         config[columns[0]] = st.column_config.Column(columns[0], pinned=True)
-    return st.dataframe(data, hide_index=True, width="stretch", placeholder=MISSING, column_config=config,
-                        key=key, **options)
+    for column in columns:
+        if column.endswith(" 95%") and column not in config:
+            config[column] = st.column_config.TextColumn(
+                column, help=f"The 95% interval of *{column[:-4]}* in percent, and how many items it counts.")
+    if notes is None:
+        return st.dataframe(data, hide_index=True, width="stretch", placeholder=MISSING, column_config=config,
+                            key=key, **options)
+    event = st.dataframe(data, hide_index=True, width="stretch", placeholder=MISSING, column_config=config,
+                         key=key, on_select="rerun", selection_mode="single-cell", **options)
+    st.caption(md(cell_note(notes, event.selection.cells)))
+    return event
+
+
+def cell_note(notes: pd.DataFrame, cells) -> str:
+    """The sentence of the clicked cell, or how to get one."""
+    for row, column in cells or ():
+        if column in notes.columns and 0 <= row < len(notes) and notes.iloc[row][column]:
+            return notes.iloc[row][column]
+    return "Click a rate or its interval for its count and how the interval was drawn."
 
 
 def table(rows, *, key: str | None = None, name: str = "rows", **options) -> None:

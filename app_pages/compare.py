@@ -25,11 +25,13 @@ from inspector.views import (
     TABLE_A,
     TABLE_B,
     article_specs,
+    bound_columns,
     checked_spec,
     chunk_set_of,
     chunk_set_title,
     compare_suggestions,
     index_of,
+    interval_notes,
     probe_figure,
     probe_verdict,
     survival_figure,
@@ -164,7 +166,9 @@ st.caption(f"Atoms of at most {state.budget} {_shared.unit_label(state.unit)}; *
            "the share's 95% interval, documents resampled (the atoms of one document are not independent).")
 shown = with_intervals(frame, ATOM_KINDS)
 table_a = shown[[c for c in shown.columns if c in TABLE_A or c.endswith(" 95%")]]
-data_table(table_a, column_config=percent)
+notes_a = interval_notes(frame, ATOM_KINDS, label="splitter", counted="atoms",
+                         method="documents resampled")[table_a.columns]
+data_table(table_a, column_config=percent, notes=notes_a, key="table_a")
 survival_said = survival_verdict(frame)
 if survival_said:
     st.info(md(survival_said), icon=":material/balance:")
@@ -175,10 +179,12 @@ st.plotly_chart(survival_figure(frame), key="survival_chart")
 st.subheader("b. Lexical probe")
 st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}. *ctx* columns: mean size of "
            "the top 5 chunks a query brings back (tokens: o200k, or characters / 4 in seed mode).")
-table_b = pd.concat([frame[list(TABLE_B)].join(frame[["answer@5 low", "answer@5 high", "cut low", "cut high"]]),
-                     *_searched_rows(specs, retriever)], ignore_index=True)
-table_b = with_intervals(table_b, ("answer@5", "cut"))
-data_table(table_b, column_config=percent)
+probed = pd.concat([frame[[*TABLE_B, *bound_columns(("answer@5", "cut"))]], *_searched_rows(specs, retriever)],
+                   ignore_index=True)
+table_b = with_intervals(probed, ("answer@5", "cut"))
+data_table(table_b, column_config=percent, key="table_b",
+           notes=interval_notes(probed, ("answer@5", "cut"), label="splitter", counted="queries",
+                                method="Wilson's, each query one trial"))
 verdict = probe_verdict(frame)
 if verdict:
     st.info(md(verdict), icon=":material/balance:")

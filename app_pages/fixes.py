@@ -18,6 +18,8 @@ from inspector.views import (
     context_refusal,
     context_step,
     fixes_frame,
+    interval_notes,
+    is_bound,
     kind_frame,
     main_columns,
     rate_columns,
@@ -123,7 +125,11 @@ with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values
     frame = fixes_frame(table)
     rates = rate_columns(frame)
     percent = {c: st.column_config.NumberColumn(c, format="percent") for c in rates}
-    data_table(with_intervals(main_columns(frame), rates), column_config=percent, key="fixes_table")
+    data_table(with_intervals(main_columns(frame), rates), column_config=percent, key="fixes_table",
+               notes=interval_notes(main_columns(frame), rates, label="step",
+                                    counted={c: "queries" if c in ("answer@5", "cut") else "questions"
+                                             for c in rates},
+                                    method="Wilson's, each query or question one trial"))
     st.caption(md(steps_verdict(table)))
     for row in table.rows:
         if row.omitted:
@@ -133,8 +139,11 @@ with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values
         st.subheader("Golden recall by boundary kind")
         st.caption("Each step's recall on the questions whose evidence straddles each kind of boundary, at each "
                    "context budget; a dash where a step has no such question.")
-        by_budget = [c for c in kinds.columns if c.startswith("recall@") and not c.endswith((" low", " high"))]
+        by_budget = [c for c in kinds.columns if c.startswith("recall@") and not is_bound(c)]
         data_table(with_intervals(kinds, by_budget), key="fixes_kinds",
+                   notes=interval_notes(kinds.assign(setting=kinds["step"] + ", " + kinds["kind"]), by_budget,
+                                        label="setting", counted="questions",
+                                        method="Wilson's, each question one trial"),
                    column_config={c: st.column_config.NumberColumn(c, format="percent") for c in by_budget})
     st.download_button("Download the fixes (CSV)", frame.to_csv(index=False), "fixes.csv", "text/csv",
                        key="download_fixes", on_click="ignore")

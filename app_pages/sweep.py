@@ -8,8 +8,14 @@ from app_pages._retriever import ranking, retriever_picker
 from app_pages._tables import data_table
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
+from inspector.views import (
+    interval_notes,
+    parse_budgets,
+    sweep_context_figure,
+    sweep_survival_figure,
+    with_intervals,
+)
 from inspector.views import markdown_escape as md
-from inspector.views import parse_budgets, sweep_context_figure, sweep_survival_figure, with_intervals
 
 st.title("Budget sweep")
 st.caption("The sidebar's splitter at several budgets over the whole corpus. Bigger chunks cut fewer "
@@ -59,6 +65,9 @@ left.plotly_chart(sweep_survival_figure(frame), key="sweep_survival_chart")
 right.plotly_chart(sweep_context_figure(frame), key="sweep_context_chart")
 columns = {kind: st.column_config.NumberColumn(ATOM_LABELS[kind] + "s", format="percent") for kind in ATOM_KINDS}
 columns["answer@5"] = st.column_config.NumberColumn("answer@5", format="percent")
-data_table(with_intervals(frame, ATOM_KINDS), column_config=columns)
+data_table(with_intervals(frame, ATOM_KINDS), column_config=columns, key="sweep_table",
+           notes=interval_notes(frame.assign(setting="budget " + frame["budget"].astype(str)), ATOM_KINDS,
+                                label="setting",
+                                counted="atoms", method="documents resampled"))
 st.download_button("Download the sweep (CSV)", frame.to_csv(index=False), "sweep.csv", "text/csv",
                    key="download_sweep", on_click="ignore")

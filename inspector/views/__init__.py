@@ -3,6 +3,7 @@
 ``state`` is the app's settings and their URL form, ``launch`` what the app was started on
 and may read, ``menu`` how the splitter menu names its choices; ``frames`` the tables,
 ``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
+``intervals`` a rate's interval and count as tables show them,
 ``imports`` what the Import page shows, ``fixes`` the Fixes page's table and context step,
 ``text`` escaping for Streamlit's markdown, ``window``
 the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here,
@@ -20,10 +21,9 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "launch": ["ENV_CORPUS", "ENV_ROOTS", "SAMPLE_CORPUS", "LaunchConfig", "corpus_folder_problem", "launch_config"],
     "kept_uploads": ["is_kept", "keep_uploads", "kept_root"],
     "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],
-    "frames": ["TABLE_A", "TABLE_B", "article_specs", "bound_columns", "bound_values", "compare_frame",
-               "compare_suggestions", "doc_view",
-               "probe_verdict", "size_summary", "sizes_frame", "survival_verdict", "sweep_frame", "uploads_corpus",
-               "with_intervals"],
+    "frames": ["TABLE_A", "TABLE_B", "article_specs", "compare_frame", "compare_suggestions", "doc_view",
+               "probe_verdict", "size_summary", "sizes_frame", "survival_verdict", "sweep_frame", "uploads_corpus"],
+    "intervals": ["bound_columns", "bound_values", "interval_notes", "interval_text", "is_bound", "with_intervals"],
     "figures": ["golden_outcome_figure", "orphan_trend_figure", "probe_figure", "size_histogram", "survival_figure",
                 "sweep_context_figure", "sweep_survival_figure"],
     "render": ["chunk_card_html", "cut_list_html", "lanes_html", "overlay_cuts", "overlay_html", "style_html"],

@@ -13,7 +13,7 @@ from ..context.writer import ChatEndpoint, ContextPlan, plan_lines
 from ..errors import ContextLineError
 from ..measure.workspace import Workspace
 from ..reports.fixes_table import FixesTable, fix_specs, steps_sentence
-from .frames import bound_values
+from .intervals import bound_values, is_bound
 
 
 def fixes_frame(table: FixesTable) -> pd.DataFrame:
@@ -63,7 +63,7 @@ def kind_frame(table: FixesTable) -> pd.DataFrame:
 
 def rate_columns(frame: pd.DataFrame) -> list[str]:
     """The columns of ``fixes_frame`` that hold rates (each with its interval)."""
-    return [c for c in frame.columns if c in ("answer@5", "cut") or "@" in c and not c.endswith((" low", " high"))]
+    return [c for c in frame.columns if c in ("answer@5", "cut") or "@" in c and not is_bound(c)]
 
 
 def steps_verdict(table: FixesTable) -> str:

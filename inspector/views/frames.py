@@ -21,6 +21,7 @@ from ..model import ATOM_KINDS, Document, SplitResult
 from ..reports.article import build_report
 from ..spec import ARTICLE_SPECS, KINDS, MAX_BUDGET, SplitterSpec, parse_spec
 from ..split.splitters import split_document
+from .intervals import bound_columns, bound_values
 from .text import first_words
 
 Progress = Callable[[str, int, int], None]
@@ -81,33 +82,6 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
     return pd.DataFrame(rows, columns=list(dict.fromkeys((*TABLE_A, *TABLE_B, "queries", "answered", "documents",
                                                            "groups",
                                                            *bound_columns((*ATOM_KINDS, "answer@5", "cut"))))))
-
-
-def bound_columns(columns) -> list[str]:
-    """The columns holding the 95% interval of each of ``columns``: ``NAME low`` and ``NAME high``."""
-    return [f"{column} {end}" for column in columns for end in ("low", "high")]
-
-
-def bound_values(intervals: dict) -> dict:
-    """The ``bound_columns`` of ``intervals`` (column -> interval dict or None) as one row's values."""
-    out = {}
-    for column, interval in intervals.items():
-        out[f"{column} low"] = interval["low"] if interval else None
-        out[f"{column} high"] = interval["high"] if interval else None
-    return out
-
-
-def with_intervals(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    """``frame`` for display: after each of ``columns`` (rates), its 95% interval as text
-    (``[94.3, 98.9]``), the low and high columns left out."""
-    shown = frame.drop(columns=[c for c in bound_columns(columns) if c in frame], errors="ignore")
-    for column in reversed(list(columns)):
-        if f"{column} low" not in frame:
-            continue
-        texts = [f"[{100 * low:.1f}, {100 * high:.1f}]" if pd.notna(low) else ""
-                 for low, high in zip(frame[f"{column} low"], frame[f"{column} high"])]
-        shown.insert(shown.columns.get_loc(column) + 1, f"{column} 95%", texts)
-    return shown
 
 
 def probe_verdict(frame: pd.DataFrame) -> str:

@@ -21,6 +21,7 @@ from ..spec import SplitterSpec, parse_spec
 from ..stores.address import StoreAddress, StoreCredentials, parse_store
 from ..stores.search import store_retriever
 from ..stores.source import StoreImport, read_store
+from .intervals import bound_values
 
 ENV_STORES = "CHUNK_INSPECTOR_STORES"
 #: How a served store's chunk set is named: this, then the store's name.
@@ -146,7 +147,11 @@ def searched_probe_row(workspace, spec: str, index: str, retriever: str) -> dict
     embedded by ``retriever``'s embedder), for the store's chunks ``spec``."""
     if workspace.index_search is None:
         raise StoreError(f"this server offers no index; {index} cannot be asked")
+    from ..reports.decide import probe_intervals
+
     probe = workspace.probe(spec, retriever=workspace.index_search(index, spec, retriever))
+    bounds = probe_intervals(probe)
     return {"splitter": f"your search {index}", "spec": spec, "answer@5": probe.answer_rate, "cut": probe.cut_rate,
             "rank miss": max(0.0, probe.miss_rate), "ctx chars": round(probe.context_chars, 1),
-            "ctx tokens": round(probe.context_tokens, 1)}
+            "ctx tokens": round(probe.context_tokens, 1),
+            **bound_values({"answer@5": bounds["answer_at_5"], "cut": bounds["cut"]})}

@@ -9,6 +9,7 @@ from tests.support.app import (
     app,
     assert_clean,
     errors,
+    plain,
     warnings,
 )
 
@@ -97,3 +98,22 @@ def test_the_chosen_language_is_in_the_link_and_a_bad_one_is_refused():
     assert_clean(at)
     assert any("No document of this corpus is in" in i.value and "xh" in i.value for i in at.info)
     assert at.selectbox(key="compare_language").value == ""
+
+
+def test_a_clicked_rate_says_its_count_and_interval_under_the_table():
+    at = app()
+    at.switch_page("app_pages/compare.py").run()
+    hint = "Click a rate or its interval for its count and how the interval was drawn."
+    captions = lambda: [plain(c.value) for c in at.caption]  # noqa: E731
+    assert captions().count(hint) == 2  # under tables a and b
+    table_a = at.dataframe[0].value
+    row = list(table_a["spec"]).index("fixed:400")
+    # A click on a cell is what the browser sends as the table's selection.
+    at.session_state["table_a"] = {"selection": {"rows": [], "columns": [], "cells": [(row, "code 95%")]}}
+    at.run()
+    assert_clean(at)
+    (said,) = [c for c in captions() if c.startswith("fixed 400, code:")]
+    low, high = (float(x) for x in table_a["code 95%"].iloc[row].split("]")[0].strip("[").split(","))
+    assert f"95% interval {low:.1f}–{high:.1f}% (documents resampled)" in said
+    assert f"% of {table_a['code 95%'].iloc[row].split(' of ')[1]} atoms" in said
+    assert captions().count(hint) == 1  # table b's still says how

@@ -13,7 +13,6 @@ from inspector.views.frames import (
     TABLE_A,
     TABLE_B,
     article_specs,
-    bound_columns,
     compare_frame,
     compare_suggestions,
     doc_view,
@@ -23,8 +22,8 @@ from inspector.views.frames import (
     survival_verdict,
     sweep_frame,
     uploads_corpus,
-    with_intervals,
 )
+from inspector.views.intervals import bound_columns, interval_notes, with_intervals
 from tests.support.chunks import chunks_of
 
 
@@ -42,10 +41,28 @@ def test_intervals_are_shown_after_their_rates_and_the_verdict_is_the_reports(wo
     shown = with_intervals(frame, ("answer@5", "cut"))
     columns = list(shown.columns)
     assert columns[columns.index("answer@5") + 1] == "answer@5 95%" and "answer@5 low" not in columns
-    assert shown["answer@5 95%"].iloc[0] == "[{:.1f}, {:.1f}]".format(100 * frame["answer@5 low"].iloc[0],
-                                                                      100 * frame["answer@5 high"].iloc[0])
+    assert shown["answer@5 95%"].iloc[0] == "[{:.1f}, {:.1f}] of {}".format(
+        100 * frame["answer@5 low"].iloc[0], 100 * frame["answer@5 high"].iloc[0], frame["queries"].iloc[0])
+    assert "answer@5 of" not in columns and "code of" in frame
     assert probe_verdict(frame).startswith("structured 800 is best on answer@5")
     assert probe_verdict(frame.drop(columns=["answered"])) == ""
+
+
+def test_a_clicked_cell_says_its_count_interval_and_method(workspace):
+    frame = compare_frame(workspace, ["fixed:400", "structured:800"], fits=800)
+    notes = interval_notes(frame, ATOM_KINDS, label="splitter", counted="atoms", method="documents resampled")
+    shown = with_intervals(frame, ATOM_KINDS)
+    assert list(notes.columns) == list(shown.columns) and len(notes) == len(shown)
+    row = frame.iloc[0]
+    hits = round(row["code"] * row["code of"])
+    expected = (f"{row['splitter']}, code: {100 * row['code']:.1f}% of {int(row['code of']):,} atoms ({hits}); "
+                f"95% interval {100 * row['code low']:.1f}–{100 * row['code high']:.1f}% (documents resampled).")
+    assert notes.loc[0, "code"] == expected == notes.loc[0, "code 95%"]
+    assert notes.loc[0, "chunks"] == "" and notes.loc[0, "splitter"] == ""
+    per_column = interval_notes(frame, ("answer@5", "code"), label="splitter", method="m",
+                                counted={"answer@5": "queries", "code": "atoms"})
+    assert f"of {frame['queries'].iloc[1]} queries" in per_column.loc[1, "answer@5"]
+    assert "atoms" in per_column.loc[1, "code"]
 
 
 def test_article_specs_at_800_are_the_articles_seven():
