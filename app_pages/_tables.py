@@ -25,8 +25,9 @@ def data_table(data, *, key: str | None = None, column_config: dict | None = Non
         config[columns[0]] = st.column_config.Column(columns[0], pinned=True)
     for column in columns:
         if column.endswith(" 95%") and column not in config:
+            rate = (config.get(column[:-4]) or {}).get("label") or column[:-4]  # as the rate's header says
             config[column] = st.column_config.TextColumn(
-                column, help=f"The 95% interval of *{column[:-4]}* in percent, and how many items it counts.")
+                f"{rate} 95%", help=f"The 95% interval of *{rate}* in percent, and how many items it counts.")
     if notes is None:
         return st.dataframe(data, hide_index=True, width="stretch", placeholder=MISSING, column_config=config,
                             key=key, **options)

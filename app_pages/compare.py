@@ -163,11 +163,12 @@ percent["duplication"] = st.column_config.NumberColumn("duplication", format="%.
 st.subheader("a. Atoms kept whole")
 st.caption(f"Atoms of at most {state.budget} {_shared.unit_label(state.unit)}; *duplication* is characters "
            "in chunks over characters in the corpus; *mean chars* the mean chunk span. Each *95%* column is "
-           "the share's 95% interval, documents resampled (the atoms of one document are not independent).")
+           "the share's 95% interval, documents resampled (the atoms of one document are not independent), "
+           "and how many atoms it counts.")
 shown = with_intervals(frame, ATOM_KINDS)
 table_a = shown[[c for c in shown.columns if c in TABLE_A or c.endswith(" 95%")]]
-notes_a = interval_notes(frame, ATOM_KINDS, label="splitter", counted="atoms",
-                         method="documents resampled")[table_a.columns]
+notes_a = interval_notes(frame, ATOM_KINDS, label="splitter", counted="atoms", method="documents resampled",
+                         names={kind: ATOM_LABELS[kind] + "s" for kind in ATOM_KINDS})[table_a.columns]
 data_table(table_a, column_config=percent, notes=notes_a, key="table_a")
 survival_said = survival_verdict(frame)
 if survival_said:

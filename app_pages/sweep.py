@@ -68,6 +68,7 @@ columns["answer@5"] = st.column_config.NumberColumn("answer@5", format="percent"
 data_table(with_intervals(frame, ATOM_KINDS), column_config=columns, key="sweep_table",
            notes=interval_notes(frame.assign(setting="budget " + frame["budget"].astype(str)), ATOM_KINDS,
                                 label="setting",
-                                counted="atoms", method="documents resampled"))
+                                counted="atoms", method="documents resampled",
+                                names={kind: ATOM_LABELS[kind] + "s" for kind in ATOM_KINDS}))
 st.download_button("Download the sweep (CSV)", frame.to_csv(index=False), "sweep.csv", "text/csv",
                    key="download_sweep", on_click="ignore")

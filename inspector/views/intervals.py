@@ -56,11 +56,12 @@ def with_intervals(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
 
 
 def interval_notes(frame: pd.DataFrame, columns: Sequence[str], *, label: str,
-                   counted: str | Mapping[str, str], method: str) -> pd.DataFrame:
+                   counted: str | Mapping[str, str], method: str,
+                   names: Mapping[str, str] | None = None) -> pd.DataFrame:
     """One sentence per cell of ``with_intervals(frame, columns)``: on a rate and on its ``95%``
     cell, the row (named by its ``label`` column), the rate, how many items it is of (``counted``
     names them, or names them per column), its interval and how the interval was drawn
-    (``method``); empty elsewhere."""
+    (``method``); empty elsewhere. A rate is called by its column's name, or as ``names`` says."""
     shown = with_intervals(frame, columns)
     notes = pd.DataFrame("", index=shown.index, columns=shown.columns)
     for column in columns:
@@ -77,7 +78,7 @@ def interval_notes(frame: pd.DataFrame, columns: Sequence[str], *, label: str,
                 share += f" of {int(of):,} {noun} ({round(value * of):,})"
             bounds = (f"; 95% interval {100 * low:.1f}–{100 * high:.1f}% ({method})" if pd.notna(low)
                       else "; no interval (nothing counted)")
-            sentence = f"{name}, {column}: {share}{bounds}."
+            sentence = f"{name}, {(names or {}).get(column, column)}: {share}{bounds}."
             notes.iloc[position, shown.columns.get_loc(column)] = sentence
             if f"{column} 95%" in shown:
                 notes.iloc[position, shown.columns.get_loc(f"{column} 95%")] = sentence

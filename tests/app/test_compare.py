@@ -112,7 +112,7 @@ def test_a_clicked_rate_says_its_count_and_interval_under_the_table():
     at.session_state["table_a"] = {"selection": {"rows": [], "columns": [], "cells": [(row, "code 95%")]}}
     at.run()
     assert_clean(at)
-    (said,) = [c for c in captions() if c.startswith("fixed 400, code:")]
+    (said,) = [c for c in captions() if c.startswith("fixed 400, code blocks:")]
     low, high = (float(x) for x in table_a["code 95%"].iloc[row].split("]")[0].strip("[").split(","))
     assert f"95% interval {low:.1f}–{high:.1f}% (documents resampled)" in said
     assert f"% of {table_a['code 95%'].iloc[row].split(' of ')[1]} atoms" in said

@@ -125,6 +125,27 @@ def test_the_compare_page_draws_each_rates_interval_and_says_which_rows_tie(page
     assert_no_exception(page)
 
 
+def test_a_click_on_a_rate_of_table_a_says_its_count_and_interval(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, app_url + "/?spec=structured:800")
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Compare").click()
+    expect(main_title(page, "Compare splitters")).to_be_visible()
+    table = page.get_by_test_id("stDataFrame").first
+    expect(table).to_be_visible()
+    settle(page)
+    # The grid is drawn on a canvas: click the first row's pinned cell, then walk to "code 95%".
+    box = table.bounding_box()
+    page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)
+    settle(page)
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    said = page.get_by_test_id("stCaptionContainer").filter(has_text="fixed 400, code blocks:")
+    expect(said).to_contain_text("of 102 atoms (41); 95% interval 26.8–56.4% (documents resampled).")
+    shoot(page, "compare-clicked-cell")
+    assert_no_exception(page)
+
+
 def test_a_copied_link_reproduces_the_view(page, context, app_url):
     from playwright.sync_api import expect
 
