@@ -2,36 +2,18 @@
 dated, to ``bench/results/<benchmark>.txt``.
 
 ``python bench/run_all.py report load`` runs only the benchmarks named (``bench_report.py``,
-``bench_load.py``); a name that matches no benchmark is refused before anything runs."""
+``bench_load.py``); a name that matches no benchmark is refused before anything runs.
 
-import contextlib
+Each benchmark runs in a process of its own: Linux keeps a process's peak memory across
+``exec``, so a child started by a runner that had grown would report the runner's peak as its own."""
+
 import datetime
-import io
 import os
-import runpy
+import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
-
-
-class _Both(io.TextIOBase):
-    """Writes to the terminal and to a file at once."""
-
-    def __init__(self, *streams) -> None:
-        self.streams = streams
-
-    def write(self, text: str) -> int:
-        for stream in self.streams:
-            stream.write(text)
-        return len(text)
-
-    def flush(self) -> None:
-        for stream in self.streams:
-            stream.flush()
-
 
 scripts = sorted(HERE.glob("bench_*.py"))
 wanted = set(sys.argv[1:])
@@ -42,11 +24,16 @@ if unknown:
 if wanted:
     scripts = [script for script in scripts if script.stem.removeprefix("bench_") in wanted]
 (HERE / "results").mkdir(exist_ok=True)
+failed = []
 for script in scripts:
-    print(f"\n== {script.name}")
+    print(f"\n== {script.name}", flush=True)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     with open(HERE / "results" / f"{script.stem}.txt", "w", encoding="utf-8") as kept:
         kept.write(f"# {script.name}, measured {stamp} on {os.cpu_count()} CPUs\n")
-        with contextlib.redirect_stdout(_Both(sys.stdout, kept)):
-            sys.argv = [str(script)]  # each benchmark reads its own arguments: none, its defaults
-            runpy.run_path(str(script), run_name="__main__")
+        running = subprocess.Popen([sys.executable, str(script)], cwd=HERE.parent, stdout=subprocess.PIPE, text=True)
+        for line in running.stdout:
+            sys.stdout.write(line)
+            kept.write(line)
+        if running.wait():
+            failed.append(script.name)
+sys.exit(f"failed: {', '.join(failed)}" if failed else 0)
