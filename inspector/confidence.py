@@ -15,6 +15,7 @@ engines (which sum documents in different orders) print the same intervals too.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -288,6 +289,23 @@ def paired(first: Sequence[float], second: Sequence[float], *, resamples: int = 
     return Paired(value, low, high, share, min(1.0, 2 * (1 - ahead)), n)
 
 
+@functools.lru_cache(maxsize=2)
+def _poisson_weights(n: int, resamples: int, seed: int) -> tuple:
+    """The Poisson(1) weights of ``resamples`` resamples of ``n`` groups, in blocks of at most
+    ``_BLOCK`` draws, read-only. Kept: a verdict tests the best row against every other on the
+    same groups with the same seed, so each test would draw exactly these again."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    rows = max(1, _BLOCK // n)
+    blocks = []
+    for done in range(0, resamples, rows):
+        drawn = rng.poisson(1.0, size=(min(rows, resamples - done), n)).astype(np.float64)
+        drawn.setflags(write=False)
+        blocks.append(drawn)
+    return tuple(blocks)
+
+
 def paired_groups(first: Iterable[tuple[int, int, int]], second: Iterable[tuple[int, int, int]], *,
                   resamples: int = RESAMPLES, seed: int = SEED) -> Paired:
     """Two rates of items grouped in documents, compared on the same documents: each given as
@@ -309,11 +327,8 @@ def paired_groups(first: Iterable[tuple[int, int, int]], second: Iterable[tuple[
     if not ca.sum() or not cb.sum():
         return Paired(0.0, 0.0, 0.0, 0.0, 1.0, n)
     value = float(ha.sum() / ca.sum() - hb.sum() / cb.sum())
-    rng = np.random.default_rng(seed)
     differences = []
-    rows = max(1, _BLOCK // n)
-    for done in range(0, resamples, rows):
-        drawn = rng.poisson(1.0, size=(min(rows, resamples - done), n)).astype(np.float64)
+    for drawn in _poisson_weights(n, resamples, seed):
         first_n, second_n = drawn @ ca, drawn @ cb
         fine = (first_n > 0) & (second_n > 0)  # a resample of no atom says nothing
         differences.append((drawn @ ha)[fine] / first_n[fine] - (drawn @ hb)[fine] / second_n[fine])
