@@ -63,7 +63,7 @@ def interval_notes(frame: pd.DataFrame, columns: Sequence[str], *, label: str,
     names them, or names them per column), its interval and how the interval was drawn
     (``method``); empty elsewhere. A rate is called by its column's name, or as ``names`` says."""
     shown = with_intervals(frame, columns)
-    notes = pd.DataFrame("", index=shown.index, columns=shown.columns)
+    cells = {column: [""] * len(shown) for column in shown.columns}
     for column in columns:
         if column not in frame or f"{column} low" not in frame:
             continue
@@ -79,7 +79,7 @@ def interval_notes(frame: pd.DataFrame, columns: Sequence[str], *, label: str,
             bounds = (f"; 95% interval {100 * low:.1f}–{100 * high:.1f}% ({method})" if pd.notna(low)
                       else "; no interval (nothing counted)")
             sentence = f"{name}, {(names or {}).get(column, column)}: {share}{bounds}."
-            notes.iloc[position, shown.columns.get_loc(column)] = sentence
-            if f"{column} 95%" in shown:
-                notes.iloc[position, shown.columns.get_loc(f"{column} 95%")] = sentence
-    return notes
+            cells[column][position] = sentence
+            if f"{column} 95%" in cells:
+                cells[f"{column} 95%"][position] = sentence
+    return pd.DataFrame(cells, index=shown.index, columns=shown.columns)

@@ -69,6 +69,8 @@ def embedding_estimate(workspace: Workspace, retriever: str, specs: Iterable[str
     """What ranking ``specs``' chunks and the probe's queries with ``retriever`` would send
     (None: the retriever calls no paid endpoint), refused when it would go over what is left of
     ``ledger``'s allowances for ``session``."""
+    if parse_retriever(retriever).embedder != "openai":
+        return None  # before the chunks are split for their texts: nothing is paid for
     texts = [text for chunking in specs for text in workspace.pool(chunking).texts()]
     return texts_estimate(workspace, retriever, texts + [q.text for q in workspace.queries()], policy, ledger,
                           session)
