@@ -1,5 +1,7 @@
 """Compare page: the article's tables a (survival) and b (lexical probe) for chosen splitters."""
 
+import time
+
 import pandas as pd
 import streamlit as st
 
@@ -56,6 +58,26 @@ def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, retriever: s
     # One row per call, so the progress bar moves between calls: a cached function may not
     # touch elements created outside it (Streamlit replays them on a cache hit).
     return _offload.run(_ctx, "compare", (str(_shared.engine_spec(spec)),), fits, retriever, language)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _survival_figure(frame: pd.DataFrame):
+    return survival_figure(frame)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _probe_figure(frame: pd.DataFrame):
+    return probe_figure(frame)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _survival_verdict(frame: pd.DataFrame) -> str:
+    return survival_verdict(frame)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _probe_verdict(frame: pd.DataFrame) -> str:
+    return probe_verdict(frame)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -142,12 +164,24 @@ if not specs:
     st.stop()
 
 bar = st.progress(0.0, text="Measuring the corpus…")
+partial = st.empty()  # the rows measured so far, while the others are measured
 rows = []
+waited = False  # shown only once a row had to be measured: rows read from the cache draw at once
 with ranking(retriever, ctx, specs):
     for done, spec in enumerate(specs):
         bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
+        started = time.perf_counter()
         rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language, ctx))
+        waited = waited or time.perf_counter() - started > 0.2
+        if done + 1 < len(specs) and waited:
+            with partial.container():
+                st.caption(f"Measured so far: {done + 1} of {len(specs)} splitters.")
+                so_far = pd.concat(rows, ignore_index=True)
+                data_table(so_far[[c for c in (*TABLE_A, "answer@5", "cut") if c in so_far]],
+                           column_config={c: st.column_config.NumberColumn(c, format="percent")
+                                          for c in (*ATOM_KINDS, "answer@5", "cut")})
 bar.empty()
+partial.empty()
 frame = pd.concat(rows, ignore_index=True)
 frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)
 frame["splitter"] = [chunk_set_title(s, sets) or name for s, name in zip(specs, frame["splitter"])]
@@ -170,12 +204,12 @@ table_a = shown[[c for c in shown.columns if c in TABLE_A or c.endswith(" 95%")]
 notes_a = interval_notes(frame, ATOM_KINDS, label="splitter", counted="atoms", method="documents resampled",
                          names={kind: ATOM_LABELS[kind] + "s" for kind in ATOM_KINDS})[table_a.columns]
 data_table(table_a, column_config=percent, notes=notes_a, key="table_a")
-survival_said = survival_verdict(frame)
+survival_said = _survival_verdict(frame)
 if survival_said:
     st.info(md(survival_said), icon=":material/balance:")
 st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
-st.plotly_chart(survival_figure(frame), key="survival_chart")
+st.plotly_chart(_survival_figure(frame), key="survival_chart")
 
 st.subheader("b. Lexical probe")
 st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}. *ctx* columns: mean size of "
@@ -186,11 +220,11 @@ table_b = with_intervals(probed, ("answer@5", "cut"))
 data_table(table_b, column_config=percent, key="table_b",
            notes=interval_notes(probed, ("answer@5", "cut"), label="splitter", counted="queries",
                                 method="Wilson's, each query one trial"))
-verdict = probe_verdict(frame)
+verdict = _probe_verdict(frame)
 if verdict:
     st.info(md(verdict), icon=":material/balance:")
 st.download_button("Download table b (CSV)", table_b.to_csv(index=False), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")
-st.plotly_chart(probe_figure(frame), key="probe_chart")
+st.plotly_chart(_probe_figure(frame), key="probe_chart")
 
 snippet_expander(ctx, _shared.state())

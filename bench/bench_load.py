@@ -19,33 +19,17 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
-from common import ROOT, big_corpus, corpus_bytes, record
+from common import ROOT, big_corpus, corpus_bytes, health, record, start_app, stop_app
 
 HEALTH_TARGET, PAGE_TARGET = 1.0, 15.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _health(url: str, timeout: float = 30.0) -> float:
-    start = time.perf_counter()
-    with urllib.request.urlopen(url + "/_stcore/health", timeout=timeout) as response:
-        response.read()
-    return time.perf_counter() - start
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -69,24 +53,8 @@ def _children(pid: int) -> list[str]:
 
 
 def start_server(corpus) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
     # A data folder of its own: nothing kept by an earlier run (analyses, conversions, refusals) helps.
-    env = dict(os.environ, CHUNK_INSPECTOR_CORPUS=str(corpus), CHUNK_INSPECTOR_DATA=tempfile.mkdtemp(prefix="ci-data-"))
-    log = open(ROOT / "artifacts" / "bench-load-server.log", "wb")
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-                               f"--server.port={port}", "--server.address=127.0.0.1",
-                               "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
-                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            _health(url, 2)
-            return server, url
-        except OSError:
-            time.sleep(0.25)
-    server.kill()
-    raise SystemExit("the app did not start")
+    return start_app(corpus, tempfile.mkdtemp(prefix="ci-data-"), "bench-load-server.log")
 
 
 async def one_session(url: str, budget: int) -> float:
@@ -150,19 +118,19 @@ def main() -> None:
     folder = big_corpus()
     server, url = start_server(folder)
     try:
-        _health(url)
+        health(url)
         # One session first, so the corpus is read and its atoms found before the crowd comes:
         # what is measured is ten sessions at once on budgets nothing has cached.
         warm = asyncio.run(sessions(url, 1))[0]
-        health: list[float] = []
+        answered: list[float] = []
         done = threading.Event()
 
         def poll() -> None:
             while not done.is_set():
                 try:
-                    health.append(_health(url))
+                    answered.append(health(url))
                 except OSError:
-                    health.append(float("inf"))
+                    answered.append(float("inf"))
                 time.sleep(0.1)
 
         poller = threading.Thread(target=poll)
@@ -184,23 +152,19 @@ def main() -> None:
               f"worst {max(pages):.1f} s (target < {PAGE_TARGET:.0f} s: "
               f"{'met' if max(pages) < PAGE_TARGET else 'NOT met'})")
         print(f"server CPU during the sessions (its processes): {cpu:.1f} s")
-        print(f"health endpoint: {len(health)} polls, median {statistics.median(health) * 1000:.0f} ms, "
-              f"worst {max(health):.2f} s (target < {HEALTH_TARGET:.0f} s: "
-              f"{'met' if max(health) < HEALTH_TARGET else 'NOT met'})")
+        print(f"health endpoint: {len(answered)} polls, median {statistics.median(answered) * 1000:.0f} ms, "
+              f"worst {max(answered):.2f} s (target < {HEALTH_TARGET:.0f} s: "
+              f"{'met' if max(answered) < HEALTH_TARGET else 'NOT met'})")
         print(f"the DOCX bomb uploaded meanwhile: refused after {bomb.get('refused_after', float('nan')):.1f} s")
         record("load", {
             "corpus_mb": round(corpus_bytes(folder) / 1e6, 2), "sessions": count, "first_session_s": round(warm, 2),
             "median_page_s": round(statistics.median(pages), 2), "worst_page_s": round(max(pages), 2),
-            "server_cpu_s": round(cpu, 1), "health_polls": len(health),
-            "health_median_ms": round(statistics.median(health) * 1000), "health_worst_s": round(max(health), 3),
+            "server_cpu_s": round(cpu, 1), "health_polls": len(answered),
+            "health_median_ms": round(statistics.median(answered) * 1000), "health_worst_s": round(max(answered), 3),
             "bomb_refused_after_s": round(bomb.get("refused_after", float("nan")), 2),
             "targets": {"worst_page_s": PAGE_TARGET, "health_worst_s": HEALTH_TARGET}})
     finally:
-        os.kill(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_app(server)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -1,13 +1,18 @@
-"""Shared helpers for the benchmarks: a large corpus built from the bundled one."""
+"""Shared helpers for the benchmarks: a large corpus built from the bundled one, and the app
+started as a server on 127.0.0.1."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,3 +90,48 @@ def record(name: str, figures: dict) -> Path:
              "machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
     path.write_text(json.dumps({**stamp, **figures}, indent=2) + "\n", encoding="utf-8")
     return path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def health(url: str, timeout: float = 30.0) -> float:
+    """Seconds the app's health endpoint took to answer."""
+    start = time.perf_counter()
+    with urllib.request.urlopen(url + "/_stcore/health", timeout=timeout) as response:
+        response.read()
+    return time.perf_counter() - start
+
+
+def start_app(corpus, data, log_name: str, port: int | None = None) -> tuple[subprocess.Popen, str]:
+    """The app on 127.0.0.1 over ``corpus`` with its data folder ``data``, answering its health
+    check; its output in ``artifacts/<log_name>``."""
+    port = port or free_port()
+    env = dict(os.environ, CHUNK_INSPECTOR_CORPUS=str(corpus), CHUNK_INSPECTOR_DATA=str(data))
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    log = open(ROOT / "artifacts" / log_name, "ab")
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+                               f"--server.port={port}", "--server.address=127.0.0.1",
+                               "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
+                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            health(url, 2)
+            return server, url
+        except OSError:
+            time.sleep(0.25)
+    server.kill()
+    raise SystemExit("the app did not start")
+
+
+def stop_app(server: subprocess.Popen) -> None:
+    os.kill(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()

@@ -125,6 +125,22 @@ def test_the_compare_page_draws_each_rates_interval_and_says_which_rows_tie(page
     assert_no_exception(page)
 
 
+def test_compare_shows_the_rows_measured_so_far_while_it_measures_the_rest(page, app_url):
+    from playwright.sync_api import expect
+
+    # Splitters no other test measures, ranked by the bundled dense model: each row embeds its
+    # chunks first, long enough to be shown before the next.
+    specs = "".join(f"&cmp=recursive:{budget}" for budget in (611, 613, 617, 619))
+    page.goto(f"{app_url}/compare?spec=recursive:611&retriever=dense{specs}")
+    so_far = page.get_by_test_id("stCaptionContainer").filter(has_text="Measured so far:")
+    expect(so_far.first).to_be_visible(timeout=60_000)
+    expect(page.get_by_test_id("stDataFrame").first).to_be_visible()  # the partial table a beneath it
+    expect(page.get_by_text("a. Atoms kept whole")).to_be_visible(timeout=120_000)
+    settle(page)
+    expect(so_far).to_have_count(0)  # gone once every row is in
+    assert_no_exception(page)
+
+
 def test_a_click_on_a_rate_of_table_a_says_its_count_and_interval(page, app_url):
     from playwright.sync_api import expect
 
