@@ -4,7 +4,8 @@
 the data folder, ``embeddings.sqlite3``), and embeds only what neither holds; a re-split
 therefore embeds only its new chunks, and a question is embedded once. The digest covers
 exactly what was embedded (a chunk's prefix included). The store runs in WAL mode with a
-busy timeout, so the app's sessions and worker processes share it; one that cannot be opened
+busy timeout, so the app's sessions and worker processes share it, and they embed through one
+queue (a lock file per model beside it): a text several ask for at once is embedded once; one that cannot be opened
 (a read-only folder, a damaged file) leaves the vectors in memory and says so in ``warning``.
 Each vector is sealed with its model and text digest (``data_folder.seal_of``): one damaged on
 disk or moved to another row is removed when read and embedded again, never ranked with.
@@ -12,6 +13,8 @@ disk or moved to another row is removed when read and embedded again, never rank
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import sqlite3
@@ -120,6 +123,23 @@ class VectorStore:
                 return self._connect().execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
             return self._connect().execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
 
+    @contextlib.contextmanager
+    def embedding(self, model: str):
+        """Held while one batch of ``model``'s texts is looked up, embedded and kept: every process
+        and session sharing this store queues here, so a text asked for by several at once is
+        embedded by the first and read by the others."""
+        name = hashlib.sha256(model.encode()).hexdigest()[:16]
+        try:
+            held = open(self.path.parent / f"{self.path.name}.{name}.lock", "a")
+            fcntl.flock(held, fcntl.LOCK_EX)
+        except OSError:  # no lock to be had (a read-only folder): embed unqueued, as before
+            yield
+            return
+        try:
+            yield
+        finally:
+            held.close()  # closing lets the lock go
+
     def close(self) -> None:
         with self._lock:
             if self._pid == os.getpid():
@@ -196,20 +216,34 @@ class Vectors:
     def _embed(self, missing: list[bytes], text_of: dict[bytes, str], progress) -> None:
         for first in range(0, len(missing), EMBED_BATCH):
             part = missing[first:first + EMBED_BATCH]
-            raw = self._checked(self.embedder.embed([text_of[d] for d in part]), len(part))
-            norms = np.linalg.norm(raw, axis=1, keepdims=True)
-            unit = np.divide(raw, norms, out=np.zeros_like(raw), where=norms > 0)
-            items = list(zip(part, unit))
-            self._remember(dict(items))
-            self.embedded += len(part)
-            if self.store is not None:
-                try:
-                    self.store.put(self.embedder.model_id, items)
-                except sqlite3.Error as exc:
-                    self.warning = f"the embedding cache {self.store.path} could not be written ({exc})"
-                    self.store = None
+            if self.store is None:
+                self._embed_batch(part, text_of)
+            else:
+                with self.store.embedding(self.embedder.model_id):
+                    try:  # another session may have embedded these while this one waited
+                        self._remember(self.store.get(self.embedder.model_id, part, self._width))
+                    except sqlite3.Error as exc:
+                        self.warning = f"the embedding cache {self.store.path} could not be read ({exc})"
+                        self.store = None
+                    self._embed_batch([d for d in part if d not in self._memory], text_of)
             if progress is not None:
                 progress(min(first + EMBED_BATCH, len(missing)), len(missing))
+
+    def _embed_batch(self, part: list[bytes], text_of: dict[bytes, str]) -> None:
+        if not part:
+            return
+        raw = self._checked(self.embedder.embed([text_of[d] for d in part]), len(part))
+        norms = np.linalg.norm(raw, axis=1, keepdims=True)
+        unit = np.divide(raw, norms, out=np.zeros_like(raw), where=norms > 0)
+        items = list(zip(part, unit))
+        self._remember(dict(items))
+        self.embedded += len(part)
+        if self.store is not None:
+            try:
+                self.store.put(self.embedder.model_id, items)
+            except sqlite3.Error as exc:
+                self.warning = f"the embedding cache {self.store.path} could not be written ({exc})"
+                self.store = None
 
     def _checked(self, answer, count: int) -> np.ndarray:
         """The embedder's answer as float32 rows, or ``EmbeddingServiceError`` naming the model

@@ -182,3 +182,23 @@ def test_a_damaged_answer_is_refused_and_never_kept_so_the_fixed_model_gives_the
     assert store.count() == (1 if "before" in reason else 0)
     again = Vectors(vectors.embedder, VectorStore(tmp_path / STORE_NAME))  # the server fixed, a new run
     assert np.array_equal(again.of(["alpha", "beta"]), healthy)
+
+
+def _embed_counting(folder, texts):
+    store, _ = open_store(folder)
+    embedder = CountingEmbedder()
+    vectors = Vectors(embedder, store).of(texts)
+    return len(embedder.texts), vectors.tobytes()
+
+
+def test_sessions_asking_for_the_same_texts_at_once_embed_each_text_once(tmp_path):
+    # Four processes released together on the same 2,000 texts (four batches each): one queue,
+    # so each text is embedded by one of them and read by the others, in every round.
+    texts = [f"chunk {i} of a corpus" for i in range(2000)]
+    for round_ in range(3):
+        folder = tmp_path / str(round_)
+        results = at_once(lambda r, argument: argument, lambda folder: _embed_counting(folder, texts),
+                          [folder] * 4, rounds=1)
+        assert sum(embedded for embedded, _ in results) == len(texts), "every text embedded once, by one session"
+        assert len({vectors for _, vectors in results}) == 1
+        assert VectorStore(folder / STORE_NAME).count() == len(texts)
