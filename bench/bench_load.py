@@ -9,7 +9,9 @@ Meanwhile the health endpoint is polled every 100 ms, and one more session, a re
 uploads a DOCX whose one part inflates to 200 MB (``tests/support/bombs.py``): it must be listed
 as skipped while the server keeps answering. Prints the median and worst page time (until the
 script run that draws the tables finished), the server's CPU time, the health endpoint's worst
-response and how long the bomb took to be refused; the figures go, dated, to ``bench/results/load.json``.
+response and how long the bomb took to be refused; then as many sessions at once asking Compare
+for dense retrieval on one setting (they share one embedding queue); the figures go, dated, to
+``bench/results/load.json``.
 
 Targets on a 2-core machine: health endpoint under 1 s, worst page under 15 s.
 """
@@ -57,7 +59,7 @@ def start_server(corpus) -> tuple[subprocess.Popen, str]:
     return start_app(corpus, tempfile.mkdtemp(prefix="ci-data-"), "bench-load-server.log")
 
 
-async def one_session(url: str, budget: int) -> float:
+async def one_session(url: str, budget: int, extra: str = "") -> float:
     """One new Streamlit session asking for the Compare page, as a browser's first message does;
     seconds until the script run finished with the tables drawn."""
     import websockets
@@ -67,7 +69,7 @@ async def one_session(url: str, budget: int) -> float:
     async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
                                   max_size=None, open_timeout=60) as socket_:
         ask = BackMsg()
-        ask.rerun_script.query_string = f"spec=structured:{budget}"
+        ask.rerun_script.query_string = f"spec=structured:{budget}{extra}"
         ask.rerun_script.page_name = "compare"
         start = time.perf_counter()
         await socket_.send(ask.SerializeToString())
@@ -85,6 +87,12 @@ async def one_session(url: str, budget: int) -> float:
 
 async def sessions(url: str, count: int) -> list[float]:
     return list(await asyncio.gather(*(one_session(url, 700 + 10 * k) for k in range(count))))
+
+
+async def dense_sessions(url: str, count: int) -> list[float]:
+    """``count`` sessions at once asking Compare for the bundled dense model's ranking of the
+    same splitters, at a budget nothing has measured: they share one embedding queue."""
+    return list(await asyncio.gather(*(one_session(url, 650, "&retriever=dense") for _ in range(count))))
 
 
 def upload_bomb(url: str, folder, outcome: dict) -> None:
@@ -146,6 +154,7 @@ def main() -> None:
             done.set()
             poller.join()
         cpu = _cpu_seconds(server.pid) - cpu
+        dense = asyncio.run(dense_sessions(url, count))
         print(f"corpus: {corpus_bytes(folder) / 1e6:.2f} MB; first session (reads the corpus, finds its atoms) "
               f"{warm:.1f} s")
         print(f"{count} sessions at once on uncached budgets: median page {statistics.median(pages):.1f} s, "
@@ -156,12 +165,15 @@ def main() -> None:
               f"worst {max(answered):.2f} s (target < {HEALTH_TARGET:.0f} s: "
               f"{'met' if max(answered) < HEALTH_TARGET else 'NOT met'})")
         print(f"the DOCX bomb uploaded meanwhile: refused after {bomb.get('refused_after', float('nan')):.1f} s")
+        print(f"then {count} sessions at once asking Compare for dense retrieval on the same settings: "
+              f"median page {statistics.median(dense):.1f} s, worst {max(dense):.1f} s")
         record("load", {
             "corpus_mb": round(corpus_bytes(folder) / 1e6, 2), "sessions": count, "first_session_s": round(warm, 2),
             "median_page_s": round(statistics.median(pages), 2), "worst_page_s": round(max(pages), 2),
             "server_cpu_s": round(cpu, 1), "health_polls": len(answered),
             "health_median_ms": round(statistics.median(answered) * 1000), "health_worst_s": round(max(answered), 3),
             "bomb_refused_after_s": round(bomb.get("refused_after", float("nan")), 2),
+            "dense_median_page_s": round(statistics.median(dense), 2), "dense_worst_page_s": round(max(dense), 2),
             "targets": {"worst_page_s": PAGE_TARGET, "health_worst_s": HEALTH_TARGET}})
     finally:
         stop_app(server)
