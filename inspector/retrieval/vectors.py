@@ -5,7 +5,8 @@ the data folder, ``embeddings.sqlite3``), and embeds only what neither holds; a 
 therefore embeds only its new chunks, and a question is embedded once. The digest covers
 exactly what was embedded (a chunk's prefix included). The store runs in WAL mode with a
 busy timeout, so the app's sessions and worker processes share it, and they embed through one
-queue (a lock file per model beside it): a text several ask for at once is embedded once; one that cannot be opened
+queue (a lock a batch, in a folder beside it): a text several ask for at once is embedded once,
+and a session finding a batch taken embeds another meanwhile; one that cannot be opened
 (a read-only folder, a damaged file) leaves the vectors in memory and says so in ``warning``.
 Each vector is sealed with its model and text digest (``data_folder.seal_of``): one damaged on
 disk or moved to another row is removed when read and embedded again, never ranked with.
@@ -124,19 +125,30 @@ class VectorStore:
             return self._connect().execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
 
     @contextlib.contextmanager
-    def embedding(self, model: str):
-        """Held while one batch of ``model``'s texts is looked up, embedded and kept: every process
-        and session sharing this store queues here, so a text asked for by several at once is
-        embedded by the first and read by the others."""
-        name = hashlib.sha256(model.encode()).hexdigest()[:16]
+    def embedding(self, model: str, texts: list[bytes], *, wait: bool = True):
+        """Held while one batch (``texts``' digests) of ``model``'s texts is looked up, embedded and
+        kept: every process and session sharing this store queues on it, so a text several ask
+        for at once is embedded by the first and read by the others. Yields whether it is held:
+        without ``wait``, False at once when another holds it (that one is embedding the batch,
+        so the caller may embed another first); True also when no lock can be had at all (a
+        read-only folder), where batches are embedded unqueued."""
+        slot = hashlib.sha256(model.encode() + b"".join(texts)).digest()[0]  # 256 slots: a clash only waits
         try:
-            held = open(self.path.parent / f"{self.path.name}.{name}.lock", "a")
-            fcntl.flock(held, fcntl.LOCK_EX)
-        except OSError:  # no lock to be had (a read-only folder): embed unqueued, as before
-            yield
+            folder = self.path.parent / f"{self.path.name}.queue"
+            folder.mkdir(exist_ok=True)
+            held = open(folder / f"{slot:02x}.lock", "a")
+        except OSError:
+            yield True
             return
         try:
-            yield
+            try:
+                fcntl.flock(held, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            except OSError:
+                pass  # no lock to be had: embed unqueued
+            yield True
         finally:
             held.close()  # closing lets the lock go
 
@@ -214,20 +226,35 @@ class Vectors:
             self._memory.clear()
 
     def _embed(self, missing: list[bytes], text_of: dict[bytes, str], progress) -> None:
-        for first in range(0, len(missing), EMBED_BATCH):
-            part = missing[first:first + EMBED_BATCH]
-            if self.store is None:
-                self._embed_batch(part, text_of)
-            else:
-                with self.store.embedding(self.embedder.model_id):
-                    try:  # another session may have embedded these while this one waited
-                        self._remember(self.store.get(self.embedder.model_id, part, self._width))
-                    except sqlite3.Error as exc:
-                        self.warning = f"the embedding cache {self.store.path} could not be read ({exc})"
-                        self.store = None
-                    self._embed_batch([d for d in part if d not in self._memory], text_of)
+        batches = [missing[first:first + EMBED_BATCH] for first in range(0, len(missing), EMBED_BATCH)]
+        done = 0
+        while batches:
+            # A batch another session is embedding is left for later, and another one taken:
+            # sessions asking for the same texts share the work, and none is embedded twice.
+            batch = next((b for b in batches if self._embed_queued(b, text_of, wait=False)), None)
+            if batch is None:
+                batch = batches[0]
+                self._embed_queued(batch, text_of, wait=True)
+            batches.remove(batch)
+            done += len(batch)
             if progress is not None:
-                progress(min(first + EMBED_BATCH, len(missing)), len(missing))
+                progress(done, len(missing))
+
+    def _embed_queued(self, batch: list[bytes], text_of: dict[bytes, str], *, wait: bool) -> bool:
+        """Embed what of ``batch`` no session has (False, without ``wait``, when another holds it)."""
+        if self.store is None:
+            self._embed_batch(batch, text_of)
+            return True
+        with self.store.embedding(self.embedder.model_id, batch, wait=wait) as held:
+            if not held:
+                return False
+            try:  # another session may have embedded these while this one waited
+                self._remember(self.store.get(self.embedder.model_id, batch, self._width))
+            except sqlite3.Error as exc:
+                self.warning = f"the embedding cache {self.store.path} could not be read ({exc})"
+                self.store = None
+            self._embed_batch([d for d in batch if d not in self._memory], text_of)
+        return True
 
     def _embed_batch(self, part: list[bytes], text_of: dict[bytes, str]) -> None:
         if not part:

@@ -202,3 +202,26 @@ def test_sessions_asking_for_the_same_texts_at_once_embed_each_text_once(tmp_pat
         assert sum(embedded for embedded, _ in results) == len(texts), "every text embedded once, by one session"
         assert len({vectors for _, vectors in results}) == 1
         assert VectorStore(folder / STORE_NAME).count() == len(texts)
+
+
+class _Slow(CountingEmbedder):
+    def embed(self, texts):
+        import time
+
+        time.sleep(0.05)  # long enough for the other session to find this batch taken
+        return super().embed(texts)
+
+
+def _embed_slowly(folder, texts):
+    store, _ = open_store(folder)
+    embedder = _Slow()
+    Vectors(embedder, store).of(texts)
+    return len(embedder.texts)
+
+
+def test_a_session_finding_a_batch_taken_embeds_another_meanwhile(tmp_path):
+    texts = [f"passage {i}" for i in range(8 * 512)]  # eight batches
+    embedded = at_once(lambda r, argument: argument, lambda folder: _embed_slowly(folder, texts),
+                       [tmp_path] * 2, rounds=1)
+    assert sum(embedded) == len(texts), "none embedded twice"
+    assert min(embedded) >= 512, f"both sessions did part of the work: {embedded}"
