@@ -56,6 +56,36 @@ def audit_widgets(ctx) -> None:
             audit_table()
 
 
+def allowance_widgets(ctx, session: str) -> None:
+    """What is left of each spending allowance, and a raise of one, for admins of a server that
+    lists roles (an open server lets no visitor raise what the operator set)."""
+    from inspector.errors import SpecError
+    from inspector.retrieval import installed
+
+    access = current(ctx)
+    ledger = installed()
+    if ledger is None or not ledger.policy.limits or not (access.listed and access.allows(Action.RAISE)):
+        return
+    with st.expander("Spending allowances"):
+        standing = st.container()  # filled after a raise this run made
+        with st.form("raise_allowance", border=False):
+            chosen = st.selectbox("Allowance", ledger.policy.limits, format_func=str, key="raise_which")
+            amount = st.number_input("Raise by", min_value=1, value=int(chosen.amount), step=1, key="raise_by",
+                                     help="An hourly allowance is raised for the hour to come; the session "
+                                          "allowance for every session.")
+            if st.form_submit_button("Raise"):
+                try:
+                    ledger.raise_allowance(chosen, int(amount), access.identity.label)
+                except SpecError as exc:
+                    st.error(md(f"Not raised: {exc}"))
+                else:
+                    audit(ctx, "raise allowance", allowance=str(chosen), by=int(amount))
+                    st.success(md(f"{chosen} raised by {int(amount):,}."))
+        for allowance, left in ledger.left(session):
+            raised = ledger.raised(allowance)
+            standing.caption(md(f"{allowance}: {left:,} left" + (f" (raised by {raised:,})" if raised else "")))
+
+
 def refused(ctx, action: Action) -> str | None:
     """Why this visitor may not do ``action`` (the role it needs), or None."""
     return current(ctx).refusal(action)

@@ -16,7 +16,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app_pages._access import access_widgets, audit, audit_widgets, refused, upload_closed
+from app_pages._access import access_widgets, allowance_widgets, audit, audit_widgets, refused, upload_closed
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, question_store, spec_title
 from app_pages._index import follow_link, index_widgets
 from app_pages._state import STATE, kind_changed, publish, start_session, state, touched, update
@@ -121,6 +121,7 @@ def sidebar() -> Context:
             _document_widgets(ctx)
         index_widgets(ctx)
         st.caption("Every setting is in the page address: copy it to share this exact view.")
+        allowance_widgets(ctx, session_id())
         audit_widgets(ctx)
     ctx.state = state()
     publish()

@@ -189,6 +189,7 @@ class Action(enum.Enum):
     OPEN_FOLDER = ("open a folder on this server", Role.ADMIN)
     OPEN_STORE = ("open a vector store", Role.ADMIN)
     SPEND = ("start a paid run", Role.ADMIN)
+    RAISE = ("raise a spending allowance", Role.ADMIN)
     DELETE = ("delete a round", Role.ADMIN)
     KEEP_UPLOADS = ("keep uploaded documents on this server", Role.ADMIN)
     AUDIT = ("read the audit trail", Role.ADMIN)

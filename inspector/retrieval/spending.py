@@ -14,6 +14,8 @@ Spending is the operator's decision, read once from the server's environment int
 
 A ``SpendLedger`` (SQLite in the data folder, shared by the server's processes) records every
 request before it is sent and refuses one that would go over an allowance (``SpendRefused``).
+An admin may raise an allowance from the app (``raise_allowance``): a raise of an hourly
+allowance holds for the hour after it, one of the session allowance for every session.
 ``charge`` is what the clients call: it charges the ledger ``install`` set up in this process,
 and does nothing where none was (the command line, run by the operator).
 """
@@ -188,6 +190,8 @@ class SpendLedger:
             connection.execute("CREATE TABLE IF NOT EXISTS spent (at REAL NOT NULL, service TEXT NOT NULL, "
                                "model TEXT NOT NULL, texts INTEGER NOT NULL, tokens INTEGER NOT NULL, "
                                "session TEXT NOT NULL)")
+            connection.execute("CREATE TABLE IF NOT EXISTS raised (at REAL NOT NULL, allowance TEXT NOT NULL, "
+                               "amount INTEGER NOT NULL, who TEXT NOT NULL)")
             held = self._local.held = (os.getpid(), connection)
         return held[1]
 
@@ -201,13 +205,38 @@ class SpendLedger:
                                   "WHERE session = ?", (session,)).fetchone() if session else (0, 0)
         return tuple(hour), tuple(mine)
 
+    def raise_allowance(self, allowance: Allowance, amount: int, who: str, now: float | None = None) -> None:
+        """Add ``amount`` to one of the policy's allowances (for the hour to come, or for every
+        session), recorded with ``who`` raised it; ``SpecError`` for an allowance the policy does
+        not hold or an amount that is not a positive whole number of at most a million times it."""
+        if allowance not in self.policy.limits:
+            raise SpecError(f"this server has no allowance {allowance}; it has "
+                            f"{'; '.join(map(str, self.policy.limits)) or 'none'}")
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= allowance.amount * 1_000_000:
+            raise SpecError(f"a raise is a whole number of {allowance.unit} from 1 to a million times the allowance, "
+                            f"not {amount!r}")
+        self._connection().execute("INSERT INTO raised VALUES (?, ?, ?, ?)",
+                                   (time.time() if now is None else now, str(allowance), amount, who))
+
+    def raised(self, allowance: Allowance, now: float | None = None) -> int:
+        """What admins added to ``allowance``: in the last hour for an hourly one, ever for the
+        session allowance."""
+        now = time.time() if now is None else now
+        since = now - 3600 if allowance.per == "hour" else float("-inf")
+        return self._connection().execute("SELECT COALESCE(SUM(amount), 0) FROM raised WHERE allowance = ? "
+                                          "AND at > ?", (str(allowance), since)).fetchone()[0]
+
+    def amount(self, allowance: Allowance, now: float | None = None) -> int:
+        """``allowance``'s amount now, with what admins raised it by."""
+        return allowance.amount + self.raised(allowance, now)
+
     def left(self, session: str = "") -> list[tuple[Allowance, int]]:
         """Each allowance with what is left of it now."""
         hour, mine = self.spent(session)
         out = []
         for allowance in self.policy.limits:
             used = hour if allowance.per == "hour" else mine if session else (0, 0)
-            out.append((allowance, max(0, allowance.amount - allowance.of(*used))))
+            out.append((allowance, max(0, self.amount(allowance) - allowance.of(*used))))
         return out
 
     def over(self, texts: int, tokens: int, session: str = "") -> str:
@@ -232,11 +261,13 @@ class SpendLedger:
                 if allowance.per == "session" and not session:
                     continue
                 used = allowance.of(*(hour if allowance.per == "hour" else mine))
-                if used + allowance.of(texts, tokens) > allowance.amount:
+                raised = self.raised(allowance)
+                if used + allowance.of(texts, tokens) > allowance.amount + raised:
                     whose = "this server's" if allowance.per == "hour" else "this session's"
-                    raise SpendRefused(f"{whose} allowance of {allowance} is spent ({used:,} {allowance.unit} "
+                    more = f", raised by {raised:,}," if raised else ""
+                    raise SpendRefused(f"{whose} allowance of {allowance}{more} is spent ({used:,} {allowance.unit} "
                                        f"used; this request needs {allowance.of(texts, tokens):,}): nothing was sent "
-                                       f"to {model}; the operator sets {ENV_LIMIT}")
+                                       f"to {model}; the operator sets {ENV_LIMIT}, and an admin may raise it")
             connection.execute("INSERT INTO spent VALUES (?, ?, ?, ?, ?, ?)",
                                (time.time(), service, model, texts, tokens, session))
             connection.execute("COMMIT")

@@ -151,3 +151,25 @@ def test_a_reviewer_is_not_offered_to_keep_uploads(folder):
     assert_clean(at)
     assert "orphan_keep_uploads" not in [b.key for b in at.button]
     assert any("an admin can keep the documents on this server" in c for c in texts(at.caption))
+
+
+def test_only_an_admin_raises_an_allowance_and_the_ledger_and_trail_keep_it(folder, isolated_app, monkeypatch):
+    from inspector.retrieval.spending import ENV_LIMIT, Allowance, SpendLedger, SpendPolicy
+
+    monkeypatch.setenv(ENV_LIMIT, "100 texts/hour; 40 texts/session")
+    for visitor in (SIGNED_OUT, RAVI):
+        assert "raise_which" not in [s.key for s in opened(visitor, {}).selectbox]
+    at = opened(DANA, {})
+    assert "100 texts/hour: 100 left" in texts(at.caption) and "40 texts/session: 40 left" in texts(at.caption)
+    at.selectbox(key="raise_which").set_value(Allowance(40, "texts", "session"))
+    at.number_input(key="raise_by").set_value(25)
+    at.button(key="FormSubmitter:raise_allowance-Raise").click().run()
+    assert_clean(at)
+    assert "40 texts/session raised by 25." in texts(at.success)
+    assert "40 texts/session: 65 left (raised by 25)" in texts(at.caption)
+    ledger = SpendLedger(isolated_app, SpendPolicy.from_environment())
+    assert ledger.over(60, 0, "another session") == "", "every session may now send 65"
+    assert "65 left" in ledger.over(66, 0, "another session")
+    entry = AuditTrail(isolated_app / "reviews.sqlite3").recent()[0]
+    assert (entry.who, entry.action, entry.detail) == ("Dana (dana@acme.com)", "raise allowance",
+                                                       {"allowance": "40 texts/session", "by": 25})

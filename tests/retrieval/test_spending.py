@@ -66,6 +66,27 @@ def test_the_ledger_refuses_a_request_past_an_allowance_and_records_nothing_of_i
         ledger.charge("embeddings", "m", 11, 0, "a")
 
 
+def test_an_admin_s_raise_holds_for_the_hour_or_for_every_session(tmp_path, monkeypatch):
+    policy = SpendPolicy.from_environment({"CHUNK_INSPECTOR_SPEND_LIMIT": "100 texts/hour; 60 texts/session"})
+    ledger = SpendLedger(tmp_path, policy)
+    hourly, per_session = policy.limits
+    ledger.charge("embeddings", "m", 60, 0, "a")
+    ledger.raise_allowance(per_session, 30, "Dana (dana@acme.com)")
+    ledger.raise_allowance(hourly, 50, "Dana (dana@acme.com)")
+    ledger.charge("embeddings", "m", 30, 0, "a")  # 90 of 60 + 30
+    with pytest.raises(SpendRefused, match=r"allowance of 60 texts/session, raised by 30, is spent"):
+        ledger.charge("embeddings", "m", 1, 0, "a")
+    assert dict((str(a), n) for a, n in ledger.left("b")) == {"100 texts/hour": 60, "60 texts/session": 90}
+    later = time.time() + 3601  # an hour on, the hourly raise has lapsed; the session's holds
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert dict((str(a), n) for a, n in ledger.left("b")) == {"100 texts/hour": 100, "60 texts/session": 90}
+    for allowance, amount, said in ((Allowance(5, "texts", "hour"), 1, "no allowance 5 texts/hour"),
+                                    (hourly, 0, "not 0"), (hourly, -5, "not -5"), (hourly, 2.5, "not 2.5"),
+                                    (hourly, True, "not True"), (hourly, 10**9, "not 1000000000")):
+        with pytest.raises(SpecError, match=said):
+            ledger.raise_allowance(allowance, amount, "Dana")
+
+
 def test_an_embeddings_client_is_charged_before_each_request_and_stops_at_the_allowance(tmp_path, monkeypatch):
     spending.install(tmp_path, SpendPolicy.from_environment({"CHUNK_INSPECTOR_SPEND_LIMIT": "100 texts/hour"}))
     try:
