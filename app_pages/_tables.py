@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
+
 import pandas as pd
 import streamlit as st
 
@@ -43,6 +46,39 @@ def cell_note(notes: pd.DataFrame, cells) -> str:
         if column in notes.columns and 0 <= row < len(notes) and notes.iloc[row][column]:
             return notes.iloc[row][column]
     return "Click a rate or its interval for its count and how the interval was drawn."
+
+
+class SoFar:
+    """The rows a page has measured so far, drawn in one place while it measures the others;
+    drawn only once a row had to be measured (rows read from the cache come at once), and gone
+    when ``clear`` is called with every row in."""
+
+    #: A row taking longer than this was measured, not read from the cache.
+    MEASURED_AFTER = 0.2
+
+    def __init__(self, noun: str, total: int, columns: Sequence[str], percent: Sequence[str] = ()) -> None:
+        self.noun, self.total, self.columns, self.percent = noun, total, tuple(columns), tuple(percent)
+        self.place = st.empty()
+        self.rows: list[pd.DataFrame] = []
+        self.waited = False
+        self._started = time.perf_counter()
+
+    def add(self, row: pd.DataFrame) -> None:
+        """``row`` just came; drawn with the others when more are to come."""
+        self.rows.append(row)
+        self.waited = self.waited or time.perf_counter() - self._started > self.MEASURED_AFTER
+        if self.waited and len(self.rows) < self.total:
+            so_far = pd.concat(self.rows, ignore_index=True)
+            with self.place.container():
+                st.caption(f"Measured so far: {len(self.rows)} of {self.total} {self.noun}.")
+                data_table(so_far[[c for c in self.columns if c in so_far]],
+                           column_config={c: st.column_config.NumberColumn(c, format="percent") for c in self.percent})
+        self._started = time.perf_counter()
+
+    def clear(self) -> pd.DataFrame:
+        """Every row, as one frame; the partial table gone."""
+        self.place.empty()
+        return pd.concat(self.rows, ignore_index=True)
 
 
 def table(rows, *, key: str | None = None, name: str = "rows", **options) -> None:

@@ -1,14 +1,12 @@
 """Compare page: the article's tables a (survival) and b (lexical probe) for chosen splitters."""
 
-import time
-
 import pandas as pd
 import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends
 from app_pages._snippets import snippet_expander
-from app_pages._tables import data_table
+from app_pages._tables import SoFar, data_table
 from inspector import ATOM_KINDS, SplitterSpec
 from inspector.errors import (
     ChunkSetError,
@@ -164,25 +162,13 @@ if not specs:
     st.stop()
 
 bar = st.progress(0.0, text="Measuring the corpus…")
-partial = st.empty()  # the rows measured so far, while the others are measured
-rows = []
-waited = False  # shown only once a row had to be measured: rows read from the cache draw at once
+so_far = SoFar("splitters", len(specs), (*TABLE_A, "answer@5", "cut"), (*ATOM_KINDS, "answer@5", "cut"))
 with ranking(retriever, ctx, specs):
     for done, spec in enumerate(specs):
         bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
-        started = time.perf_counter()
-        rows.append(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language, ctx))
-        waited = waited or time.perf_counter() - started > 0.2
-        if done + 1 < len(specs) and waited:
-            with partial.container():
-                st.caption(f"Measured so far: {done + 1} of {len(specs)} splitters.")
-                so_far = pd.concat(rows, ignore_index=True)
-                data_table(so_far[[c for c in (*TABLE_A, "answer@5", "cut") if c in so_far]],
-                           column_config={c: st.column_config.NumberColumn(c, format="percent")
-                                          for c in (*ATOM_KINDS, "answer@5", "cut")})
+        so_far.add(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language, ctx))
 bar.empty()
-partial.empty()
-frame = pd.concat(rows, ignore_index=True)
+frame = so_far.clear()
 frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)
 frame["splitter"] = [chunk_set_title(s, sets) or name for s, name in zip(specs, frame["splitter"])]
 for spec in specs:

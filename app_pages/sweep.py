@@ -1,11 +1,10 @@
 """Budget sweep page: what a larger or smaller budget does to survival and to context size."""
 
-import pandas as pd
 import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._retriever import ranking, retriever_picker
-from app_pages._tables import data_table
+from app_pages._tables import SoFar, data_table
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import (
@@ -52,13 +51,14 @@ _shared.publish()
 st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}) at {len(budgets)} budgets; "
            "change the splitter in the sidebar.")
 bar = st.progress(0.0, text="Sweeping budgets…")
-rows = []
+so_far = SoFar("budgets", len(budgets), ("budget", "spec", "chunks", *ATOM_KINDS, "answer@5"),
+               (*ATOM_KINDS, "answer@5"))
 with ranking(retriever, ctx, [ctx.spec.with_budget(b) for b in budgets]):
     for done, budget in enumerate(budgets):
         bar.progress(done / len(budgets), text=f"Budget {budget} ({done + 1}/{len(budgets)})…")
-        rows.append(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, retriever, ctx))
+        so_far.add(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, retriever, ctx))
 bar.empty()
-frame = pd.concat(rows, ignore_index=True)
+frame = so_far.clear()
 
 left, right = st.columns(2)
 left.plotly_chart(sweep_survival_figure(frame), key="sweep_survival_chart")

@@ -141,6 +141,18 @@ def test_compare_shows_the_rows_measured_so_far_while_it_measures_the_rest(page,
     assert_no_exception(page)
 
 
+def test_the_sweep_shows_the_budgets_measured_so_far_too(page, app_url):
+    from playwright.sync_api import expect
+
+    page.goto(f"{app_url}/sweep?spec=sentence:631&retriever=dense&budgets=631,641,659,673")
+    so_far = page.get_by_test_id("stCaptionContainer").filter(has_text="Measured so far:")
+    expect(so_far.first).to_contain_text("of 4 budgets", timeout=60_000)
+    expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible(timeout=120_000)
+    settle(page)
+    expect(so_far).to_have_count(0)
+    assert_no_exception(page)
+
+
 def test_a_click_on_a_rate_of_table_a_says_its_count_and_interval(page, app_url):
     from playwright.sync_api import expect
 
