@@ -8,8 +8,6 @@ pgvector table)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from inspector import load_corpus
@@ -22,16 +20,9 @@ from tests.support.paths import SAMPLE
 pytestmark = pytest.mark.service
 
 
-@pytest.fixture(scope="module")
-def server():
-    from tests.support.services import postgres_binaries, started_postgres
-
-    if postgres_binaries() is None:
-        if os.environ.get("CI"):
-            pytest.fail("Debian's postgresql is not installed (CI is set, so this test may not be skipped)")
-        pytest.skip("Debian's postgresql is not installed (apt-get install postgresql)")
-    with started_postgres() as uri:
-        yield uri
+@pytest.fixture
+def server(postgres_url):
+    return postgres_url  # the run's PostgreSQL server (tests/conftest.py)
 
 
 def test_a_langchain_pgvector_table_is_read_and_placed(server):
