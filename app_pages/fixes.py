@@ -7,12 +7,12 @@ from app_pages._access import audit, refused, upload_closed
 from app_pages._import_caches import chosen_golden
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._sidebar import session_id
-from app_pages._tables import data_table
+from app_pages._tables import SoFar, data_table
 from inspector.access import Action
 from inspector.context import import_lines, plan_key, write_lines
 from inspector.errors import ContextLineError, ImportChunksError, SpendRefused
 from inspector.limits import MAX_CHUNK_FILE_BYTES
-from inspector.reports import fix_specs
+from inspector.reports import FixesTable, fix_specs, fix_steps, measure_step
 from inspector.retrieval import installed
 from inspector.views import (
     context_refusal,
@@ -112,16 +112,28 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
             step = context_step(ctx.workspace, ctx.spec, lines_from=kept.name)
 
 
-@st.cache_data(max_entries=32, show_spinner="Measuring each fix…")
-def _table(fingerprint: str, mode: str, spec: str, golden_key: str, retriever: str, model: str, problem: str,
-           lines_missing: int, _golden, _ctx):
-    return _offload.run(_ctx, "fixes", spec, _golden, retriever, model, problem)
+@st.cache_data(max_entries=256, show_spinner=False)
+def _row(fingerprint: str, mode: str, name: str, spec: str, expand: int, golden_key: str,
+         retriever: str, _step, _golden, _ctx):
+    # One step per call, so the steps measured so far are shown while the next is measured.
+    return _offload.run(_ctx, "fix_step", _step, _golden, retriever)
 
 
-missing = len(step.plan.jobs) if step.plan else -1
+steps = fix_steps(ctx.workspace, ctx.spec, context_model=step.model, context_problem=step.problem)
 with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values()):
-    table = _table(ctx.corpus.fingerprint, state.mode, str(ctx.spec), golden_digest,
-                   retriever, step.model, step.problem, missing, golden, ctx)
+    bar = st.progress(0.0, text="Measuring each fix…")
+    so_far = SoFar("steps", len(steps), ("step", "spec", "chunks", "ctx tokens", "answer@5", "cut"),
+                   ("answer@5", "cut"))
+    rows = []
+    for done, planned in enumerate(steps):
+        bar.progress(done / len(steps), text=f"Measuring {planned.spec} ({done + 1}/{len(steps)})…")
+        rows.append(measure_step(ctx.workspace, planned) if planned.omitted else  # nothing to measure
+                    _row(ctx.corpus.fingerprint, state.mode, planned.step, str(planned.spec), planned.expand,
+                         golden_digest, retriever, planned, golden, ctx))
+        so_far.add(fixes_frame(FixesTable.of(ctx.spec, retriever, golden, rows[-1:])))
+    bar.empty()
+    so_far.clear()
+    table = FixesTable.of(ctx.spec, retriever, golden, rows)
     frame = fixes_frame(table)
     rates = rate_columns(frame)
     percent = {c: st.column_config.NumberColumn(c, format="percent") for c in rates}

@@ -1,13 +1,16 @@
 """Chunk sizes page: chunk sizes as the embedding model counts them, against its input cap."""
 
+import time
+
+import pandas as pd
 import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._snippets import snippet_expander
-from app_pages._tables import data_table
+from app_pages._tables import SoFar, data_table
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
-from inspector.views import MAX_CAP, MAX_TABLE_ROWS, size_histogram, size_summary
+from inspector.views import MAX_CAP, MAX_TABLE_ROWS, document_parts, size_histogram, size_summary
 from inspector.views import markdown_escape as md
 
 st.title("Chunk sizes")
@@ -17,9 +20,10 @@ st.caption("Every chunk of the corpus, sized in your embedding model's tokens (p
 ctx = _shared.ready()
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _sizes(fingerprint: str, mode: str, spec: str, unit: str, _ctx):
-    return _offload.run(_ctx, "sizes", spec, unit)
+@st.cache_data(max_entries=256, show_spinner=False)
+def _sizes(fingerprint: str, mode: str, spec: str, unit: str, first: int, stop: int, _ctx):
+    # A run of documents per call, so what is counted so far is shown while the rest is counted.
+    return _offload.run(_ctx, "sizes", spec, unit, first, stop)
 
 
 state = _shared.state()
@@ -41,8 +45,19 @@ try:
 except LengthError as exc:
     st.error(md(f"The tokenizer cannot be used: {exc}"))
     st.stop()
-with st.spinner("Counting tokens over the corpus…"):
-    frame = _sizes(ctx.corpus.fingerprint, state.mode, str(ctx.spec), _shared.engine_unit(embed), ctx)
+parts = document_parts(ctx.corpus.documents)
+so_far, frames = st.empty(), []
+started = time.perf_counter()
+for first, stop in parts:
+    frames.append(_sizes(ctx.corpus.fingerprint, state.mode, str(ctx.spec), _shared.engine_unit(embed), first, stop,
+                         ctx))
+    if stop < len(ctx.corpus.documents) and time.perf_counter() - started > SoFar.MEASURED_AFTER:
+        counted = size_summary(pd.concat(frames, ignore_index=True), int(cap), overhead=length.special_overhead)
+        so_far.caption(f"Counted so far: {stop:,} of {len(ctx.corpus.documents):,} documents, "
+                       f"{counted.stats.count:,} chunks, p50 {counted.stats.p50:.0f}, p99 {counted.stats.p99:.0f}, "
+                       f"{len(counted.over_cap):,} over the cap…")
+so_far.empty()
+frame = pd.concat(frames, ignore_index=True)
 summary = size_summary(frame, int(cap), overhead=length.special_overhead)
 word = "characters" if embed == "chars" else "tokens"
 

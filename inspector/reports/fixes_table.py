@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from ..context.writer import SETTINGS_HELP
 from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 from ..retrieval.ranking import Retriever
+from ..retrieval.retriever_spec import parse_retriever
 from ..review.reveal import suspect_summary
 from ..spec import DEFAULT_STAMP, SplitterSpec, parse_spec
 from .decide import answered, bounds_line, p_text, probe_intervals
@@ -97,6 +98,14 @@ class FixesTable:
     budgets: tuple[int, ...]
     rows: tuple[FixRow, ...]
 
+    @classmethod
+    def of(cls, spec: SplitterSpec | str, retriever, golden, rows,
+           budgets: tuple[int, ...] = DEFAULT_BUDGETS) -> FixesTable:
+        """The table of ``rows`` measured from ``spec`` (``retriever``: a ``Retriever`` or its spec;
+        ``golden``: the ``GoldenSet`` or None)."""
+        ranked = retriever.spec if isinstance(retriever, Retriever) else parse_retriever(retriever)
+        return cls(str(parse_spec(spec)), str(ranked), golden.name if golden else "", tuple(budgets), tuple(rows))
+
     def steps(self) -> list[dict]:
         """Each measured step against the measured step before it, question by question:
         answer@5 over the probe's queries and, with a golden set, recall at the first budget
@@ -136,14 +145,28 @@ def fix_specs(spec: SplitterSpec | str, context_model: str = "", mode: str = "ma
     return {name: step.in_mode(mode) for name, step in steps.items()}
 
 
-def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever=None, context_model: str = "",
-                context_problem: str = "", expand: int = 1, budgets: tuple[int, ...] = DEFAULT_BUDGETS) -> FixesTable:
-    """The table for ``spec`` over ``workspace``. The context step is measured when
+@dataclass(frozen=True, slots=True)
+class FixStep:
+    """One row of the table before it is measured."""
+
+    step: str
+    """One of ``STEPS``' names."""
+
+    spec: SplitterSpec
+    """The chunking measured (for ``expand``, the previous row's)."""
+
+    omitted: str = ""
+    """Why the step will not be measured (empty: it will)."""
+
+    expand: int = 0
+    """Neighbours read on each side of a retrieved chunk."""
+
+
+def fix_steps(workspace, spec: SplitterSpec | str, *, context_model: str = "", context_problem: str = "",
+              expand: int = 1) -> tuple[FixStep, ...]:
+    """Every row of ``spec``'s table, in order. The context step is measured when
     ``context_model`` has a line for every chunk (``context_problem`` says why not otherwise)."""
-    if not isinstance(retriever, Retriever):
-        retriever = workspace.retriever(retriever)
     steps = fix_specs(spec, context_model, workspace.mode)
-    rows: list[FixRow] = []
     if "context" in steps and not context_problem:
         have, chunks = workspace.context_coverage(steps["context"])
         if have < chunks:
@@ -151,22 +174,41 @@ def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever
                                "write them first")
     elif not context_problem:
         context_problem = "no context model is named: " + SETTINGS_HELP
-    measured = [step for name, step in steps.items() if name != "context" or not context_problem]
+    out, last = [], None
+    for name, _ in STEPS:
+        if name == "expand":
+            out.append(FixStep("expand", last, expand=expand))
+        elif name == "context" and context_problem:
+            out.append(FixStep("context", replace(steps["address"], context=True), omitted=context_problem))
+        else:
+            last = steps[name]
+            out.append(FixStep(name, last))
+    return tuple(out)
+
+
+def measure_step(workspace, step: FixStep, *, golden=None, retriever=None,
+                 budgets: tuple[int, ...] = DEFAULT_BUDGETS) -> FixRow:
+    """One row of the table, measured (or saying why it is not)."""
+    if step.omitted:
+        return FixRow(step.step, str(step.spec), omitted=step.omitted)
+    if not isinstance(retriever, Retriever):
+        retriever = workspace.retriever(retriever)
+    return _measured(workspace, step.step, step.spec, golden, retriever, budgets, step.expand)
+
+
+def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever=None, context_model: str = "",
+                  context_problem: str = "", expand: int = 1,
+                  budgets: tuple[int, ...] = DEFAULT_BUDGETS) -> FixesTable:
+    """The table for ``spec`` over ``workspace`` (rows as ``fix_steps`` plans them)."""
+    if not isinstance(retriever, Retriever):
+        retriever = workspace.retriever(retriever)
+    steps = fix_steps(workspace, spec, context_model=context_model, context_problem=context_problem, expand=expand)
+    measured = list(dict.fromkeys(step.spec for step in steps if not step.omitted and not step.expand))
     # A streamed corpus measures every step in one pass (a held one, when asked).
     workspace.measure_ahead([(step, None) for step in measured], measured, expand=(expand,), retriever=retriever,
                             golden=(golden, measured, budgets, (0, expand)) if golden else None)
-    last = None
-    for name, _ in STEPS:
-        if name == "expand":
-            rows.append(_measured(workspace, "expand", last, golden, retriever, budgets, expand))
-            continue
-        if name == "context" and context_problem:
-            rows.append(FixRow("context", str(replace(steps["address"], context=True)), omitted=context_problem))
-            continue
-        last = steps[name]
-        rows.append(_measured(workspace, name, last, golden, retriever, budgets))
-    return FixesTable(str(parse_spec(spec)), str(retriever.spec), golden.name if golden else "", tuple(budgets),
-                      tuple(rows))
+    rows = [measure_step(workspace, step, golden=golden, retriever=retriever, budgets=budgets) for step in steps]
+    return FixesTable.of(spec, retriever, golden, rows, budgets)
 
 
 def _measured(workspace, step: str, spec: SplitterSpec, golden, retriever, budgets, expand: int = 0) -> FixRow:

@@ -147,6 +147,23 @@ def sizes_frame(workspace: Workspace, spec: SplitterSpec | str, length: Length) 
     }, columns=["doc", "chunk", "tokens", "chars", "first words"])
 
 
+def document_parts(documents: Sequence[Document], parts: int = 8, least: int = 64_000) -> list[tuple[int, int]]:
+    """``(first, stop)`` positions cutting ``documents`` into at most ``parts`` runs of about
+    equal text, none under ``least`` characters but the last: what a page measures one at a time
+    to show what it has so far."""
+    total = sum(len(d.text) for d in documents)
+    size = max(least, -(-total // max(1, parts)))
+    out, first, held = [], 0, 0
+    for position, document in enumerate(documents):
+        held += len(document.text)
+        if held >= size:
+            out.append((first, position + 1))
+            first, held = position + 1, 0
+    if first < len(documents) or not out:
+        out.append((first, len(documents)))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class SizeSummary:
     """Chunk sizes against an embedder's cap."""

@@ -37,16 +37,18 @@ from ..corpus.load import Corpus
 from ..errors import StoreError
 from ..lengths import get_length
 from ..measure.workspace import Workspace
-from ..reports.fixes_table import measure_fixes
+from ..reports.fixes_table import FixStep, measure_fixes, measure_step
 from ..retrieval.golden import golden_recall
 from ..retrieval.golden_files import GoldenSet
 from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
 from ..retrieval.spending import SpendPolicy, ensure
 from ..review.rounds import ReviewRound, draw
+from ..spec import parse_spec
 from ..stores.address import StoreCredentials
 from ..tune.search import measure_candidate
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
+from .kept_results import KeptResults, NotKept, result_key
 from .stores import IndexSearch, ServedStore, searched_probe_row
 
 
@@ -133,8 +135,11 @@ def _sweep(workspace: Workspace, spec: str, budgets: tuple[int, ...], retriever:
     return sweep_frame(workspace, spec, list(budgets), retriever=retriever)
 
 
-def _sizes(workspace: Workspace, spec: str, unit: str):
-    return sizes_frame(workspace, spec, get_length(unit))
+def _sizes(workspace: Workspace, spec: str, unit: str, first: int = 0, stop: int | None = None):
+    """The sizes of the chunks of the documents ``first`` to ``stop`` (all by default)."""
+    documents = workspace.documents[first:stop]
+    part = workspace if len(documents) == len(workspace.documents) else workspace.subset(d.id for d in documents)
+    return sizes_frame(part, spec, get_length(unit))
 
 
 def _round(workspace: Workspace, review_round: ReviewRound):
@@ -166,6 +171,10 @@ def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever:
                        context_problem=context_problem)
 
 
+def _fix_step(workspace: Workspace, step: FixStep, golden: GoldenSet | None, retriever: str):
+    return measure_step(workspace, step, golden=golden, retriever=retriever)
+
+
 def _tune_candidate(workspace: Workspace, spec: str, goal, retriever: str, sample: tuple):
     try:
         return measure_candidate(workspace, spec, goal, retriever, sample)
@@ -176,8 +185,27 @@ def _tune_candidate(workspace: Workspace, spec: str, goal, retriever: str, sampl
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
 TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
          "side_by_side": _side_by_side, "golden": _golden, "golden_searched": _golden_searched,
-         "probe_searched": searched_probe_row, "fixes": _fixes,
+         "probe_searched": searched_probe_row, "fixes": _fixes, "fix_step": _fix_step,
          "tune_candidate": _tune_candidate}
+
+#: The tasks whose results are kept in the data folder (``KeptResults``), each with the specs its
+#: arguments measure: a spec reading context lines is never kept (lines are written as it goes).
+#: The others read what changes under them: a user's store, an import, a random draw.
+KEPT_TASKS = {"compare": lambda specs, *_: specs, "sweep": lambda spec, *_: (spec,),
+              "sizes": lambda spec, *_: (spec,), "fix_step": lambda step, *_: (step.spec,),
+              "languages": lambda: ()}
+
+
+def kept_key(task: str, handle: CorpusHandle, args: tuple) -> str | None:
+    """The key of ``task``'s result with ``args`` among the kept ones (None: it is not kept)."""
+    if task not in KEPT_TASKS or not handle.data:
+        return None
+    if any(parse_spec(spec).context for spec in KEPT_TASKS[task](*args)):
+        return None
+    try:
+        return result_key(task, handle.fingerprint, handle.mode, args, (handle.rerank_url, handle.embeddings_url))
+    except NotKept:
+        return None
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):
@@ -194,6 +222,11 @@ def _identity(arg):
     except TypeError:
         return ("object", id(arg))
     return arg
+
+
+def _keep(folder: str, key: str, done: Future) -> None:
+    if not done.cancelled() and done.exception() is None:
+        KeptResults(folder).put(key, done.result())
 
 
 class Offload:
@@ -214,7 +247,11 @@ class Offload:
         """The result of ``task`` (a name in ``TASKS``) with ``args`` over the
         corpus: computed by a worker process (in this thread, on ``workspace``, when there are
         none), or by the same request already running for another session."""
-        return self._result(self._submit(task, workspace, handle, args), task, workspace, args)
+        key = kept_key(task, handle, args)
+        found = KeptResults(handle.data).get(key) if key else None
+        if found is not None:
+            return found
+        return self._result(self._submit(task, workspace, handle, args, key), task, workspace, args)
 
     def each(self, task: str, workspace: Workspace, handle: CorpusHandle,
              calls: Sequence[tuple]) -> Iterator[tuple[int, object]]:
@@ -225,14 +262,23 @@ class Offload:
             for position, args in enumerate(calls):
                 yield position, self.run(task, workspace, handle, *args)
             return
-        started = {self._submit(task, workspace, handle, args): position for position, args in enumerate(calls)}
+        started = {}
+        for position, args in enumerate(calls):
+            key = kept_key(task, handle, args)
+            found = KeptResults(handle.data).get(key) if key else None
+            if found is not None:
+                yield position, found
+            else:
+                started[self._submit(task, workspace, handle, args, key)] = position
         for future in as_completed(started):
             position = started[future]
             yield position, self._result(future, task, workspace, calls[position])
 
-    def _submit(self, task: str, workspace: Workspace, handle: CorpusHandle, args: tuple) -> Future:
+    def _submit(self, task: str, workspace: Workspace, handle: CorpusHandle, args: tuple,
+                kept: str | None = None) -> Future:
         """The future of ``task`` with ``args``: a worker's, one another session started, or (with
-        no workers) one computed here and finished."""
+        no workers) one computed here and finished; its result kept under ``kept`` (a key of
+        ``KeptResults``) when it comes."""
         if task not in TASKS:
             raise ValueError(f"unknown task {task!r}; tasks are {', '.join(TASKS)}")
         key = (task, handle.fingerprint, handle.mode, tuple(map(_identity, args)))
@@ -244,6 +290,8 @@ class Offload:
                     self._pool.submit(_run, task, handle, args)
         if mine:
             running.add_done_callback(lambda _: self._forget(key))
+            if kept:
+                running.add_done_callback(lambda done: _keep(handle.data, kept, done))
             if self._pool is None:
                 try:
                     running.set_result(TASKS[task](workspace, *args))

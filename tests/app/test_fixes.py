@@ -118,3 +118,27 @@ def test_context_lines_imported_on_the_page_join_the_table():
     frame = fixes(at)
     assert frame.iloc[4]["spec"] == "structured:800+address+context;llm=ours"
     assert not frame["chunks"].isna().any(), "the imported lines measure the context step"
+
+
+def test_a_restarted_server_shows_the_fixes_it_measured_before_without_measuring(data_folder, monkeypatch):
+    import pandas as pd
+    import streamlit as st
+
+    from inspector.views.kept_results import STORE_NAME
+    from inspector.views.offload import Offload
+
+    at = app({"spec": "recursive:733"})
+    at.switch_page("app_pages/fixes.py").run()
+    assert_clean(at)
+    before = fixes(at)
+    assert (data_folder / STORE_NAME).exists()
+    st.cache_data.clear()  # what a restart forgets; the data folder stays
+
+    def measure(*args):
+        raise AssertionError("measured again")
+
+    monkeypatch.setattr(Offload, "_submit", measure)
+    again = app({"spec": "recursive:733"})
+    again.switch_page("app_pages/fixes.py").run()
+    assert_clean(again)
+    pd.testing.assert_frame_equal(fixes(again), before)

@@ -117,3 +117,15 @@ def test_a_step_sentence_names_every_real_change_and_only_those():
     steps[0]["answer@5"] = test(0.0, 1.0)
     assert steps_lines(steps) == ["   No step changes answer@5 or recall beyond noise against the step before it."]
     assert steps_lines([]) == []
+
+
+def test_the_steps_measured_one_at_a_time_make_the_whole_table(sample_markdown, golden):
+    from inspector.reports.fixes_table import FixesTable, fix_steps, measure_step
+
+    whole = measure_fixes(sample_markdown, "recursive:500", golden=golden, context_model="m",
+                          context_problem="no server")
+    steps = fix_steps(sample_markdown, "recursive:500", context_model="m", context_problem="no server")
+    assert [step.step for step in steps] == ["none", "structure", "path", "address", "context", "expand"]
+    assert steps[4].omitted == "no server" and steps[5].spec == steps[3].spec and steps[5].expand == 1
+    rows = [measure_step(sample_markdown, step, golden=golden, retriever="bm25") for step in steps]
+    assert FixesTable.of("recursive:500", "bm25", golden, rows) == whole

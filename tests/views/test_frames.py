@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from inspector import ATOM_KINDS, Document, SplitterSpec, Workspace, build_report, get_length
 from inspector.chunks.sets import make_chunk_set
@@ -193,3 +195,17 @@ def test_compare_suggestions_are_valid_distinct_specs_in_the_sidebars_unit(budge
     assert {s.unit for s in specs} == {unit} and {s.kind for s in specs} == {*KINDS, "ext-langchain"}
     assert all(s.overlap < s.budget for s in specs)
     assert {s.budget for s in specs} == {max(1, budget // 2), budget, min(budget * 2, 1_000_000)}
+
+
+@given(st.lists(st.integers(min_value=0, max_value=200_000), max_size=40), st.integers(min_value=1, max_value=12),
+       st.integers(min_value=1, max_value=100_000))
+def test_document_parts_tile_the_corpus_in_runs_of_enough_text(lengths, parts, least):
+    from inspector.views.frames import document_parts
+
+    documents = [Document(f"d{i}.md", "x" * n) for i, n in enumerate(lengths)]
+    runs = document_parts(documents, parts, least)
+    assert runs[0][0] == 0 and runs[-1][1] == len(documents)
+    assert all(stop == first for (_, stop), (first, _) in zip(runs, runs[1:]))
+    assert len(runs) <= parts + 1
+    size = max(least, -(-sum(lengths) // parts))
+    assert all(sum(lengths[first:stop]) >= size for first, stop in runs[:-1])

@@ -120,3 +120,14 @@ def test_each_call_of_a_batch_is_answered_at_its_position(processes, workspace, 
     assert sorted(position for position, _ in found) == list(range(len(specs)))
     for position, candidate in found:
         assert candidate == measure_candidate(workspace, specs[position], goal, "bm25", ())
+
+
+def test_the_sizes_of_runs_of_documents_make_the_corpus_sizes(pool, workspace, tmp_path):
+    from inspector.views.frames import document_parts
+
+    runs = document_parts(CORPUS.documents, 4)
+    assert len(runs) > 1
+    where = handle(tmp_path)
+    parts = [pool.run("sizes", workspace, where, "heading:256t", "o200k", first, stop) for first, stop in runs]
+    pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True),
+                                  sizes_frame(workspace, "heading:256t", get_length("o200k")))
