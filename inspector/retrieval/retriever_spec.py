@@ -4,6 +4,7 @@ The string form is what URLs, the CLI and reports carry, like a splitter's spec:
 
     bm25                        the article's BM25 (the default; seed mode's tables use it)
     dense                       the embedded model shipped inside the wordllama wheel
+    dense:minilm                all-MiniLM-L6-v2, the articles' embedder, from its wheel (offline)
     dense:model2vec:PATH        a model2vec / potion model folder on disk
     dense:openai:MODEL          an OpenAI-compatible embeddings server (``OPENAI_BASE_URL``)
     hybrid                      reciprocal rank fusion of BM25 and ``dense``
@@ -31,12 +32,14 @@ RERANKERS: tuple[str, ...] = ("cohere", "jina", "vllm", "tei", "infinity")
 RERANK_DEPTH = 50
 MAX_RERANK_DEPTH = 1_000
 _RERANK = "|rerank="
-#: Where dense vectors come from: the bundled model, a model folder, a server.
-EMBEDDERS: tuple[str, ...] = ("wordllama", "model2vec", "openai")
+#: Where dense vectors come from: the bundled model, all-MiniLM-L6-v2, a model folder, a server.
+EMBEDDERS: tuple[str, ...] = ("wordllama", "minilm", "model2vec", "openai")
+#: The embedders whose model is their own (they take no model name).
+OWN_MODEL: tuple[str, ...] = ("wordllama", "minilm")
 DEFAULT = "bm25"
 #: The longest retriever spec read (a URL or an argument could carry any length).
 MAX_RETRIEVER_SPEC = 1_000
-_EXAMPLES = "'bm25', 'dense', 'hybrid', 'dense:model2vec:PATH', 'dense:openai:MODEL'"
+_EXAMPLES = "'bm25', 'dense', 'hybrid', 'dense:minilm', 'dense:model2vec:PATH', 'dense:openai:MODEL'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +78,8 @@ class RetrieverSpec:
             return None if not (self.embedder or self.model) else "bm25 takes no embedding model"
         if self.embedder not in EMBEDDERS:
             return f"unknown embedder {self.embedder!r}; choose one of {', '.join(EMBEDDERS)}"
-        if self.embedder == "wordllama":
-            return None if not self.model else "the bundled wordllama model takes no model name"
+        if self.embedder in OWN_MODEL:
+            return None if not self.model else f"{self.embedder} is one model and takes no model name"
         if not self.model.strip():
             return f"{self.embedder} needs a model: dense:{self.embedder}:" + (
                 "PATH" if self.embedder == "model2vec" else "MODEL")
@@ -137,7 +140,8 @@ class RetrieverSpec:
             return f"{self.base}{_RERANK}{self.reranker}" + (f"@{self.depth}" if self.depth != RERANK_DEPTH else "")
         if self.kind == "bm25":
             return "bm25"
-        dense = "dense" if self.embedder == "wordllama" else f"dense:{self.embedder}:{self.model}"
+        dense = "dense" if self.embedder == "wordllama" else f"dense:{self.embedder}" + (
+            f":{self.model}" if self.model else "")
         if self.kind == "dense":
             return dense
         return "hybrid" if self.embedder == "wordllama" else f"hybrid:{dense}"

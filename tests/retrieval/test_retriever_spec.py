@@ -13,7 +13,7 @@ NAME_CHARACTERS = st.characters(min_codepoint=32, max_codepoint=0x2FFF, exclude_
 MODELS = st.text(NAME_CHARACTERS, min_size=1, max_size=40).filter(lambda m: m == m.strip() and "|rerank=" not in m)
 SPECS = st.one_of(
     st.just(RetrieverSpec()),
-    st.sampled_from(["dense", "hybrid"]).map(lambda kind: RetrieverSpec(kind, "wordllama")),
+    st.builds(RetrieverSpec, st.sampled_from(["dense", "hybrid"]), st.sampled_from(["wordllama", "minilm"])),
     st.builds(RetrieverSpec, st.sampled_from(["dense", "hybrid"]), st.sampled_from(["model2vec", "openai"]), MODELS),
 )
 
@@ -37,6 +37,8 @@ def test_a_model_holding_the_rerank_separator_is_refused_as_its_string_could_not
     ("dense:wordllama", "dense", "wordllama", "", "dense (wordllama)"),
     ("hybrid", "hybrid", "wordllama", "", "hybrid (BM25 + wordllama)"),
     ("hybrid:dense", "hybrid", "wordllama", "", "hybrid (BM25 + wordllama)"),
+    ("dense:minilm", "dense", "minilm", "", "dense (minilm)"),
+    ("hybrid:dense:minilm", "hybrid", "minilm", "", "hybrid (BM25 + minilm)"),
     ("dense:model2vec:models/potion-8M/", "dense", "model2vec", "models/potion-8M/", "dense (model2vec potion-8M)"),
     ("dense:openai:text-embedding-3-small", "dense", "openai", "text-embedding-3-small",
      "dense (openai text-embedding-3-small)"),
@@ -70,6 +72,7 @@ def test_the_dense_part_of_a_hybrid_is_the_dense_spec_it_fuses():
     ("dense:model2vec:   ", "model2vec needs a model"),
     ("dense:openai:", "openai needs a model: dense:openai:MODEL"),
     ("dense:wordllama:big", "takes no model name"),
+    ("dense:minilm:all-MiniLM-L12-v2", "minilm is one model and takes no model name"),
     ("hybrid:bm25", "hybrid fuses BM25 with a dense retriever"),
     ("dense:openai:a\x00b", "control characters"),
     ("dense:model2vec:a\nb", "control characters"),
