@@ -3,6 +3,9 @@
 ``bm25``, ``dense`` and ``hybrid`` need nothing but the bundled model. The others reach outside
 the app, so the server's environment must allow them, never the link:
 
+- ``dense:minilm`` (and its hybrid) only when ``CHUNK_INSPECTOR_TRANSFORMERS`` names ``minilm``: a
+  transformer on a CPU embeds a corpus in minutes, not seconds, so the operator says whether
+  pages may spend the server's processors so;
 - ``dense:model2vec:PATH`` (and its hybrid) only for a model folder under one of the folders in
   ``CHUNK_INSPECTOR_MODELS`` (``os.pathsep``-separated); each model folder found directly under
   them is offered as a choice;
@@ -29,6 +32,9 @@ from ..retrieval.spending import SpendPolicy
 
 ENV_MODELS = "CHUNK_INSPECTOR_MODELS"
 ENV_RERANKERS = "CHUNK_INSPECTOR_RERANKERS"
+ENV_TRANSFORMERS = "CHUNK_INSPECTOR_TRANSFORMERS"
+#: The transformer embedders a server may let pages run.
+TRANSFORMERS: tuple[str, ...] = ("minilm",)
 #: Offered on every server.
 BUILT_IN: tuple[str, ...] = ("bm25", "dense", "hybrid")
 #: The most model folders offered from the model roots.
@@ -59,6 +65,13 @@ def rerankers(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def transformers(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The transformer embedders this server lets pages run (``CHUNK_INSPECTOR_TRANSFORMERS``)."""
+    environ = os.environ if environ is None else environ
+    named = {t.strip() for t in environ.get(ENV_TRANSFORMERS, "").replace(";", ",").split(",")}
+    return tuple(t for t in TRANSFORMERS if t in named)
+
+
 def retriever_problem(spec: RetrieverSpec, environ: Mapping[str, str] | None = None) -> str | None:
     """Why this server will not run ``spec`` for a page, or None."""
     environ = os.environ if environ is None else environ
@@ -70,6 +83,9 @@ def retriever_problem(spec: RetrieverSpec, environ: Mapping[str, str] | None = N
         if spec.depth > RERANK_DEPTH:
             return f"a page reranks at most {RERANK_DEPTH} chunks a question, not {spec.depth}"
         return retriever_problem(spec.base, environ)
+    if spec.embedder in TRANSFORMERS and spec.embedder not in transformers(environ):
+        return (f"this server runs no transformer embedder on pages (set {ENV_TRANSFORMERS}={spec.embedder}): "
+                "it embeds a corpus in minutes on a CPU")
     if spec.embedder == "model2vec":
         folder = os.path.realpath(spec.model)
         if not any(folder == str(root) or folder.startswith(str(root) + os.sep) for root in model_roots(environ)):
@@ -95,10 +111,12 @@ def checked_retriever(text: str | RetrieverSpec, environ: Mapping[str, str] | No
 
 
 def retriever_choices(environ: Mapping[str, str] | None = None) -> list[str]:
-    """The retrievers a page offers: the built-in three, then each model folder under the model
-    roots and each embeddings model the server allows, as dense and hybrid."""
+    """The retrievers a page offers: the built-in three, the transformers the server allows, then
+    each model folder under the model roots and each embeddings model the server allows, as dense and hybrid."""
     environ = os.environ if environ is None else environ
     choices = list(BUILT_IN)
+    for embedder in transformers(environ):
+        choices += [f"dense:{embedder}", f"hybrid:dense:{embedder}"]
     models = []
     for root in model_roots(environ):
         try:

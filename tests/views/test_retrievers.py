@@ -7,7 +7,7 @@ import os
 import pytest
 
 from inspector.errors import RetrieverError
-from inspector.views.retrievers import ENV_MODELS, checked_retriever, retriever_choices
+from inspector.views.retrievers import ENV_MODELS, ENV_TRANSFORMERS, checked_retriever, retriever_choices
 from inspector.views.state import AppState
 from tests.support.embedding import write_tiny_model2vec
 
@@ -16,6 +16,16 @@ def test_the_built_in_retrievers_need_nothing_from_the_server():
     assert retriever_choices({}) == ["bm25", "dense", "hybrid"]
     for text in ("bm25", "dense", "hybrid"):
         assert str(checked_retriever(text, {})) == text
+
+
+def test_a_transformer_runs_on_pages_only_where_the_server_says_so():
+    for text in ("dense:minilm", "hybrid:dense:minilm"):
+        with pytest.raises(RetrieverError, match="set CHUNK_INSPECTOR_TRANSFORMERS=minilm"):
+            checked_retriever(text, {})
+    environ = {ENV_TRANSFORMERS: "minilm"}
+    assert retriever_choices(environ) == ["bm25", "dense", "hybrid", "dense:minilm", "hybrid:dense:minilm"]
+    assert str(checked_retriever("hybrid:dense:minilm", environ)) == "hybrid:dense:minilm"
+    assert retriever_choices({ENV_TRANSFORMERS: "bert, e5"}) == ["bm25", "dense", "hybrid"]
 
 
 def test_model_folders_are_read_only_under_the_model_roots(tmp_path):
