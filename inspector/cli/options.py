@@ -104,7 +104,8 @@ class Retrieval:
                                   + (" (repeatable)" if repeatable_expand else ""))
         command.add_argument("--retriever", metavar="SPEC", default="bm25",
                              help="what ranks chunks for the probe and the golden set: bm25 (default), dense (the "
-                                  "bundled model), hybrid, dense:model2vec:PATH or dense:openai:MODEL")
+                                  "bundled model), hybrid, dense:minilm (all-MiniLM-L6-v2), dense:model2vec:PATH, "
+                                  "dense:onnx:PATH or dense:openai:MODEL")
         command.add_argument("--embeddings-url", metavar="URL",
                              help="base URL of an OpenAI-compatible embeddings server (default $OPENAI_BASE_URL)")
         command.add_argument("--rerank", metavar="SPEC",

@@ -62,6 +62,10 @@ def embedder_of(spec: RetrieverSpec, base_url: str | None = None):
         return MiniLM()
     if spec.embedder == "model2vec":
         return embedders.Model2Vec(spec.model)
+    if spec.embedder == "onnx":
+        from .onnx_folder import OnnxFolder
+
+        return OnnxFolder(spec.model)
     from .remote import OpenAIEmbeddings
 
     return OpenAIEmbeddings(spec.model, base_url)

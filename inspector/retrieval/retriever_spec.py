@@ -6,6 +6,7 @@ The string form is what URLs, the CLI and reports carry, like a splitter's spec:
     dense                       the embedded model shipped inside the wordllama wheel
     dense:minilm                all-MiniLM-L6-v2, the articles' embedder, from its wheel (offline)
     dense:model2vec:PATH        a model2vec / potion model folder on disk
+    dense:onnx:PATH             a sentence-transformers folder exported to ONNX
     dense:openai:MODEL          an OpenAI-compatible embeddings server (``OPENAI_BASE_URL``)
     hybrid                      reciprocal rank fusion of BM25 and ``dense``
     hybrid:dense:model2vec:PATH (or any dense spec after ``hybrid:``)
@@ -33,13 +34,16 @@ RERANK_DEPTH = 50
 MAX_RERANK_DEPTH = 1_000
 _RERANK = "|rerank="
 #: Where dense vectors come from: the bundled model, all-MiniLM-L6-v2, a model folder, a server.
-EMBEDDERS: tuple[str, ...] = ("wordllama", "minilm", "model2vec", "openai")
+EMBEDDERS: tuple[str, ...] = ("wordllama", "minilm", "model2vec", "onnx", "openai")
+#: The embedders whose model is a folder on disk.
+FOLDER_MODEL: tuple[str, ...] = ("model2vec", "onnx")
 #: The embedders whose model is their own (they take no model name).
 OWN_MODEL: tuple[str, ...] = ("wordllama", "minilm")
 DEFAULT = "bm25"
 #: The longest retriever spec read (a URL or an argument could carry any length).
 MAX_RETRIEVER_SPEC = 1_000
-_EXAMPLES = "'bm25', 'dense', 'hybrid', 'dense:minilm', 'dense:model2vec:PATH', 'dense:openai:MODEL'"
+_EXAMPLES = ("'bm25', 'dense', 'hybrid', 'dense:minilm', 'dense:model2vec:PATH', 'dense:onnx:PATH', "
+             "'dense:openai:MODEL'")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +86,7 @@ class RetrieverSpec:
             return None if not self.model else f"{self.embedder} is one model and takes no model name"
         if not self.model.strip():
             return f"{self.embedder} needs a model: dense:{self.embedder}:" + (
-                "PATH" if self.embedder == "model2vec" else "MODEL")
+                "PATH" if self.embedder in FOLDER_MODEL else "MODEL")
         if any(ord(c) < 32 or c == "\x7f" for c in self.model):
             return "a model name or folder cannot hold control characters"
         if self.model != self.model.strip():

@@ -6,9 +6,9 @@ the app, so the server's environment must allow them, never the link:
 - ``dense:minilm`` (and its hybrid) only when ``CHUNK_INSPECTOR_TRANSFORMERS`` names ``minilm``: a
   transformer on a CPU embeds a corpus in minutes, not seconds, so the operator says whether
   pages may spend the server's processors so;
-- ``dense:model2vec:PATH`` (and its hybrid) only for a model folder under one of the folders in
-  ``CHUNK_INSPECTOR_MODELS`` (``os.pathsep``-separated); each model folder found directly under
-  them is offered as a choice;
+- ``dense:model2vec:PATH`` and ``dense:onnx:PATH`` (and their hybrids) only for a model folder
+  under one of the folders in ``CHUNK_INSPECTOR_MODELS`` (``os.pathsep``-separated); each model
+  folder found directly under them is offered as a choice;
 - ``dense:openai:MODEL`` only when ``OPENAI_BASE_URL`` names the server to call and
   ``CHUNK_INSPECTOR_EMBED_MODELS`` names the model: a link names an allowed model on it, never a
   URL or another model, and the key stays in the server's environment;
@@ -25,9 +25,10 @@ from pathlib import Path
 
 from ..errors import RetrieverError, SpecError
 from ..retrieval.embedders import MODEL2VEC_FILES
+from ..retrieval.onnx_folder import GRAPHS
 from ..retrieval.remote import ENV_BASE_URL
 from ..retrieval.rerank import rerank_url
-from ..retrieval.retriever_spec import RERANK_DEPTH, RetrieverSpec, parse_retriever
+from ..retrieval.retriever_spec import FOLDER_MODEL, RERANK_DEPTH, RetrieverSpec, parse_retriever
 from ..retrieval.spending import SpendPolicy
 
 ENV_MODELS = "CHUNK_INSPECTOR_MODELS"
@@ -65,6 +66,15 @@ def rerankers(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def _folder_embedder(folder: Path) -> str:
+    """Which embedder reads ``folder`` (an exported graph before the safetensors beside it), or ""."""
+    if not folder.is_dir():
+        return ""
+    if (folder / "tokenizer.json").is_file() and any((folder / name).is_file() for name in GRAPHS):
+        return "onnx"
+    return "model2vec" if all((folder / name).is_file() for name in MODEL2VEC_FILES) else ""
+
+
 def transformers(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The transformer embedders this server lets pages run (``CHUNK_INSPECTOR_TRANSFORMERS``)."""
     environ = os.environ if environ is None else environ
@@ -86,7 +96,7 @@ def retriever_problem(spec: RetrieverSpec, environ: Mapping[str, str] | None = N
     if spec.embedder in TRANSFORMERS and spec.embedder not in transformers(environ):
         return (f"this server runs no transformer embedder on pages (set {ENV_TRANSFORMERS}={spec.embedder}): "
                 "it embeds a corpus in minutes on a CPU")
-    if spec.embedder == "model2vec":
+    if spec.embedder in FOLDER_MODEL:
         folder = os.path.realpath(spec.model)
         if not any(folder == str(root) or folder.startswith(str(root) + os.sep) for root in model_roots(environ)):
             return (f"model folders are read only under {ENV_MODELS}, which does not hold {spec.model}"
@@ -124,11 +134,11 @@ def retriever_choices(environ: Mapping[str, str] | None = None) -> list[str]:
         except OSError:
             continue
         for folder in [root, *entries]:
-            if folder.is_dir() and all((folder / name).is_file() for name in MODEL2VEC_FILES) and \
-                    retriever_problem(RetrieverSpec("dense", "model2vec", str(folder)), environ) is None:
-                models.append(str(folder))  # a link out of the roots is not offered
-    for folder in models[:MAX_MODEL_CHOICES]:
-        choices += [f"dense:model2vec:{folder}", f"hybrid:dense:model2vec:{folder}"]
+            embedder = _folder_embedder(folder)
+            if embedder and retriever_problem(RetrieverSpec("dense", embedder, str(folder)), environ) is None:
+                models.append(f"{embedder}:{folder}")  # a link out of the roots is not offered
+    for model in models[:MAX_MODEL_CHOICES]:
+        choices += [f"dense:{model}", f"hybrid:dense:{model}"]
     if environ.get(ENV_BASE_URL, "").strip():
         try:
             allowed = SpendPolicy.from_environment(environ).embed_models
