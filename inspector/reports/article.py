@@ -119,6 +119,12 @@ def build_report(workspace: Workspace, plan: ReportPlan | None = None, *, progre
         "header_spec": str(header_spec),
         "fits": fits,
     }
+    model, cap = retriever.cap()
+    if cap:  # what the embedder cuts is ranked on its start only: said, never silent
+        report["cut_at_cap"] = {"model": model, "cap": cap, "chunks": {
+            str(spec): [sum(column) for column in zip(*workspace.per_part(
+                "count chunks over the embedder's cap", over_cap, str(spec), str(retriever.spec)))]
+            for table, spec, _ in tasks if table == "compare"}}
     if goldens or questions is not None:
         # Loaded when asked for: the golden sets' and questions' modules cost more to import than
         # a warm report of the article's tables takes to measure.
@@ -305,3 +311,9 @@ def name_rows(report, names: dict[str, str]):
     if out.get("spec") in names and isinstance(out.get("splitter"), str) and not out["splitter"].startswith(" "):
         out["splitter"] = names[out["spec"]]
     return out
+
+
+def over_cap(part, spec: str, retriever: str) -> tuple[int, int]:
+    """How many of ``spec``'s chunks in ``part`` the retriever's embedder cuts at its cap, of how many."""
+    texts = part.pool(spec).texts()
+    return part.retriever(retriever).over_cap(texts), len(texts)

@@ -82,6 +82,10 @@ def format_report(report: dict, intervals: bool | None = None) -> str:
                          + ("  best" if best else ""))
     if intervals:
         lines += decision_lines(report.get("decision"))
+    cut = report.get("cut_at_cap")
+    if cut and any(over for over, _ in cut["chunks"].values()):
+        lines.append(f"   {cut['model']} reads at most {cut['cap']} tokens of a text; chunks it cut: "
+                     + ", ".join(f"{spec} {over}/{total}" for spec, (over, total) in cut["chunks"].items()))
     sweep_kind = report["sweep_spec"].split(":")[0]
     lines += ["", f"c. {sweep_kind} splitter, {_count_word(len(report['sweep']))} budgets, every atom counted",
               f"{'budget':>7s}{'chunks':>7s}{'mean':>6s}" + "".join(f"{k:>{cell}s}" for k in SWEEP_KINDS)

@@ -36,9 +36,16 @@ class Embedder:
     model_id: str = ""
     """Names the model and its weights, for the vector cache."""
 
+    cap: int = 0
+    """The most tokens of an input the model reads (0: it reports no cap)."""
+
     def embed(self, texts: list[str]) -> np.ndarray:
         """One vector per text, in order."""
         raise NotImplementedError
+
+    def over_cap(self, texts: list[str]) -> list[bool]:
+        """Whether the model cuts each text at ``cap`` (what it embeds is then the text's start)."""
+        return [False] * len(texts)
 
 
 class WordLlama(Embedder):

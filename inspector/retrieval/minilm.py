@@ -128,8 +128,12 @@ class MiniLM(Embedder):
         self.path = str(path or model_zip())
         self._weights, self._tokenizer = _load(self.path)
         self.model_id = f"minilm/all-MiniLM-L6-v2/{SHA256['model.safetensors'][:16]}"
+        self.cap = MAX_PIECES
         self.truncated = 0
         """Texts cut at ``MAX_PIECES`` word pieces so far."""
+
+    def over_cap(self, texts: list[str]) -> list[bool]:
+        return [len(ids) > MAX_PIECES for ids in self.pieces(texts)]
 
     def pieces(self, texts: Sequence[str]) -> list[list[int]]:
         """Each text's word pieces with ``[CLS]`` and ``[SEP]``, uncut."""

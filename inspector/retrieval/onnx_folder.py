@@ -88,6 +88,9 @@ class OnnxFolder(Embedder):
         self.truncated = 0
         """Texts cut at ``cap`` tokens so far."""
 
+    def over_cap(self, texts: list[str]) -> list[bool]:
+        return [bool(e.overflowing) for e in self._tokenizer.encode_batch(list(texts))]
+
     def embed(self, texts: list[str]) -> np.ndarray:
         import numpy as np
 

@@ -114,6 +114,14 @@ class Retriever:
         """Do now what ranking these texts (chunks, questions) will need: a dense retriever embeds
         them, so that forked workers inherit the vectors and one progress bar shows the wait."""
 
+    def cap(self) -> tuple[str, int]:
+        """The model whose input cap cuts texts, and the cap in tokens (``("", 0)``: nothing is cut)."""
+        return "", 0
+
+    def over_cap(self, texts: Sequence[str]) -> int:
+        """How many of ``texts`` the model reads only the start of (cut at ``cap``)."""
+        return 0
+
 
 class BM25Retriever(Retriever):
     """The article's BM25 (k1 = 1.2, b = 0.75) over the question's terms."""
@@ -142,6 +150,13 @@ class DenseRetriever(Retriever):
 
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         self.vectors.of(list(dict.fromkeys(texts)), progress)
+
+    def cap(self) -> tuple[str, int]:
+        embedder = self.vectors.embedder
+        return (embedder.model_id, embedder.cap) if embedder.cap else ("", 0)
+
+    def over_cap(self, texts: Sequence[str]) -> int:
+        return sum(self.vectors.embedder.over_cap(list(texts))) if self.vectors.embedder.cap else 0
 
     def grid(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         """The texts' unit vectors on the grid (``on_grid``)."""
@@ -190,6 +205,12 @@ class HybridRetriever(Retriever):
 
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         self.dense.prepare(texts, progress)
+
+    def cap(self) -> tuple[str, int]:
+        return self.dense.cap()
+
+    def over_cap(self, texts: Sequence[str]) -> int:
+        return self.dense.over_cap(texts)
 
     def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
         n = len(pool)

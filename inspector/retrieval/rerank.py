@@ -191,6 +191,12 @@ class RerankedRetriever(Retriever):
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         self.base.prepare(texts, progress)
 
+    def cap(self) -> tuple[str, int]:
+        return self.base.cap()
+
+    def over_cap(self, texts: Sequence[str]) -> int:
+        return self.base.over_cap(texts)
+
     def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
         depth = self.spec.depth
         ranked = self.base.rank(asks, pool, None if k is None else max(k, depth))

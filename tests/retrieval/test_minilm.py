@@ -72,6 +72,7 @@ def test_a_text_over_256_word_pieces_is_cut_and_counted(model):
     cut, longer = model.embed([sentence, sentence + " and then says much more at the very end."])
     assert model.truncated == before + 2
     np.testing.assert_array_equal(cut, longer)  # what is past the cap is not read
+    assert model.over_cap([sentence, "The quarterly filing"]) == [True, False] and model.cap == MAX_PIECES
     fits = model.embed(["The quarterly filing restates revenue"])
     assert model.truncated == before + 2 and not np.array_equal(fits[0], cut)
 

@@ -76,3 +76,26 @@ def test_dense_onnx_names_a_folder_and_pages_read_it_only_under_the_model_roots(
         checked_retriever(f"dense:onnx:{folder}", {})
     with pytest.raises(RetrieverError, match="onnx needs a model: dense:onnx:PATH"):
         parse_retriever("dense:onnx")
+
+
+def test_the_report_says_how_many_chunks_the_embedder_cut_at_its_cap(tmp_path):
+    from inspector import Workspace, load_corpus
+    from inspector.reports import build_report, format_report
+    from tests.support.paths import SAMPLE
+
+    workspace = Workspace(list(load_corpus(SAMPLE).documents[:4]))
+    capped = write_tiny_onnx_model(tmp_path / "capped", cap=64)
+    report = build_report(workspace, retriever=f"dense:onnx:{capped}", specs=["fixed:200", "fixed:800"])
+    cut = report["cut_at_cap"]
+    assert cut["cap"] == 64 and cut["model"].startswith("onnx/")
+    counts = {spec: tuple(pair) for spec, pair in cut["chunks"].items()}
+    texts = {spec: workspace.pool(spec).texts() for spec in ("fixed:200", "fixed:800")}
+    model = OnnxFolder(capped)
+    assert counts == {spec: (sum(model.over_cap(t)), len(t)) for spec, t in texts.items()}
+    assert counts["fixed:800"][0] > counts["fixed:200"][0]  # longer chunks, more of them cut
+    said = next(line for line in format_report(report).splitlines() if "reads at most 64 tokens" in line)
+    assert f"fixed:800 {counts['fixed:800'][0]}/{counts['fixed:800'][1]}" in said
+    roomy = write_tiny_onnx_model(tmp_path / "roomy", cap=100_000)
+    assert not any(over for over, _ in build_report(workspace, retriever=f"dense:onnx:{roomy}",
+                                                    specs=["fixed:800"])["cut_at_cap"]["chunks"].values())
+    assert "cut_at_cap" not in build_report(workspace, specs=["fixed:800"])
