@@ -50,6 +50,19 @@ def use_wal(connection, wait: float = 30.0) -> None:
             time.sleep(0.01)
 
 
+def open_store(path: Path, *schema: str):
+    """A connection to the SQLite store at ``path`` (its folder made, write-ahead log on), each
+    ``schema`` statement (``CREATE TABLE IF NOT EXISTS …``) run first."""
+    import sqlite3
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path, timeout=30)
+    use_wal(connection)
+    for statement in schema:
+        connection.execute(statement)
+    return connection
+
+
 def drop_oldest(connection, table: str, max_bytes: int) -> None:
     """Past ``max_bytes`` of pages in use, delete the older half of ``table``'s rows (by its
     ``written`` column, a time): a cache that only saves time stays bounded. Free pages of

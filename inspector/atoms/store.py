@@ -21,7 +21,7 @@ import marshal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..data_folder import rows_by_key, sealed, unsealed, use_wal
+from ..data_folder import open_store, rows_by_key, sealed, unsealed
 from ..extras import installed_version
 from ..model import Document
 from .analysis import Analysis
@@ -62,13 +62,7 @@ class AnalysisStore:
         """Analyses read and written through this store (for messages and tests)."""
 
     def _connect(self):
-        import sqlite3
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=30)
-        use_wal(connection)
-        connection.execute("CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, plain BLOB NOT NULL)")
-        return connection
+        return open_store(self.path, "CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, plain BLOB NOT NULL)")
 
     def load(self, texts: Sequence[str], mode: str) -> list[Analysis | None]:
         """The kept analysis of each text (None where there is none)."""

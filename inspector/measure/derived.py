@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data_folder import drop_oldest, rows_by_key, sealed, unsealed, use_wal
+from ..data_folder import drop_oldest, open_store, rows_by_key, sealed, unsealed
 from ..extras import installed_version
 from ..lengths import built_in_unit, get_length, tiktoken_name
 from ..model import Document
@@ -189,14 +189,8 @@ are the probe's words, kept in ``folder/kept.sqlite3``."""
         self._save({key: marshal.dumps(value) for key, value in zip(keys, values)})
 
     def _connect(self):
-        import sqlite3
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=30)
-        use_wal(connection)
-        connection.execute("CREATE TABLE IF NOT EXISTS kept (key TEXT PRIMARY KEY, plain BLOB NOT NULL, "
-                           "written REAL NOT NULL)")
-        return connection
+        return open_store(self.path, "CREATE TABLE IF NOT EXISTS kept (key TEXT PRIMARY KEY, plain BLOB NOT NULL, "
+                          "written REAL NOT NULL)")
 
     def _connection(self):
         """This thread's connection, opened at first use and kept: opening one and closing it

@@ -24,7 +24,7 @@ import time
 from functools import cache
 from pathlib import Path
 
-from ..data_folder import drop_oldest, sealed, unsealed, use_wal
+from ..data_folder import drop_oldest, open_store, sealed, unsealed
 from ..extras import installed_version
 from ..reports.fixes_table import FixRow
 
@@ -103,14 +103,8 @@ class KeptResults:
         """Results read and written through this store (for tests)."""
 
     def _connect(self):
-        import sqlite3
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=30)
-        use_wal(connection)
-        connection.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, plain BLOB NOT NULL, "
-                           "written REAL NOT NULL)")
-        return connection
+        return open_store(self.path, "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, "
+                          "plain BLOB NOT NULL, written REAL NOT NULL)")
 
     def get(self, key: str):
         """The result kept under ``key``, or None."""
