@@ -233,7 +233,9 @@ class Workspace(Analysing, Probing, Engine):
         if found is None:
             if self.chunk_set_store is None:
                 raise ChunkSetError(f"no imported chunk set {set_id} is registered with this workspace")
-            found = self.chunk_set_store.load(set_id, self.documents, self.fingerprint)
+            # A set holds chunks of the whole corpus: a subset reads it against every document.
+            documents = self._whole.documents if self._whole is not None else self.documents
+            found = self.chunk_set_store.load(set_id, documents, self.fingerprint)
             self._chunk_sets[set_id] = found
         return found
 

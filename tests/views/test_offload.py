@@ -131,3 +131,20 @@ def test_the_sizes_of_runs_of_documents_make_the_corpus_sizes(pool, workspace, t
     parts = [pool.run("sizes", workspace, where, "heading:256t", "o200k", first, stop) for first, stop in runs]
     pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True),
                                   sizes_frame(workspace, "heading:256t", get_length("o200k")))
+
+
+def test_a_worker_that_never_read_an_imported_set_sizes_runs_of_its_documents(tmp_path):
+    from inspector.chunks.sets import ChunkSetStore, make_chunk_set
+    from inspector.views.frames import document_parts
+
+    workspace = Workspace(CORPUS)
+    chunks = {result.doc_id: result.chunks for result in workspace.split("structured:800")}
+    stored = make_chunk_set("structured-800.jsonl", workspace.fingerprint, workspace.documents, chunks)
+    ChunkSetStore(tmp_path / "chunk-sets").save(stored)
+    fresh = Workspace(CORPUS)  # what a new worker holds: the set only on disk
+    fresh.chunk_set_store = ChunkSetStore(tmp_path / "chunk-sets")
+    spec = f"imported:{stored.id}"
+    parts = [offload_module.TASKS["sizes"](fresh, spec, "o200k", first, stop)
+             for first, stop in document_parts(CORPUS.documents, 4)]
+    pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True),
+                                  sizes_frame(workspace, "structured:800", get_length("o200k")))
