@@ -206,6 +206,10 @@ table_b = with_intervals(probed, ("answer@5", "cut"))
 data_table(table_b, column_config=percent, key="table_b",
            notes=interval_notes(probed, ("answer@5", "cut"), label="splitter", counted="queries",
                                 method="Wilson's, each query one trial"))
+if frame["over cap"].any():
+    st.caption(md(f"{retriever} reads only the start of a chunk longer than its input cap; chunks it cut: "
+                  + ", ".join(f"{name} {over:,} of {chunks:,}" for name, over, chunks
+                              in zip(frame["splitter"], frame["over cap"], frame["chunks"]))))
 verdict = _probe_verdict(frame)
 if verdict:
     st.info(md(verdict), icon=":material/balance:")

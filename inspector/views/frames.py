@@ -60,9 +60,11 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
                   progress: Progress | None = None, retriever=None) -> pd.DataFrame:
     """Tables a and b, one row per splitter (fractions from 0 to 1). Table a counts atoms no
     larger than ``fits`` (in each splitter's unit; None: its own budget), as the CLI does;
-    table b is ranked by ``retriever`` (a spec string; default BM25)."""
+    table b is ranked by ``retriever`` (a spec string; default BM25); *over cap* counts the chunks
+    its embedder cut at its input cap."""
     specs = [parse_spec(s) for s in specs]
     report = build_report(workspace, specs=specs, fits=fits, budgets=(), progress=progress, retriever=retriever)
+    cut = report.get("cut_at_cap", {}).get("chunks", {})
     rows = []
     for row in report["compare"]:
         intervals = row["intervals"]
@@ -76,11 +78,12 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
             "queries": report["queries"], "answered": row["answered"],
             "documents": report["corpus"]["documents"],
             "groups": workspace.summarize(row["spec"], fits=fits).buckets,
+            "over cap": cut.get(row["spec"], [0])[0],
             **bound_values({kind: intervals["survival"][kind] for kind in ATOM_KINDS}),
             **bound_values({"answer@5": intervals["answer_at_5"], "cut": intervals["cut"]}),
         })
     return pd.DataFrame(rows, columns=list(dict.fromkeys((*TABLE_A, *TABLE_B, "queries", "answered", "documents",
-                                                           "groups",
+                                                           "groups", "over cap",
                                                            *bound_columns((*ATOM_KINDS, "answer@5", "cut"))))))
 
 

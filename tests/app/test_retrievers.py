@@ -75,6 +75,24 @@ def test_a_model_folder_under_the_servers_model_roots_is_offered(monkeypatch, tm
     assert not warnings(at)
 
 
+def test_compare_says_how_many_chunks_the_embedder_cut_at_its_cap(monkeypatch, tmp_path):
+    from inspector.retrieval.onnx_folder import OnnxFolder
+    from tests.support.onnx_model import write_tiny_onnx_model
+
+    model = write_tiny_onnx_model(tmp_path / "models" / "tiny", cap=128)
+    monkeypatch.setenv(ENV_MODELS, str(tmp_path / "models"))
+    monkeypatch.setenv("CHUNK_INSPECTOR_PROCESSES", "0")
+    spec = f"dense:onnx:{model}"
+    at = app({"retriever": spec, "cmp": ["fixed:200", "fixed:1600"]})
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    said = next(plain(c.value) for c in at.caption if "reads only the start of a chunk" in plain(c.value))
+    embedder = OnnxFolder(model)
+    counts = {s: sum(embedder.over_cap(WORKSPACE.pool(s).texts())) for s in ("fixed:200", "fixed:1600")}
+    assert counts["fixed:1600"] > counts["fixed:200"]
+    assert f"fixed 1600 {counts['fixed:1600']:,} of {len(WORKSPACE.pool('fixed:1600').texts()):,}" in said
+
+
 def test_the_import_page_scores_the_paraphrase_set_with_the_chosen_retriever():
     at = app({"retriever": "dense"})
     at.switch_page("app_pages/import_chunks.py").run()

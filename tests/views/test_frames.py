@@ -86,9 +86,9 @@ def test_compare_frame_is_the_reports_tables_a_and_b(workspace):
     report = build_report(workspace, specs=specs, fits=800, budgets=())
     assert list(frame["spec"]) == specs
     rates = (*ATOM_KINDS, "answer@5", "cut")
-    assert set(TABLE_A) | set(TABLE_B) | {"queries", "answered", "documents", "groups"} | set(bound_columns(rates)) \
-        == set(frame.columns)
-    assert set(frame["queries"]) == {report["queries"]}
+    helpers = {"queries", "answered", "documents", "groups", "over cap"}
+    assert set(TABLE_A) | set(TABLE_B) | helpers | set(bound_columns(rates)) == set(frame.columns)
+    assert set(frame["queries"]) == {report["queries"]} and set(frame["over cap"]) == {0}  # BM25 cuts nothing
     assert survival_verdict(frame) == report["survival_decision"]["sentence"]
     assert "structured 800 is best on atoms kept whole" in survival_verdict(frame)
     for row, expected in zip(frame.to_dict("records"), report["compare"]):
