@@ -165,19 +165,6 @@ def test_the_fixes_show_the_steps_measured_so_far_too(page, app_url):
     assert_no_exception(page)
 
 
-def test_chunk_sizes_show_what_is_counted_so_far(page, app_url):
-    from playwright.sync_api import expect
-
-    # A splitter in tokens no other test uses: each run of documents is split afresh.
-    page.goto(f"{app_url}/sizes?spec=sentence:347t&embedder=cl100k")
-    so_far = page.get_by_test_id("stCaptionContainer").filter(has_text="Counted so far:")
-    expect(so_far.first).to_contain_text("documents", timeout=60_000)
-    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=120_000)
-    settle(page)
-    expect(so_far).to_have_count(0)
-    assert_no_exception(page)
-
-
 def test_a_click_on_a_rate_of_table_a_says_its_count_and_interval(page, app_url):
     from playwright.sync_api import expect
 
