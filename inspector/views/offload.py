@@ -4,7 +4,7 @@ The Streamlit server runs every session's script in a thread of one process; a c
 computation there holds the interpreter for seconds, and the server (the health endpoint
 included) waits with everyone else. ``Offload`` runs the pages' heavy computations (tables a and
 b, the budget sweep, chunk sizes, an Orphan Test round's chunks, the Import page's measures and
-golden recall, the fixes table) in a pool of worker processes instead:
+golden recall, each step of the fixes table) in a pool of worker processes instead:
 
 - each worker keeps its own ``Workspace`` per corpus and mode, so atoms are found once per worker;
 - a corpus reaches the workers once, as a file written beside the others (``CorpusHandle``);
@@ -37,7 +37,7 @@ from ..corpus.load import Corpus
 from ..errors import StoreError
 from ..lengths import get_length
 from ..measure.workspace import Workspace
-from ..reports.fixes_table import FixStep, measure_fixes, measure_step
+from ..reports.fixes_table import FixStep, measure_step
 from ..retrieval.golden import golden_recall
 from ..retrieval.golden_files import GoldenSet
 from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
@@ -165,12 +165,6 @@ def _golden_searched(workspace: Workspace, golden: GoldenSet, spec: str, index: 
     return golden_recall(workspace, golden, spec, label=f"your search {index}", retriever=searched)
 
 
-def _fixes(workspace: Workspace, spec: str, golden: GoldenSet | None, retriever: str, context_model: str,
-           context_problem: str):
-    return measure_fixes(workspace, spec, golden=golden, retriever=retriever, context_model=context_model,
-                       context_problem=context_problem)
-
-
 def _fix_step(workspace: Workspace, step: FixStep, golden: GoldenSet | None, retriever: str):
     return measure_step(workspace, step, golden=golden, retriever=retriever)
 
@@ -185,7 +179,7 @@ def _tune_candidate(workspace: Workspace, spec: str, goal, retriever: str, sampl
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
 TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
          "side_by_side": _side_by_side, "golden": _golden, "golden_searched": _golden_searched,
-         "probe_searched": searched_probe_row, "fixes": _fixes, "fix_step": _fix_step,
+         "probe_searched": searched_probe_row, "fix_step": _fix_step,
          "tune_candidate": _tune_candidate}
 
 #: The tasks whose results are kept in the data folder (``KeptResults``), each with the specs its
@@ -224,6 +218,12 @@ def _identity(arg):
     return arg
 
 
+def _kept(task: str, handle: CorpusHandle, args: tuple) -> tuple[str | None, object]:
+    """``task``'s key among the kept results and the result kept under it (None, None: not kept)."""
+    key = kept_key(task, handle, args)
+    return key, KeptResults(handle.data).get(key) if key else None
+
+
 def _keep(folder: str, key: str, done: Future) -> None:
     if not done.cancelled() and done.exception() is None:
         KeptResults(folder).put(key, done.result())
@@ -247,8 +247,7 @@ class Offload:
         """The result of ``task`` (a name in ``TASKS``) with ``args`` over the
         corpus: computed by a worker process (in this thread, on ``workspace``, when there are
         none), or by the same request already running for another session."""
-        key = kept_key(task, handle, args)
-        found = KeptResults(handle.data).get(key) if key else None
+        key, found = _kept(task, handle, args)
         if found is not None:
             return found
         return self._result(self._submit(task, workspace, handle, args, key), task, workspace, args)
@@ -264,8 +263,7 @@ class Offload:
             return
         started = {}
         for position, args in enumerate(calls):
-            key = kept_key(task, handle, args)
-            found = KeptResults(handle.data).get(key) if key else None
+            key, found = _kept(task, handle, args)
             if found is not None:
                 yield position, found
             else:
