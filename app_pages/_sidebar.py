@@ -32,7 +32,15 @@ from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
 from inspector.limits import MAX_DOCUMENT_BYTES, MAX_TOKENIZER_BYTES
 from inspector.model import MODES
 from inspector.retrieval import PAYER, ensure
-from inspector.spec import DEFAULT_STAMP, IMPORTED, KINDS, MAX_SPEC_LENGTH
+from inspector.spec import (
+    DEFAULT_STAMP,
+    DEFAULT_THRESHOLD,
+    IMPORTED,
+    KINDS,
+    MAX_SPEC_LENGTH,
+    SIMILARITY_KINDS,
+    SIMILARITY_MODELS,
+)
 from inspector.split import available_adapters
 from inspector.views import (
     PASTE,
@@ -49,6 +57,7 @@ from inspector.views import (
     launch_config,
     menu_choice,
     menu_label,
+    transformers,
     uploads_corpus,
 )
 from inspector.views import markdown_escape as md
@@ -238,7 +247,9 @@ def _splitter_widgets(ctx: Context) -> None:
                           format_func=lambda o: menu_label(o, sets),
                           help="fixed: every N units. paragraph / sentence: packs whole paragraphs or "
                                "sentences. recursive: tries separators in turn. structured: keeps code "
-                               "blocks and tables whole. heading: one section per chunk. ext-…: an "
+                               "blocks and tables whole. heading: one section per chunk. semantic: breaks "
+                               "where neighbouring sentences' embeddings drift apart. cluster: groups small "
+                               "pieces whose embeddings are alike (Chroma's). ext-…: an "
                                "installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
                                "its offsets checked against the text. imported: chunks brought in on the "
                                "Import page, fixed as they were made.")
@@ -250,8 +261,11 @@ def _splitter_widgets(ctx: Context) -> None:
     fixed = " (imported chunks are fixed as they were made)" if imported else ""
     budget = st.number_input("Budget", min_value=0, max_value=1_000_000, step=50, key="budget",
                              on_change=touched, disabled=imported, help="Largest chunk, in the unit above." + fixed)
-    overlap = st.number_input("Overlap", min_value=0, max_value=1_000_000, step=10, key="overlap", disabled=imported,
-                              on_change=touched, help="How much of each chunk the next one repeats." + fixed)
+    similar = kind in SIMILARITY_KINDS
+    overlap = st.number_input("Overlap", min_value=0, max_value=1_000_000, step=10, key="overlap",
+                              disabled=imported or similar, on_change=touched,
+                              help="How much of each chunk the next one repeats." + fixed
+                              + " (the semantic and cluster chunkers repeat nothing)" * similar)
     prefix = st.checkbox("Prefix the heading path", key="heading_prefix", on_change=touched, disabled=imported,
                          help="Each chunk starts with its section's headings (counts against the budget)." + fixed)
     header = st.checkbox("Repeat the table header", key="table_header", on_change=touched, disabled=imported,
@@ -268,7 +282,7 @@ def _splitter_widgets(ctx: Context) -> None:
     unit = unit_choice
     if unit_choice == "upload":
         unit = _tokenizer_upload(ctx)
-    flags = {"budget": int(budget), "overlap": int(overlap),
+    flags = {"budget": int(budget), "overlap": 0 if similar else int(overlap), **_similarity_widgets(kind),
              "heading_prefix": None if prefix == (kind == "heading") else prefix,
              "table_header": None if header == SplitterSpec.header_default(kind, ctx.state.mode) else header,
              "address": address, "stamp": stamp}
@@ -298,6 +312,28 @@ def _splitter_widgets(ctx: Context) -> None:
             st.warning(md(f"{total - have:,} of {total:,} chunks have no context line from {spec.context_model}; "
                           "they are shown without one. Write the lines on the Fixes page or with "
                           "`chunk-inspector context`."))
+
+
+def _similarity_widgets(kind: str) -> dict:
+    """The semantic and cluster chunkers' own settings, as ``AppState`` fields."""
+    if kind not in SIMILARITY_KINDS:
+        return {}
+    atoms = st.checkbox("Keep code blocks and tables whole", key="atoms", on_change=touched,
+                        help="Off, the chunker cuts wherever its sentences or pieces end, as the library's does.")
+    model = st.selectbox("Embed pieces with", [*SIMILARITY_MODELS[:1], *transformers()], key="similarity_model",
+                         on_change=touched, help="wordllama ships inside its package; all-MiniLM-L6-v2 is offered "
+                                                 "when the server allows transformer models.")
+    fields = {"atoms": atoms, "similarity_model": "" if model == SIMILARITY_MODELS[0] else model}
+    if kind == "semantic":
+        threshold = st.number_input("Break above percentile", min_value=1, max_value=99, key="threshold",
+                                    on_change=touched, help="A break goes where neighbouring sentences are further "
+                                                            "apart than this percentile of the document's gaps.")
+        fields["threshold"] = 0 if threshold == DEFAULT_THRESHOLD else int(threshold)
+    else:
+        piece = st.number_input("Piece size (0: 50 tokens or 200 characters)", min_value=0, max_value=1_000_000,
+                                key="piece", on_change=touched, help="The size of the pieces the chunker groups.")
+        fields["piece"] = int(piece)
+    return fields
 
 
 def _chunk_set_ready(ctx: Context, set_id: str, info: ChunkSetInfo | None) -> bool:

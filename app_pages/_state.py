@@ -13,7 +13,7 @@ from dataclasses import replace
 import streamlit as st
 
 from app_pages._units import uploaded_units
-from inspector.spec import IMPORTED, SplitterSpec
+from inspector.spec import DEFAULT_THRESHOLD, IMPORTED, SIMILARITY_MODELS, SplitterSpec
 from inspector.views import (
     PASTE,
     SAMPLE,
@@ -67,7 +67,9 @@ def start_session(launch: LaunchConfig) -> None:
         "mode": initial.mode, "kind": menu_value(initial), "budget": initial.budget, "overlap": initial.overlap,
         "unit": "upload" if UPLOAD_UNIT.match(initial.unit) else initial.unit,
         "heading_prefix": _prefix_default(initial), "table_header": _header_default(initial),
-        "address": initial.address, "stamp": initial.stamp,
+        "address": initial.address, "stamp": initial.stamp, "atoms": initial.atoms,
+        "similarity_model": initial.similarity_model or SIMILARITY_MODELS[0],
+        "threshold": initial.threshold or DEFAULT_THRESHOLD, "piece": initial.piece,
     }
     for key, value in defaults.items():
         st.session_state[key] = value
@@ -112,7 +114,8 @@ def use_spec(text: str) -> None:
 
     spec = SplitterSpec.parse(text)
     st.session_state.update(kind=spec.kind, budget=spec.budget, overlap=spec.overlap,
-                            heading_prefix=spec.prefixes_path, address=spec.address,
+                            heading_prefix=spec.prefixes_path, address=spec.address, atoms=spec.atoms,
+                            similarity_model=spec.embed_model, threshold=spec.percentile, piece=spec.piece,
                             table_header=spec.repeats_header_in(st.session_state.get("mode", "markdown")))
     if spec.unit in LENGTH_NAMES:
         st.session_state["unit"] = spec.unit

@@ -15,6 +15,12 @@ laid out by ``;stamp=TEMPLATE`` when given (see ``STAMP_FIELDS``). ``context`` p
 chunk a line a language model wrote about where it sits (contextual retrieval), ``;llm=MODEL``
 naming the model (or the name under which imported lines were kept).
 
+``semantic`` and ``cluster`` cut where an embedder finds the meaning changes (see
+``inspector.split.similarity``): ``;embed=MODEL`` names the model (``SIMILARITY_MODELS``),
+``;threshold=P`` the semantic chunker's breakpoint percentile, ``;piece=N`` the size of the
+cluster chunker's pieces, and ``+atoms`` keeps code blocks and tables whole, e.g.
+``semantic:800;threshold=90`` or ``cluster:400t+atoms``.
+
 Imported chunks (see ``inspector.chunks.sets``) are named ``imported:ID[:UNIT]``: ``ID`` is the
 chunk set's 16 hex digits, and the unit only says how sizes are counted (the chunks are fixed).
 """
@@ -27,14 +33,23 @@ from urllib.parse import quote, unquote
 
 from .errors import SpecError
 
-KINDS: tuple[str, ...] = ("fixed", "paragraph", "sentence", "recursive", "structured", "heading")
-FLAGS: tuple[str, ...] = ("path", "header", "address", "context")
+KINDS: tuple[str, ...] = ("fixed", "paragraph", "sentence", "recursive", "structured", "heading", "semantic",
+                          "cluster")
+#: The kinds that cut where an embedder finds the meaning changes (``split.similarity``).
+SIMILARITY_KINDS: tuple[str, ...] = ("semantic", "cluster")
+#: The models a similarity chunker may embed with: offline, their weights in a package.
+SIMILARITY_MODELS: tuple[str, ...] = ("wordllama", "minilm")
+#: LangChain's SemanticChunker breaks where a gap is above this percentile of the document's gaps.
+DEFAULT_THRESHOLD = 95
+#: Chroma's ClusterSemanticChunker clusters pieces of 50 tokens (here 200 characters when counting characters).
+DEFAULT_PIECE = {True: 50, False: 200}
+FLAGS: tuple[str, ...] = ("path", "header", "address", "context", "atoms")
 #: The fields an address stamp template may name, as ``{field}``. Text in ``[...]`` is kept only
 #: when every field inside it has a value, so ``[ · version {version}]`` vanishes without one.
 STAMP_FIELDS: tuple[str, ...] = ("title", "path", "version", "updated")
 DEFAULT_STAMP = "{title}[ > {path}][ · version {version}][ · updated {updated}]"
 _STAMP_PART = re.compile(r"\{([^{}]*)\}")
-_OPTIONS: tuple[str, ...] = ("seps", "stamp", "llm")
+_OPTIONS: tuple[str, ...] = ("seps", "stamp", "llm", "embed", "threshold", "piece")
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ")
 MAX_BUDGET = 1_000_000
 #: The longest spec string read (a URL or an argument could carry any length).
@@ -93,6 +108,21 @@ class SplitterSpec:
     """With ``context``: the model that wrote the lines (or the name imported lines are kept
     under); empty until a caller fills in the configured one."""
 
+    atoms: bool = False
+    """For ``semantic`` and ``cluster``: keep code blocks and tables whole (``+atoms``), as the
+    structured splitter does; without it they cut wherever their pieces end."""
+
+    embed: str = ""
+    """For ``semantic`` and ``cluster``: the model that embeds their pieces, one of
+    ``SIMILARITY_MODELS``; empty means ``wordllama``."""
+
+    threshold: int = 0
+    """For ``semantic``: break where the gap between neighbouring sentences is above this
+    percentile of the document's gaps (1-99); 0 means ``DEFAULT_THRESHOLD``."""
+
+    piece: int = 0
+    """For ``cluster``: the size of the pieces it clusters, in ``unit``; 0 means ``DEFAULT_PIECE``."""
+
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
@@ -118,7 +148,23 @@ class SplitterSpec:
             return "unit must not be empty"
         if not self.separators or any(s == "" for s in self.separators):
             return "separators must be a non-empty list of non-empty strings"
-        return self._stamp_problem() or self._context_problem()
+        return self._stamp_problem() or self._context_problem() or self._similarity_problem()
+
+    def _similarity_problem(self) -> str | None:
+        if self.kind not in SIMILARITY_KINDS:
+            if self.atoms or self.embed or self.threshold or self.piece:
+                return (f"+atoms, embed, threshold and piece belong to the semantic and cluster chunkers, "
+                        f"not {self.kind!r}")
+            return None
+        if self.overlap:
+            return f"the {self.kind} chunker cuts where the meaning changes and repeats nothing: it takes no overlap"
+        if self.embed and self.embed not in SIMILARITY_MODELS:
+            return f"a {self.kind} chunker embeds with {' or '.join(SIMILARITY_MODELS)}, not {self.embed[:60]!r}"
+        if self.threshold and (self.kind != "semantic" or not 1 <= self.threshold <= 99):
+            return "threshold is the semantic chunker's percentile, a whole number from 1 to 99"
+        if self.piece and (self.kind != "cluster" or not 0 < self.piece < self.budget):
+            return f"piece is the cluster chunker's piece size, smaller than the budget ({self.budget})"
+        return None
 
     def _stamp_problem(self) -> str | None:
         if self.stamp == DEFAULT_STAMP:
@@ -152,7 +198,8 @@ class SplitterSpec:
         if ((self.budget, self.overlap, self.heading_prefix, self.table_header, self.address, self.context)
                 != (MAX_BUDGET, 0, None, None, False, False)):
             return "imported chunks are fixed: they take no budget, overlap or flags"
-        if self.separators != DEFAULT_SEPARATORS or self.stamp != DEFAULT_STAMP or self.context_model:
+        if (self.separators != DEFAULT_SEPARATORS or self.stamp != DEFAULT_STAMP or self.context_model
+                or self.atoms or self.embed or self.threshold or self.piece):
             return "imported chunks are fixed: they take no separators or other options"
         return None if self.unit else "unit must not be empty"
 
@@ -161,6 +208,22 @@ class SplitterSpec:
         """The spec naming a stored chunk set; ``unit`` (as written: ``characters``,
         ``o200k_base``, ...) counts its sizes."""
         return cls(IMPORTED, MAX_BUDGET, _unit_name(unit), chunk_set=chunk_set)
+
+    @property
+    def embed_model(self) -> str:
+        """The model a similarity chunker embeds with."""
+        return self.embed or SIMILARITY_MODELS[0]
+
+    @property
+    def percentile(self) -> int:
+        """The semantic chunker's breakpoint percentile."""
+        return self.threshold or DEFAULT_THRESHOLD
+
+    @property
+    def piece_size(self) -> int:
+        """The size of the cluster chunker's pieces, in ``unit`` (by default Chroma's, or a
+        quarter of a budget too small for four of them)."""
+        return self.piece or min(DEFAULT_PIECE[self.in_tokens], max(1, self.budget // 4))
 
     @property
     def is_imported(self) -> bool:
@@ -255,6 +318,9 @@ class SplitterSpec:
             text += ";stamp=" + quote(self.stamp, safe="")
         if self.context_model:
             text += ";llm=" + quote(self.context_model, safe="/._-:")
+        if self.embed:
+            text += ";embed=" + self.embed
+        text += f";threshold={self.threshold}" * bool(self.threshold) + f";piece={self.piece}" * bool(self.piece)
         return text
 
     def _flags(self) -> str:
@@ -265,7 +331,7 @@ class SplitterSpec:
         # An explicit header on a structured splitter is written: seed mode's does not repeat it unasked.
         if self.table_header is not None and (self.table_header or self.kind == "structured"):
             text += "+header" if self.table_header else "-header"
-        return text + "+address" * self.address + "+context" * self.context
+        return text + "+address" * self.address + "+context" * self.context + "+atoms" * self.atoms
 
     @classmethod
     def parse(cls, text: str) -> "SplitterSpec":
@@ -300,10 +366,11 @@ class SplitterSpec:
         for sign, flag in re.findall(r"([+-])([a-z]+)", match["flags"] or ""):
             if flag not in FLAGS:
                 raise SpecError(f"{text!r}: unknown flag {flag!r}; flags are {', '.join(FLAGS)}")
-            if sign == "-" and flag in ("address", "context"):
+            if sign == "-" and flag in ("address", "context", "atoms"):
                 raise SpecError(f"{text!r}: {flag} is off unless asked for, so there is no -{flag}")
             flags[flag] = sign == "+"
-        options = {"seps": DEFAULT_SEPARATORS, "stamp": DEFAULT_STAMP, "llm": ""}
+        options = {"seps": DEFAULT_SEPARATORS, "stamp": DEFAULT_STAMP, "llm": "", "embed": "", "threshold": "0",
+                   "piece": "0"}
         for key, value in re.findall(r";([a-z]+)=([^;]*)", match["options"] or ""):
             if key not in _OPTIONS:
                 raise SpecError(f"{text!r}: unknown option {key!r}; the options are {', '.join(_OPTIONS)}")
@@ -311,12 +378,16 @@ class SplitterSpec:
         return cls(kind=match["kind"], budget=_number(match["budget"], "budget"), unit=unit,
                    overlap=_number(match["overlap"] or "0", "overlap"), heading_prefix=flags.get("path"),
                    table_header=flags.get("header"), separators=options["seps"], address=flags.get("address", False),
-                   stamp=options["stamp"], context=flags.get("context", False), context_model=options["llm"])
+                   stamp=options["stamp"], context=flags.get("context", False), context_model=options["llm"],
+                   atoms=flags.get("atoms", False), embed=options["embed"],
+                   threshold=_number(options["threshold"], "threshold"), piece=_number(options["piece"], "piece"))
 
 
 def _number(digits: str, what: str) -> int:
     """A budget or overlap read from its digits, refused before ``int`` when it is too long to
     be one (Python would refuse 4,300 digits, and work hard on fewer)."""
+    if not digits.isascii() or not digits.isdigit():
+        raise SpecError(f"{what} must be a whole number, got {digits[:12]!r}")
     if len(digits.lstrip("0")) > len(str(MAX_BUDGET)):
         raise SpecError(f"{what} {digits[:12]}{'…' if len(digits) > 12 else ''} ({len(digits):,} digits) is larger "
                         f"than the limit of {MAX_BUDGET}")

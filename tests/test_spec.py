@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from inspector import SplitterSpec, parse_spec
 from inspector.errors import SpecError
-from inspector.spec import KINDS, MAX_BUDGET
+from inspector.spec import KINDS, MAX_BUDGET, SIMILARITY_KINDS, SIMILARITY_MODELS
 
 
 def test_an_imported_spec_reads_and_prints_its_short_form():
@@ -133,11 +133,21 @@ def test_specs_are_hashable_values():
     overlap_share=st.floats(0, 0.99),
     path=st.sampled_from([None, True, False]),
     header=st.sampled_from([None, True, False]),
+    atoms=st.booleans(),
+    embed=st.sampled_from(["", *SIMILARITY_MODELS]),
+    threshold=st.integers(0, 99),
+    piece_share=st.floats(0, 0.99),
 )
-def test_every_spec_round_trips(kind, budget, tokens, unit, overlap_share, path, header):
-    spec = SplitterSpec(kind, budget, unit if tokens else "chars", int(budget * overlap_share),
-                        heading_prefix=path, table_header=header)
+def test_every_spec_round_trips(kind, budget, tokens, unit, overlap_share, path, header, atoms, embed, threshold,
+                                piece_share):
+    similar = kind in SIMILARITY_KINDS
+    spec = SplitterSpec(kind, budget, unit if tokens else "chars", 0 if similar else int(budget * overlap_share),
+                        heading_prefix=path, table_header=header, atoms=similar and atoms,
+                        embed=embed if similar else "", threshold=threshold if kind == "semantic" else 0,
+                        piece=int(budget * piece_share) if kind == "cluster" else 0)
     again = parse_spec(str(spec))
+    similarity = (again.atoms, again.embed, again.threshold, again.piece)
+    assert similarity == (spec.atoms, spec.embed, spec.threshold, spec.piece)
     assert (again.kind, again.budget, again.unit, again.overlap) == (spec.kind, spec.budget, spec.unit, spec.overlap)
     assert again.prefixes_path == spec.prefixes_path
     assert again.repeats_header == spec.repeats_header

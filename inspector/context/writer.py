@@ -183,20 +183,24 @@ def plan_lines(documents: Sequence[Document], spans: Sequence[Sequence[Span]], s
                model: str) -> ContextPlan:
     """The chunks of ``spans`` (per document) that have no line from ``model`` yet, and what
     their prompts cost in tokens."""
-    length = get_length("o200k")
-    template = length.count(PROMPT.format(document="", chunk=""))
     jobs, tokens, total = [], 0, 0
     for index, (document, chunk_spans) in enumerate(zip(documents, spans)):
         total += len(chunk_spans)
         kept = store.lines(model, document_hash(document.text))
         missing = [span for span in chunk_spans if span not in kept]
-        if not missing:
-            continue
-        whole = length.count(document.text[:MAX_DOCUMENT_CHARS])
-        sizes = length.count_many([document.text[a:b] for a, b in missing])
-        tokens += sum(template + whole + size for size in sizes)
+        tokens += prompt_tokens(document, missing)
         jobs += [ContextJob(index, span) for span in missing]
     return ContextPlan(model, tuple(jobs), total, tokens)
+
+
+def prompt_tokens(document: Document, spans: Sequence[Span]) -> int:
+    """What the prompts for the chunks ``spans`` of ``document`` hold, in o200k tokens (the
+    document counted whole, at most ``MAX_DOCUMENT_CHARS`` of it, in each)."""
+    if not spans:
+        return 0
+    length = get_length("o200k")
+    fixed = length.count(PROMPT.format(document="", chunk="")) + length.count(document.text[:MAX_DOCUMENT_CHARS])
+    return sum(fixed + size for size in length.count_many([document.text[a:b] for a, b in spans]))
 
 
 def plan_key(model: str, corpus: str, spec: str) -> str:

@@ -179,7 +179,7 @@ def fitting_part(text: str, a: int, b: int, size: Callable[[int, int], int], roo
 
 def _atom_cuts(text: str, a: int, b: int, analysis: Analysis) -> list[int] | None:
     """The inner piece bounds of an over-budget atom: between a table's header and rows, or
-    between a fence's lines (as ``pieces._structured_pieces``). None when the table's
+    between a fence's lines (as ``pieces.structured_pieces``). None when the table's
     pieces would not tile it."""
     for table in analysis.tables:
         if table.start == a:
@@ -206,7 +206,7 @@ def _atom_cuts(text: str, a: int, b: int, analysis: Analysis) -> list[int] | Non
 
 def structured_ends(text: str, budget: int, analysis: Analysis, prefix_at: Callable[[int], str] | None
                     ) -> tuple[list[int], StructuredBounds] | None:
-    """The piece ends of ``pieces._structured_pieces`` under a character budget, with 0 in
+    """The piece ends of ``pieces.structured_pieces`` under a character budget, with 0 in
     front (None when the units are out of order or a split table does not tile)."""
     bounds = _structured_bounds(text, analysis)
     if bounds is None:

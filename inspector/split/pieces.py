@@ -175,14 +175,16 @@ def markdown_pieces(text, spec, analysis, sizer, prefix_at) -> list[Piece]:
     if spec.kind == "recursive":
         return [Piece(a, b) for a, b in split_recursive(text, 0, n, spec.separators, spec.budget, sizer)]
     if spec.kind == "structured":
-        return _structured_pieces(text, spec, analysis, sizer, prefix_at)
+        return structured_pieces(text, spec, analysis, sizer, prefix_at)
     raise ValueError(f"no pieces for splitter kind {spec.kind!r}")
 
 
-def _structured_pieces(text, spec, analysis, sizer, prefix_at) -> list[Piece]:
+def structured_pieces(text, spec, analysis, sizer, prefix_at, units: list[Span] | None = None) -> list[Piece]:
+    """Code blocks and tables as atomic pieces (an over-budget one cut between lines or rows, its
+    header repeated by the packer), ``units`` between them (default: ``markdown_units``)."""
     tables = {t.start: t for t in analysis.tables}
     hard = analysis.blocks
-    units = markdown_units(analysis)
+    units = markdown_units(analysis) if units is None else units
     pieces: list[Piece] = []
     pos = 0
     for a, b in hard:

@@ -16,12 +16,13 @@ from ..atoms.detect import analyze
 from ..errors import SpecError
 from ..lengths import Length, get_length
 from ..model import Document, Span, SplitResult, make_chunks, mode_tag
-from ..spec import SplitterSpec, parse_spec
+from ..spec import SIMILARITY_KINDS, SplitterSpec, parse_spec
 from .address import Address
 from .packing import Packed, Sizer
 from .packing_fast import FAST_KINDS, Columns, packed_columns
 from .pieces import seed_spans, split_general
 from .prefixes import prefixer
+from .similarity import split_similar
 
 
 def split_document(
@@ -108,7 +109,7 @@ def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Len
             oversized = [i for i, (a, b, p) in enumerate(zip(columns.starts, columns.ends, columns.prefixes))
                          if len(p) + b - a > budget]
         return columns, oversized
-    packed = split_general(text, spec, analysis, sizer, address)
+    packed = _general(text, spec, analysis, sizer, address)
     prefixes = [p.prefix for p in packed]
     columns = Columns([p.start for p in packed], [p.end for p in packed], prefixes if any(prefixes) else None)
     return columns, _oversized(text, packed, spec.budget, length)
@@ -120,10 +121,19 @@ def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
     sizer = Sizer.of(text, length, analysis.memo)
     columns = _fast_columns(text, spec, analysis, sizer, address)
     if columns is None:
-        return split_general(text, spec, analysis, sizer, address)
+        return _general(text, spec, analysis, sizer, address)
     # The packer flags a chunk oversized exactly when one piece alone overfills its room.
     return [Packed(a, b, p, b - a > max(1, spec.budget - len(p)))
             for a, b, p in zip(columns.starts, columns.ends, columns.prefixes or repeat(""))]
+
+
+def _general(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
+             address: Address | None = None) -> list[Packed]:
+    """Chunks made piece by piece: by the similarity chunkers, or the general path of the rest."""
+    if spec.kind in SIMILARITY_KINDS:
+        return split_similar(text, spec, analysis, sizer,
+                             prefixer(text, spec, analysis, analysis.mode == "seed", sizer, address))
+    return split_general(text, spec, analysis, sizer, address)
 
 
 def _fast_columns(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,

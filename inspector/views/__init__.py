@@ -36,7 +36,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "fixes": ["ContextStep", "context_refusal", "context_step", "fixes_frame", "kind_frame", "main_columns",
               "rate_columns", "steps_verdict"],
     "retrievers": ["ENV_MODELS", "ENV_RERANKERS", "ENV_TRANSFORMERS", "checked_retriever", "rerankers",
-                   "retriever_choices",
+                   "retriever_choices", "transformers",
                    "retriever_problem"],
     "spend": ["Estimate", "embedding_estimate", "rerank_estimate", "texts_estimate"],
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],

@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from ..errors import RetrieverError, SpecError
 from ..lengths import LENGTH_NAMES
 from ..model import MODES
-from ..spec import DEFAULT_STAMP, IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
-from .retrievers import checked_retriever
+from ..retrieval.retriever_spec import RetrieverSpec
+from ..spec import DEFAULT_STAMP, IMPORTED, MAX_BUDGET, SIMILARITY_KINDS, SWEEP_BUDGETS, SplitterSpec
+from .retrievers import checked_retriever, retriever_problem
 
 #: Corpus values that are not folders.
 SAMPLE, UPLOAD, PASTE = "sample", "upload", "paste"
@@ -82,6 +83,18 @@ class AppState:
     context_model: str = ""
     """Put the context lines this model wrote before each chunk (``+context;llm=``); empty: none."""
 
+    atoms: bool = False
+    """For the semantic and cluster chunkers: keep code blocks and tables whole (``+atoms``)."""
+
+    similarity_model: str = ""
+    """For the semantic and cluster chunkers: the model that embeds their pieces (``;embed=``)."""
+
+    threshold: int = 0
+    """For the semantic chunker: its breakpoint percentile (``;threshold=``); 0: its default."""
+
+    piece: int = 0
+    """For the cluster chunker: the size of its pieces (``;piece=``); 0: its default."""
+
     lane_b: str = ""
     """Spec string of a second splitter drawn beside the first; empty: side-by-side is off."""
 
@@ -112,10 +125,14 @@ class AppState:
         if self.unit == "chars" or self.unit in LENGTH_NAMES or UPLOAD_UNIT.match(self.unit):
             if self.kind == IMPORTED:
                 return SplitterSpec.imported(self.chunk_set, self.unit)
+            similar = self.kind in SIMILARITY_KINDS
             return SplitterSpec(kind=self.kind, budget=self.budget, unit=self.unit, overlap=self.overlap,
                                 heading_prefix=self.heading_prefix, table_header=self.table_header,
                                 address=self.address, stamp=self.stamp if self.address else DEFAULT_STAMP,
-                                context=bool(self.context_model), context_model=self.context_model)
+                                context=bool(self.context_model), context_model=self.context_model,
+                                atoms=similar and self.atoms, embed=self.similarity_model if similar else "",
+                                threshold=self.threshold if self.kind == "semantic" else 0,
+                                piece=self.piece if self.kind == "cluster" else 0)
         raise SpecError(f"unknown unit {self.unit!r}; choose chars, o200k, cl100k or upload a tokenizer.json")
 
     def spec_problem(self) -> str | None:
@@ -132,7 +149,8 @@ class AppState:
             return replace(self, kind=spec.kind, chunk_set=spec.chunk_set, unit=spec.unit)
         return replace(self, chunk_set="", kind=spec.kind, budget=spec.budget, unit=spec.unit, overlap=spec.overlap,
                        heading_prefix=spec.heading_prefix, table_header=spec.table_header, address=spec.address,
-                       stamp=spec.stamp, context_model=spec.context_model if spec.context else "")
+                       stamp=spec.stamp, context_model=spec.context_model if spec.context else "",
+                       atoms=spec.atoms, similarity_model=spec.embed, threshold=spec.threshold, piece=spec.piece)
 
     def second_lane(self) -> str:
         """The spec a second lane opens with: the other of the two plain splitters at this budget,
@@ -393,4 +411,8 @@ def checked_spec(text: str, uploaded_units: Sequence[str] = ()) -> SplitterSpec:
         if not model:
             raise SpecError(f"+context needs the model that wrote the lines: add ;llm=MODEL (or set {ENV_MODEL})")
         spec = replace(spec, context_model=model)
+    if spec.kind in SIMILARITY_KINDS:
+        problem = retriever_problem(RetrieverSpec("dense", spec.embed_model))
+        if problem:
+            raise SpecError(f"the {spec.kind} chunker cannot embed with {spec.embed_model}: {problem}")
     return spec

@@ -243,3 +243,20 @@ def test_an_uploaded_zip_bomb_is_refused_with_its_reason_and_the_rest_loads():
     table = skipped.dataframe[0].value
     assert list(table["file"]) == ["expenses.docx"]
     assert table["reason"][0].startswith("its part word/document.xml inflates to 200 MB (at most 100 MB a part)")
+
+
+def test_a_similarity_chunker_gets_its_own_settings_and_they_reach_the_link():
+    at = app({"spec": "cluster:400t+atoms;piece=40"})
+    assert_clean(at)
+    assert at.selectbox(key="kind").value == "cluster"
+    assert at.checkbox(key="atoms").value is True and at.number_input(key="piece").value == 40
+    assert at.number_input(key="overlap").disabled
+    assert at.selectbox(key="similarity_model").options == ["wordllama"]
+    at.selectbox(key="kind").set_value("semantic").run()
+    at.number_input(key="threshold").set_value(90).run()
+    assert_clean(at)
+    assert at.query_params["spec"] == "semantic:400t+atoms;threshold=90"
+    assert any("semantic:400t+atoms;threshold=90" in plain(c.value) for c in at.caption)
+    at.selectbox(key="kind").set_value("fixed").run()
+    assert_clean(at)
+    assert at.query_params["spec"] == "fixed:400t"

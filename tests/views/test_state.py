@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from inspector import SplitterSpec
 from inspector.errors import SpecError
 from inspector.model import MODES
-from inspector.spec import KINDS, SWEEP_BUDGETS, parse_spec
+from inspector.spec import KINDS, SIMILARITY_KINDS, SWEEP_BUDGETS, parse_spec
 from inspector.views.state import MAX_URL_VALUE, MAX_URL_VALUES, AppState, checked_spec, parse_budgets, unit_problem
 
 UPLOADED = "upload:0123456789abcdef"
@@ -40,16 +40,21 @@ def test_full_state_round_trips_through_the_url():
 @given(kind=st.sampled_from(KINDS), budget=st.integers(1, 5000), overlap_share=st.floats(0, 0.99),
        unit=st.sampled_from(["chars", "o200k", "cl100k"]), prefix=st.sampled_from([None, True, False]),
        header=st.sampled_from([None, True, False]), mode=st.sampled_from(MODES),
-       doc=st.text(min_size=0, max_size=20), cap=st.integers(1, 100_000))
-def test_any_valid_state_round_trips(kind, budget, overlap_share, unit, prefix, header, mode, doc, cap):
-    overlap = int(budget * overlap_share) if budget > 1 else 0
+       doc=st.text(min_size=0, max_size=20), cap=st.integers(1, 100_000), atoms=st.booleans(),
+       threshold=st.integers(0, 99), piece_share=st.floats(0, 0.99))
+def test_any_valid_state_round_trips(kind, budget, overlap_share, unit, prefix, header, mode, doc, cap, atoms,
+                                     threshold, piece_share):
+    similar = kind in SIMILARITY_KINDS
+    overlap = int(budget * overlap_share) if budget > 1 and not similar else 0
     state = AppState(kind=kind, budget=budget, overlap=overlap, unit=unit, heading_prefix=prefix,
-                     table_header=header, mode=mode, doc=doc, cap=cap)
+                     table_header=header, mode=mode, doc=doc, cap=cap, atoms=atoms, threshold=threshold,
+                     piece=int(budget * piece_share))
     again, problems = AppState.from_query_params(state.to_query_params())
     assert problems == []
     # None and the kind's default spell the same spec, so compare what runs.
     assert again.spec() == SplitterSpec.parse(str(state.spec()))
     assert (again.mode, again.doc, again.cap) == (mode, doc, cap)
+    assert again.spec().atoms == (similar and atoms)
 
 
 @pytest.mark.parametrize("params, words", [
@@ -206,3 +211,14 @@ def test_address_stamps_and_context_lines_travel_in_the_link(monkeypatch):
 def test_the_second_lane_is_another_splitter_at_the_same_budget(state, lane):
     assert state.second_lane() == lane
     assert parse_spec(lane).kind != state.kind
+
+
+def test_a_link_runs_a_chunker_on_minilm_only_where_the_server_allows_transformers(monkeypatch):
+    monkeypatch.delenv("CHUNK_INSPECTOR_TRANSFORMERS", raising=False)
+    link = {"spec": "semantic:800+atoms;embed=minilm;threshold=90"}
+    state, problems = AppState.from_query_params(link)
+    assert state.kind == "structured" and "CHUNK_INSPECTOR_TRANSFORMERS" in problems[0]
+    monkeypatch.setenv("CHUNK_INSPECTOR_TRANSFORMERS", "minilm")
+    state, problems = AppState.from_query_params(link)
+    assert problems == [] and str(state.spec()) == link["spec"]
+    assert (state.atoms, state.similarity_model, state.threshold) == (True, "minilm", 90)
