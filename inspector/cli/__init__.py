@@ -78,6 +78,14 @@ def _parsers(measure_help: bool, prog: str) -> tuple[argparse.ArgumentParser, di
                         help="also break survival down by source format (markdown, PDF, DOCX, HTML, ...)")
     report.add_argument("--by-language", action="store_true",
                         help="also break survival down by each document's language (en, de, zh, ...)")
+    report.add_argument("--cost", action="store_true",
+                        help="add each splitter's index-time cost: seconds to split, texts and o200k tokens the "
+                             "splitter and the retriever embed, context-line prompts, dollars at the prices below "
+                             "(seconds are measured, so they differ from run to run)")
+    report.add_argument("--embed-price", type=_price, metavar="USD",
+                        help="dollars per million tokens of a paid embeddings model (dense:openai:MODEL)")
+    report.add_argument("--input-price", type=_price, metavar="USD", help="dollars per million chat input tokens")
+    report.add_argument("--output-price", type=_price, metavar="USD", help="dollars per million chat output tokens")
     Retrieval.declare(report, repeatable_expand=True)
     Tracking.declare(report)
     Stores.declare(report, repeatable=True, raw_offsets=True)

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..measure.cost import Prices
 from .options import CorpusSource, Retrieval, Stores, Tracking
 
 if TYPE_CHECKING:
@@ -116,6 +117,8 @@ class ReportOptions:
     by_format: bool = False
     by_language: bool = False
     intervals: bool | None = None
+    cost: bool = False
+    prices: Prices = Prices()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +179,8 @@ def run_config(given: argparse.Namespace, environ=None) -> RunConfig:
 def _report(g: argparse.Namespace, model: str) -> RunConfig:
     return RunConfig("report", CorpusSource.read(g), tuple(g.spec or ()), Retrieval.read(g), Tracking.read(g),
                      Stores.read(g), tuple(g.golden or ()), g.questions, g.json, g.quiet, model,
-                     ReportOptions(g.sweep, g.budgets, g.jobs, g.fixes, g.by_format, g.by_language, g.intervals))
+                     ReportOptions(g.sweep, g.budgets, g.jobs, g.fixes, g.by_format, g.by_language, g.intervals,
+                                   g.cost, Prices(g.embed_price, g.input_price, g.output_price)))
 
 
 def _check(g: argparse.Namespace, model: str) -> RunConfig:

@@ -94,7 +94,8 @@ def run_report(run: Run) -> int:
 
         plan = ReportPlan(specs=tuple(specs), sweep_spec=sweep, budgets=budgets, golden=tuple(golden),
                           questions=questions, by_format=options.by_format, by_language=options.by_language,
-                          expand=config.retrieval.expand, fixes=fixes, context_model=context_model)
+                          expand=config.retrieval.expand, fixes=fixes, context_model=context_model,
+                          cost=options.cost, prices=options.prices)
         report = build_report(work, plan, progress=progress, jobs=jobs, workers=early.workers if early else None,
                               retriever=retriever)
         if found:

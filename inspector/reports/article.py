@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..measure.cost import IndexCost, Prices, index_cost
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
@@ -56,6 +57,12 @@ class ReportPlan:
     ``context_model``'s lines, neighbours read at the first width of ``expand`` (1)."""
 
     context_model: str = ""
+
+    cost: bool = False
+    """Add each compared splitter's index-time cost (``measure.cost``) as the ``cost`` block."""
+
+    prices: Prices = Prices()
+    """The prices the cost block's dollars are counted at."""
 
 
 def build_report(workspace: Workspace, plan: ReportPlan | None = None, *, progress: Progress | None = None,
@@ -125,6 +132,10 @@ def build_report(workspace: Workspace, plan: ReportPlan | None = None, *, progre
             str(spec): [sum(column) for column in zip(*workspace.per_part(
                 "count chunks over the embedder's cap", over_cap, str(spec), str(retriever.spec)))]
             for table, spec, _ in tasks if table == "compare"}}
+    if plan.cost:
+        report["cost"] = {str(spec): IndexCost.total(workspace.per_part(
+            "measure the index-time cost", index_cost, str(spec), str(retriever.spec))).as_dict(plan.prices)
+            for table, spec, _ in tasks if table == "compare"}
     if goldens or questions is not None:
         # Loaded when asked for: the golden sets' and questions' modules cost more to import than
         # a warm report of the article's tables takes to measure.

@@ -3,7 +3,9 @@ seed mode each rate's 95% interval on the line below and each table's verdict.""
 
 from __future__ import annotations
 
+from ..errors import SpecError
 from ..model import ATOM_KINDS
+from ..spec import parse_spec
 from .decide import bounds_line, bounds_text, decision_lines
 from .formats_table import format_formats, format_languages
 
@@ -22,6 +24,26 @@ def _count_word(n: int) -> str:
 def _marked(decision: dict | None, label: str) -> bool:
     """Whether ``label`` is a table's clear best row."""
     return bool(decision and decision["clear"] and decision["best"] == label)
+
+
+def cost_lines(costs: dict) -> list[str]:
+    """The cost block under table a: per splitter, seconds to split and what is embedded and asked
+    (texts and o200k tokens), and the dollars ("?" where a paid part has no price)."""
+    lines = ["", "   index-time cost (tokens in o200k; the splitter's own embeddings are local, so free)",
+             f"{'':24s}{'splitter embeds':>22s}{'chunks embedded':>22s}{'LLM prompts':>22s}",
+             f"{'splitter':16s}{'split s':>8s}" + f"{'texts':>10s}{'tokens':>12s}" * 3 + f"{'dollars':>9s}"]
+    for spec, cost in costs.items():
+        dollars = "?" if cost["dollars"] is None else f"{cost['dollars']:.2f}"
+        try:
+            label = parse_spec(spec).label
+        except SpecError:
+            label = spec
+        lines.append(f"{label:16s}{cost['seconds']:8.2f}"
+                     f"{cost['chunker_texts']:>10,d}{cost['chunker_tokens']:>12,d}"
+                     f"{cost['embedded_texts']:>10,d}{cost['embedded_tokens']:>12,d}"
+                     f"{cost['llm_calls']:>10,d}{cost['llm_input_tokens'] + cost['llm_output_tokens']:>12,d}"
+                     f"{dollars:>9s}")
+    return lines
 
 
 def format_report(report: dict, intervals: bool | None = None) -> str:
@@ -65,6 +87,8 @@ def format_report(report: dict, intervals: bool | None = None) -> str:
             lines.append(bounds_line([(cell, row["intervals"]["survival"][k]) for k in ATOM_KINDS], 29))
     if intervals:
         lines += decision_lines(report.get("survival_decision"))
+    if "cost" in report:
+        lines += cost_lines(report["cost"])
     ranked = "" if report.get("retriever", "bm25") == "bm25" else f", ranked by {report['retriever']}"
     # The article's recipe; beyond it, a sentence of Chinese, Japanese or Korean gives bigrams.
     words = "three longest words" if report["mode"] == "seed" else "three longest words (or rarest bigrams)"

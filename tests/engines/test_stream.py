@@ -300,6 +300,15 @@ def test_a_second_streamed_run_splits_tokenizes_and_counts_nothing(capsys, monke
     assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
 
 
+def test_the_similarity_chunkers_give_the_held_corpus_report_over_the_batches(capsys, monkeypatch, tmp_path, parked):
+    """Each worker loads the embedder itself; the chunks, and so every number, are the held corpus's."""
+    monkeypatch.setattr("inspector.engines.stream.spill.MOST_BYTES", 64 << 10)
+    args = ("--jobs", "1", "--spec", "semantic:800+atoms", "--spec", "cluster:300t", "--budgets", "400")
+    held = report(capsys, monkeypatch, SAMPLE, tmp_path / "memory", *args, "--engine", "memory")
+    assert '"semantic:800+atoms"' in held and '"cluster:300t"' in held
+    assert report(capsys, monkeypatch, SAMPLE, tmp_path / "stream", *args, "--engine", "stream") == held
+
+
 def test_a_library_splitter_is_measured_over_the_batches(capsys, monkeypatch, tmp_path, parked):
     """Another library's splitter makes each document's chunks alone: the report, ``check`` (the
     chunks it misplaced named in corpus order) and ``export`` over the batches are the held
