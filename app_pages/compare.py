@@ -30,6 +30,7 @@ from inspector.views import (
     chunk_set_of,
     chunk_set_title,
     compare_suggestions,
+    cost_frame,
     index_of,
     interval_notes,
     probe_figure,
@@ -56,6 +57,11 @@ def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, retriever: s
     # One row per call, so the progress bar moves between calls: a cached function may not
     # touch elements created outside it (Streamlit replays them on a cache hit).
     return _offload.run(_ctx, "compare", (str(_shared.engine_spec(spec)),), fits, retriever, language)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _cost_row(fingerprint: str, mode: str, spec: str, retriever: str, language: str, _ctx):
+    return _offload.run(_ctx, "cost", str(_shared.engine_spec(spec)), retriever, language)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -196,6 +202,19 @@ if survival_said:
 st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
 st.plotly_chart(_survival_figure(frame), key="survival_chart")
+if st.toggle("Index-time cost", key="compare_cost",
+             help="What building each index costs: seconds to split, what the splitter and the retriever embed, "
+                  "context-line prompts, and dollars at this server's prices."):
+    with st.spinner("Splitting again with a clock running…"):
+        costs = {spec: _cost_row(ctx.corpus.fingerprint, state.mode, spec, retriever, language, ctx)
+                 for spec in specs}
+    data_table(cost_frame(costs, dict(zip(specs, frame["splitter"])), retriever), key="table_cost",
+               column_config={"dollars": st.column_config.NumberColumn("dollars", format="$%.4f")})
+    st.caption("Texts and o200k tokens. *Splitter embeds*: what the semantic and cluster chunkers embed to "
+               "choose their cuts (a model in its package: no dollars). *Chunks embedded*: what a dense or "
+               "hybrid retriever embeds (none for BM25). *LLM prompts*: one per chunk for context lines. "
+               "Dollars need the server's price for the model (CHUNK_INSPECTOR_PRICES); seconds vary from run "
+               "to run.")
 
 st.subheader("b. Lexical probe")
 st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}. *ctx* columns: mean size of "

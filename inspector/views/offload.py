@@ -36,6 +36,7 @@ from ..context.store import ContextStore
 from ..corpus.load import Corpus
 from ..errors import StoreError
 from ..lengths import get_length
+from ..measure.cost import IndexCost, index_cost
 from ..measure.workspace import Workspace
 from ..reports.fixes_table import FixStep, measure_step
 from ..retrieval.golden import golden_recall
@@ -131,6 +132,10 @@ def _compare(workspace: Workspace, specs: tuple[str, ...], fits: int | None, ret
     return compare_frame(part, list(specs), fits=fits, retriever=retriever)
 
 
+def _cost(workspace: Workspace, spec: str, retriever: str = "bm25", language: str = "") -> IndexCost:
+    return index_cost(workspace.subset_of(language) if language else workspace, spec, retriever)
+
+
 def _sweep(workspace: Workspace, spec: str, budgets: tuple[int, ...], retriever: str = "bm25"):
     return sweep_frame(workspace, spec, list(budgets), retriever=retriever)
 
@@ -179,7 +184,7 @@ def _tune_candidate(workspace: Workspace, spec: str, goal, retriever: str, sampl
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
 TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
          "side_by_side": _side_by_side, "golden": _golden, "golden_searched": _golden_searched,
-         "probe_searched": searched_probe_row, "fix_step": _fix_step,
+         "probe_searched": searched_probe_row, "fix_step": _fix_step, "cost": _cost,
          "tune_candidate": _tune_candidate}
 
 #: The tasks whose results are kept in the data folder (``KeptResults``), each with the specs its

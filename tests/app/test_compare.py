@@ -117,3 +117,20 @@ def test_a_clicked_rate_says_its_count_and_interval_under_the_table():
     assert f"95% interval {low:.1f}–{high:.1f}% (documents resampled)" in said
     assert f"% of {table_a['code 95%'].iloc[row].split(' of ')[1]} atoms" in said
     assert captions().count(hint) == 1  # table b's still says how
+
+
+def test_the_index_time_cost_table_counts_what_each_splitter_embeds():
+    from inspector.measure.cost import index_cost
+
+    at = app({"cmp": ["structured:800", "cluster:400t"]})
+    at.switch_page("app_pages/compare.py").run()
+    assert_clean(at)
+    assert len(at.dataframe) == 2, "no cost table until asked"
+    at.toggle(key="compare_cost").set_value(True).run()
+    assert_clean(at)
+    cost = at.dataframe[1].value
+    assert list(cost["splitter"]) == ["structured 800", "cluster 400t"]
+    expected = index_cost(Workspace(SAMPLE), "cluster:400t", "bm25")
+    row = cost.iloc[1]
+    assert (row["splitter embeds"], row["splitter tokens"]) == (expected.chunker_texts, expected.chunker_tokens)
+    assert cost["chunks embedded"].tolist() == [0, 0] and cost["dollars"].tolist() == [0.0, 0.0]
