@@ -17,7 +17,7 @@ from inspector import Length, SplitterSpec, get_length
 from inspector.views import UPLOAD_UNIT
 
 UNIT_LABELS = {"chars": "characters", "o200k": "o200k tokens (GPT-4o)", "cl100k": "cl100k tokens (GPT-4)",
-               "upload": "tokens of an uploaded tokenizer.json"}
+               "upload": "tokens of an uploaded tokenizer.json", "minilm": "all-MiniLM-L6-v2 word pieces"}
 
 
 @st.cache_resource(max_entries=8, show_spinner="Loading the tokenizer…")

@@ -10,7 +10,15 @@ from app_pages._snippets import snippet_expander
 from app_pages._tables import SoFar, data_table
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
-from inspector.views import MAX_CAP, MAX_TABLE_ROWS, document_parts, size_histogram, size_summary
+from inspector.views import (
+    MAX_CAP,
+    MAX_TABLE_ROWS,
+    document_parts,
+    model_tokenizers,
+    size_histogram,
+    size_summary,
+    sizes_defaults,
+)
 from inspector.views import markdown_escape as md
 
 st.title("Chunk sizes")
@@ -27,9 +35,10 @@ def _sizes(fingerprint: str, mode: str, spec: str, unit: str, first: int, stop: 
 
 
 state = _shared.state()
-units = list(dict.fromkeys([*LENGTH_NAMES, *_shared.uploaded_units()]))
-_shared.keep("embed", state.embed if state.embed in units else "o200k")
-_shared.keep("cap", state.cap)
+units = list(dict.fromkeys([*LENGTH_NAMES, *model_tokenizers(), *_shared.uploaded_units()]))
+embed_default, cap_default = sizes_defaults(state)  # the retriever's own model when it has one
+_shared.keep("embed", embed_default if embed_default in units else "o200k")
+_shared.keep("cap", cap_default)
 left, right = st.columns(2)
 embed = left.selectbox("Embedder's tokenizer", units, key="embed", persist_state="session",
                        format_func=_shared.unit_label,

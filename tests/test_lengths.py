@@ -528,3 +528,28 @@ def test_token_boundaries_are_computed_once_per_document_and_tokenizer(monkeypat
     Sizer.of(text, unkeyed, memo)
     Sizer.of(text, unkeyed, memo)
     assert calls == ["o200k_base", "o200k_base"]  # nothing says two such lengths agree
+
+
+def test_minilm_counts_the_word_pieces_of_the_tokenizer_in_its_wheel_and_budgets_splits():
+    from inspector import Document, split_document
+    from inspector.retrieval.minilm import MiniLM
+
+    length = get_length("minilm")
+    texts = ["Revenue grew 14% to $3.2 billion.", "Das ist ein Satz.", "tokenization " * 40]
+    assert length.count_many(texts) == MiniLM().count(texts)
+    assert (length.name, length.unit, length.special_overhead) == ("minilm", "tokens", 2)
+    result = split_document(Document("d.md", "Alpha beta gamma. " * 400), "recursive:100t:minilm")
+    assert str(result.spec) == "recursive:100t:minilm"
+    assert all(length.count(c.text(Document("d.md", "Alpha beta gamma. " * 400))) <= 100 for c in result.chunks)
+
+
+def test_the_minilm_unit_names_the_extra_when_the_wheel_is_missing(monkeypatch):
+    from inspector import lengths
+
+    lengths.minilm_length.cache_clear()
+    monkeypatch.setattr("inspector.packaged.importlib.util.find_spec", lambda name: None)
+    try:
+        with pytest.raises(LengthError, match=r"minilm unit cannot be used.*pip install '\.\[minilm\]'"):
+            get_length("minilm")
+    finally:
+        lengths.minilm_length.cache_clear()

@@ -14,25 +14,21 @@ in batches of similar length, so short texts do not pay for a long one's padding
 from __future__ import annotations
 
 import functools
-import hashlib
-import importlib.util
 import json
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import RetrieverError
-from ..extras import install_hint
+from ..errors import InputRefused, MissingExtra, RetrieverError
+from ..packaged import MINILM
 from .embedders import Embedder
 
 if TYPE_CHECKING:
     import numpy as np
 
-PACKAGE = "all_minilm_l6_v2"
 #: The published files' SHA-256 (a different file is refused, not run).
-SHA256 = {"model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-          "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"}
+SHA256 = dict(MINILM.sha256)
 #: The longest input, in word pieces with ``[CLS]`` and ``[SEP]`` (``sentence_bert_config.json``).
 MAX_PIECES = 256
 #: Texts per forward pass.
@@ -44,20 +40,17 @@ _BLOCK = 16_384
 
 def model_zip() -> Path:
     """The wheel's ``model.zip`` (``RetrieverError`` when the package is not installed)."""
-    spec = importlib.util.find_spec(PACKAGE)  # finds the folder without running its __init__
-    if spec is None or not spec.submodule_search_locations:
-        raise RetrieverError("dense:minilm needs the all-MiniLM-L6-v2 weights "
-                             f"({install_hint('minilm')})")
-    return Path(next(iter(spec.submodule_search_locations))) / "model.zip"
+    try:
+        return MINILM.path()
+    except MissingExtra as exc:
+        raise RetrieverError(f"dense:minilm needs the weights: {exc}") from None
 
 
 def _checked(archive: zipfile.ZipFile, name: str) -> bytes:
-    data = archive.read(name)
-    found = hashlib.sha256(data).hexdigest()
-    if found != SHA256[name]:
-        raise RetrieverError(f"all-MiniLM-L6-v2's {name} is not the published file (sha256 {found}, "
-                             f"expected {SHA256[name]}): refused")
-    return data
+    try:
+        return MINILM.checked(archive, name)
+    except InputRefused as exc:
+        raise RetrieverError(str(exc)) from None
 
 
 @functools.cache

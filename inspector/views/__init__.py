@@ -17,7 +17,8 @@ from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "state": ["AppState", "MAX_CAP", "MAX_COMPARE", "MAX_TABLE_ROWS", "PASTE", "SAMPLE", "UPLOAD", "UPLOAD_UNIT",
-              "bounded_link", "checked_spec", "parse_budgets"],
+              "bounded_link", "checked_spec", "model_tokenizers", "parse_budgets",
+              "sizes_defaults"],
     "launch": ["ENV_CORPUS", "ENV_ROOTS", "SAMPLE_CORPUS", "LaunchConfig", "corpus_folder_problem", "launch_config"],
     "kept_uploads": ["is_kept", "keep_uploads", "kept_root"],
     "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],

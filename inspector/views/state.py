@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import RetrieverError, SpecError
-from ..lengths import LENGTH_NAMES
+from ..lengths import LENGTH_NAMES, MINILM_UNIT
 from ..model import MODES
 from ..retrieval.retriever_spec import RetrieverSpec
 from ..spec import DEFAULT_STAMP, IMPORTED, MAX_BUDGET, SIMILARITY_KINDS, SWEEP_BUDGETS, SplitterSpec
@@ -378,13 +378,38 @@ def _bounded(key: str, values: list[str]) -> tuple[list[str], list[str]]:
     return kept, problems
 
 
+def model_tokenizers() -> tuple[str, ...]:
+    """The units of the embedding models installed here that count in their own tokenizer."""
+    from ..errors import MissingExtra
+    from ..packaged import MINILM
+
+    try:
+        MINILM.path()
+    except MissingExtra:
+        return ()
+    return (MINILM_UNIT,)
+
+
+def sizes_defaults(state: AppState) -> tuple[str, int]:
+    """The Chunk sizes page's tokenizer and cap: the retriever's own when it is all-MiniLM-L6-v2
+    and the link named neither, else the state's."""
+    from ..retrieval.minilm import MAX_PIECES
+    from ..retrieval.retriever_spec import parse_retriever
+
+    default = AppState()
+    if (state.embed, state.cap) == (default.embed, default.cap) and \
+            parse_retriever(state.retriever).base.embedder == MINILM_UNIT and MINILM_UNIT in model_tokenizers():
+        return MINILM_UNIT, MAX_PIECES
+    return state.embed, state.cap
+
+
 def unit_problem(unit: str, uploaded_units: Sequence[str]) -> str | None:
     """Why ``unit`` may not come from a link or a text box, or None.
 
     Tokenizer paths are refused: whoever sends a link would choose which server file is read.
     Uploaded tokenizers are named by hash and must be held by this server.
     """
-    if unit == "chars" or unit in LENGTH_NAMES:
+    if unit == "chars" or unit in LENGTH_NAMES or unit == MINILM_UNIT:
         return None
     if UPLOAD_UNIT.match(unit):
         if unit in uploaded_units:

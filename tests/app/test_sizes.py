@@ -42,3 +42,20 @@ def test_the_embedder_in_the_link_is_the_one_used():
     assert_clean(at)
     assert at.selectbox(key="embed").value == "cl100k"
     assert at.query_params["embedder"] == "cl100k"
+
+
+def test_with_minilm_as_the_retriever_the_sizes_are_its_word_pieces_against_its_cap(monkeypatch):
+    from inspector.retrieval.minilm import MiniLM
+
+    monkeypatch.setenv("CHUNK_INSPECTOR_TRANSFORMERS", "minilm")
+    at = app({"retriever": "dense:minilm"})
+    at.switch_page("app_pages/sizes.py").run()
+    assert_clean(at)
+    assert (at.selectbox(key="embed").value, at.number_input(key="cap").value) == ("minilm", 256)
+    over = MiniLM().over_cap(Workspace(SAMPLE).pool("structured:800").texts())
+    assert metrics(at)["Over the cap"] == str(sum(over)) != "0", "the model's own count of what it cuts"
+    assert (at.query_params["embedder"], at.query_params["cap"]) == ("minilm", "256"), "a link shows the same"
+    monkeypatch.delenv("CHUNK_INSPECTOR_TRANSFORMERS")
+    plain = app({"retriever": "bm25"})
+    plain.switch_page("app_pages/sizes.py").run()
+    assert (plain.selectbox(key="embed").value, plain.number_input(key="cap").value) == ("o200k", 512)

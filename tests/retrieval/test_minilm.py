@@ -94,6 +94,6 @@ def test_a_file_that_is_not_the_published_one_is_refused(tmp_path):
 
 
 def test_without_the_weights_the_message_names_the_extra(monkeypatch, tmp_path):
-    monkeypatch.setattr(minilm.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr("inspector.packaged.importlib.util.find_spec", lambda name: None)
     with pytest.raises(RetrieverError, match=r"pip install '\.\[minilm\]'"):
         MiniLM()
