@@ -126,3 +126,16 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
         embedded_texts=len(texts) if dense else 0, embedded_tokens=sum(o200k.count_many(texts)) if dense else 0,
         paid_embeddings=dense and retriever_spec.base.embedder == "openai", llm_calls=calls,
         llm_input_tokens=prompts, llm_output_tokens=calls * EXPECTED_OUTPUT_TOKENS)
+
+
+def splitter_tokens(part, spec: str, unit: str) -> int:
+    """Tokens, in ``unit``, of what ``spec``'s splitter itself embeds over ``part``'s documents
+    (the semantic chunker's sentence windows, the cluster chunker's pieces; 0 for the rest)."""
+    from ..split.similarity import chunker_inputs
+
+    spec = parse_spec(spec).base
+    if spec.kind not in SIMILARITY_KINDS:
+        return 0
+    split_length, count_length = get_length(spec.unit), get_length(unit)
+    return sum(sum(count_length.count_many(chunker_inputs(document, spec, part.analysis(document), split_length)))
+               for document in part.documents)

@@ -30,8 +30,9 @@ def format_tune(result: TuneResult, *, documents: int) -> list[str]:
     excluded = [c for c in result.candidates if c.excluded]
     if excluded:
         lines += ["", "left out:"] + [f"    {c.label:26s}{c.excluded}" for c in excluded]
-    lines.append(f"   embedded counts {result.unit} tokens over the corpus; * marks the Pareto front of "
-                 f"{result.objective} against them")
+    lines.append(f"   embedded counts {result.unit} tokens embedded to build the index (the chunks, and what a "
+                 f"semantic or cluster chunker embeds to cut); * marks the Pareto front of {result.objective} "
+                 "against them")
     if yours:
         lines.append(f"   whole@5: questions of {result.asked} whose five chunks hold no atom cut in two "
                      "(not a measure of answers: those questions have no evidence)")

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..confidence import SEED, Interval, rate
+from ..measure.cost import splitter_tokens
 from ..reports.decide import Decision, decide
 from ..retrieval.ranking import Retriever
 from ..spec import SplitterSpec, parse_spec
@@ -50,7 +51,11 @@ class Candidate:
 
     chunks: int = 0
     embedded: int = 0
-    """Tokens embedded over the corpus, prefixes included, in the cap's unit (o200k without one)."""
+    """Tokens embedded to build the index, in the cap's unit (o200k without one): every chunk with
+    its prefix, and what the splitter itself embeds (``splitter_embedded``)."""
+
+    splitter_embedded: int = 0
+    """The part of ``embedded`` the semantic and cluster chunkers embed to choose their cuts."""
 
     duplication: float = 0.0
     """Characters in chunks over characters in the corpus (overlap repeats text)."""
@@ -81,7 +86,8 @@ class Candidate:
     def as_dict(self) -> dict:
         return {"spec": str(self.spec), "splitter": self.label,
                 "score": self.score.as_dict() if self.score else None, "sampled": self.sampled,
-                "chunks": self.chunks, "embedded": self.embedded, "duplication": self.duplication,
+                "chunks": self.chunks, "embedded": self.embedded, "splitter_embedded": self.splitter_embedded,
+                "duplication": self.duplication,
                 "ctx_tokens": self.ctx_tokens, "over_cap": self.over_cap, "excluded": self.excluded,
                 "front": self.front, "answered": "".join(map(str, self.hits)),
                 **({"whole": self.whole.as_dict(), "asked_tokens": self.asked_tokens} if self.whole else {})}
@@ -252,8 +258,9 @@ def measure_candidate(workspace, spec: SplitterSpec | str, goal: Goal, retriever
     characters = workspace.characters
     duplication = summary.span_chars / characters if characters else 0.0
     over_cap = sum(1 for size in sizes if goal.cap and size > goal.cap[0])
-    candidate = Candidate(spec, None, chunks=summary.chunks, embedded=sum(sizes), duplication=duplication,
-                          over_cap=over_cap)
+    own = sum(workspace.per_part("count what the splitter embeds", splitter_tokens, str(spec), goal.unit))
+    candidate = Candidate(spec, None, chunks=summary.chunks, embedded=sum(sizes) + own, splitter_embedded=own,
+                          duplication=duplication, over_cap=over_cap)
     if goal.max_duplication is not None and duplication > goal.max_duplication + 1e-12:
         return replace(candidate, excluded=f"duplication {duplication:.2f} over {goal.max_duplication:g}")
     if goal.asked is not None and not sample:

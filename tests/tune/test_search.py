@@ -56,6 +56,21 @@ def test_costs_are_counted_in_the_caps_unit(sample_markdown, golden):
     assert overlapping.duplication > 1.1 > next(c for c in result.ranked if not c.spec.overlap).duplication
 
 
+def test_a_similarity_chunker_pays_for_what_it_embeds_to_cut(sample_markdown, golden):
+    from inspector.lengths import get_length
+    from inspector.split.similarity import chunker_inputs
+
+    result = tune(sample_markdown, ["cluster:200t", "recursive:800"], golden=[golden], cap=(512, "cl100k"))
+    cluster = next(c for c in result.ranked if c.spec.kind == "cluster")
+    recursive = next(c for c in result.ranked if c.spec.kind == "recursive")
+    cl100k, o200k = get_length("cl100k"), get_length("o200k")
+    own = sum(sum(cl100k.count_many(chunker_inputs(d, cluster.spec, sample_markdown.analysis(d), o200k)))
+              for d in sample_markdown.documents)
+    assert cluster.splitter_embedded == own > 0 and recursive.splitter_embedded == 0
+    assert cluster.embedded == sum(sample_markdown.sizes(cluster.spec, "cl100k")) + own
+    assert recursive.embedded == sum(sample_markdown.sizes(recursive.spec, "cl100k"))
+
+
 def test_many_questions_are_halved_the_best_third_going_on(sample_markdown, many):
     assert len(many.items) >= HALVING_FROM
     steps = []
