@@ -37,8 +37,9 @@ from inspector.spec import (
     DEFAULT_THRESHOLD,
     IMPORTED,
     KINDS,
+    LLM_KIND,
     MAX_SPEC_LENGTH,
-    SIMILARITY_KINDS,
+    MEANING_KINDS,
     SIMILARITY_MODELS,
 )
 from inspector.split import available_adapters
@@ -52,6 +53,7 @@ from inspector.views import (
     IndexSearch,
     LaunchConfig,
     corpus_folder_problem,
+    cuts_problem,
     is_kept,
     kept_root,
     launch_config,
@@ -237,7 +239,7 @@ def _corpus_widgets(ctx: Context) -> None:
 
 def _splitter_widgets(ctx: Context) -> None:
     sets = chunk_sets(ctx)
-    options = [*KINDS, *available_adapters(), *sets]
+    options = [*KINDS, LLM_KIND, *available_adapters(), *sets]
     if st.session_state.get("kind") not in options:
         if menu_choice(str(st.session_state.get("kind", "")))[0] == IMPORTED:
             options.append(st.session_state["kind"])  # named by a link; the check below says why it fails
@@ -249,7 +251,8 @@ def _splitter_widgets(ctx: Context) -> None:
                                "sentences. recursive: tries separators in turn. structured: keeps code "
                                "blocks and tables whole. heading: one section per chunk. semantic: breaks "
                                "where neighbouring sentences' embeddings drift apart. cluster: groups small "
-                               "pieces whose embeddings are alike (Chroma's). ext-…: an "
+                               "pieces whose embeddings are alike (Chroma's). llm: a chat model names where "
+                               "topics change (its answers written beforehand by `chunk-inspector context`). ext-…: an "
                                "installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
                                "its offsets checked against the text. imported: chunks brought in on the "
                                "Import page, fixed as they were made.")
@@ -261,11 +264,11 @@ def _splitter_widgets(ctx: Context) -> None:
     fixed = " (imported chunks are fixed as they were made)" if imported else ""
     budget = st.number_input("Budget", min_value=0, max_value=1_000_000, step=50, key="budget",
                              on_change=touched, disabled=imported, help="Largest chunk, in the unit above." + fixed)
-    similar = kind in SIMILARITY_KINDS
+    similar = kind in MEANING_KINDS
     overlap = st.number_input("Overlap", min_value=0, max_value=1_000_000, step=10, key="overlap",
                               disabled=imported or similar, on_change=touched,
                               help="How much of each chunk the next one repeats." + fixed
-                              + " (the semantic and cluster chunkers repeat nothing)" * similar)
+                              + " (the semantic, cluster and llm chunkers repeat nothing)" * similar)
     prefix = st.checkbox("Prefix the heading path", key="heading_prefix", on_change=touched, disabled=imported,
                          help="Each chunk starts with its section's headings (counts against the budget)." + fixed)
     header = st.checkbox("Repeat the table header", key="table_header", on_change=touched, disabled=imported,
@@ -306,6 +309,9 @@ def _splitter_widgets(ctx: Context) -> None:
     except LengthError as exc:
         ctx.problem = ctx.problem or f"The unit cannot be used: {exc}"
     st.caption(f"Spec `{s.spec()}` · {md(spec_title(s.spec(), sets))}")
+    problem = cuts_problem(ctx.workspace, spec) if ctx.workspace is not None else None
+    if problem:
+        ctx.problem = ctx.problem or problem[0].upper() + problem[1:]
     if spec.context and ctx.workspace is not None:
         have, total = ctx.workspace.context_coverage(spec)
         if have < total:
@@ -315,11 +321,18 @@ def _splitter_widgets(ctx: Context) -> None:
 
 
 def _similarity_widgets(kind: str) -> dict:
-    """The semantic and cluster chunkers' own settings, as ``AppState`` fields."""
-    if kind not in SIMILARITY_KINDS:
+    """The semantic, cluster and llm chunkers' own settings, as ``AppState`` fields."""
+    if kind not in MEANING_KINDS:
         return {}
     atoms = st.checkbox("Keep code blocks and tables whole", key="atoms", on_change=touched,
                         help="Off, the chunker cuts wherever its sentences or pieces end, as the library's does.")
+    if kind == LLM_KIND:
+        model = st.text_input("Chat model", key="split_model", on_change=touched, max_chars=200,
+                              help="The model whose answers place the cuts, as `chunk-inspector context "
+                                   "--spec 'llm:800;llm=MODEL'` kept them. Nothing is sent from here.")
+        piece = st.number_input("Piece size (0: 50 tokens or 200 characters)", min_value=0, max_value=1_000_000,
+                                key="piece", on_change=touched, help="The size of the numbered pieces it reads.")
+        return {"atoms": atoms, "split_model": model.strip(), "piece": int(piece)}
     model = st.selectbox("Embed pieces with", [*SIMILARITY_MODELS[:1], *transformers()], key="similarity_model",
                          on_change=touched, help="wordllama ships inside its package; all-MiniLM-L6-v2 is offered "
                                                  "when the server allows transformer models.")

@@ -70,6 +70,7 @@ def start_session(launch: LaunchConfig) -> None:
         "address": initial.address, "stamp": initial.stamp, "atoms": initial.atoms,
         "similarity_model": initial.similarity_model or SIMILARITY_MODELS[0],
         "threshold": initial.threshold or DEFAULT_THRESHOLD, "piece": initial.piece,
+        "split_model": initial.split_model,
     }
     for key, value in defaults.items():
         st.session_state[key] = value
@@ -116,6 +117,7 @@ def use_spec(text: str) -> None:
     st.session_state.update(kind=spec.kind, budget=spec.budget, overlap=spec.overlap,
                             heading_prefix=spec.prefixes_path, address=spec.address, atoms=spec.atoms,
                             similarity_model=spec.embed_model, threshold=spec.percentile, piece=spec.piece,
+                            split_model=spec.split_model or st.session_state.get("split_model", ""),
                             table_header=spec.repeats_header_in(st.session_state.get("mode", "markdown")))
     if spec.unit in LENGTH_NAMES:
         st.session_state["unit"] = spec.unit

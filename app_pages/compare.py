@@ -31,6 +31,7 @@ from inspector.views import (
     chunk_set_title,
     compare_suggestions,
     cost_frame,
+    cuts_problem,
     index_of,
     interval_notes,
     probe_figure,
@@ -139,6 +140,9 @@ for text in picked:
         spec = checked_spec(text, _shared.uploaded_units())
         if spec.is_imported:
             ctx.workspace.chunk_set(spec.chunk_set)
+        problem = cuts_problem(ctx.workspace, spec)
+        if problem:
+            raise SpecError(problem)
         specs.append(str(spec))
     except (SpecError, ChunkSetError) as exc:
         refused.append(f"{text!r}: {exc}")

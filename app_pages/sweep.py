@@ -8,6 +8,7 @@ from app_pages._tables import SoFar, data_table
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import (
+    cuts_problem,
     interval_notes,
     parse_budgets,
     sweep_context_figure,
@@ -45,8 +46,15 @@ if problem:
     st.error(md(f"Budgets not understood: {problem}. Showing {', '.join(map(str, state.sweep))}."))
     budgets = state.sweep
 _shared.update(sweep=budgets)
+uncut = {b: cuts_problem(ctx.workspace, ctx.spec.with_budget(b)) for b in budgets}
+if any(uncut.values()):
+    st.warning(md(f"Budgets left out: {', '.join(str(b) for b, why in uncut.items() if why)}: "
+                  f"{next(why for why in uncut.values() if why)}"))
+    budgets = tuple(b for b, why in uncut.items() if not why)
 retriever = retriever_picker()
 _shared.publish()
+if not budgets:
+    st.stop()
 
 st.caption(f"Splitter `{state.spec()}` ({ctx.spec.label}) at {len(budgets)} budgets; "
            "change the splitter in the sidebar.")

@@ -32,6 +32,11 @@ def data_folder(environ: Mapping[str, str] | None = None) -> Path:
     return Path(environ.get(ENV_DATA) or DEFAULT_FOLDER)
 
 
+def document_hash(text: str) -> str:
+    """What a document's kept values are known by: 32 hex digits of BLAKE2b over its text."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def use_wal(connection, wait: float = 30.0) -> None:
     """Put a SQLite connection's database in write-ahead-log mode. Changing the journal mode
     takes a lock that SQLite's busy timeout does not always wait for, so processes opening a new

@@ -19,7 +19,9 @@ naming the model (or the name under which imported lines were kept).
 ``inspector.split.similarity``): ``;embed=MODEL`` names the model (``SIMILARITY_MODELS``),
 ``;threshold=P`` the semantic chunker's breakpoint percentile, ``;piece=N`` the size of the
 cluster chunker's pieces, and ``+atoms`` keeps code blocks and tables whole, e.g.
-``semantic:800;threshold=90`` or ``cluster:400t+atoms``.
+``semantic:800;threshold=90`` or ``cluster:400t+atoms``. ``llm`` cuts where a chat model says
+the topic changes (see ``inspector.split.llm``): ``;llm=MODEL`` names the model whose kept answers
+place the cuts (with ``+context`` it wrote the lines too), ``;piece=N`` the pieces it reads.
 
 Imported chunks (see ``inspector.chunks.sets``) are named ``imported:ID[:UNIT]``: ``ID`` is the
 chunk set's 16 hex digits, and the unit only says how sizes are counted (the chunks are fixed).
@@ -37,6 +39,11 @@ KINDS: tuple[str, ...] = ("fixed", "paragraph", "sentence", "recursive", "struct
                           "cluster")
 #: The kinds that cut where an embedder finds the meaning changes (``split.similarity``).
 SIMILARITY_KINDS: tuple[str, ...] = ("semantic", "cluster")
+#: The kind whose cuts a chat model places (``split.llm``): not among ``KINDS``, which split
+#: with nothing but the text (what the app offers, ``tune`` searches and drop-ins wrap), since
+#: its cuts need a model's answers written beforehand.
+LLM_KIND = "llm"
+MEANING_KINDS: tuple[str, ...] = (*SIMILARITY_KINDS, LLM_KIND)
 #: The models a similarity chunker may embed with: offline, their weights in a package.
 SIMILARITY_MODELS: tuple[str, ...] = ("wordllama", "minilm")
 #: LangChain's SemanticChunker breaks where a gap is above this percentile of the document's gaps.
@@ -121,7 +128,10 @@ class SplitterSpec:
     percentile of the document's gaps (1-99); 0 means ``DEFAULT_THRESHOLD``."""
 
     piece: int = 0
-    """For ``cluster``: the size of the pieces it clusters, in ``unit``; 0 means ``DEFAULT_PIECE``."""
+    """For ``cluster`` and ``llm``: the size of the pieces they group, in ``unit``; 0 means ``DEFAULT_PIECE``."""
+
+    split_model: str = ""
+    """For ``llm``: the chat model whose kept answers place the cuts (``;llm=MODEL``)."""
 
     def __post_init__(self) -> None:
         problem = self.problem()
@@ -134,8 +144,8 @@ class SplitterSpec:
             return self._imported_problem()
         if self.chunk_set:
             return f"only imported chunks name a chunk set, not {self.kind!r}"
-        if self.kind not in KINDS and not self.is_adapter:
-            return f"unknown splitter {self.kind!r}; choose one of {', '.join(KINDS)}"
+        if self.kind not in (*KINDS, LLM_KIND) and not self.is_adapter:
+            return f"unknown splitter {self.kind!r}; choose one of {', '.join((*KINDS, LLM_KIND))}"
         if not isinstance(self.budget, int) or self.budget <= 0:
             return f"budget must be a positive whole number, got {self.budget!r}"
         if self.budget > MAX_BUDGET:
@@ -151,19 +161,34 @@ class SplitterSpec:
         return self._stamp_problem() or self._context_problem() or self._similarity_problem()
 
     def _similarity_problem(self) -> str | None:
-        if self.kind not in SIMILARITY_KINDS:
-            if self.atoms or self.embed or self.threshold or self.piece:
-                return (f"+atoms, embed, threshold and piece belong to the semantic and cluster chunkers, "
+        if self.kind not in MEANING_KINDS:
+            if self.atoms or self.embed or self.threshold or self.piece or self.split_model:
+                return (f"+atoms, embed, threshold and piece belong to the semantic, cluster and llm chunkers, "
                         f"not {self.kind!r}")
             return None
         if self.overlap:
             return f"the {self.kind} chunker cuts where the meaning changes and repeats nothing: it takes no overlap"
+        if self.kind == LLM_KIND:
+            return self._llm_problem()
         if self.embed and self.embed not in SIMILARITY_MODELS:
             return f"a {self.kind} chunker embeds with {' or '.join(SIMILARITY_MODELS)}, not {self.embed[:60]!r}"
         if self.threshold and (self.kind != "semantic" or not 1 <= self.threshold <= 99):
             return "threshold is the semantic chunker's percentile, a whole number from 1 to 99"
         if self.piece and (self.kind != "cluster" or not 0 < self.piece < self.budget):
             return f"piece is the cluster chunker's piece size, smaller than the budget ({self.budget})"
+        return None
+
+    def _llm_problem(self) -> str | None:
+        if not self.split_model:
+            return "the llm chunker needs the chat model that places its cuts: e.g. llm:800;llm=MODEL"
+        if any(c in self.split_model for c in ";+ \n"):
+            return f"a model's name holds no ';', '+' or spaces, got {self.split_model[:60]!r}"
+        if self.context_model and self.context_model != self.split_model:
+            return "an llm chunker's context lines are written by the model that places its cuts (one ;llm=MODEL)"
+        if self.embed or self.threshold:
+            return "embed and threshold belong to the semantic and cluster chunkers, not the llm chunker"
+        if self.piece and not 0 < self.piece < self.budget:
+            return f"piece is the llm chunker's piece size, smaller than the budget ({self.budget})"
         return None
 
     def _stamp_problem(self) -> str | None:
@@ -199,7 +224,7 @@ class SplitterSpec:
                 != (MAX_BUDGET, 0, None, None, False, False)):
             return "imported chunks are fixed: they take no budget, overlap or flags"
         if (self.separators != DEFAULT_SEPARATORS or self.stamp != DEFAULT_STAMP or self.context_model
-                or self.atoms or self.embed or self.threshold or self.piece):
+                or self.atoms or self.embed or self.threshold or self.piece or self.split_model):
             return "imported chunks are fixed: they take no separators or other options"
         return None if self.unit else "unit must not be empty"
 
@@ -221,7 +246,7 @@ class SplitterSpec:
 
     @property
     def piece_size(self) -> int:
-        """The size of the cluster chunker's pieces, in ``unit`` (by default Chroma's, or a
+        """The size of the cluster and llm chunkers' pieces, in ``unit`` (by default Chroma's, or a
         quarter of a budget too small for four of them)."""
         return self.piece or min(DEFAULT_PIECE[self.in_tokens], max(1, self.budget // 4))
 
@@ -316,8 +341,8 @@ class SplitterSpec:
             text += ";seps=" + ",".join(quote(s, safe="") for s in self.separators)
         if self.stamp != DEFAULT_STAMP:
             text += ";stamp=" + quote(self.stamp, safe="")
-        if self.context_model:
-            text += ";llm=" + quote(self.context_model, safe="/._-:")
+        if self.split_model or self.context_model:
+            text += ";llm=" + quote(self.split_model or self.context_model, safe="/._-:")
         if self.embed:
             text += ";embed=" + self.embed
         text += f";threshold={self.threshold}" * bool(self.threshold) + f";piece={self.piece}" * bool(self.piece)
@@ -378,7 +403,9 @@ class SplitterSpec:
         return cls(kind=match["kind"], budget=_number(match["budget"], "budget"), unit=unit,
                    overlap=_number(match["overlap"] or "0", "overlap"), heading_prefix=flags.get("path"),
                    table_header=flags.get("header"), separators=options["seps"], address=flags.get("address", False),
-                   stamp=options["stamp"], context=flags.get("context", False), context_model=options["llm"],
+                   stamp=options["stamp"], context=flags.get("context", False),
+                   context_model=options["llm"] if flags.get("context") or match["kind"] != LLM_KIND else "",
+                   split_model=options["llm"] if match["kind"] == LLM_KIND else "",
                    atoms=flags.get("atoms", False), embed=options["embed"],
                    threshold=_number(options["threshold"], "threshold"), piece=_number(options["piece"], "piece"))
 

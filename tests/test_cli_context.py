@@ -116,3 +116,34 @@ def test_a_dry_run_needs_a_model_but_no_endpoint(capsys):
     assert status == 0 and "178 prompts to send" in out
     status, _, err = run(capsys, "context", HANDBOOK, "--spec", "structured:800", "--dry-run")
     assert status == 2 and "give --context-model MODEL" in err
+
+
+def test_an_llm_chunkers_cuts_are_priced_written_once_and_measured_by_every_engine(capsys, monkeypatch):
+    spec = "llm:400t;llm=tiny"
+    status, _, err = run(capsys, "report", HANDBOOK, "--spec", spec, "--quiet")
+    assert status == 2 and f"write them with `chunk-inspector context CORPUS --spec '{spec}'`" in err
+    with ChatServer() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        status, out, _ = run(capsys, "context", HANDBOOK, "--spec", "llm:400t+context;llm=tiny", "--dry-run",
+                             "--input-price", "0.15")
+        assert status == 0 and not server.prompts
+        assert "14 documents, 0 split with answers kept from tiny: 43 to 84 prompts to send" in out
+        assert "at most $0.01" in out and "the context lines are priced once these cuts are written" in out
+        status, _, err = run(capsys, "context", HANDBOOK, "--spec", spec)
+        assert status == 1 and "nothing sent: 84 requests need --yes" in err and not server.prompts
+        status, out, _ = run(capsys, "context", HANDBOOK, "--spec", spec, "--yes")
+        sent = len(server.prompts)
+        assert status == 0 and 43 <= sent <= 84 and f"sent {sent} prompts to tiny; 14 of 14 documents split" in out
+        status, out, _ = run(capsys, "context", HANDBOOK, "--spec", spec, "--yes")
+        assert status == 0 and "14 split with answers kept from tiny: 0 to 0 prompts" in out
+        assert len(server.prompts) == sent, "kept answers are not asked for again"
+        status, out, _ = run(capsys, "context", HANDBOOK, "--spec", "llm:400t+context;llm=tiny", "--yes")
+        assert status == 0 and "wrote" in out and "context lines with tiny" in out
+        assert all("<passage>" in p for p in server.prompts[sent:]), "the cuts kept, only lines were asked for"
+    reports = [json.loads(run(capsys, "report", HANDBOOK, "--spec", spec, "--json", "--quiet", "--engine", engine)[1])
+               for engine in ("memory", "stream")]
+    assert reports[0]["compare"] == reports[1]["compare"] and reports[0]["compare"][0]["spec"] == spec
+    status, out, _ = run(capsys, "export", HANDBOOK, "--spec", spec)
+    records = [json.loads(line) for line in out.splitlines()]
+    headed = [r for r in records if r["doc_id"].endswith("leave-policy.md")]
+    assert headed and all(r["end"] - r["start"] > 0 for r in headed)

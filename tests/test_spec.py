@@ -126,7 +126,7 @@ def test_specs_are_hashable_values():
 
 
 @given(
-    kind=st.sampled_from(KINDS),
+    kind=st.sampled_from([*KINDS, "llm"]),
     budget=st.integers(1, 5000),
     tokens=st.booleans(),
     unit=st.sampled_from(["o200k", "cl100k"]),
@@ -137,17 +137,21 @@ def test_specs_are_hashable_values():
     embed=st.sampled_from(["", *SIMILARITY_MODELS]),
     threshold=st.integers(0, 99),
     piece_share=st.floats(0, 0.99),
+    model=st.sampled_from(["gpt-4o-mini", "org/model-1.5:q4"]),
+    context=st.booleans(),
 )
 def test_every_spec_round_trips(kind, budget, tokens, unit, overlap_share, path, header, atoms, embed, threshold,
-                                piece_share):
+                                piece_share, model, context):
     similar = kind in SIMILARITY_KINDS
-    spec = SplitterSpec(kind, budget, unit if tokens else "chars", 0 if similar else int(budget * overlap_share),
-                        heading_prefix=path, table_header=header, atoms=similar and atoms,
+    by_meaning = similar or kind == "llm"
+    spec = SplitterSpec(kind, budget, unit if tokens else "chars", 0 if by_meaning else int(budget * overlap_share),
+                        heading_prefix=path, table_header=header, atoms=by_meaning and atoms,
                         embed=embed if similar else "", threshold=threshold if kind == "semantic" else 0,
-                        piece=int(budget * piece_share) if kind == "cluster" else 0)
+                        piece=int(budget * piece_share) if kind in ("cluster", "llm") else 0,
+                        split_model=model if kind == "llm" else "", context=context, context_model=model * context)
     again = parse_spec(str(spec))
-    similarity = (again.atoms, again.embed, again.threshold, again.piece)
-    assert similarity == (spec.atoms, spec.embed, spec.threshold, spec.piece)
+    similarity = (again.atoms, again.embed, again.threshold, again.piece, again.split_model, again.context_model)
+    assert similarity == (spec.atoms, spec.embed, spec.threshold, spec.piece, spec.split_model, spec.context_model)
     assert (again.kind, again.budget, again.unit, again.overlap) == (spec.kind, spec.budget, spec.unit, spec.overlap)
     assert again.prefixes_path == spec.prefixes_path
     assert again.repeats_header == spec.repeats_header

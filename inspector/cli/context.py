@@ -7,7 +7,7 @@ import os
 import sys
 from dataclasses import replace
 
-from ..spec import parse_spec
+from ..spec import LLM_KIND, parse_spec
 from .config import ContextOptions
 from .opening import Run, load
 from .output import ProgressBar, fail
@@ -42,7 +42,9 @@ def run_context(run: Run) -> int:
     if spec.is_imported or spec.is_adapter:
         return fail("context lines are written for the built-in splitters' chunks")
     base = spec.base
-    model = spec.context_model or (options.import_file and options.name) or options.given_model
+    if base.kind == LLM_KIND and options.import_file:
+        return fail("--import keeps context lines; an llm chunker's cuts are written by its model")
+    model = spec.split_model or spec.context_model or (options.import_file and options.name) or options.given_model
     endpoint = None
     if options.dry_run and not options.import_file:  # a dry run sends nothing: it needs a model, not an endpoint
         model = model or config.context_model
@@ -57,6 +59,10 @@ def run_context(run: Run) -> int:
     if isinstance(loaded, int):
         return loaded
     corpus, workspace = loaded
+    if base.kind == LLM_KIND:
+        status = _write_cuts(workspace, base, options, endpoint, str(config.corpus.path), spec.context)
+        if status is not None or not spec.context:
+            return status or 0
     store = ContextStore(data_folder())
     results = workspace.split(base)
     if options.import_file:
@@ -73,7 +79,7 @@ def run_context(run: Run) -> int:
     sys.stdout.write(f"{base} on {config.corpus.path}: {plan.summary(options.input_price, options.output_price)}\n")
     if options.dry_run or not plan.jobs:
         return 0
-    if not _confirmed(options.yes, plan):
+    if not _confirmed(options.yes, len(plan.jobs)):
         return 1
     bar = ProgressBar(enabled=sys.stderr.isatty())
     run = write_lines(plan, workspace.documents, endpoint, store, lambda done, total: bar("lines written", done, total),
@@ -88,16 +94,46 @@ def run_context(run: Run) -> int:
     return 1 if run.failures else 0
 
 
-def _confirmed(yes: bool, plan) -> bool:
+def _write_cuts(workspace, spec, options: ContextOptions, endpoint, path: str, lines: bool) -> int | None:
+    """Plan, confirm and write the answers that place an llm chunker's cuts: None when every
+    one is kept (context lines can be planned next), else the command's exit status."""
+    from ..context.splits import plan_splits, write_splits
+    from ..data_folder import data_folder
+    from ..split.answers import SplitAnswers
+
+    store = SplitAnswers(data_folder())
+    analyses = [workspace.analysis(d) for d in workspace.documents]
+    plan = plan_splits(workspace.documents, analyses, spec, store)
+    sys.stdout.write(f"{spec} on {path}: {plan.summary(options.input_price, options.output_price)}\n")
+    if not plan.jobs:
+        return None
+    if options.dry_run:
+        if lines:
+            sys.stdout.write("the context lines are priced once these cuts are written\n")
+        return 0
+    if not _confirmed(options.yes, plan.most, "up to "):
+        return 1
+    bar = ProgressBar(enabled=sys.stderr.isatty())
+    run = write_splits(plan, workspace.documents, analyses, endpoint, store,
+                       lambda done, total: bar("documents split", done, total))
+    for failure in run.failures:
+        sys.stderr.write(f"{failure.doc_id}: {failure.reason}\n")
+    sys.stdout.write(f"sent {run.sent:,} prompts to {spec.split_model}; {run.finished:,} of {len(plan.jobs):,} "
+                     "documents split" + (f"; stopped after {len(run.failures)} failures, {run.not_sent:,} documents "
+                                          "not sent" if run.not_sent else "") + "\n")
+    return 1 if run.failures else None
+
+
+def _confirmed(yes: bool, requests: int, bound: str = "") -> bool:
     """Whether to send the plan printed above: ``--yes``, or an answer on a terminal. Without a
     terminal and without ``--yes`` nothing is sent (exit status 1)."""
     if yes:
         return True
     if not sys.stdin.isatty():
-        sys.stderr.write(f"nothing sent: {len(plan.jobs):,} requests need --yes when no terminal can confirm "
+        sys.stderr.write(f"nothing sent: {requests:,} requests need --yes when no terminal can confirm "
                          "them (or look first with --dry-run)\n")
         return False
-    sys.stderr.write(f"send {len(plan.jobs):,} requests? [y/N] ")
+    sys.stderr.write(f"send {bound}{requests:,} requests? [y/N] ")
     sys.stderr.flush()
     answer = sys.stdin.readline().strip().lower()
     if answer in ("y", "yes"):

@@ -1,5 +1,6 @@
-"""Context lines (contextual retrieval): one or two sentences a language model writes to place
-each chunk in its document, kept and put before the chunk by ``+context`` specs.
+"""What a chat model writes about documents: context lines (contextual retrieval), one or two
+sentences placing each chunk in its document, put before the chunk by ``+context`` specs; and
+the answers that place the ``llm`` chunker's cuts (``splits``).
 
 ``store`` keeps the lines in the data folder by model, document hash and span, so a line is
 asked for once; ``writer`` plans a run (chunks, input tokens, cost) and asks an OpenAI-compatible
@@ -14,4 +15,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "writer": ["ChatEndpoint", "ContextFailure", "ContextJob", "ContextPlan", "ContextRun", "plan_key", "plan_lines",
                "prompt_for", "write_lines"],
     "lines_file": ["ImportedLines", "import_lines"],
+    "splits": ["SplitFailure", "SplitPlan", "SplitRun", "plan_splits", "write_splits"],
 })

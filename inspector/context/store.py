@@ -10,13 +10,12 @@ sessions can share one file.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..data_folder import seal_holds, seal_of, use_wal
+from ..data_folder import document_hash, seal_holds, seal_of, use_wal
 from ..errors import ContextLineError
 from ..model import Document, Span
 
@@ -37,11 +36,6 @@ class Writing:
     done: int
     total: int
     heartbeat: float
-
-
-def document_hash(text: str) -> str:
-    """What a line's document is known by: 32 hex digits of BLAKE2b over its text."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 class ContextStore:

@@ -86,22 +86,27 @@ class ChatEndpoint:
 
     def line(self, prompt: str, sleep: Callable[[float], None] = time.sleep) -> str:
         """The model's answer to ``prompt``, as one clean line."""
+        line = " ".join(self.answer(prompt, MAX_OUTPUT_TOKENS, "a context line", sleep).split()).strip("\"' ")
+        if not line:
+            raise ContextServiceError(f"{self.model} answered an empty line")
+        return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS - 1].rstrip() + "…"
+
+    def answer(self, prompt: str, max_tokens: int, what: str = "an answer",
+               sleep: Callable[[float], None] = time.sleep) -> str:
+        """The model's answer to ``prompt`` as it wrote it, charged to the server's ledger first."""
         charge("chat", self.model, [prompt])  # before anything is sent: it may refuse
         raw = post_json(self.base_url + "/chat/completions",
-                        {"model": self.model, "temperature": 0, "max_tokens": MAX_OUTPUT_TOKENS,
+                        {"model": self.model, "temperature": 0, "max_tokens": max_tokens,
                          "messages": [{"role": "user", "content": prompt}]},
                         api_key=self.api_key, attempts=self.attempts, first_pause=self.first_pause,
                         timeout=self.timeout, sleep=sleep, error=ContextServiceError,
-                        what=f"a context line from {self.model}", server="the chat endpoint")
+                        what=f"{what} from {self.model}", server="the chat endpoint")
         try:
             content = json.loads(raw)["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
             raise ContextServiceError(f"{self.base_url} did not answer in OpenAI's chat format "
                                       "({\"choices\": [{\"message\": {\"content\": ...}}]})") from None
-        line = " ".join(str(content or "").split()).strip("\"' ")
-        if not line:
-            raise ContextServiceError(f"{self.model} answered an empty line")
-        return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS - 1].rstrip() + "…"
+        return str(content or "")
 
 
 def prompt_for(document: Document, start: int, end: int) -> str:

@@ -16,7 +16,7 @@ import time
 from dataclasses import asdict, dataclass, replace
 
 from ..lengths import get_length
-from ..spec import SIMILARITY_KINDS, parse_spec
+from ..spec import LLM_KIND, SIMILARITY_KINDS, parse_spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +57,12 @@ class IndexCost:
     """Whether the retriever's embedder is a paid service (``dense:openai:MODEL``)."""
 
     llm_calls: int = 0
-    """Prompts a chat model answers (a context line per chunk)."""
+    """Prompts a chat model answers (the llm chunker's windows, a context line per chunk)."""
 
     llm_input_tokens: int = 0
 
     llm_output_tokens: int = 0
-    """Expected: ``EXPECTED_OUTPUT_TOKENS`` a line."""
+    """The llm chunker's kept answers as counted; ``EXPECTED_OUTPUT_TOKENS`` a context line."""
 
     @staticmethod
     def total(parts) -> "IndexCost":
@@ -99,12 +99,13 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
     # Imported when measured: the command line reads ``Prices`` without loading the splitters.
     from ..context.writer import EXPECTED_OUTPUT_TOKENS, prompt_tokens
     from ..retrieval.retriever_spec import parse_retriever
+    from ..split.llm import document_run, kept_answers
     from ..split.similarity import chunker_inputs
     from ..split.splitters import split_document
 
     spec, retriever_spec = parse_spec(spec), parse_retriever(retriever)
     o200k = get_length("o200k")
-    seconds, inputs = 0.0, []
+    seconds, inputs, asked = 0.0, [], []
     if not spec.is_imported:  # imported chunks were made elsewhere: no splitting here
         base = spec.base
         length = get_length(base.unit)
@@ -118,18 +119,23 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
             seconds += time.perf_counter() - start
             if base.kind in SIMILARITY_KINDS:
                 inputs += chunker_inputs(document, base, analysis, length)
+            elif base.kind == LLM_KIND:  # the split above succeeded, so every answer is kept
+                asked += document_run(document, base, analysis, length, kept_answers(base, document.text)).asked
     texts = part.pool(spec).texts()
     dense = retriever_spec.base.kind != "bm25"
-    calls = prompts = 0
+    calls = len(asked)
+    prompts = sum(o200k.count_many([ask.prompt for ask, _ in asked]))
+    answered = sum(o200k.count_many([answer for _, answer in asked]))
     if spec.context:
         for document, result in zip(part.documents, part.split(spec.base)):
             calls += len(result.chunks)
+            answered += len(result.chunks) * EXPECTED_OUTPUT_TOKENS
             prompts += prompt_tokens(document, result.spans)
     return IndexCost(
         seconds=seconds, chunks=len(texts), chunker_texts=len(inputs), chunker_tokens=sum(o200k.count_many(inputs)),
         embedded_texts=len(texts) if dense else 0, embedded_tokens=sum(o200k.count_many(texts)) if dense else 0,
         paid_embeddings=dense and retriever_spec.base.embedder == "openai", llm_calls=calls,
-        llm_input_tokens=prompts, llm_output_tokens=calls * EXPECTED_OUTPUT_TOKENS)
+        llm_input_tokens=prompts, llm_output_tokens=answered)
 
 
 def splitter_tokens(part, spec: str, unit: str) -> int:

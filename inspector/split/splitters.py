@@ -16,13 +16,14 @@ from ..atoms.detect import analyze
 from ..errors import SpecError
 from ..lengths import Length, get_length
 from ..model import Document, Span, SplitResult, make_chunks, mode_tag
-from ..spec import SIMILARITY_KINDS, SplitterSpec, parse_spec
+from ..spec import LLM_KIND, SIMILARITY_KINDS, SplitterSpec, parse_spec
 from .address import Address
+from .llm import split_llm
 from .packing import Packed, Sizer
 from .packing_fast import FAST_KINDS, Columns, packed_columns
 from .pieces import seed_spans, split_general
 from .prefixes import prefixer
-from .similarity import split_similar
+from .similarity import cluster_pieces, split_similar
 
 
 def split_document(
@@ -129,10 +130,13 @@ def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
 
 def _general(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
              address: Address | None = None) -> list[Packed]:
-    """Chunks made piece by piece: by the similarity chunkers, or the general path of the rest."""
+    """Chunks made piece by piece: by the chunkers that cut by meaning, or the general path of the rest."""
     if spec.kind in SIMILARITY_KINDS:
         return split_similar(text, spec, analysis, sizer,
                              prefixer(text, spec, analysis, analysis.mode == "seed", sizer, address))
+    if spec.kind == LLM_KIND:
+        prefix_at = prefixer(text, spec, analysis, analysis.mode == "seed", sizer, address)
+        return split_llm(text, spec, cluster_pieces(text, spec, analysis, sizer, prefix_at), sizer, prefix_at)
     return split_general(text, spec, analysis, sizer, address)
 
 

@@ -9,7 +9,8 @@ and may read, ``menu`` how the splitter menu names its choices; ``frames`` the t
 the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here,
 ``spend`` what a page's run would send to a paid endpoint, ``stores`` the user's vector stores
 the server offers and reading one onto the corpus, ``kept_uploads`` uploads kept on the server
-so a round's link opens for colleagues; ``notebook`` draws one text and its chunks for a
+so a round's link opens for colleagues; ``readiness`` whether an ``llm`` chunker's cuts are
+written for the corpus; ``notebook`` draws one text and its chunks for a
 notebook or a script (``inspector.show``).
 """
 
@@ -23,6 +24,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "kept_uploads": ["is_kept", "keep_uploads", "kept_root"],
     "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],
     "costs": ["COST_COLUMNS", "cost_frame", "prices_for"],
+    "readiness": ["cuts_problem"],
     "frames": ["TABLE_A", "TABLE_B", "article_specs", "compare_frame", "compare_suggestions", "doc_view",
                "document_parts", "probe_verdict", "size_summary", "sizes_frame", "survival_verdict", "sweep_frame",
                "uploads_corpus"],

@@ -17,7 +17,7 @@ from ..errors import RetrieverError, SpecError
 from ..lengths import LENGTH_NAMES, MINILM_UNIT
 from ..model import MODES
 from ..retrieval.retriever_spec import RetrieverSpec
-from ..spec import DEFAULT_STAMP, IMPORTED, MAX_BUDGET, SIMILARITY_KINDS, SWEEP_BUDGETS, SplitterSpec
+from ..spec import DEFAULT_STAMP, IMPORTED, LLM_KIND, MAX_BUDGET, SIMILARITY_KINDS, SWEEP_BUDGETS, SplitterSpec
 from .retrievers import checked_retriever, retriever_problem
 
 #: Corpus values that are not folders.
@@ -93,7 +93,10 @@ class AppState:
     """For the semantic chunker: its breakpoint percentile (``;threshold=``); 0: its default."""
 
     piece: int = 0
-    """For the cluster chunker: the size of its pieces (``;piece=``); 0: its default."""
+    """For the cluster and llm chunkers: the size of their pieces (``;piece=``); 0: the default."""
+
+    split_model: str = ""
+    """For the llm chunker: the chat model whose kept answers place its cuts (``;llm=``)."""
 
     lane_b: str = ""
     """Spec string of a second splitter drawn beside the first; empty: side-by-side is off."""
@@ -125,14 +128,16 @@ class AppState:
         if self.unit == "chars" or self.unit in LENGTH_NAMES or UPLOAD_UNIT.match(self.unit):
             if self.kind == IMPORTED:
                 return SplitterSpec.imported(self.chunk_set, self.unit)
-            similar = self.kind in SIMILARITY_KINDS
+            similar, by_llm = self.kind in SIMILARITY_KINDS, self.kind == LLM_KIND
             return SplitterSpec(kind=self.kind, budget=self.budget, unit=self.unit, overlap=self.overlap,
                                 heading_prefix=self.heading_prefix, table_header=self.table_header,
                                 address=self.address, stamp=self.stamp if self.address else DEFAULT_STAMP,
                                 context=bool(self.context_model), context_model=self.context_model,
-                                atoms=similar and self.atoms, embed=self.similarity_model if similar else "",
+                                atoms=(similar or by_llm) and self.atoms,
+                                embed=self.similarity_model if similar else "",
                                 threshold=self.threshold if self.kind == "semantic" else 0,
-                                piece=self.piece if self.kind == "cluster" else 0)
+                                piece=self.piece if self.kind in ("cluster", LLM_KIND) else 0,
+                                split_model=self.split_model if by_llm else "")
         raise SpecError(f"unknown unit {self.unit!r}; choose chars, o200k, cl100k or upload a tokenizer.json")
 
     def spec_problem(self) -> str | None:
@@ -150,7 +155,8 @@ class AppState:
         return replace(self, chunk_set="", kind=spec.kind, budget=spec.budget, unit=spec.unit, overlap=spec.overlap,
                        heading_prefix=spec.heading_prefix, table_header=spec.table_header, address=spec.address,
                        stamp=spec.stamp, context_model=spec.context_model if spec.context else "",
-                       atoms=spec.atoms, similarity_model=spec.embed, threshold=spec.threshold, piece=spec.piece)
+                       atoms=spec.atoms, similarity_model=spec.embed, threshold=spec.threshold, piece=spec.piece,
+                       split_model=spec.split_model or self.split_model)
 
     def second_lane(self) -> str:
         """The spec a second lane opens with: the other of the two plain splitters at this budget,

@@ -13,7 +13,9 @@ from tests.support.app import (
     TITLES,
     app,
     assert_clean,
+    drawing,
     errors,
+    expected_cuts,
     metrics,
     plain,
     warnings,
@@ -260,3 +262,41 @@ def test_a_similarity_chunker_gets_its_own_settings_and_they_reach_the_link():
     at.selectbox(key="kind").set_value("fixed").run()
     assert_clean(at)
     assert at.query_params["spec"] == "fixed:400t"
+
+
+def test_an_llm_chunker_reads_its_kept_cuts_and_says_how_to_write_missing_ones(isolated_app):
+    from inspector import analyze, get_length, load_corpus
+    from inspector.corpus import SAMPLE_CORPUS
+    from inspector.data_folder import document_hash
+    from inspector.spec import SplitterSpec
+    from inspector.split.answers import SplitAnswers
+    from inspector.split.llm import document_run
+
+    link = "llm:1200+atoms;llm=tiny"
+    at = app({"spec": link})
+    assert_clean(at)
+    assert at.selectbox(key="kind").value == "llm" and at.text_input(key="split_model").value == "tiny"
+    assert at.number_input(key="overlap").disabled and at.checkbox(key="atoms").value is True
+    assert any(f"chunk-inspector context CORPUS --spec '{link}'" in e for e in errors(at)), errors(at)
+    assert not at.get("plotly_chart"), "nothing drawn without the cuts"
+    spec, store = SplitterSpec.parse(link), SplitAnswers(isolated_app)
+    for document in load_corpus(SAMPLE_CORPUS).documents:
+        run = document_run(document, spec, analyze(document.text), get_length("chars"), {},
+                           lambda ask: f"split after: {ask.first + 1}")
+        for ask, answer in run.asked:
+            store.put("tiny", document_hash(document.text), ask.digest, answer)
+    at = app({"spec": link})
+    assert_clean(at)
+    assert not errors(at) and at.query_params["spec"] == link
+    assert metrics(at)["Cut atoms"] == str(expected_cuts(link)) and "ci-overlay" in drawing(at)
+    at.text_input(key="split_model").set_value("other").run()
+    assert any("needs answers from other" in e for e in errors(at)), errors(at)
+    assert at.query_params["spec"] == "llm:1200+atoms;llm=other"
+    at = app({"spec": link, "budgets": "400,1200,1600", "cmp": ["structured:1200", link, "llm:400;llm=tiny"]})
+    at.switch_page("app_pages/sweep.py").run(timeout=120)
+    assert_clean(at)
+    assert any(w.startswith("Budgets left out: 400, 1600: ") for w in warnings(at)), warnings(at)
+    assert list(at.dataframe[0].value["budget"]) == [1200], "other budgets show other pieces, not asked about"
+    at.switch_page("app_pages/compare.py").run(timeout=120)
+    assert_clean(at)
+    assert any(e.startswith("Splitter left out: 'llm:400;llm=tiny'") for e in errors(at)), errors(at)

@@ -114,3 +114,25 @@ def test_the_printed_report_shows_the_cost_block_only_when_asked(capsys):
     lines = capsys.readouterr().out.splitlines()
     row = lines[lines.index(next(line for line in lines if "index-time cost" in line)) + 3]
     assert row.startswith("semantic 800") and row.split()[-1] == "0.00"
+
+
+def test_an_llm_chunker_costs_the_prompts_its_kept_answers_answered(isolated_app):
+    from inspector.data_folder import document_hash
+    from inspector.split.answers import SplitAnswers
+    from inspector.split.llm import document_run
+
+    workspace = _workspace(TEXT * 3)
+    document = workspace.documents[0]
+    spec = SplitterSpec.parse("llm:300;llm=m")
+    store = SplitAnswers(isolated_app)
+    answer = lambda ask: f"split after: {ask.first + 2}"
+    run = document_run(document, spec, workspace.analysis(document), get_length("chars"), {}, answer)
+    for ask, said in run.asked:
+        store.put("m", document_hash(document.text), ask.digest, said)
+    cost = index_cost(workspace, str(spec), "bm25")
+    o200k = get_length("o200k")
+    assert cost.llm_calls == len(run.asked) > 1
+    assert cost.llm_input_tokens == sum(o200k.count(ask.prompt) for ask, _ in run.asked)
+    assert cost.llm_output_tokens == sum(o200k.count(said) for _, said in run.asked)
+    assert cost.dollars(Prices(input=1.0, output=2.0)) == pytest.approx(
+        (cost.llm_input_tokens + 2 * cost.llm_output_tokens) / 1e6)

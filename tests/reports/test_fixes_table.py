@@ -26,6 +26,10 @@ def test_each_step_adds_one_fix_to_the_one_before():
     assert str(fix_specs("heading:256t", "m")["context"]) == "heading:256t+header+address+context;llm=m"
     with pytest.raises(ValueError, match="built-in"):
         fix_specs("imported:0123456789abcdef")
+    for spec in ("cluster:400t+atoms;piece=40", "llm:400t+atoms;llm=m;piece=40", "semantic:400t;threshold=90"):
+        steps = fix_specs(spec)
+        assert str(steps["none"]) == spec and str(steps["structure"]) == "structured:400t", \
+            "a chunker by meaning's own options stay with it"
 
 
 def test_in_seed_mode_the_structure_step_says_it_repeats_table_headers(sample_seed):

@@ -16,6 +16,7 @@ from inspector.measure.survival import survival
 from inspector.split import similarity
 from inspector.split.packing import Piece, Sizer
 from inspector.split.similarity import cluster_ends, semantic_groups, sentences
+from tests.support.chunks import check_span_invariants
 from tests.support.strategies import markdown_document
 
 
@@ -137,21 +138,6 @@ def test_on_the_sample_the_atoms_flag_keeps_every_fence_and_table_that_fits():
         assert survived == total, kind
 
 
-def _check_invariants(text, spec, result):
-    length = get_length(spec.unit)
-    spans = [(c.start, c.end) for c in result.chunks]
-    doc = Document("d.md", text)
-    if not text:
-        assert spans == []
-        return
-    assert spans[0][0] == 0 and spans[-1][1] == len(text), "the chunks cover the text"
-    assert all(a < b for a, b in spans), "no empty chunk"
-    assert all(x[1] == y[0] for x, y in zip(spans, spans[1:])), "sorted, no gap, no overlap"
-    for i, chunk in enumerate(result.chunks):
-        if length.count(chunk.embedded_text(doc)) > spec.budget:
-            assert i in result.oversized, f"chunk {i} over the budget and not reported"
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=markdown_document(), kind=st.sampled_from(["semantic", "cluster"]), budget=st.integers(8, 300),
        atoms=st.booleans(), path=st.booleans(), threshold=st.integers(0, 99),
@@ -159,7 +145,7 @@ def _check_invariants(text, spec, result):
 def test_similarity_chunks_tile_the_text_within_budget_in_characters(text, kind, budget, atoms, path, threshold, mode):
     spec = SplitterSpec(kind, budget, atoms=atoms, heading_prefix=path or None,
                         threshold=threshold if kind == "semantic" else 0)
-    _check_invariants(text, spec, split_document(Document("d.md", text), spec, analyze(text, mode)))
+    check_span_invariants(text, spec, split_document(Document("d.md", text), spec, analyze(text, mode)))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -167,7 +153,7 @@ def test_similarity_chunks_tile_the_text_within_budget_in_characters(text, kind,
        atoms=st.booleans(), unit=st.sampled_from(["o200k", "cl100k"]))
 def test_similarity_chunks_hold_token_budgets_in_real_tokens(text, kind, budget, atoms, unit):
     spec = SplitterSpec(kind, budget, unit, atoms=atoms)
-    _check_invariants(text, spec, split_document(Document("d.md", text), spec, length=get_length(unit)))
+    check_span_invariants(text, spec, split_document(Document("d.md", text), spec, length=get_length(unit)))
 
 
 def test_the_same_text_gives_the_same_chunks():

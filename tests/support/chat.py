@@ -1,10 +1,19 @@
-"""An OpenAI-compatible chat endpoint on the loopback address that writes context lines."""
+"""An OpenAI-compatible chat endpoint on the loopback address that writes context lines and
+places an llm chunker's cuts."""
 
 from __future__ import annotations
 
 import re
 
 from tests.support.loopback import LoopbackServer
+
+
+def cuts_for(prompt: str) -> str:
+    """The server's answer to an llm chunker's prompt: a cut before every shown piece that opens
+    with a heading (else after the first piece), so a test knows where the cuts fall."""
+    shown = [(int(n), body) for n, body in re.findall(r"<piece (\d+)>(.*?)</piece \1>", prompt, re.S)]
+    cuts = [n - 1 for n, body in shown[1:] if body.lstrip().startswith("#")] or [shown[0][0]]
+    return "split after: " + ", ".join(map(str, cuts))
 
 
 def line_for(prompt: str) -> str:
@@ -33,5 +42,6 @@ class ChatServer(LoopbackServer):
         refused = self.refuse(prompt)
         if refused:
             return (*refused, {})
+        answer = cuts_for(prompt) if "<piece " in prompt else line_for(prompt)
         return 200, {"object": "chat.completion", "model": body["model"], "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": line_for(prompt)}, "finish_reason": "stop"}]}, {}
+            {"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}]}, {}
