@@ -105,7 +105,7 @@ class Retrieval:
         command.add_argument("--retriever", metavar="SPEC", default="bm25",
                              help="what ranks chunks for the probe and the golden set: bm25 (default), dense (the "
                                   "bundled model), hybrid, dense:minilm (all-MiniLM-L6-v2), dense:model2vec:PATH, "
-                                  "dense:onnx:PATH or dense:openai:MODEL")
+                                  "dense:onnx:PATH or dense:openai:MODEL; |late after minilm or onnx chunks late")
         command.add_argument("--embeddings-url", metavar="URL",
                              help="base URL of an OpenAI-compatible embeddings server (default $OPENAI_BASE_URL)")
         command.add_argument("--rerank", metavar="SPEC",

@@ -48,6 +48,65 @@ class Embedder:
         return [False] * len(texts)
 
 
+class TokenEmbedder(Embedder):
+    """An embedder whose model gives a vector per token before pooling them (a transformer):
+    what late chunking pools per chunk. ``normalise``: whether its text vectors are scaled to
+    length 1."""
+
+    normalise: bool = True
+
+    def token_vectors(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """The vector of each of ``text``'s tokens (special tokens left out) read in context, and
+        each token's ``(start, end)`` in the text. A text longer than ``cap`` is read in windows
+        that overlap by ``cap // 8`` tokens, each token's vector taken from the window where it
+        has the most text before it."""
+        raise NotImplementedError
+
+
+def windowed(ids: list[int], around: tuple[list[int], list[int]], cap: int, run) -> np.ndarray:
+    """Token vectors of ``ids`` (without special tokens) read in windows of at most ``cap``
+    tokens, each between the special tokens ``around`` (``[CLS]`` and ``[SEP]``: what the
+    tokenizer puts around any text); ``run(batch)`` gives a batch of id lists' hidden states
+    (batch × tokens × width). Windows overlap by ``cap // 8`` tokens; each token's vector comes
+    from the last window that reads it with at least half the overlap before it."""
+    import numpy as np
+
+    head, tail = around
+    room = max(1, cap - len(head) - len(tail))
+    overlap = min(room - 1, cap // 8)
+    step = room - overlap
+    starts = list(range(0, len(ids) - overlap, step)) if len(ids) > room else [0]
+    out = None
+    for first in range(0, len(starts), 8):
+        chosen = starts[first:first + 8]
+        hidden = run([[*head, *ids[a:a + room], *tail] for a in chosen])
+        if out is None:
+            out = np.zeros((len(ids), hidden.shape[-1]), dtype=np.float32)
+        for row, a in enumerate(chosen):
+            keep, end = a + (overlap // 2 if a else 0), min(len(ids), a + room)
+            out[keep:end] = hidden[row, len(head) + keep - a:len(head) + end - a]
+    return out
+
+
+def special_tokens(tokenizer) -> tuple[list[int], list[int]]:
+    """The ids a ``tokenizers.Tokenizer`` puts before and after any text (``[CLS]``, ``[SEP]``)."""
+    encoding = tokenizer.encode("x")
+    mask, ids = encoding.special_tokens_mask, encoding.ids
+    first = next((i for i, special in enumerate(mask) if not special), len(ids))
+    last = max((i for i, special in enumerate(mask) if not special), default=len(ids) - 1)
+    return list(ids[:first]), list(ids[last + 1:])
+
+
+def content_tokens(tokenizer, text: str) -> tuple[list[int], np.ndarray]:
+    """``text``'s token ids without special tokens, uncut, and each one's ``(start, end)``."""
+    import numpy as np
+
+    encoding = tokenizer.encode(text)
+    content = [i for i, special in enumerate(encoding.special_tokens_mask) if not special]
+    return [encoding.ids[i] for i in content], np.array([encoding.offsets[i] for i in content],
+                                                         dtype=np.int64).reshape(-1, 2)
+
+
 class WordLlama(Embedder):
     """The 256-dimension model shipped inside the ``wordllama`` wheel."""
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputRefused, MissingExtra, RetrieverError
 from ..packaged import MINILM
-from .embedders import Embedder
+from .embedders import TokenEmbedder, content_tokens, special_tokens, windowed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -114,7 +114,7 @@ def _norm(x, weight, bias):
     return (x - mean) / np.sqrt(var + _EPS) * weight + bias
 
 
-class MiniLM(Embedder):
+class MiniLM(TokenEmbedder):
     """all-MiniLM-L6-v2 from its wheel, run in numpy."""
 
     def __init__(self, path: str | Path | None = None) -> None:
@@ -153,6 +153,19 @@ class MiniLM(Embedder):
     def _forward(self, batch: list[list[int]]):
         import numpy as np
 
+        x, mask = self._hidden(batch)
+        pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
+        return (pooled / np.linalg.norm(pooled, axis=1, keepdims=True)).astype(np.float32)
+
+    def token_vectors(self, text: str):
+        ids, offsets = content_tokens(self._tokenizer, text)
+        around = special_tokens(self._tokenizer)
+        return windowed(ids, around, MAX_PIECES, lambda batch: self._hidden(batch)[0]), offsets
+
+    def _hidden(self, batch: list[list[int]]):
+        """The last layer's token vectors of a batch of id lists, and the mask of real tokens."""
+        import numpy as np
+
         w = self._weights
         width = max(len(ids) for ids in batch)
         tokens = np.zeros((len(batch), width), dtype=np.int64)
@@ -187,5 +200,4 @@ class MiniLM(Embedder):
             inner = _gelu(dense(x, "intermediate.dense"))
             x = _norm(dense(inner, "output.dense") + x, w[p + "output.LayerNorm.weight"],
                       w[p + "output.LayerNorm.bias"])
-        pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
-        return (pooled / np.linalg.norm(pooled, axis=1, keepdims=True)).astype(np.float32)
+        return x, mask

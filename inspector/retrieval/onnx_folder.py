@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import RetrieverError
 from ..extras import install_hint
-from .embedders import Embedder
+from .embedders import TokenEmbedder, content_tokens, special_tokens, windowed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,7 +50,7 @@ def _pooling(folder: Path) -> str:
     return named[0]
 
 
-class OnnxFolder(Embedder):
+class OnnxFolder(TokenEmbedder):
     """A sentence-transformers folder with an ONNX graph."""
 
     def __init__(self, folder: str | Path) -> None:
@@ -78,6 +78,8 @@ class OnnxFolder(Embedder):
                        or _json(path / "tokenizer_config.json").get("model_max_length", DEFAULT_CAP))
         self.cap = min(self.cap, 100_000)
         tokenizer.no_padding()
+        self._whole = Tokenizer.from_str(tokenizer.to_str())  # late chunking reads whole documents
+        self._whole.no_truncation()
         tokenizer.enable_truncation(self.cap)
         self._tokenizer = tokenizer
         self._inputs = [i.name for i in self._session.get_inputs()]
@@ -107,7 +109,22 @@ class OnnxFolder(Embedder):
             out[batch] = vectors
         return out if out is not None else np.zeros((0, 0), dtype=np.float32)
 
-    def _run(self, batch: list[list[int]]):
+    def token_vectors(self, text: str):
+        ids, offsets = content_tokens(self._whole, text)
+        around = special_tokens(self._whole)
+        return windowed(ids, around, self.cap, self._token_states), offsets
+
+    def _token_states(self, batch: list[list[int]]):
+        hidden = self._outputs(batch)[1]
+        if hidden is None:
+            raise RetrieverError("this ONNX model gives one vector a text (sentence_embedding) and no token "
+                                 "vectors (last_hidden_state): late chunking needs them")
+        return hidden
+
+    def _outputs(self, batch: list[list[int]]):
+        """The graph's outputs for a batch of id lists: the text vectors it gives (None when it
+        gives token vectors only), the token vectors (None when it gives text vectors only), and
+        the mask of real tokens."""
         import numpy as np
 
         width = max(1, max(len(one) for one in batch))
@@ -121,13 +138,21 @@ class OnnxFolder(Embedder):
         except KeyError as exc:
             raise RetrieverError(f"the ONNX model asks for an input this embedder cannot give: {exc}") from exc
         names = [o.name for o in self._session.get_outputs()]
-        if "sentence_embedding" in names:
-            vectors = outputs[names.index("sentence_embedding")].astype(np.float32)
-        else:
+        pooled = outputs[names.index("sentence_embedding")].astype(np.float32) \
+            if "sentence_embedding" in names else None
+        hidden = None
+        if "last_hidden_state" in names or pooled is None:
             hidden = outputs[names.index("last_hidden_state") if "last_hidden_state" in names else 0]
             if hidden.ndim != 3:
                 raise RetrieverError(f"the ONNX model's output has {hidden.ndim} dimensions, not token vectors")
-            vectors = pool(hidden.astype(np.float32), mask, self.pooling)
+            hidden = hidden.astype(np.float32)
+        return pooled, hidden, mask
+
+    def _run(self, batch: list[list[int]]):
+        import numpy as np
+
+        pooled, hidden, mask = self._outputs(batch)
+        vectors = pooled if pooled is not None else pool(hidden, mask, self.pooling)
         if self.normalise:
             vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         return vectors

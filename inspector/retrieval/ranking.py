@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from ..errors import RetrieverError
 from .bm25 import Ranked
+from .embedders import TokenEmbedder
 from .retriever_spec import RetrieverSpec
 from .terms import terms_of
 
@@ -149,14 +151,28 @@ class DenseRetriever(Retriever):
         return self.vectors.warning
 
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
-        self.vectors.of(list(dict.fromkeys(texts)), progress)
+        if not self.spec.late:  # late chunking embeds documents, when a pool is ranked
+            self.vectors.of(list(dict.fromkeys(texts)), progress)
 
     def cap(self) -> tuple[str, int]:
         embedder = self.vectors.embedder
-        return (embedder.model_id, embedder.cap) if embedder.cap else ("", 0)
+        return (embedder.model_id, embedder.cap) if embedder.cap and not self.spec.late else ("", 0)
 
     def over_cap(self, texts: Sequence[str]) -> int:
-        return sum(self.vectors.embedder.over_cap(list(texts))) if self.vectors.embedder.cap else 0
+        return sum(self.vectors.embedder.over_cap(list(texts))) if self.cap()[1] else 0
+
+    def pool_grid(self, pool: Pool, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        """The pool's chunks' unit vectors on the grid: each chunk's text embedded, or, chunking
+        late, pooled from its document's token vectors (nothing cut at the cap: documents are
+        read in windows)."""
+        if not self.spec.late:
+            return self.grid(pool.texts(), progress)
+        from .late import late_vectors
+
+        embedder = self.vectors.embedder
+        if not isinstance(embedder, TokenEmbedder):
+            raise RetrieverError(f"{self.spec}: {embedder.model_id or 'this model'} gives no token vectors")
+        return on_grid(late_vectors(embedder, pool))
 
     def grid(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         """The texts' unit vectors on the grid (``on_grid``)."""
@@ -165,7 +181,7 @@ class DenseRetriever(Retriever):
     def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
         if not asks or not len(pool):
             return [[] for _ in asks]
-        questions, chunks = self.grid([a.text for a in asks]), self.grid(pool.texts(), self.progress)
+        questions, chunks = self.grid([a.text for a in asks]), self.pool_grid(pool, self.progress)
         return [ranked.chunks.tolist() for ranked in dense_ranked(questions, chunks, k)]
 
 

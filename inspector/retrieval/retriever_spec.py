@@ -13,6 +13,12 @@ The string form is what URLs, the CLI and reports carry, like a splitter's spec:
 
 ``dense:wordllama`` and ``hybrid:dense`` are read as ``dense`` and ``hybrid``.
 
+A dense or hybrid retriever over a model that gives token vectors (``minilm``, ``onnx``) may
+chunk late (``|late``): each chunk's vector is pooled from its document read whole
+(``retrieval.late``)::
+
+    dense:minilm|late           dense:onnx:PATH|late           hybrid:dense:onnx:PATH|late
+
 Any of them may be followed by a reranker that reorders its best ``DEPTH`` chunks (default 50)::
 
     bm25|rerank=cohere:rerank-v3.5           Cohere's /v2/rerank
@@ -33,6 +39,9 @@ RERANKERS: tuple[str, ...] = ("cohere", "jina", "vllm", "tei", "infinity")
 RERANK_DEPTH = 50
 MAX_RERANK_DEPTH = 1_000
 _RERANK = "|rerank="
+_LATE = "|late"
+#: The embedders that give a vector per token, which late chunking pools per chunk.
+TOKEN_EMBEDDERS: tuple[str, ...] = ("minilm", "onnx")
 #: Where dense vectors come from: the bundled model, all-MiniLM-L6-v2, a model folder, a server.
 EMBEDDERS: tuple[str, ...] = ("wordllama", "minilm", "model2vec", "onnx", "openai")
 #: The embedders whose model is a folder on disk.
@@ -65,6 +74,9 @@ class RetrieverSpec:
     depth: int = RERANK_DEPTH
     """How many of the retriever's best chunks the reranker reorders."""
 
+    late: bool = False
+    """Chunk late: each chunk's vector pooled from its document's token vectors (``retrieval.late``)."""
+
     def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
@@ -78,6 +90,9 @@ class RetrieverSpec:
                 return problem
         if self.kind not in KINDS:
             return f"unknown retriever {self.kind!r}; choose one of {', '.join(KINDS)}"
+        if self.late and self.embedder not in TOKEN_EMBEDDERS:
+            return (f"late chunking pools a model's token vectors: it needs dense:minilm or dense:onnx:PATH, "
+                    f"not {RetrieverSpec(self.kind, self.embedder, self.model)}")
         if self.kind == "bm25":
             return None if not (self.embedder or self.model) else "bm25 takes no embedding model"
         if self.embedder not in EMBEDDERS:
@@ -91,8 +106,8 @@ class RetrieverSpec:
             return "a model name or folder cannot hold control characters"
         if self.model != self.model.strip():
             return "a model name or folder cannot begin or end with spaces"
-        if _RERANK in self.model:  # the string form could not say where the model ends
-            return f"a model name or folder cannot hold {_RERANK!r}"
+        if _RERANK in self.model or self.model.endswith(_LATE):  # the string form could not say where it ends
+            return f"a model name or folder cannot hold {_RERANK!r} or end with {_LATE!r}"
         return None
 
     @property
@@ -101,16 +116,17 @@ class RetrieverSpec:
         without the reranker."""
         if self.kind == "bm25":
             return None
-        return self if self.kind == "dense" and not self.reranker else RetrieverSpec("dense", self.embedder, self.model)
+        return self if self.kind == "dense" and not self.reranker else \
+            RetrieverSpec("dense", self.embedder, self.model, late=self.late)
 
     @property
     def base(self) -> "RetrieverSpec":
         """The retriever without its reranker."""
-        return RetrieverSpec(self.kind, self.embedder, self.model) if self.reranker else self
+        return RetrieverSpec(self.kind, self.embedder, self.model, late=self.late) if self.reranker else self
 
     def reranked(self, reranker: str, depth: int = RERANK_DEPTH) -> "RetrieverSpec":
         """This retriever with ``reranker`` reordering its best ``depth`` chunks."""
-        return RetrieverSpec(self.kind, self.embedder, self.model, reranker, depth)
+        return RetrieverSpec(self.kind, self.embedder, self.model, reranker, depth, self.late)
 
     @property
     def rerank_service(self) -> str:
@@ -137,6 +153,7 @@ class RetrieverSpec:
         if self.kind == "bm25":
             return "BM25"
         model = self.embedder if not self.model else f"{self.embedder} {self.model.rstrip('/').rsplit('/', 1)[-1]}"
+        model += ", late chunking" * self.late
         return f"dense ({model})" if self.kind == "dense" else f"hybrid (BM25 + {model})"
 
     def __str__(self) -> str:
@@ -144,6 +161,8 @@ class RetrieverSpec:
             return f"{self.base}{_RERANK}{self.reranker}" + (f"@{self.depth}" if self.depth != RERANK_DEPTH else "")
         if self.kind == "bm25":
             return "bm25"
+        if self.late:
+            return str(RetrieverSpec(self.kind, self.embedder, self.model)) + _LATE
         dense = "dense" if self.embedder == "wordllama" else f"dense:{self.embedder}" + (
             f":{self.model}" if self.model else "")
         if self.kind == "dense":
@@ -165,6 +184,9 @@ class RetrieverSpec:
             if at and not (depth.isascii() and depth.isdigit() and len(depth) <= 5):
                 raise RetrieverError(f"cannot read {text!r}: a rerank depth is a whole number, as in |rerank=tei@100")
             return cls.parse(base).reranked(reranker, int(depth) if at else RERANK_DEPTH)
+        if text.endswith(_LATE):
+            found = cls.parse(text[:-len(_LATE)])
+            return cls(found.kind, found.embedder, found.model, late=True)
         kind, _, rest = text.partition(":")
         if kind == "bm25":
             if rest:

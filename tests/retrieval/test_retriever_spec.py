@@ -10,11 +10,15 @@ from inspector.errors import InspectorError, RetrieverError
 from inspector.retrieval.retriever_spec import MAX_RETRIEVER_SPEC, RetrieverSpec, parse_retriever
 
 NAME_CHARACTERS = st.characters(min_codepoint=32, max_codepoint=0x2FFF, exclude_categories=("Cc", "Cs"))
-MODELS = st.text(NAME_CHARACTERS, min_size=1, max_size=40).filter(lambda m: m == m.strip() and "|rerank=" not in m)
+MODELS = st.text(NAME_CHARACTERS, min_size=1, max_size=40).filter(
+    lambda m: m == m.strip() and "|rerank=" not in m and not m.endswith("|late"))
 SPECS = st.one_of(
     st.just(RetrieverSpec()),
     st.builds(RetrieverSpec, st.sampled_from(["dense", "hybrid"]), st.sampled_from(["wordllama", "minilm"])),
     st.builds(RetrieverSpec, st.sampled_from(["dense", "hybrid"]), st.sampled_from(["model2vec", "openai"]), MODELS),
+    st.builds(RetrieverSpec, st.sampled_from(["dense", "hybrid"]), st.just("onnx"), MODELS, late=st.booleans()),
+    st.builds(RetrieverSpec, st.sampled_from(["dense", "hybrid"]), st.just("minilm"), late=st.booleans(),
+              reranker=st.sampled_from(["", "tei", "cohere:rerank-v3.5"])),
 )
 
 
@@ -27,6 +31,8 @@ def test_every_retriever_spec_reads_back_from_its_string(spec):
 def test_a_model_holding_the_rerank_separator_is_refused_as_its_string_could_not_say_where_it_ends():
     with pytest.raises(RetrieverError, match="cannot hold '\\|rerank='"):
         RetrieverSpec("dense", "model2vec", "|rerank=")
+    with pytest.raises(RetrieverError, match="or end with '\\|late'"):
+        RetrieverSpec("dense", "onnx", "models/m|late")
     assert parse_retriever("dense:model2vec:models/m|rerank=tei") == RetrieverSpec("dense", "model2vec", "models/m",
                                                                                    "tei")
 

@@ -53,12 +53,12 @@ class Embedding:
     base_url: str | None = None
     folder: str | None = None
 
-    def grid(self, texts: list[str]) -> np.ndarray:
-        """The texts' grid vectors (``ranking.on_grid``), the retriever opened once a process and
-        holding none of them after (they are kept on disk, and parked beside the batch)."""
+    def grid(self, pool) -> np.ndarray:
+        """The grid vectors (``ranking.on_grid``) of a pool's chunks, the retriever opened once a
+        process and holding none of them after (they are kept on disk, and parked beside the batch)."""
         retriever = shared_retriever(self.spec, base_url=self.base_url, cache_folder=self.folder)
         try:
-            return retriever.grid(texts)
+            return retriever.pool_grid(pool)
         finally:
             retriever.vectors.forget()
 
@@ -204,7 +204,7 @@ def measure_batch(job: tuple[Held, int, str, Asked]) -> BatchMeasures:
             counted = Counted.of(lens, postings, np.bincount(pool.doc_of, minlength=len(part.documents)))
             held.keep(batch, asked.counts(spec), counted)
             if asked.embedding is not None:  # whole numbers below 2**24: float32 holds them exactly
-                held.keep(batch, asked.vectors(spec), asked.embedding.grid(pool.texts()).astype(np.float32))
+                held.keep(batch, asked.vectors(spec), asked.embedding.grid(pool).astype(np.float32))
             statistics[spec] = counted.statistics()
         part.release(spec)
     gc.collect()  # the command runs with the collector paused; a worker lives for many batches
