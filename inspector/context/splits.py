@@ -22,7 +22,7 @@ from ..model import Document
 from ..spec import LLM_KIND, SplitterSpec
 from ..split.answers import SplitAnswers
 from ..split.llm import MAX_ANSWER_TOKENS, Ask, document_run
-from .writer import MAX_FAILURES_IN_A_ROW, ChatEndpoint
+from .writer import MAX_FAILURES_IN_A_ROW, ChatEndpoint, priced
 
 #: What a plan assumes one answer costs in output tokens ("split after: 3, 7, 12").
 EXPECTED_ANSWER_TOKENS = 15
@@ -59,15 +59,13 @@ class SplitPlan:
         text = (f"{self.documents:,} documents, {self.documents - len(self.jobs):,} split with answers kept from "
                 f"{self.model}: {self.fewest:,} to {self.most:,} prompts to send, "
                 f"{self.fewest_tokens:,} to {self.most_tokens:,} input tokens")
-        cost = self.cost(input_price, output_price)
-        if cost is not None:
-            text += f", at most ${cost:,.2f} at ${input_price:g} per million input tokens"
-            text += f" and ${output_price:g} per million output tokens" if output_price else ""
-        return text
+        return text + priced(self.cost(input_price, output_price), input_price, output_price, "at most")
 
 
 @dataclass(frozen=True, slots=True)
 class SplitFailure:
+    """A document whose cuts could not be written."""
+
     doc_id: str
     reason: str
 

@@ -158,11 +158,16 @@ class ContextPlan:
         sent = len(self.jobs)
         text = (f"{self.chunks:,} chunks, {self.kept:,} with a kept line from {self.model}: "
                 f"{sent:,} prompt{'s' * (sent != 1)} to send, {self.input_tokens:,} input tokens")
-        cost = self.cost(input_price, output_price)
-        if cost is not None:
-            text += f", about ${cost:,.2f} at ${input_price:g} per million input tokens"
-            text += f" and ${output_price:g} per million output tokens" if output_price else ""
-        return text
+        return text + priced(self.cost(input_price, output_price), input_price, output_price, "about")
+
+
+def priced(cost: float | None, input_price: float | None, output_price: float | None, bound: str) -> str:
+    """What a plan's summary says of its dollars (nothing without a price), ``bound`` being
+    ``about`` or ``at most``."""
+    if cost is None:
+        return ""
+    return (f", {bound} ${cost:,.2f} at ${input_price:g} per million input tokens"
+            + (f" and ${output_price:g} per million output tokens" if output_price else ""))
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..data_folder import seal_holds, seal_of, use_wal
+from ..data_folder import open_store, seal_holds, seal_of
 from ..errors import ContextLineError
 
 STORE_NAME = "llm-splits.sqlite3"
@@ -38,13 +38,9 @@ class SplitAnswers:
         import sqlite3
 
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self.path, timeout=30)
-            use_wal(connection)
-            connection.execute(_SCHEMA)
+            return open_store(self.path, _SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise ContextLineError(f"cannot open the store of split answers {self.path.name}: {exc}") from None
-        return connection
 
     def answers(self, model: str, document: str) -> dict[str, str]:
         """Every answer ``model`` gave for the document hashed ``document``, by prompt digest."""
