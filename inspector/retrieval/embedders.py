@@ -102,9 +102,9 @@ def content_tokens(tokenizer, text: str) -> tuple[list[int], np.ndarray]:
     import numpy as np
 
     encoding = tokenizer.encode(text)
+    ids, offsets = encoding.ids, encoding.offsets  # each read builds a list: read once
     content = [i for i, special in enumerate(encoding.special_tokens_mask) if not special]
-    return [encoding.ids[i] for i in content], np.array([encoding.offsets[i] for i in content],
-                                                         dtype=np.int64).reshape(-1, 2)
+    return [ids[i] for i in content], np.array([offsets[i] for i in content], dtype=np.int64).reshape(-1, 2)
 
 
 class WordLlama(Embedder):

@@ -125,8 +125,8 @@ def retriever_choices(environ: Mapping[str, str] | None = None) -> list[str]:
     each model folder under the model roots and each embeddings model the server allows, as dense and hybrid."""
     environ = os.environ if environ is None else environ
     choices = list(BUILT_IN)
-    for embedder in transformers(environ):
-        choices += [f"dense:{embedder}", f"hybrid:dense:{embedder}"]
+    for embedder in transformers(environ):  # a transformer's token vectors chunk late too
+        choices += [f"dense:{embedder}", f"hybrid:dense:{embedder}", f"dense:{embedder}|late"]
     models = []
     for root in model_roots(environ):
         try:
@@ -138,7 +138,7 @@ def retriever_choices(environ: Mapping[str, str] | None = None) -> list[str]:
             if embedder and retriever_problem(RetrieverSpec("dense", embedder, str(folder)), environ) is None:
                 models.append(f"{embedder}:{folder}")  # a link out of the roots is not offered
     for model in models[:MAX_MODEL_CHOICES]:
-        choices += [f"dense:{model}", f"hybrid:dense:{model}"]
+        choices += [f"dense:{model}", f"hybrid:dense:{model}"] + [f"dense:{model}|late"] * model.startswith("onnx:")
     if environ.get(ENV_BASE_URL, "").strip():
         try:
             allowed = SpendPolicy.from_environment(environ).embed_models

@@ -170,3 +170,19 @@ def test_an_orphan_round_drawn_from_the_users_questions_travels_by_link(data_fol
     assert at.query_params["spec"].startswith("imported:")
     assert at.radio(key="orphan_source").value == "sample" and "rq" not in at.query_params
     assert any("Reviewing the chunks your system retrieved" in plain(s.value) for s in at.success)
+
+
+def test_compare_ranks_chunks_read_late_by_a_model_under_the_roots(monkeypatch, tmp_path):
+    from tests.support.onnx_model import write_tiny_onnx_model
+
+    folder = write_tiny_onnx_model(tmp_path / "models" / "tiny", cap=256)
+    monkeypatch.setenv(ENV_MODELS, str(tmp_path / "models"))
+    late = f"dense:onnx:{folder}|late"
+    at = app({"retriever": late, "cmp": ["fixed:800", "structured:800"]})
+    at.switch_page("app_pages/compare.py").run(timeout=120)
+    assert_clean(at)
+    assert at.selectbox(key="retriever").value == late
+    assert "dense (onnx tiny, late chunking)" in at.selectbox(key="retriever").options
+    table = probe_table(at)
+    expected = WORKSPACE.probe("structured:800", retriever=late)
+    assert table["answer@5"].iloc[1] == pytest.approx(expected.answer_rate)

@@ -71,7 +71,8 @@ def test_dense_onnx_names_a_folder_and_pages_read_it_only_under_the_model_roots(
     assert (spec.embedder, spec.model, str(spec)) == ("onnx", str(folder), f"hybrid:dense:onnx:{folder}")
     assert isinstance(embedder_of(spec), OnnxFolder)
     environ = {ENV_MODELS: str(tmp_path / "models")}
-    assert retriever_choices(environ)[3:] == [f"dense:onnx:{folder}", f"hybrid:dense:onnx:{folder}"]
+    assert retriever_choices(environ)[3:] == [f"dense:onnx:{folder}", f"hybrid:dense:onnx:{folder}",
+                                              f"dense:onnx:{folder}|late"]
     with pytest.raises(RetrieverError, match="reads no model folders"):
         checked_retriever(f"dense:onnx:{folder}", {})
     with pytest.raises(RetrieverError, match="onnx needs a model: dense:onnx:PATH"):

@@ -19,11 +19,12 @@ def test_the_built_in_retrievers_need_nothing_from_the_server():
 
 
 def test_a_transformer_runs_on_pages_only_where_the_server_says_so():
-    for text in ("dense:minilm", "hybrid:dense:minilm"):
+    for text in ("dense:minilm", "hybrid:dense:minilm", "dense:minilm|late"):
         with pytest.raises(RetrieverError, match="set CHUNK_INSPECTOR_TRANSFORMERS=minilm"):
             checked_retriever(text, {})
     environ = {ENV_TRANSFORMERS: "minilm"}
-    assert retriever_choices(environ) == ["bm25", "dense", "hybrid", "dense:minilm", "hybrid:dense:minilm"]
+    assert retriever_choices(environ) == ["bm25", "dense", "hybrid", "dense:minilm", "hybrid:dense:minilm",
+                                         "dense:minilm|late"]
     assert str(checked_retriever("hybrid:dense:minilm", environ)) == "hybrid:dense:minilm"
     assert retriever_choices({ENV_TRANSFORMERS: "bert, e5"}) == ["bm25", "dense", "hybrid"]
 
