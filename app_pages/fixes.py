@@ -119,7 +119,7 @@ def _row(fingerprint: str, mode: str, name: str, spec: str, expand: int, golden_
     return _offload.run(_ctx, "fix_step", _step, _golden, retriever)
 
 
-steps = fix_steps(ctx.workspace, ctx.spec, context_model=step.model, context_problem=step.problem)
+steps = fix_steps(ctx.workspace, ctx.spec, context_model=step.model, context_problem=step.problem, retriever=retriever)
 with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values()):
     bar = st.progress(0.0, text="Measuring each fix…")
     so_far = SoFar("steps", len(steps), ("step", "spec", "chunks", "ctx tokens", "answer@5", "cut"),

@@ -3,7 +3,9 @@
 From one splitter (its budget, unit and overlap), row by row: the splitter with no prefix at all;
 split on structure with table headers repeated; + the heading path; + the address stamp (which
 holds the path); + a written context line (when lines from a model are kept for every chunk);
-+ reading each retrieved chunk with its neighbours. Each row: chunks, context tokens per query
+the address step's chunks read late instead (late chunking, the other answer to a chunk that lost
+its document, when the retriever's model gives token vectors; paired against the context line
+when both are measured); + reading each retrieved chunk with its neighbours. Each row: chunks, context tokens per query
 and answer@5 / cut of the probe, golden recall at 2,000 and 4,000 tokens overall and per
 boundary kind, and the automatic orphan suspects. A row that cannot be measured says why.
 """
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from ..context.writer import SETTINGS_HELP
 from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 from ..retrieval.ranking import Retriever
-from ..retrieval.retriever_spec import parse_retriever
+from ..retrieval.retriever_spec import TOKEN_EMBEDDERS, parse_retriever
 from ..review.reveal import suspect_summary
 from ..spec import DEFAULT_STAMP, SplitterSpec, parse_spec
 from .decide import answered, bounds_line, p_text, probe_intervals
@@ -27,6 +29,7 @@ STEPS: tuple[tuple[str, str], ...] = (
     ("path", "+ heading path"),
     ("address", "+ address stamp"),
     ("context", "+ context line"),
+    ("late", "late chunking"),
     ("expand", "+ neighbours read"),
 )
 STRUCTURED_KINDS = ("structured", "heading")
@@ -44,6 +47,9 @@ class FixRow:
 
     omitted: str = ""
     """Why the step was not measured (empty: it was)."""
+
+    retriever: str = ""
+    """What ranked this step when not the table's retriever (``late``: its late-chunking form)."""
 
     chunks: int = 0
     ctx_tokens: float = 0.0
@@ -76,6 +82,8 @@ class FixRow:
 
     def to_dict(self) -> dict:
         out = {"step": self.step, "label": self.label, "spec": self.spec}
+        if self.retriever:
+            out["retriever"] = self.retriever
         if self.omitted:
             return {**out, "omitted": self.omitted}
         return {**out, "chunks": self.chunks, "ctx_tokens": self.ctx_tokens, "answer_at_5": self.answer,
@@ -109,13 +117,21 @@ class FixesTable:
     def steps(self) -> list[dict]:
         """Each measured step against the measured step before it, question by question:
         answer@5 over the probe's queries and, with a golden set, recall at the first budget
-        (``confidence.Paired`` dicts under ``answer@5`` and ``recall@B``)."""
+        (``confidence.Paired`` dicts under ``answer@5`` and ``recall@B``). Late chunking is an
+        alternative, not a step on: it is set against the step before it, and the next step
+        against that one."""
         from ..confidence import paired
         from .decide import hits_of
 
         measured = [row for row in self.rows if not row.omitted]
+        pairs, before = [], None
+        for row in measured:
+            if before is not None:
+                pairs.append((before, row))
+            if row.step != "late":
+                before = row
         out = []
-        for before, after in zip(measured, measured[1:]):
+        for before, after in pairs:
             tests = {"answer@5": paired(hits_of(after.answered), hits_of(before.answered)).as_dict()}
             if self.budgets and after.recalled and before.recalled:
                 first = self.budgets[0]
@@ -163,11 +179,24 @@ class FixStep:
     expand: int = 0
     """Neighbours read on each side of a retrieved chunk."""
 
+    retriever: str = ""
+    """What ranks this step when not the table's retriever."""
+
+
+def late_form(retriever) -> tuple[str, str]:
+    """``retriever`` (a spec or its string) chunking late, and why it cannot (one of the two empty)."""
+    spec = parse_retriever(retriever)
+    if spec.dense is None or spec.embedder not in TOKEN_EMBEDDERS:
+        return "", (f"late chunking pools a model's token vectors: rank with dense:minilm or dense:onnx:PATH "
+                    f"(or their hybrid forms), not {spec}")
+    return str(replace(spec, late=True)), ""
+
 
 def fix_steps(workspace, spec: SplitterSpec | str, *, context_model: str = "", context_problem: str = "",
-              expand: int = 1) -> tuple[FixStep, ...]:
+              expand: int = 1, retriever=None) -> tuple[FixStep, ...]:
     """Every row of ``spec``'s table, in order. The context step is measured when
-    ``context_model`` has a line for every chunk (``context_problem`` says why not otherwise)."""
+    ``context_model`` has a line for every chunk (``context_problem`` says why not otherwise);
+    the late step when ``retriever`` (its spec, default BM25) has a late-chunking form."""
     steps = fix_specs(spec, context_model, workspace.mode)
     if "context" in steps and not context_problem:
         have, chunks = workspace.context_coverage(steps["context"])
@@ -182,6 +211,9 @@ def fix_steps(workspace, spec: SplitterSpec | str, *, context_model: str = "", c
             out.append(FixStep("expand", last, expand=expand))
         elif name == "context" and context_problem:
             out.append(FixStep("context", replace(steps["address"], context=True), omitted=context_problem))
+        elif name == "late":
+            late, problem = late_form(retriever.spec if isinstance(retriever, Retriever) else retriever)
+            out.append(FixStep("late", steps["address"], omitted=problem, retriever=late))
         else:
             last = steps[name]
             out.append(FixStep(name, last))
@@ -192,10 +224,13 @@ def measure_step(workspace, step: FixStep, *, golden=None, retriever=None,
                  budgets: tuple[int, ...] = DEFAULT_BUDGETS) -> FixRow:
     """One row of the table, measured (or saying why it is not)."""
     if step.omitted:
-        return FixRow(step.step, str(step.spec), omitted=step.omitted)
+        return FixRow(step.step, str(step.spec), omitted=step.omitted, retriever=step.retriever)
+    if step.retriever:
+        retriever = step.retriever
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
-    return _measured(workspace, step.step, step.spec, golden, retriever, budgets, step.expand)
+    row = _measured(workspace, step.step, step.spec, golden, retriever, budgets, step.expand)
+    return replace(row, retriever=step.retriever)
 
 
 def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever=None, context_model: str = "",
@@ -204,7 +239,8 @@ def measure_fixes(workspace, spec: SplitterSpec | str, *, golden=None, retriever
     """The table for ``spec`` over ``workspace`` (rows as ``fix_steps`` plans them)."""
     if not isinstance(retriever, Retriever):
         retriever = workspace.retriever(retriever)
-    steps = fix_steps(workspace, spec, context_model=context_model, context_problem=context_problem, expand=expand)
+    steps = fix_steps(workspace, spec, context_model=context_model, context_problem=context_problem, expand=expand,
+                      retriever=retriever)
     measured = list(dict.fromkeys(step.spec for step in steps if not step.omitted and not step.expand))
     # A streamed corpus measures every step in one pass (a held one, when asked).
     workspace.measure_ahead([(step, None) for step in measured], measured, expand=(expand,), retriever=retriever,

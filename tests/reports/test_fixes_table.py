@@ -48,12 +48,14 @@ def test_in_seed_mode_the_structure_step_says_it_repeats_table_headers(sample_se
 def test_the_fixes_on_the_sample_corpus_buy_what_the_article_says(sample_markdown, golden):
     table = measure_fixes(sample_markdown, "fixed:800", golden=golden)
     rows = {row.step: row for row in table.rows}
-    assert [row.step for row in table.rows] == ["none", "structure", "path", "address", "context", "expand"]
+    assert [row.step for row in table.rows] == ["none", "structure", "path", "address", "context", "late", "expand"]
     assert rows["structure"].cut < rows["none"].cut and rows["structure"].answer > rows["none"].answer
     assert rows["structure"].recall[2000] > rows["none"].recall[2000]
     assert rows["path"].suspects < rows["structure"].suspects and rows["address"].suspects < rows["path"].suspects
     assert rows["address"].chunks > rows["path"].chunks, "the stamp pays out of the budget"
     assert "CHUNK_INSPECTOR_CONTEXT_URL" in rows["context"].omitted
+    assert rows["late"].omitted.startswith("late chunking pools a model's token vectors") and "not bm25" in \
+        rows["late"].omitted
     assert rows["expand"].spec == rows["address"].spec and rows["expand"].expand == 1
     assert rows["expand"].ctx_tokens > 2 * rows["address"].ctx_tokens and rows["expand"].suspects is None
     assert rows["none"].by_kind["table-header"][2000] < rows["structure"].by_kind["table-header"][2000]
@@ -74,7 +76,7 @@ def test_the_context_step_is_measured_once_every_chunk_has_its_line(sample_markd
     rows = measure_fixes(work, "recursive:800", context_model="m").rows
     assert not rows[4].omitted and rows[4].spec == "structured:800+address+context;llm=m"
     assert rows[4].ctx_tokens > rows[3].ctx_tokens and rows[4].chunks == rows[3].chunks
-    assert rows[5].spec == rows[4].spec, "neighbours are read from the last measured step"
+    assert rows[6].spec == rows[4].spec, "neighbours are read from the last measured step"
 
 
 def test_report_prints_the_fixes_table(capsys, isolated_app):
@@ -129,7 +131,29 @@ def test_the_steps_measured_one_at_a_time_make_the_whole_table(sample_markdown, 
     whole = measure_fixes(sample_markdown, "recursive:500", golden=golden, context_model="m",
                           context_problem="no server")
     steps = fix_steps(sample_markdown, "recursive:500", context_model="m", context_problem="no server")
-    assert [step.step for step in steps] == ["none", "structure", "path", "address", "context", "expand"]
-    assert steps[4].omitted == "no server" and steps[5].spec == steps[3].spec and steps[5].expand == 1
+    assert [step.step for step in steps] == ["none", "structure", "path", "address", "context", "late", "expand"]
+    assert steps[4].omitted == "no server" and steps[6].spec == steps[3].spec and steps[6].expand == 1
     rows = [measure_step(sample_markdown, step, golden=golden, retriever="bm25") for step in steps]
     assert FixesTable.of("recursive:500", "bm25", golden, rows) == whole
+
+
+def test_late_chunking_is_set_against_the_context_line_in_one_table(sample_markdown, tmp_path):
+    from tests.support.onnx_model import write_tiny_onnx_model
+
+    model = write_tiny_onnx_model(tmp_path / "tiny", cap=256)
+    work = sample_markdown.subset(d.id for d in sample_markdown.documents if d.id.startswith("handbook/"))
+    work.context_store = ContextStore(tmp_path)
+    stamped = fix_specs("recursive:800")["address"]
+    for document, result in zip(work.documents, work.split(stamped)):
+        work.context_store.put("m", document_hash(document.text), [(*c.span, f"Part of {document.title}.")
+                                                                   for c in result.chunks])
+    table = measure_fixes(work, "recursive:800", context_model="m", retriever=f"dense:onnx:{model}")
+    rows = {row.step: row for row in table.rows}
+    assert rows["late"].retriever == f"dense:onnx:{model}|late" and rows["late"].spec == str(stamped)
+    late = work.probe(stamped, retriever=f"dense:onnx:{model}|late")
+    assert rows["late"].answer == late.answer_rate and rows["late"].chunks == rows["address"].chunks
+    versus = {step["step"]: step["versus"] for step in table.steps()}
+    assert versus["late"] == "+ context line", "the articles' comparison: a line written, or the chunk read late"
+    assert versus["expand"] == "+ context line", "neighbours are read on from the context step, not the late one"
+    assert table.to_dict()["rows"][5]["retriever"] == f"dense:onnx:{model}|late"
+    assert "late chunking" in "\n".join(format_fixes(table.to_dict()))

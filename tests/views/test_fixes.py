@@ -30,7 +30,7 @@ def test_the_context_step_says_what_is_missing(tmp_path):
 
 def test_the_frame_has_a_row_per_step_and_keeps_the_reason_of_an_omitted_one():
     frame = fixes_frame(measure_fixes(Workspace(DOCS), "fixed:40"))
-    assert list(frame["step"])[-2:] == ["+ context line", "+ neighbours read ±1"]
+    assert list(frame["step"])[-3:] == ["+ context line", "late chunking", "+ neighbours read ±1"]
     assert frame["omitted"].iloc[4] and not frame["omitted"].iloc[0]
     assert {"chunks", "ctx tokens", "answer@5", "cut", "orphan suspects"} <= set(frame.columns)
     assert rate_columns(frame) == ["answer@5", "cut"], "no golden set: no recall columns"
