@@ -25,6 +25,7 @@ from ..retrieval.ranking import Retriever
 from ..retrieval.terms import TermTable
 from ..spec import SplitterSpec, parse_spec
 from ..split.address import Address
+from ..split.llm import SplitAnswersMissing
 from ..split.splitters import chunk_spans, split_document
 from .analysing import Analysing
 from .arrays import AtomArrays, ChunkArrays, document_bases, document_groups, survival_counts
@@ -345,7 +346,10 @@ class Workspace(Analysing, Probing, Engine):
 
             def split(d: Document) -> tuple:
                 lengths or lengths.append(get_length(spec.unit))
-                return chunk_spans(d.text, spec, self.analysis(d), lengths[0], Address.of(d))
+                try:
+                    return chunk_spans(d.text, spec, self.analysis(d), lengths[0], Address.of(d))
+                except SplitAnswersMissing as missing:  # named by the document's id, not its size
+                    raise missing.of(d.id) from None
 
             kept = self.kept
             splits = (kept.splits(self.documents, spec, self.mode, split) if kept is not None and kept.keeps(spec)

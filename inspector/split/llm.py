@@ -52,7 +52,23 @@ ascending order, each from {low} to {high}; for example "split after: {example}"
 
 
 class SplitAnswersMissing(ContextLineError):
-    """The llm chunker needs an answer nobody has written yet."""
+    """The llm chunker needs an answer nobody has written yet: for the ``answered``-th prompt of
+    ``document`` (its id, or what it is when no id is known), at piece ``next_piece`` of ``pieces``."""
+
+    def __init__(self, spec: SplitterSpec, document: str, answered: int, next_piece: int, pieces: int) -> None:
+        self.spec, self.document, self.answered = spec, document, answered
+        self.next_piece, self.pieces = next_piece, pieces
+        super().__init__(
+            f"{spec} needs answers from {spec.split_model} that are not kept for {document} ({answered:,} prompts "
+            f"answered, piece {next_piece:,} of {pieces:,} next): write them with `chunk-inspector context CORPUS "
+            f"--spec '{spec.base}'` (it shows what they cost before sending anything)")
+
+    def __reduce__(self):  # sent back from worker processes whole
+        return SplitAnswersMissing, (self.spec, self.document, self.answered, self.next_piece, self.pieces)
+
+    def of(self, document: str) -> "SplitAnswersMissing":
+        """The same, naming the document by its id."""
+        return SplitAnswersMissing(self.spec, document, self.answered, self.next_piece, self.pieces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,11 +182,8 @@ def split_llm(text: str, spec: SplitterSpec, pieces: list[Piece], sizer: Sizer,
     answers = kept_answers(spec, text) if answers is None else answers
     run = replay(text, pieces, sizer, WINDOW[spec.in_tokens], answers)
     if run.missing is not None:
-        raise SplitAnswersMissing(
-            f"{spec} needs answers from {spec.split_model} that are not kept for a document of {len(text):,} "
-            f"characters ({len(run.asked):,} prompts answered, piece {run.missing.first + 1:,} of {len(pieces):,} "
-            f"next): write them with `chunk-inspector context CORPUS --spec '{spec.base}'` "
-            "(it shows what they cost before sending anything)")
+        raise SplitAnswersMissing(spec, f"a document of {len(text):,} characters", len(run.asked),
+                                  run.missing.first + 1, len(pieces))
     separators = spec.separators[1:] or spec.separators
     out: list[Packed] = []
     for a, b in zip([0, *run.ends], run.ends):

@@ -18,7 +18,7 @@ from ..lengths import Length, get_length
 from ..model import Document, Span, SplitResult, make_chunks, mode_tag
 from ..spec import LLM_KIND, SIMILARITY_KINDS, SplitterSpec, parse_spec
 from .address import Address
-from .llm import split_llm
+from .llm import SplitAnswersMissing, split_llm
 from .packing import Packed, Sizer
 from .packing_fast import FAST_KINDS, Columns, packed_columns
 from .pieces import seed_spans, split_general
@@ -46,7 +46,10 @@ def split_document(
         return split_with_adapter(spec.kind, document, spec.budget, spec.overlap, unit=length,
                                   analysis=analysis, mode=mode)
     analysis = analysis or analyze(document.text, mode)
-    columns, oversized = split_columns(document.text, spec, analysis, length, Address.of(document))
+    try:
+        columns, oversized = split_columns(document.text, spec, analysis, length, Address.of(document))
+    except SplitAnswersMissing as missing:
+        raise missing.of(document.id) from None
     tag = str(spec) + mode_tag(analysis.mode)
     chunks = make_chunks(document.id, columns.starts, columns.ends, columns.prefixes, tag,
                          analysis.heading_index.paths_at(columns.starts))

@@ -4,6 +4,8 @@ invariants of every splitter whatever the model answers."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -69,7 +71,9 @@ def test_a_missing_answer_is_refused_with_the_command_that_writes_it():
     doc = Document("d.md", _text(8))
     with pytest.raises(SplitAnswersMissing, match=r"chunk-inspector context CORPUS --spec 'llm:300;llm=m'") as caught:
         split_document(doc, "llm:300;llm=m")
-    assert isinstance(caught.value, ContextLineError) and "0 prompts answered" in str(caught.value)
+    assert isinstance(caught.value, ContextLineError) and "not kept for d.md (0 prompts answered" in str(caught.value)
+    again = pickle.loads(pickle.dumps(caught.value))  # as a worker process sends it back
+    assert type(again) is SplitAnswersMissing and str(again) == str(caught.value)
     assert len(split_document(Document("d.md", "Short. Text."), "llm:300;llm=m").chunks) == 1, \
         f"{TAIL} pieces or fewer: nothing to ask"
 
