@@ -1,6 +1,8 @@
 """``dense:minilm``'s throughput on this machine, in both runtimes measured for it: numpy over
 the published float32 weights (what ``dense:minilm`` runs) and onnxruntime over the int8 ONNX
-export of the same model (the tests' independent check), with how far apart their vectors are.
+export of the same model (the tests' independent check), with how far apart their vectors are;
+and how fast it reads whole documents for late chunking (``dense:minilm|late``: windows of 256
+word pieces overlapping by 32).
 
     python bench/bench_minilm.py [TEXTS]
 
@@ -42,7 +44,8 @@ def onnx_embed(model: MiniLM, texts: list[str]):
 
 
 def main() -> None:
-    texts = Workspace(load_corpus(SAMPLE)).pool("recursive:800").texts()
+    documents = load_corpus(SAMPLE).documents
+    texts = Workspace(documents).pool("recursive:800").texts()
     texts = texts[:int(sys.argv[1])] if len(sys.argv) > 1 else texts
     megabytes = sum(len(t.encode()) for t in texts) / 1e6
     model = MiniLM()
@@ -56,16 +59,25 @@ def main() -> None:
     others = onnx_embed(model, texts)
     onnx_seconds = time.perf_counter() - start
     cosines = (vectors * others).sum(1)
+    read = [d.text for d in documents][:len(texts)]
+    document_megabytes = sum(len(t.encode()) for t in read) / 1e6
+    start = time.perf_counter()
+    tokens = sum(len(model.token_vectors(text)[0]) for text in read)
+    late_seconds = time.perf_counter() - start
     print(f"{len(texts):,} chunks, {megabytes:.3f} MB of chunk text, {cut:,} cut at {MAX_PIECES} word pieces")
     print(f"numpy, float32 weights (dense:minilm)  {numpy_seconds:6.1f} s  "
           f"{megabytes / numpy_seconds * 1000:6.1f} kB/s")
     print(f"onnxruntime, int8 export               {onnx_seconds:6.1f} s  "
           f"{megabytes / onnx_seconds * 1000:6.1f} kB/s")
     print(f"cosine of the two runtimes' vectors: min {cosines.min():.4f}, mean {cosines.mean():.4f}")
+    print(f"late chunking, {len(read)} documents read whole ({document_megabytes:.3f} MB, {tokens:,} tokens)  "
+          f"{late_seconds:6.1f} s  {document_megabytes / late_seconds * 1000:6.1f} kB/s")
     record("minilm", {"chunks": len(texts), "megabytes": round(megabytes, 3), "truncated": int(cut),
                       "numpy_mb_per_s": round(megabytes / numpy_seconds, 4),
                       "onnx_int8_mb_per_s": round(megabytes / onnx_seconds, 4),
-                      "cosine_min": round(float(cosines.min()), 4), "cosine_mean": round(float(cosines.mean()), 4)})
+                      "cosine_min": round(float(cosines.min()), 4), "cosine_mean": round(float(cosines.mean()), 4),
+                      "late_documents": len(read), "late_megabytes": round(document_megabytes, 3),
+                      "late_mb_per_s": round(document_megabytes / late_seconds, 4)})
 
 
 if __name__ == "__main__":
