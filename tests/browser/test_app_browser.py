@@ -158,7 +158,7 @@ def test_the_fixes_show_the_steps_measured_so_far_too(page, app_url):
 
     page.goto(f"{app_url}/fixes?spec=recursive:653&retriever=dense")
     so_far = page.get_by_test_id("stCaptionContainer").filter(has_text="Measured so far:")
-    expect(so_far.first).to_contain_text("of 6 steps", timeout=60_000)
+    expect(so_far.first).to_contain_text("of 7 steps", timeout=60_000)
     expect(page.get_by_text("Download the fixes (CSV)")).to_be_visible(timeout=120_000)
     settle(page)
     expect(so_far).to_have_count(0)
