@@ -9,7 +9,13 @@ set off has finished (Streamlit's ``data-test-script-state`` back to ``notRunnin
 the bundled corpus, Compare opened from the sidebar: a second visit in another tab (warm: what
 the first computed is reused; then once more in that tab, after the Document page), and after
 the server was stopped and started again on the same data folder (restarted: only what is kept
-on disk helps).
+on disk helps). Compare is timed twice: to the end of its run, and to both its charts drawn
+(a tab's first plotly chart loads plotly.js, ~4.7 MB, in the browser).
+
+Each input is given on an idle page, as a person's is: once the browser has run no task of
+50 ms or more for half a second (at most 10 s). A click in the same instant the previous run
+settled also times the browser still drawing the page before; that figure is printed too, for
+Compare in a new tab ("at once").
 
 Targets on a 2-core machine: a change on the 10 KB document at most 0.2 s median and 0.4 s worst,
 on the 1 MB document at most 1 s; Compare at most 0.6 s warm and 4 s restarted. The figures go,
@@ -58,12 +64,48 @@ def documents(folder: Path) -> dict[str, int]:
     return sizes
 
 
+#: Resolves once the page has had no long task (50 ms or more) for ``quiet`` ms, or after 10 s.
+_IDLE = """(quiet) => new Promise(resolve => {
+  let last = performance.now();
+  const seen = new PerformanceObserver(list => { last = performance.now(); });
+  seen.observe({type: 'longtask', buffered: false});
+  const begun = performance.now();
+  const check = () => {
+    const now = performance.now();
+    if (now - last >= quiet || now - begun >= 10000) { seen.disconnect(); resolve(now - begun); }
+    else setTimeout(check, 50);
+  };
+  setTimeout(check, 50);
+})"""
+
+#: Installed before Compare is opened: resolves with the milliseconds from the click to both
+#: its charts drawn.
+_CHARTS = """() => {
+  window.__charts = new Promise(resolve => {
+    let started = null;
+    document.addEventListener('pointerdown', () => { started = performance.now(); }, {capture: true, once: true});
+    const drawn = () => document.querySelectorAll('.js-plotly-plot .main-svg').length >= 2;
+    const watch = new MutationObserver(() => {
+      if (started !== null && drawn()) { watch.disconnect(); resolve(performance.now() - started); }
+    });
+    watch.observe(document.body, {childList: true, subtree: true});
+  });
+}"""
+
+
+def idle(page) -> None:
+    page.evaluate(_IDLE, 500)
+
+
 def settle(page) -> None:
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=300_000)
 
 
-def timed(page, act) -> float:
-    """Seconds from ``act``'s input event to the end of the script run it set off."""
+def timed(page, act, *, wait: bool = True) -> float:
+    """Seconds from ``act``'s input event to the end of the script run it set off; with ``wait``,
+    ``act`` comes once the page is idle."""
+    if wait:
+        idle(page)
     page.evaluate(_WATCH)
     act()
     return page.evaluate("window.__settled") / 1000
@@ -91,11 +133,20 @@ def splitter_changes(page, count: int) -> list[float]:
     return seconds
 
 
-def open_compare(page) -> float:
+def open_compare(page, *, wait: bool = True) -> tuple[float, float]:
+    """Seconds from the click on Compare to the end of its run, and to both its charts drawn."""
     link = page.get_by_test_id("stSidebarNav").get_by_role("link", name="Compare")
-    seconds = timed(page, link.click)
+    page.evaluate(_CHARTS)
+    seconds = timed(page, link.click, wait=wait)
     page.get_by_text("a. Atoms kept whole").wait_for(timeout=300_000)
-    return seconds
+    return seconds, page.evaluate("window.__charts") / 1000
+
+
+def new_tab(browser, url: str):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(url, timeout=300_000)
+    settle(page)
+    return page
 
 
 def main() -> None:
@@ -120,13 +171,9 @@ def main() -> None:
                 stop_app(server)
             server, url = start_app(SAMPLE, sample_data, "bench-latency-server.log")
             try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(url, timeout=300_000)
-                settle(page)
-                first = open_compare(page)
-                again = browser.new_page(viewport={"width": 1400, "height": 1000})
-                again.goto(url, timeout=300_000)
-                settle(again)
+                first = open_compare(new_tab(browser, url))
+                at_once = open_compare(new_tab(browser, url), wait=False)
+                again = new_tab(browser, url)
                 warm = open_compare(again)
                 document = again.get_by_test_id("stSidebarNav").get_by_role("link", name="Document")
                 timed(again, document.click)
@@ -135,10 +182,7 @@ def main() -> None:
                 stop_app(server)
             server, url = start_app(SAMPLE, sample_data, "bench-latency-server.log")
             try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(url, timeout=300_000)
-                settle(page)
-                restarted = open_compare(page)
+                restarted = open_compare(new_tab(browser, url))
             finally:
                 stop_app(server)
         finally:
@@ -150,18 +194,24 @@ def main() -> None:
     for name, seconds, worst in rows:
         print(f"{name:36} median {statistics.median(seconds):5.2f} s, worst {max(seconds):5.2f} s over "
               f"{len(seconds)} changes (target worst {worst} s: {'met' if max(seconds) <= worst else 'NOT met'})")
-    for name, seconds, target in (("Compare, first visit", first, None),
-                                  ("Compare, warm (a second tab)", warm, TARGETS["compare_warm_s"]),
-                                  ("Compare, warm (that tab again)", revisit, TARGETS["compare_warm_s"]),
-                                  ("Compare, restarted server", restarted, TARGETS["compare_restarted_s"])):
+    for name, (seconds, charts), target in (
+            ("Compare, first visit", first, None),
+            ("Compare, warm (a new tab, at once)", at_once, None),
+            ("Compare, warm (a new tab)", warm, TARGETS["compare_warm_s"]),
+            ("Compare, warm (that tab again)", revisit, TARGETS["compare_warm_s"]),
+            ("Compare, restarted server", restarted, TARGETS["compare_restarted_s"])):
         said = f" (target {target} s: {'met' if seconds <= target else 'NOT met'})" if target else ""
-        print(f"{name:36} {seconds:5.2f} s{said}")
+        print(f"{name:36} {seconds:5.2f} s{said}; charts drawn {charts:5.2f} s")
     figures = {"small_budget": {"median_s": round(statistics.median(small), 3), "worst_s": round(max(small), 3)},
                "small_splitter": {"median_s": round(statistics.median(kinds), 3), "worst_s": round(max(kinds), 3)},
                "large_budget": {"median_s": round(statistics.median(large), 3), "worst_s": round(max(large), 3)},
-               "compare_first_s": round(first, 2), "compare_warm_s": round(warm, 2),
-               "compare_revisit_s": round(revisit, 2),
-               "compare_restarted_s": round(restarted, 2), "targets": TARGETS}
+               "compare_first_s": round(first[0], 2), "compare_at_once_s": round(at_once[0], 2),
+               "compare_warm_s": round(warm[0], 2), "compare_revisit_s": round(revisit[0], 2),
+               "compare_restarted_s": round(restarted[0], 2),
+               "compare_charts_s": {"first": round(first[1], 2), "at_once": round(at_once[1], 2),
+                                    "warm": round(warm[1], 2), "revisit": round(revisit[1], 2),
+                                    "restarted": round(restarted[1], 2)},
+               "targets": TARGETS}
     record("latency", figures)
 
 
