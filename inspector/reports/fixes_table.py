@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..context.writer import SETTINGS_HELP
+from ..errors import RetrieverError
 from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 from ..retrieval.ranking import Retriever
-from ..retrieval.retriever_spec import TOKEN_EMBEDDERS, parse_retriever
+from ..retrieval.retriever_spec import parse_retriever
 from ..review.reveal import suspect_summary
 from ..spec import DEFAULT_STAMP, SplitterSpec, parse_spec
 from .decide import answered, bounds_line, p_text, probe_intervals
@@ -186,10 +187,10 @@ class FixStep:
 def late_form(retriever) -> tuple[str, str]:
     """``retriever`` (a spec or its string) chunking late, and why it cannot (one of the two empty)."""
     spec = parse_retriever(retriever)
-    if spec.dense is None or spec.embedder not in TOKEN_EMBEDDERS:
-        return "", (f"late chunking pools a model's token vectors: rank with dense:minilm or dense:onnx:PATH "
-                    f"(or their hybrid forms), not {spec}")
-    return str(replace(spec, late=True)), ""
+    try:
+        return str(replace(spec, late=True)), ""
+    except RetrieverError as refused:
+        return "", str(refused)
 
 
 def fix_steps(workspace, spec: SplitterSpec | str, *, context_model: str = "", context_problem: str = "",

@@ -67,21 +67,20 @@ def late_vectors(embedder: TokenEmbedder, pool) -> np.ndarray:
     import numpy as np
 
     texts = pool.table.texts
-    rows: list[np.ndarray | None] = [None] * len(pool)
+    out: np.ndarray | None = None
     doc_of, starts, ends = pool.doc_of, pool.starts, pool.ends
     for position, doc_id in enumerate(pool.doc_ids):
         chunks = np.flatnonzero(doc_of == position)
         if not len(chunks):
             continue
         sums, first_chars = _SUMS.of(embedder, texts[doc_id])
+        if out is None:
+            out = np.zeros((len(pool), sums.shape[1]))
         low = np.searchsorted(first_chars, starts[chunks], side="left")
         high = np.searchsorted(first_chars, ends[chunks], side="left")
-        counts = np.maximum(high - low, 1)[:, None]
-        means = (sums[high] - sums[low]) / counts
-        for chunk, mean in zip(chunks.tolist(), means):
-            rows[chunk] = mean
-    width = next((len(r) for r in rows if r is not None), 1)
-    out = np.array([r if r is not None else np.zeros(width) for r in rows], dtype=np.float64).reshape(-1, width)
+        out[chunks] = (sums[high] - sums[low]) / np.maximum(high - low, 1)[:, None]
+    if out is None:
+        out = np.zeros((len(pool), 1))
     if embedder.normalise:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         out = np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
