@@ -9,7 +9,8 @@ Default: the bundled sample and its Chroma-format paraphrase questions, ranked b
 over the documents the questions point into (CI-sized: a few minutes on two cores); ``--full``
 measures every document. Chroma's own corpora and ``questions_df.csv`` work as they are.
 ``--llm MODEL`` adds ``llm:400t;llm=MODEL``: the cuts it needs are planned and priced first and
-written through the chat endpoint of ``CHUNK_INSPECTOR_CONTEXT_URL`` (or ``OPENAI_BASE_URL``)
+written by ``chunk-inspector context CORPUS --spec 'llm:400t;llm=MODEL' --yes`` (every document of
+the corpus, through the chat endpoint of ``CHUNK_INSPECTOR_CONTEXT_URL`` or ``OPENAI_BASE_URL``)
 only with ``--yes``; without them the row is left out.
 """
 
@@ -21,14 +22,10 @@ import time
 from common import SAMPLE, record
 
 from inspector import Workspace, load_corpus
-from inspector.context.splits import plan_splits, write_splits
-from inspector.context.writer import ChatEndpoint
-from inspector.data_folder import data_folder
 from inspector.measure.cost import IndexCost, index_cost
 from inspector.reports.field_table import FIELD_SPECS, field_rows, format_field
 from inspector.reports.golden_table import golden_section
 from inspector.spec import parse_spec
-from inspector.split.answers import SplitAnswers
 
 
 def main() -> None:
@@ -48,7 +45,7 @@ def main() -> None:
         golden = workspace.load_golden(given.questions)
     retriever = workspace.retriever(given.retriever)
     specs = [parse_spec(s) for s in FIELD_SPECS]
-    if given.llm and _cuts_written(workspace, parse_spec(f"llm:400t;llm={given.llm}"), given.yes):
+    if given.llm and _cuts_written(workspace, given.corpus, parse_spec(f"llm:400t;llm={given.llm}"), given.yes):
         specs.append(parse_spec(f"llm:400t;llm={given.llm}"))
     start = time.perf_counter()
     section = golden_section(workspace, golden, specs, retriever)
@@ -68,21 +65,23 @@ def main() -> None:
                      "cost": {spec: cost.as_dict() for spec, cost in costs.items()}})
 
 
-def _cuts_written(workspace: Workspace, spec, send: bool) -> bool:
-    """Whether every cut ``spec`` needs is kept, after writing the missing ones when ``send``."""
-    store = SplitAnswers(data_folder())
-    analyses = [workspace.analysis(d) for d in workspace.documents]
-    plan = plan_splits(workspace.documents, analyses, spec, store)
-    print(f"{spec}: {plan.summary()}")
-    if not plan.jobs:
+def _cuts_written(workspace: Workspace, corpus: str, spec, send: bool) -> bool:
+    """Whether every cut ``spec`` needs is kept, after ``chunk-inspector context`` wrote the
+    missing ones (over the whole corpus) when ``send``."""
+    from inspector.cli import main as command
+    from inspector.split.llm import SplitAnswersMissing
+
+    try:
+        workspace.split(spec)
         return True
+    except SplitAnswersMissing:
+        pass
+    argv = ["context", corpus, "--spec", str(spec)]
     if not send:
+        command(argv + ["--dry-run"])
         print("not sent (--yes sends it): the llm chunker's row is left out")
         return False
-    run = write_splits(plan, workspace.documents, analyses, ChatEndpoint.from_settings(model=spec.split_model), store)
-    for failure in run.failures:
-        print(f"{failure.doc_id}: {failure.reason}")
-    return not run.failures
+    return command(argv + ["--yes"]) == 0
 
 
 if __name__ == "__main__":
