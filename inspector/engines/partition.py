@@ -24,6 +24,7 @@ from ..model import Document
 from ..retrieval.bm25 import BM25, Ranked, Statistics
 from ..retrieval.probe import Read
 from ..retrieval.ranking import Pool
+from ..split.answers import SplitAnswers
 
 
 class Partition:
@@ -32,12 +33,15 @@ class Partition:
     rankings that follow, and counts and ranks chunks for BM25: its own, or a pool's the driver
     sends."""
 
-    def __init__(self, mode: str, store: DerivedStore | None = None, context: ContextStore | None = None) -> None:
+    def __init__(self, mode: str, store: DerivedStore | None = None, context: ContextStore | None = None,
+                 answers: SplitAnswers | None = None) -> None:
         self.mode = mode
         self.store = store
         """Where splits, terms and token counts are kept between runs (None: nowhere)."""
         self.context = context
         """Where ``+context`` specs read their lines (None: nowhere)."""
+        self.answers = answers
+        """Where ``llm`` specs read the answers that place their cuts (None: nowhere)."""
         self.documents: list[Document] = []
         self.analyses: dict[str, Analysis] = {}
         self._work: Workspace | None = None
@@ -55,7 +59,7 @@ class Partition:
 
     def subset(self, only: list[int]) -> "Partition":
         """A partition of this one's documents at positions ``only`` (their analyses shared)."""
-        part = Partition(self.mode, self.store, self.context)
+        part = Partition(self.mode, self.store, self.context, self.answers)
         part.documents = [self.documents[d] for d in only]
         part.analyses = {d.id: self.analyses[d.id] for d in part.documents}
         return part
@@ -67,6 +71,7 @@ class Partition:
             self._work = Workspace(self.documents, self.mode)
             self._work.add_analyses(self.analyses)
             self._work.kept, self._work.context_store = self.store, self.context
+            self._work.split_answers = self.answers
         return self._work
 
     @property

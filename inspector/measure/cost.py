@@ -98,8 +98,9 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
     """``spec``'s index-time cost over the documents ``part`` holds, its chunks ranked by ``retriever``."""
     # Imported when measured: the command line reads ``Prices`` without loading the splitters.
     from ..context.writer import EXPECTED_OUTPUT_TOKENS, prompt_tokens
+    from ..data_folder import document_hash
     from ..retrieval.retriever_spec import parse_retriever
-    from ..split.llm import document_run, kept_answers
+    from ..split.llm import document_run
     from ..split.similarity import chunker_inputs
     from ..split.splitters import split_document
 
@@ -115,12 +116,13 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
             # a splitter's pieces) would otherwise make the clock read near zero.
             fresh = replace(analysis, memo={})
             start = time.perf_counter()
-            split_document(document, base, fresh, length)
+            split_document(document, base, fresh, length, answers=part.cut_answers(base))
             seconds += time.perf_counter() - start
             if base.kind in SIMILARITY_KINDS:
                 inputs += chunker_inputs(document, base, analysis, length)
             elif base.kind == LLM_KIND:  # the split above succeeded, so every answer is kept
-                asked += document_run(document, base, analysis, length, kept_answers(base, document.text)).asked
+                kept = part.cut_answers(base).answers(base.split_model, document_hash(document.text))
+                asked += document_run(document, base, analysis, length, kept).asked
     texts = part.pool(spec).texts()
     dense = retriever_spec.base.kind != "bm25"
     calls = len(asked)

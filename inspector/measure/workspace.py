@@ -23,7 +23,7 @@ from ..model import Chunk, Document, ImportProblem, Span, SplitResult
 from ..retrieval.probe import ProbeResult, Query
 from ..retrieval.ranking import Retriever
 from ..retrieval.terms import TermTable
-from ..spec import SplitterSpec, parse_spec
+from ..spec import LLM_KIND, SplitterSpec, parse_spec
 from ..split.address import Address
 from ..split.llm import SplitAnswersMissing
 from ..split.splitters import chunk_spans, split_document
@@ -75,6 +75,8 @@ class Workspace(Analysing, Probing, Engine):
         """Where the user's question sets are kept (a ``QuestionSetStore``; None: none are)."""
         self.context_store = None
         """Where ``+context`` specs find their lines (a ``ContextStore``; None: nowhere)."""
+        self.split_answers = None
+        """Where ``llm`` specs find the answers that place their cuts (a ``SplitAnswers``; None: nowhere)."""
         self.analysis_store = None
         """Where analyses are kept between runs (an ``atoms.store.AnalysisStore``; None: nowhere)."""
         self.kept = None
@@ -113,6 +115,7 @@ class Workspace(Analysing, Probing, Engine):
         part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
         part.rerank_url = self.rerank_url
         part.question_store, part.context_store = self.question_store, self.context_store
+        part.split_answers = self.split_answers
         part.analysis_store, part._store_read = self.analysis_store, self._store_read
         part.kept = self.kept
         return part
@@ -188,9 +191,21 @@ class Workspace(Analysing, Probing, Engine):
                 length = get_length(spec.unit)
                 analyses = [self.analysis(d) for d in self.documents]
                 # Library splitters (ext-) run foreign code, which may well make cycles.
+                answers = self.cut_answers(spec)
                 with nullcontext() if spec.is_adapter else collection_paused():
-                    self._splits[key] = [split_document(d, spec, a, length) for d, a in zip(self.documents, analyses)]
+                    self._splits[key] = [split_document(d, spec, a, length, answers=answers)
+                                         for d, a in zip(self.documents, analyses)]
         return self._splits[key]
+
+    def cut_answers(self, spec: SplitterSpec):
+        """Where ``spec``'s cuts are read from: ``split_answers`` for an ``llm`` spec
+        (``ContextLineError`` when this workspace has none), None for any other."""
+        if spec.kind != LLM_KIND:
+            return None
+        if self.split_answers is None:
+            raise ContextLineError(f"{spec} cuts where its model's answers say, and this workspace keeps none "
+                                   "(keep_in(folder) reads the folder's)")
+        return self.split_answers
 
     def context_lines(self, spec: SplitterSpec | str) -> list[dict[Span, str]]:
         """Per document, the lines ``spec``'s model has in ``context_store``, by span."""
@@ -343,11 +358,12 @@ class Workspace(Analysing, Probing, Engine):
             return ChunkArrays.from_spans(ids, per_doc)
         if key not in self._chunk_arrays_cache:
             lengths: list = []  # built at the first document split here, not when every split is kept
+            answers = self.cut_answers(spec)
 
             def split(d: Document) -> tuple:
                 lengths or lengths.append(get_length(spec.unit))
                 try:
-                    return chunk_spans(d.text, spec, self.analysis(d), lengths[0], Address.of(d))
+                    return chunk_spans(d.text, spec, self.analysis(d), lengths[0], Address.of(d), answers)
                 except SplitAnswersMissing as missing:  # named by the document's id, not its size
                     raise missing.of(d.id) from None
 

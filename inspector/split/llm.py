@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..atoms.analysis import Analysis
-from ..data_folder import data_folder, document_hash
+from ..data_folder import document_hash
 from ..errors import ContextLineError
 from ..lengths import Length
 from ..model import Document
@@ -168,19 +168,13 @@ def document_run(document: Document, spec: SplitterSpec, analysis: Analysis, len
                   answers, answer_for)
 
 
-def kept_answers(spec: SplitterSpec, text: str) -> dict[str, str]:
-    """The answers ``spec``'s model has for ``text`` in the data folder's store."""
-    return SplitAnswers(data_folder()).answers(spec.split_model, document_hash(text))
-
-
 def split_llm(text: str, spec: SplitterSpec, pieces: list[Piece], sizer: Sizer,
-              prefix_at: Callable[[int], str] | None, answers: Mapping[str, str] | None = None) -> list[Packed]:
-    """The ``llm`` chunker's chunks of ``text``, cut where the kept answers say;
+              prefix_at: Callable[[int], str] | None, answers: SplitAnswers) -> list[Packed]:
+    """The ``llm`` chunker's chunks of ``text``, cut where the answers kept in ``answers`` say;
     ``SplitAnswersMissing`` when one is not kept."""
     if not text:
         return []
-    answers = kept_answers(spec, text) if answers is None else answers
-    run = replay(text, pieces, sizer, WINDOW[spec.in_tokens], answers)
+    run = replay(text, pieces, sizer, WINDOW[spec.in_tokens], answers.answers(spec.split_model, document_hash(text)))
     if run.missing is not None:
         raise SplitAnswersMissing(spec, f"a document of {len(text):,} characters", len(run.asked),
                                   run.missing.first + 1, len(pieces))

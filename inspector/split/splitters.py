@@ -13,11 +13,12 @@ from itertools import repeat
 
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
-from ..errors import SpecError
+from ..errors import ContextLineError, SpecError
 from ..lengths import Length, get_length
 from ..model import Document, Span, SplitResult, make_chunks, mode_tag
 from ..spec import LLM_KIND, SIMILARITY_KINDS, SplitterSpec, parse_spec
 from .address import Address
+from .answers import SplitAnswers
 from .llm import SplitAnswersMissing, split_llm
 from .packing import Packed, Sizer
 from .packing_fast import FAST_KINDS, Columns, packed_columns
@@ -33,8 +34,10 @@ def split_document(
     length: Length | None = None,
     *,
     mode: str = "markdown",
+    answers: SplitAnswers | None = None,
 ) -> SplitResult:
-    """Split one document. Pass a precomputed ``analysis`` to reuse its atoms."""
+    """Split one document. Pass a precomputed ``analysis`` to reuse its atoms. An ``llm`` spec
+    reads the answers that place its cuts from ``answers`` (default: the data folder's store)."""
     spec = parse_spec(spec)
     if spec.is_imported:
         raise SpecError(f"{spec} names imported chunks, which are not split: register the chunk set with a "
@@ -46,8 +49,12 @@ def split_document(
         return split_with_adapter(spec.kind, document, spec.budget, spec.overlap, unit=length,
                                   analysis=analysis, mode=mode)
     analysis = analysis or analyze(document.text, mode)
+    if spec.kind == LLM_KIND and answers is None:
+        from ..data_folder import data_folder
+
+        answers = SplitAnswers(data_folder())
     try:
-        columns, oversized = split_columns(document.text, spec, analysis, length, Address.of(document))
+        columns, oversized = split_columns(document.text, spec, analysis, length, Address.of(document), answers)
     except SplitAnswersMissing as missing:
         raise missing.of(document.id) from None
     tag = str(spec) + mode_tag(analysis.mode)
@@ -57,7 +64,8 @@ def split_document(
 
 
 def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length,
-                address: Address | None = None) -> tuple[list[Span], list[str] | None, int]:
+                address: Address | None = None,
+                answers: SplitAnswers | None = None) -> tuple[list[Span], list[str] | None, int]:
     """What ``split_document`` puts in its chunks, without building them: the spans, their
     prefixes (None when no chunk has one) and how many chunks are oversized.
 
@@ -69,7 +77,7 @@ def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
         spans = _seed_char_spans(text, spec, analysis)
         if spans is not None:
             return spans, None, sum(1 for a, b in spans if b - a > spec.budget)
-    columns, oversized = split_columns(text, spec, analysis, length, address)
+    columns, oversized = split_columns(text, spec, analysis, length, address, answers)
     prefixes = columns.prefixes
     return (list(zip(columns.starts, columns.ends)), prefixes if prefixes and any(prefixes) else None,
             len(oversized))
@@ -99,10 +107,10 @@ def _oversized(text: str, packed: list[Packed], budget: int, length: Length) -> 
 
 
 def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Length,
-                  address: Address | None = None) -> tuple[Columns, list[int]]:
+                  address: Address | None = None, answers: SplitAnswers | None = None) -> tuple[Columns, list[int]]:
     """Chunk spans and prefixes for one text as columns, with the indexes of the oversized
     chunks; the engine behind ``split_document``. ``address`` names the text's document
-    for ``+address`` stamps."""
+    for ``+address`` stamps; ``answers`` keeps what places an ``llm`` spec's cuts."""
     sizer = Sizer.of(text, length, analysis.memo)
     columns = _fast_columns(text, spec, analysis, sizer, address)
     if columns is not None:
@@ -113,33 +121,36 @@ def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Len
             oversized = [i for i, (a, b, p) in enumerate(zip(columns.starts, columns.ends, columns.prefixes))
                          if len(p) + b - a > budget]
         return columns, oversized
-    packed = _general(text, spec, analysis, sizer, address)
+    packed = _general(text, spec, analysis, sizer, address, answers)
     prefixes = [p.prefix for p in packed]
     columns = Columns([p.start for p in packed], [p.end for p in packed], prefixes if any(prefixes) else None)
     return columns, _oversized(text, packed, spec.budget, length)
 
 
 def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length,
-                address: Address | None = None) -> list[Packed]:
+                address: Address | None = None, answers: SplitAnswers | None = None) -> list[Packed]:
     """Chunk spans (with prefixes) for one text, as ``Packed`` values."""
     sizer = Sizer.of(text, length, analysis.memo)
     columns = _fast_columns(text, spec, analysis, sizer, address)
     if columns is None:
-        return _general(text, spec, analysis, sizer, address)
+        return _general(text, spec, analysis, sizer, address, answers)
     # The packer flags a chunk oversized exactly when one piece alone overfills its room.
     return [Packed(a, b, p, b - a > max(1, spec.budget - len(p)))
             for a, b, p in zip(columns.starts, columns.ends, columns.prefixes or repeat(""))]
 
 
 def _general(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
-             address: Address | None = None) -> list[Packed]:
+             address: Address | None = None, answers: SplitAnswers | None = None) -> list[Packed]:
     """Chunks made piece by piece: by the chunkers that cut by meaning, or the general path of the rest."""
     if spec.kind in SIMILARITY_KINDS:
         return split_similar(text, spec, analysis, sizer,
                              prefixer(text, spec, analysis, analysis.mode == "seed", sizer, address))
     if spec.kind == LLM_KIND:
+        if answers is None:
+            raise ContextLineError(f"{spec} cuts where its model's kept answers say, and none were given to read")
         prefix_at = prefixer(text, spec, analysis, analysis.mode == "seed", sizer, address)
-        return split_llm(text, spec, cluster_pieces(text, spec, analysis, sizer, prefix_at), sizer, prefix_at)
+        return split_llm(text, spec, cluster_pieces(text, spec, analysis, sizer, prefix_at), sizer, prefix_at,
+                         answers)
     return split_general(text, spec, analysis, sizer, address)
 
 

@@ -224,7 +224,7 @@ def doc_view(workspace: Workspace, document: Document, spec: SplitterSpec | str,
         index = next(i for i, d in enumerate(workspace.documents) if d.id == document.id)
         result = workspace.split(spec)[index]
     else:
-        result = split_document(document, spec, analysis, length)
+        result = split_document(document, spec, analysis, length, answers=workspace.cut_answers(spec))
     spans = result.spans
     sizes = tuple(length.count_many([c.embedded_text(document) for c in result.chunks]))
     covered = sum(b - a for a, b in spans)

@@ -34,7 +34,6 @@ from ..chunks.importer import ImportResult
 from ..chunks.sets import ChunkSet, ChunkSetStore
 from ..context.store import ContextStore
 from ..corpus.load import Corpus
-from ..data_folder import ENV_DATA
 from ..errors import StoreError
 from ..lengths import get_length
 from ..measure.cost import IndexCost, index_cost
@@ -46,6 +45,7 @@ from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
 from ..retrieval.spending import SpendPolicy, ensure
 from ..review.rounds import ReviewRound, draw
 from ..spec import parse_spec
+from ..split.answers import SplitAnswers
 from ..stores.address import StoreCredentials
 from ..tune.search import measure_candidate
 from .frames import compare_frame, sizes_frame, sweep_frame
@@ -122,8 +122,7 @@ def _workspace(handle: CorpusHandle) -> Workspace:
         found.index_search = IndexSearch(handle.stores, handle.store_credentials or StoreCredentials(), found)
     found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
     found.context_store = ContextStore(handle.data) if handle.data else None
-    if handle.data:  # what the llm chunker reads its kept answers from, as the server does
-        os.environ[ENV_DATA] = handle.data
+    found.split_answers = SplitAnswers(handle.data) if handle.data else None
     if found.analysis_store is None and handle.data:
         found.keep_in(handle.data)  # a restarted server reads the analyses and splits it kept
     return found

@@ -11,6 +11,7 @@ import pytest
 from inspector import Document, analyze, get_length
 from inspector.cli import main
 from inspector.context.writer import EXPECTED_OUTPUT_TOKENS, PROMPT
+from inspector.errors import ContextLineError
 from inspector.measure import Workspace
 from inspector.measure.cost import IndexCost, Prices, index_cost
 from inspector.spec import SplitterSpec
@@ -125,6 +126,9 @@ def test_an_llm_chunker_costs_the_prompts_its_kept_answers_answered(isolated_app
     document = workspace.documents[0]
     spec = SplitterSpec.parse("llm:300;llm=m")
     store = SplitAnswers(isolated_app)
+    with pytest.raises(ContextLineError, match="this workspace keeps none"):
+        index_cost(workspace, str(spec), "bm25")
+    workspace.split_answers = store
     answer = lambda ask: f"split after: {ask.first + 2}"
     run = document_run(document, spec, workspace.analysis(document), get_length("chars"), {}, answer)
     for ask, said in run.asked:

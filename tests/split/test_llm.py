@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 from inspector import Document, SplitterSpec, analyze, get_length, split_document
 from inspector.context.splits import plan_splits, write_splits
 from inspector.context.writer import ChatEndpoint
-from inspector.data_folder import document_hash
+from inspector.data_folder import data_folder, document_hash
 from inspector.errors import ContextLineError, SpecError
 from inspector.measure.survival import survival
-from inspector.split import llm
 from inspector.split.answers import SplitAnswers
 from inspector.split.llm import TAIL, SplitAnswersMissing, cuts_in, document_run, next_first
 from tests.support.chat import ChatServer
@@ -80,7 +79,7 @@ def test_a_missing_answer_is_refused_with_the_command_that_writes_it():
 
 def _write(doc, spec, answer_of) -> None:
     run = _answers_by(answer_of)(doc, SplitterSpec.parse(spec), analyze(doc.text))
-    store = SplitAnswers(llm.data_folder())
+    store = SplitAnswers(data_folder())
     for ask, answer in run.asked:
         store.put(SplitterSpec.parse(spec).split_model, document_hash(doc.text), ask.digest, answer)
 
@@ -132,7 +131,7 @@ def test_llm_chunks_tile_the_text_within_budget_whatever_the_model_answers(text,
     drawn = _answers_by(lambda ask: answers.draw(_answer))(doc, spec, analysis)
     assert fewest <= len(drawn.asked) <= most, "the plan's bounds hold whatever the model answers"
     assert drawn.ends == sorted(set(drawn.ends)) and (not drawn.ends or drawn.ends[-1] == len(drawn.pieces))
-    store = SplitAnswers(llm.data_folder())
+    store = SplitAnswers(data_folder())
     for ask, answer in drawn.asked:
         store.put("m", document_hash(text), ask.digest, answer)
     check_span_invariants(text, spec, split_document(doc, spec, analysis, get_length(unit)))
@@ -143,7 +142,7 @@ def test_a_run_is_planned_between_bounds_written_once_and_resumed_where_it_faile
         [Document("short.md", "Short. Text.")]
     analyses = [analyze(d.text) for d in docs]
     spec = SplitterSpec.parse("llm:200t;llm=tiny")
-    store = SplitAnswers(llm.data_folder())
+    store = SplitAnswers(data_folder())
     plan = plan_splits(docs, analyses, spec, store)
     assert plan.jobs == (0, 1, 2) and plan.documents == 4 and 3 <= plan.fewest <= plan.most
     assert plan.fewest_tokens < plan.most_tokens and plan.cost(None) is None
@@ -169,13 +168,13 @@ def test_a_run_is_planned_between_bounds_written_once_and_resumed_where_it_faile
 def test_a_run_for_another_model_or_kind_is_refused():
     docs = [Document("d.md", _text(6))]
     plan = plan_splits(docs, [analyze(docs[0].text)], SplitterSpec.parse("llm:300;llm=a"), SplitAnswers(
-        llm.data_folder()))
+        data_folder()))
     with pytest.raises(ContextLineError, match="the plan is for a"):
         write_splits(plan, docs, [analyze(docs[0].text)], ChatEndpoint("http://127.0.0.1:9/v1", "b"),
-                     SplitAnswers(llm.data_folder()))
+                     SplitAnswers(data_folder()))
     with pytest.raises(ContextLineError, match="not an llm chunker"):
         plan_splits(docs, [analyze(docs[0].text)], SplitterSpec.parse("recursive:300"),
-                    SplitAnswers(llm.data_folder()))
+                    SplitAnswers(data_folder()))
 
 
 def test_a_damaged_answer_is_asked_for_again(tmp_path):

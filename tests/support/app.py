@@ -8,6 +8,8 @@ import re
 from streamlit.testing.v1 import AppTest
 
 from inspector import Workspace, get_length, load_corpus
+from inspector.data_folder import data_folder
+from inspector.split.answers import SplitAnswers
 from inspector.views.frames import doc_view
 from tests.support.paths import ROOT
 
@@ -54,7 +56,10 @@ def assert_clean(at: AppTest) -> None:
 
 
 def expected_cuts(spec: str, document=FIRST) -> int:
-    return len(doc_view(Workspace(SAMPLE), document, spec, get_length("chars")).cuts)
+    """The cut atoms of ``document`` under ``spec`` (an llm spec's cuts read from the data folder)."""
+    workspace = Workspace(SAMPLE)
+    workspace.split_answers = SplitAnswers(data_folder())
+    return len(doc_view(workspace, document, spec, get_length("chars")).cuts)
 
 
 def write_corpus(folder: pathlib.Path, files: dict[str, bytes]) -> pathlib.Path:

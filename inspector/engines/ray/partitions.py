@@ -35,6 +35,7 @@ from ...retrieval.bm25 import Ranked, Statistics, merge_ranked
 from ...retrieval.probe import ProbeResult, Query, Read, judge
 from ...retrieval.ranking import Ask, BM25Retriever, HybridRetriever, Pool, Retriever
 from ...spec import SplitterSpec, parse_spec
+from ...split.answers import SplitAnswers
 from ..partition import Partition
 
 
@@ -206,11 +207,12 @@ class ClusterPartition(Partition):
     engine's batch jobs (``batches``) on itself: it is the job's batch (``batches.Held``), and
     what a job parks for a later pass stays in its memory. Given a data folder, it reads and
     fills the kept store there (splits, terms, token counts: one pass splits what the next
-    reads, a second run reads what the first kept) and reads context lines from it."""
+    reads, a second run reads what the first kept) and reads context lines and an llm chunker's
+    answers from it."""
 
     def __init__(self, mode: str, data: str | None = None) -> None:
         # What runs derive from documents, and context lines, in the data folder of the actor's node.
-        super().__init__(mode, *((DerivedStore(data), ContextStore(data)) if data else ()))
+        super().__init__(mode, *((DerivedStore(data), ContextStore(data), SplitAnswers(data)) if data else ()))
         self.parked: dict[str, object] = {}
 
     def run(self, function: Callable, job: tuple):

@@ -24,6 +24,7 @@ from ...atoms.analysis import Analysis
 from ...context.store import ContextStore
 from ...measure.derived import DerivedStore
 from ...model import Document
+from ...split.answers import SplitAnswers
 from ..partition import Partition
 
 #: File bytes of the largest batch, and of the smallest worth a worker's task.
@@ -112,7 +113,8 @@ class Spill:
         documents, plains = self.read(batch)
         if only is not None:
             documents, plains = [documents[d] for d in only], [plains[d] for d in only]
-        part = Partition(mode, *((DerivedStore(self.data), ContextStore(self.data)) if self.data else ()))
+        part = Partition(mode, *((DerivedStore(self.data), ContextStore(self.data), SplitAnswers(self.data))
+                                 if self.data else ()))
         part.take(documents, plains)
         return part
 
