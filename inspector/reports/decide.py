@@ -173,6 +173,11 @@ def bounds_line(cells: list[tuple[int, dict | None]], lead: int) -> str:
     return " " * lead + "".join(f"{bounds_text(interval):>{width}s}" for width, interval in cells)
 
 
+def percent_cell(value: float | None, width: int) -> str:
+    """A share in percent right-aligned in ``width``; ``n/a`` when nothing was counted."""
+    return f"{'n/a':>{width}s}" if value is None else f"{value:{width}.1%}"
+
+
 def bounds_text(interval: dict | None) -> str:
     """``[94.3,98.9]``: an interval in percent, its ends at 0 and 100 written so."""
     if interval is None:

@@ -21,7 +21,7 @@ from ..retrieval.ranking import Retriever
 from ..retrieval.retriever_spec import parse_retriever
 from ..review.reveal import suspect_summary
 from ..spec import DEFAULT_STAMP, SplitterSpec, parse_spec
-from .decide import answered, bounds_line, p_text, probe_intervals
+from .decide import answered, bounds_line, p_text, percent_cell, probe_intervals
 
 #: The steps, in order: (name, what it adds).
 STEPS: tuple[tuple[str, str], ...] = (
@@ -54,8 +54,9 @@ class FixRow:
 
     chunks: int = 0
     ctx_tokens: float = 0.0
-    answer: float = 0.0
-    cut: float = 0.0
+    answer: float | None = 0.0
+    cut: float | None = 0.0
+    """answer@5 and cut of the probe (None: no query was drawn)."""
     recall: dict[int, float] = field(default_factory=dict)
     """Golden recall per budget (empty without a golden set)."""
 
@@ -286,7 +287,7 @@ def format_fixes(section: dict, intervals: bool = False) -> list[str]:
             lines.append(f"{row['label']:22s}{row['spec']:{wide}s}omitted: {row['omitted']}")
             continue
         cells = (f"{row['label']:22s}{row['spec']:{wide}s}{row['chunks']:6d}{round(row['ctx_tokens']):8d}"
-                 f"{row['answer_at_5']:{answer}.1%}{row['cut']:{cut}.1%}")
+                 f"{percent_cell(row['answer_at_5'], answer)}{percent_cell(row['cut'], cut)}")
         if section["golden"]:
             cells += "".join(f"{row['recall'][str(b)]:{recall}.1%}" for b in budgets)
         first = str(budgets[0])

@@ -6,7 +6,7 @@ workspace: held, streamed or on the cluster), every atom counted."""
 from __future__ import annotations
 
 from ..model import ATOM_KINDS
-from .decide import bounds_line
+from .decide import bounds_line, percent_cell
 
 
 def formats_section(workspace, specs) -> list[dict]:
@@ -50,7 +50,7 @@ def _format_groups(rows: list[dict], key: str, title: str, intervals: bool) -> l
              f"{key:9s}{'docs':>5s} {'splitter':16s}{'chunks':>7s}"
              + "".join(f"{kind:>{cell}s}" for kind in ATOM_KINDS)]
     for row in rows:
-        cells = "".join(f"{'n/a':>{cell}s}" if row["survival"][k] is None else f"{row['survival'][k]:{cell}.1%}"
+        cells = "".join(percent_cell(row["survival"][k], cell)
                         for k in ATOM_KINDS)
         lines.append(f"{row[key]:9s}{row['documents']:5d} {row['splitter']:16s}{row['chunks']:7d}{cells}")
         if intervals and "intervals" in row:

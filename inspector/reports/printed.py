@@ -6,14 +6,10 @@ from __future__ import annotations
 from ..errors import SpecError
 from ..model import ATOM_KINDS
 from ..spec import parse_spec
-from .decide import bounds_line, bounds_text, decision_lines
+from .decide import bounds_line, bounds_text, decision_lines, percent_cell
 from .formats_table import format_formats, format_languages
 
 SWEEP_KINDS: tuple[str, ...] = ("code", "table", "num")
-
-
-def _pct(value: float | None, width: int) -> str:
-    return f"{'n/a':>{width}s}" if value is None else f"{value:{width}.1%}"
 
 
 def _count_word(n: int) -> str:
@@ -79,7 +75,7 @@ def format_report(report: dict, intervals: bool | None = None) -> str:
               + f"{'dup':>6s}"]
     for row in report["compare"]:
         lines.append(f"{row['splitter']:16s}{row['chunks']:7d}{row['mean']:6.0f}"
-                     + "".join(_pct(row["survival"][k], cell) for k in ATOM_KINDS)
+                     + "".join(percent_cell(row["survival"][k], cell) for k in ATOM_KINDS)
                      + f"{row['duplication']:6.2f}"
                      + ("  best" if intervals and _marked(report.get("survival_decision"), row["splitter"].strip())
                         else ""))
@@ -97,9 +93,9 @@ def format_report(report: dict, intervals: bool | None = None) -> str:
               f"{'ctx chars':>10s}{'ctx tokens':>11s}"]
     for row in report["compare"]:
         for label, probe in ((row["splitter"], row), *((f"  ±{e['expand']} read", e) for e in row.get("expanded", ()))):
-            rates = (f"{_pct(probe['answer_at_5'], 9)}{_pct(probe['cut'], 7)}" if not intervals else
-                     f"{_pct(probe['answer_at_5'], 9)}{bounds_text(probe['intervals']['answer_at_5']):>12s}"
-                     f"{_pct(probe['cut'], 7)}{bounds_text(probe['intervals']['cut']):>12s}")
+            rates = (f"{percent_cell(probe['answer_at_5'], 9)}{percent_cell(probe['cut'], 7)}" if not intervals else
+                     f"{percent_cell(probe['answer_at_5'], 9)}{bounds_text(probe['intervals']['answer_at_5']):>12s}"
+                     f"{percent_cell(probe['cut'], 7)}{bounds_text(probe['intervals']['cut']):>12s}")
             best = intervals and _marked(report.get("decision"), label.strip() if probe is row else
                                          f"{row['splitter'].strip()} {label.strip()}")
             lines.append(f"{label:16s}{rates}{probe['ctx_chars']:10.0f}{round(probe['ctx_tokens']):11d}"
@@ -110,22 +106,22 @@ def format_report(report: dict, intervals: bool | None = None) -> str:
     if cut and any(over for over, _ in cut["chunks"].values()):
         lines.append(f"   {cut['model']} reads at most {cut['cap']} tokens of a text; chunks it cut: "
                      + ", ".join(f"{spec} {over}/{total}" for spec, (over, total) in cut["chunks"].items()))
-    sweep_kind = report["sweep_spec"].split(":")[0]
-    lines += ["", f"c. {sweep_kind} splitter, {_count_word(len(report['sweep']))} budgets, every atom counted",
+    sweep_kind, swept = report["sweep_spec"].split(":")[0], len(report["sweep"])
+    lines += ["", f"c. {sweep_kind} splitter, {_count_word(swept)} budget{'s' * (swept != 1)}, every atom counted",
               f"{'budget':>7s}{'chunks':>7s}{'mean':>6s}" + "".join(f"{k:>{cell}s}" for k in SWEEP_KINDS)
               + f"{'ctx tokens':>11s}"]
     for row in report["sweep"]:
         lines.append(f"{row['budget']:7d}{row['chunks']:7d}{row['mean']:6.0f}"
-                     + "".join(_pct(row["survival"][k], cell) for k in SWEEP_KINDS)
+                     + "".join(percent_cell(row["survival"][k], cell) for k in SWEEP_KINDS)
                      + f"{round(row['ctx_tokens']):11d}")
         if intervals and "intervals" in row:
             lines.append(bounds_line([(cell, row["intervals"]["survival"][k]) for k in SWEEP_KINDS], 20))
     h = report["headers"]
     tot = h["rows"]
     lines += ["", f"d. rows in a chunk that also holds their header row: {h['rows_with_header']}/{tot} = "
-              f"{_pct(h['rows_with_header'] / tot if tot else None, 0).strip()}",
+              f"{percent_cell(h['rows_with_header'] / tot if tot else None, 0).strip()}",
               f"   rows in a chunk that begins mid-table: {h['rows_mid_table']}/{tot} = "
-              f"{_pct(h['rows_mid_table'] / tot if tot else None, 0).strip()}"
+              f"{percent_cell(h['rows_mid_table'] / tot if tot else None, 0).strip()}"
               f" across {h['mid_table_chunks']} chunks, none carrying a header"]
     if "golden" in report or "questions" in report:
         from .golden_table import format_golden, format_questions

@@ -93,7 +93,9 @@ def report_runs(workspace, report: dict) -> list[TrackedRun]:
     runs = []
     for row in report["compare"]:
         metrics = {"chunks": float(row["chunks"]), "oversized": float(row["oversized"]),
-                   "answer_at_5": row["answer_at_5"], "cut_rate": row["cut"], "ctx_tokens": row["ctx_tokens"]}
+                   "ctx_tokens": row["ctx_tokens"]}
+        if row["answer_at_5"] is not None:  # None: no query was drawn, no rate to log
+            metrics.update(answer_at_5=row["answer_at_5"], cut_rate=row["cut"])
         metrics.update({f"survival.{kind}": value for kind, value in row["survival"].items() if value is not None})
         metrics.update(size_metrics(workspace, row["spec"]))
         for budget, value in golden.get(row["spec"], {}).get("recall", {}).items():
@@ -101,7 +103,8 @@ def report_runs(workspace, report: dict) -> list[TrackedRun]:
         for budget, value in searched.get(row["spec"], {}).get("recall", {}).items():
             metrics[f"search.recall_{budget}"] = value  # the user's store asked itself
         for expanded in row.get("expanded", ()):
-            metrics[f"answer_at_5.expand_{expanded['expand']}"] = expanded["answer_at_5"]
+            if expanded["answer_at_5"] is not None:
+                metrics[f"answer_at_5.expand_{expanded['expand']}"] = expanded["answer_at_5"]
             metrics[f"ctx_tokens.expand_{expanded['expand']}"] = expanded["ctx_tokens"]
         runs.append(TrackedRun(row["spec"], {**spec_params(row["spec"]), **common}, metrics,
                                {**report, "compare": [row]}))

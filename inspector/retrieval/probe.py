@@ -187,19 +187,19 @@ class ProbeResult:
         return [int(o == CUT) for o in self.outcomes]
 
     @property
-    def answer_rate(self) -> float:
-        """answer@k as a fraction."""
-        return self.answered / self.queries if self.queries else 0.0
+    def answer_rate(self) -> float | None:
+        """answer@k as a fraction; None when no query was drawn (nothing was asked)."""
+        return self.answered / self.queries if self.queries else None
 
     @property
-    def cut_rate(self) -> float:
-        """Cut rate as a fraction."""
-        return self.cut / self.queries if self.queries else 0.0
+    def cut_rate(self) -> float | None:
+        """Cut rate as a fraction (None: no query)."""
+        return self.cut / self.queries if self.queries else None
 
     @property
-    def miss_rate(self) -> float:
-        """Rank-miss rate: no top-k chunk touches the evidence."""
-        return 1.0 - self.answer_rate - self.cut_rate if self.queries else 0.0
+    def miss_rate(self) -> float | None:
+        """Rank-miss rate: no top-k chunk touches the evidence (None: no query)."""
+        return 1.0 - self.answered / self.queries - self.cut / self.queries if self.queries else None
 
 
 def run_probe(queries: list[Query], chunks: list[Chunk], table: TermTable,

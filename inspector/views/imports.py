@@ -142,7 +142,8 @@ def side_by_side(workspace, result: ImportResult, spec: SplitterSpec | str, *, l
             "mean size": round(sizes.mean, 1), "p50": sizes.p50, "p90": sizes.p90, "max": sizes.max,
             **{kind: summary.kept(kind, every=True) for kind in summary.survival_all},
             "duplication": round(summary.span_chars / characters, 4) if characters else 0.0,
-            "answer@5": probe.answer_rate, "cut": probe.cut_rate, "rank miss": max(0.0, probe.miss_rate),
+            "answer@5": probe.answer_rate, "cut": probe.cut_rate,
+            "rank miss": probe.miss_rate and max(0.0, probe.miss_rate),
             "ctx tokens": round(probe.context_tokens, 1),
         })
     return rows

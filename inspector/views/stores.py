@@ -152,6 +152,6 @@ def searched_probe_row(workspace, spec: str, index: str, retriever: str) -> dict
     probe = workspace.probe(spec, retriever=workspace.index_search(index, spec, retriever))
     bounds = probe_intervals(probe)
     return {"splitter": f"your search {index}", "spec": spec, "answer@5": probe.answer_rate, "cut": probe.cut_rate,
-            "rank miss": max(0.0, probe.miss_rate), "ctx chars": round(probe.context_chars, 1),
+            "rank miss": probe.miss_rate and max(0.0, probe.miss_rate), "ctx chars": round(probe.context_chars, 1),
             "ctx tokens": round(probe.context_tokens, 1),
             **bound_values({"answer@5": bounds["answer_at_5"], "cut": bounds["cut"]})}

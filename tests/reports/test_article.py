@@ -97,3 +97,15 @@ def test_a_splitter_both_compared_and_swept_is_probed_once(monkeypatch):
     work.release("structured:400")
     work.probe("structured:400")
     assert len(probed) == 4, "a released splitter is probed again"
+
+
+def test_a_corpus_without_a_figure_sentence_has_no_rates_not_zero_percent():
+    from inspector import Document
+
+    work = Workspace([Document("a.md", "# Notes\n\nNo figures here at all.\n\n```\nprint('hi')\n```\n")])
+    report = build_report(work, specs=("recursive:200", "structured:200"), budgets=(200,))
+    assert report["queries"] == 0
+    assert {(row["answer_at_5"], row["cut"], row["rank_miss"]) for row in report["compare"]} == {(None, None, None)}
+    probe_lines = format_report(report).splitlines()
+    table_b = probe_lines[probe_lines.index(next(line for line in probe_lines if line.startswith("b. "))):][2:4]
+    assert all(line.split()[2::2][:2] == ["n/a", "n/a"] for line in table_b), table_b

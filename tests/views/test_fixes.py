@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pandas as pd
+
 from inspector import Document, Workspace
 from inspector.context.store import ContextStore, document_hash
 from inspector.reports import fix_specs, measure_fixes
@@ -35,4 +37,5 @@ def test_the_frame_has_a_row_per_step_and_keeps_the_reason_of_an_omitted_one():
     assert {"chunks", "ctx tokens", "answer@5", "cut", "orphan suspects"} <= set(frame.columns)
     assert rate_columns(frame) == ["answer@5", "cut"], "no golden set: no recall columns"
     first = frame.iloc[0]
-    assert first["answer@5 low"] <= first["answer@5"] <= first["answer@5 high"]
+    assert pd.isna(first["answer@5"]) and pd.isna(first["cut"]), "no figure sentence, no query: no rate, not 0%"
+    assert (first["answer@5 low"], first["answer@5 high"]) == (0.0, 1.0), "0 of 0: the interval says nothing"
