@@ -316,7 +316,7 @@ def steps_sentence(steps: list[dict]) -> str:
     for step in steps:
         changes = []
         for measure, test in step.items():
-            if isinstance(test, dict):
+            if isinstance(test, dict) and test["of"]:  # a measure of nothing tests nothing
                 tested += 1
                 if test["significant"]:
                     significant += 1
@@ -325,6 +325,9 @@ def steps_sentence(steps: list[dict]) -> str:
                                    f"(p {p_text(test['p_value'])})")
         if changes:
             real.append(f"{step['label']} {' and '.join(changes)} over {step['versus']}")
+    if not tested:
+        return ("No step can be told from the one before it: the probe drew no query from this corpus's "
+                "figure sentences and no golden set is loaded.")
     if not real:
         return "No step changes answer@5 or recall beyond noise against the step before it."
     sentence = "; ".join(real) + "; " + ("the other changes are within noise." if significant < tested

@@ -89,10 +89,13 @@ def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, 
 
 
 def probe_verdict(frame: pd.DataFrame) -> str:
-    """Table b's verdict on answer@5 over ``frame``'s rows (the report's sentence), or empty
-    without per-query answers."""
+    """Table b's verdict on answer@5 over ``frame``'s rows (the report's sentence; that nothing
+    was measured when no query was drawn), or empty without per-query answers."""
     from ..reports.decide import decide, hits_of
 
+    if "queries" in frame and not frame.empty and not frame["queries"].any():
+        return ("The probe drew no query from this corpus's figure sentences (10+ words with a number): "
+                "table b measures nothing here.")
     if "answered" not in frame or frame["answered"].isna().any():
         return ""
     decision = decide("answer@5", [(label, hits_of(answered))

@@ -110,8 +110,8 @@ def test_each_step_is_tested_against_the_one_before_question_by_question(sample_
 def test_a_step_sentence_names_every_real_change_and_only_those():
     from inspector.reports.fixes_table import steps_lines
 
-    def test(difference, p):
-        return {"difference": difference, "p_value": p, "significant": p < 0.05}
+    def test(difference, p, of=40):
+        return {"difference": difference, "p_value": p, "significant": p < 0.05, "of": of}
 
     steps = [{"step": "structure", "label": "structure + header", "versus": "none",
               "answer@5": test(0.1, 0.001), "recall@2000": test(-0.2, 0.01)}]
@@ -122,6 +122,8 @@ def test_a_step_sentence_names_every_real_change_and_only_those():
     assert "the other changes are within noise" in " ".join(" ".join(steps_lines(steps)).split())
     steps[0]["answer@5"] = test(0.0, 1.0)
     assert steps_lines(steps) == ["   No step changes answer@5 or recall beyond noise against the step before it."]
+    steps[0].update({"answer@5": test(0.0, 1.0, of=0), "recall@2000": test(0.0, 1.0, of=0)})
+    assert "the probe drew no query" in " ".join(steps_lines(steps)), "a test of nothing is not 'within noise'"
     assert steps_lines([]) == []
 
 

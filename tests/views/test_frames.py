@@ -209,3 +209,10 @@ def test_document_parts_tile_the_corpus_in_runs_of_enough_text(lengths, parts, l
     assert len(runs) <= parts + 1
     size = max(least, -(-sum(lengths) // parts))
     assert all(sum(lengths[first:stop]) >= size for first, stop in runs[:-1])
+
+
+def test_a_corpus_the_probe_draws_no_query_from_says_so_and_shows_no_rate():
+    work = Workspace([Document("a.md", "# Notes\n\nNo figures here at all.\n")])
+    frame = compare_frame(work, ["fixed:400", "structured:800"], fits=800)
+    assert frame["answer@5"].isna().all() and frame["cut"].isna().all() and frame["rank miss"].isna().all()
+    assert "drew no query" in probe_verdict(frame)
