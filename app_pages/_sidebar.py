@@ -42,7 +42,7 @@ from inspector.spec import (
     MEANING_KINDS,
     SIMILARITY_MODELS,
 )
-from inspector.split import available_adapters
+from inspector.split import SplitAnswers, available_adapters
 from inspector.views import (
     PASTE,
     SAMPLE,
@@ -227,6 +227,7 @@ def _corpus_widgets(ctx: Context) -> None:
             ctx.workspace.index_search = IndexSearch(ctx.launch.stores, ctx.launch.store_credentials, ctx.workspace)
         ctx.workspace.question_store = question_store()
         ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
+        ctx.workspace.split_answers = SplitAnswers(data_folder())  # and llm specs their cuts
         if ctx.workspace.analysis_store is None:
             ctx.workspace.keep_in(data_folder())  # analyses and splits kept across restarts
         count = len(ctx.corpus.documents)
