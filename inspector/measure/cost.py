@@ -109,19 +109,19 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
     seconds, inputs, asked = 0.0, [], []
     if not spec.is_imported:  # imported chunks were made elsewhere: no splitting here
         base = spec.base
-        length = get_length(base.unit)
+        length, answers = get_length(base.unit), part.cut_answers(base)
         for document in part.documents:
             analysis = part.analysis(document)
             # An empty memo: what earlier measures kept for this document (its token boundaries,
             # a splitter's pieces) would otherwise make the clock read near zero.
             fresh = replace(analysis, memo={})
             start = time.perf_counter()
-            split_document(document, base, fresh, length, answers=part.cut_answers(base))
+            split_document(document, base, fresh, length, answers=answers)
             seconds += time.perf_counter() - start
             if base.kind in SIMILARITY_KINDS:
                 inputs += chunker_inputs(document, base, analysis, length)
             elif base.kind == LLM_KIND:  # the split above succeeded, so every answer is kept
-                kept = part.cut_answers(base).answers(base.split_model, document_hash(document.text))
+                kept = answers.answers(base.split_model, document_hash(document.text))
                 asked += document_run(document, base, analysis, length, kept).asked
     texts = part.pool(spec).texts()
     dense = retriever_spec.base.kind != "bm25"
