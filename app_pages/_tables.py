@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
+from inspector.csv_cells import frame_csv
 from inspector.views import MAX_TABLE_ROWS
 from inspector.views import markdown_escape as md
 
@@ -88,5 +89,5 @@ def table(rows, *, key: str | None = None, name: str = "rows", **options) -> Non
     data_table(data.head(MAX_TABLE_ROWS), key=key, **options)
     if len(data) > MAX_TABLE_ROWS:
         st.caption(f"The first {MAX_TABLE_ROWS:,} of {len(data):,} {name}; the download holds them all.")
-        st.download_button(f"Download all {len(data):,} {name} (CSV)", data.to_csv(index=False),
+        st.download_button(f"Download all {len(data):,} {name} (CSV)", frame_csv(data),
                            f"{key or name}.csv", "text/csv", key=f"{key or name}_csv", on_click="ignore")

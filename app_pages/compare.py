@@ -8,6 +8,7 @@ from app_pages._retriever import ranking, retriever_picker, say_what_asking_send
 from app_pages._snippets import snippet_expander
 from app_pages._tables import SoFar, data_table
 from inspector import ATOM_KINDS, SplitterSpec
+from inspector.csv_cells import frame_csv
 from inspector.errors import (
     ChunkSetError,
     EmbeddingServiceError,
@@ -203,7 +204,7 @@ data_table(table_a, column_config=percent, notes=notes_a, key="table_a")
 survival_said = _survival_verdict(frame)
 if survival_said:
     st.info(md(survival_said), icon=":material/balance:")
-st.download_button("Download table a (CSV)", table_a.to_csv(index=False), "table_a.csv", "text/csv",
+st.download_button("Download table a (CSV)", frame_csv(table_a), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
 st.plotly_chart(_survival_figure(frame), key="survival_chart")
 if st.toggle("Index-time cost", key="compare_cost",
@@ -236,7 +237,7 @@ if frame["over cap"].any():
 verdict = _probe_verdict(frame)
 if verdict:
     st.info(md(verdict), icon=":material/balance:")
-st.download_button("Download table b (CSV)", table_b.to_csv(index=False), "table_b.csv", "text/csv",
+st.download_button("Download table b (CSV)", frame_csv(table_b), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")
 st.plotly_chart(_probe_figure(frame), key="probe_chart")
 

@@ -10,6 +10,7 @@ from app_pages._sidebar import session_id
 from app_pages._tables import SoFar, data_table
 from inspector.access import Action
 from inspector.context import import_lines, plan_key, write_lines
+from inspector.csv_cells import frame_csv
 from inspector.errors import ContextLineError, ImportChunksError, SpendRefused
 from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.reports import FixesTable, fix_specs, fix_steps, measure_step
@@ -157,5 +158,5 @@ with ranking(retriever, ctx, fix_specs(ctx.spec, mode=ctx.workspace.mode).values
                                         label="setting", counted="questions",
                                         method="Wilson's, each question one trial"),
                    column_config={c: st.column_config.NumberColumn(c, format="percent") for c in by_budget})
-    st.download_button("Download the fixes (CSV)", frame.to_csv(index=False), "fixes.csv", "text/csv",
+    st.download_button("Download the fixes (CSV)", frame_csv(frame), "fixes.csv", "text/csv",
                        key="download_fixes", on_click="ignore")

@@ -8,6 +8,7 @@ import streamlit as st
 from app_pages import _offload, _shared
 from app_pages._snippets import snippet_expander
 from app_pages._tables import SoFar, data_table
+from inspector.csv_cells import frame_csv
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
 from inspector.views import (
@@ -90,7 +91,7 @@ else:
     if len(over) > MAX_TABLE_ROWS:  # the page stays light however many chunks are over
         st.caption(f"The {MAX_TABLE_ROWS:,} largest of {len(over):,}; the download holds them all.")
     data_table(over.head(MAX_TABLE_ROWS))
-    st.download_button("Download the chunks over the cap (CSV)", over.to_csv(index=False), "over-cap.csv",
+    st.download_button("Download the chunks over the cap (CSV)", frame_csv(over), "over-cap.csv",
                        "text/csv", key="download_over_cap", on_click="ignore")
 
 snippet_expander(ctx, _shared.state())

@@ -6,6 +6,7 @@ from app_pages import _offload, _shared
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._tables import SoFar, data_table
 from inspector import ATOM_KINDS
+from inspector.csv_cells import frame_csv
 from inspector.model import ATOM_LABELS
 from inspector.views import (
     cuts_problem,
@@ -78,5 +79,5 @@ data_table(with_intervals(frame, ATOM_KINDS), column_config=columns, key="sweep_
                                 label="setting",
                                 counted="atoms", method="documents resampled",
                                 names={kind: ATOM_LABELS[kind] + "s" for kind in ATOM_KINDS}))
-st.download_button("Download the sweep (CSV)", frame.to_csv(index=False), "sweep.csv", "text/csv",
+st.download_button("Download the sweep (CSV)", frame_csv(frame), "sweep.csv", "text/csv",
                    key="download_sweep", on_click="ignore")

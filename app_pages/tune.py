@@ -10,6 +10,7 @@ from app_pages._retriever import ranking, retriever_picker
 from app_pages._snippets import snippet_expander
 from app_pages._state import use_spec
 from app_pages._tables import data_table
+from inspector.csv_cells import frame_csv
 from inspector.errors import QuestionsError
 from inspector.spec import KINDS
 from inspector.tune import DEFAULT_KINDS, Goal, measure_space, settled
@@ -128,7 +129,7 @@ percent = {"score": st.column_config.NumberColumn(result.objective, format="perc
            "score 95%": st.column_config.TextColumn(f"{result.objective} 95%"),
            "whole@5": st.column_config.NumberColumn("whole@5", format="percent")}
 data_table(frame, column_config=percent, key="tune_table")
-st.download_button("Download the search (CSV)", frame.to_csv(index=False), "tune.csv", "text/csv",
+st.download_button("Download the search (CSV)", frame_csv(frame), "tune.csv", "text/csv",
                    key="download_tune", on_click="ignore")
 if result.recommended is not None:
     chosen = str(result.recommended)

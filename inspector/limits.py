@@ -32,6 +32,8 @@ MAX_BASELINE_BYTES = 1_000_000
 MAX_SPACE_BYTES = 100_000
 #: A Hugging Face ``tokenizer.json`` (a unit ``hf:PATH``, or an upload).
 MAX_TOKENIZER_BYTES = 64_000_000
+#: A store folder copied so that its client writes only to the copy (``stores.private_copy``).
+MAX_STORE_COPY_BYTES = 20_000_000_000
 #: The widest embedding taken from a model or a server (the field's largest are 4,096).
 MAX_EMBEDDING_DIMENSIONS = 8_192
 

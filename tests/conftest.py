@@ -13,6 +13,9 @@ from inspector import Workspace, load_corpus
 from tests.support.network import switch_off
 from tests.support.paths import SAMPLE
 
+# Under CI a skip for something .ci/run installs fails the run (tests/support/ci_skips.py).
+pytest_plugins = ("tests.support.ci_skips", "pytester")
+
 
 def pytest_configure(config):
     switch_off()

@@ -20,7 +20,7 @@ SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "context", "me
                "integrations"}
 
 
-SHARED = {"model", "spec", "lengths", "errors", "data_folder", "limits"}
+SHARED = {"model", "spec", "lengths", "errors", "data_folder", "limits", "csv_cells"}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess:

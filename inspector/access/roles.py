@@ -6,7 +6,9 @@ of patterns. A pattern is an e-mail address (or a provider's subject), ``@domain
 whose address ends so, or ``*`` for anyone, signed in or not. A person gets the highest role any
 pattern grants them; someone no pattern names is a viewer. With no roles listed, the server is
 open: everyone may do everything, as on one person's laptop. A link carries no authority: the
-role comes from who is signed in, never from the address.
+role comes from who is signed in, never from the address. An e-mail address counts only when the
+provider says it verified it (the ``email_verified`` claim, the JSON value ``true``): a provider
+where anyone registers any address proves only its subject.
 
 ``RoleRules`` is a frozen value whose string form round-trips; ``problem()`` says why a list is
 refused, and the constructor raises ``RolesError`` with the same words.
@@ -58,26 +60,44 @@ class Identity:
     email: str = ""
     name: str = ""
     verified: bool = False
+    """Signed in: a provider vouches for the subject."""
+
+    email_verified: bool = False
+    """The provider also says the e-mail address is the person's (else it proves nothing)."""
 
     @classmethod
     def signed_in(cls, claims: Mapping[str, object]) -> "Identity":
-        """From the provider's claims (``st.user``): ``sub``, ``email``, ``name``."""
+        """From the provider's claims (``st.user``): ``sub``, ``email``, ``name`` and
+        ``email_verified``, which counts only as the JSON value ``true`` (not ``"true"``, not absent)."""
         def text(key: str) -> str:
             value = claims.get(key)
             return value.strip() if isinstance(value, str) else ""
 
-        return cls(text("sub"), text("email").lower(), text("name"), True)
+        return cls(text("sub"), text("email").lower(), text("name"), True, claims.get("email_verified") is True)
+
+    @property
+    def proven_email(self) -> str:
+        """The e-mail address when the provider verified it, else ""."""
+        return self.email if self.verified and self.email_verified else ""
+
+    @property
+    def unproven_email(self) -> str:
+        """An address the provider gave without saying it verified it ("" when none)."""
+        return self.email if self.verified and self.email and not self.email_verified else ""
 
     @property
     def reviewer(self) -> str:
-        """The name answers are recorded under: the e-mail (else the subject) when signed in."""
-        return (self.email or self.subject) if self.verified else self.name
+        """The name answers are recorded under: the verified e-mail, else the subject, when signed
+        in; else the typed name."""
+        return (self.proven_email or self.subject) if self.verified else self.name
 
     @property
     def label(self) -> str:
-        """How the app names this person: ``Dana (dana@acme.com)``, or ``Dana (not signed in)``."""
+        """How the app names this person: ``Dana (dana@acme.com)``, ``Dana (sub-1, e-mail not
+        verified)``, or ``Dana (not signed in)``."""
         if self.verified:
-            who = self.email or self.subject
+            who = self.proven_email or self.subject
+            who = f"{who}, e-mail not verified" if self.unproven_email else who
             return f"{self.name} ({who})" if self.name and self.name != who else who
         return f"{self.name} (not signed in)" if self.name else "not signed in"
 
@@ -130,9 +150,10 @@ def _matches(pattern: str, identity: Identity) -> bool:
         return True
     if not identity.verified:
         return False  # a typed name proves nothing
+    email = identity.proven_email  # an address the provider did not verify proves nothing either
     if pattern.startswith("@"):
-        return bool(identity.email) and identity.email.endswith(pattern.lower())
-    return pattern.lower() == identity.email or pattern == identity.subject
+        return bool(email) and email.endswith(pattern.lower())
+    return (bool(email) and pattern.lower() == email) or pattern == identity.subject
 
 
 def parse_roles(text: str) -> RoleRules:
@@ -229,8 +250,13 @@ class Access:
         """Why this visitor may not do ``action`` (naming the role it needs), or None."""
         if self.allows(action):
             return None
-        how = (" Sign in with an account the operator lists." if self.signing_in and not self.identity.verified
-               else " Ask the operator to list you in CHUNK_INSPECTOR_ROLES.")
+        if self.signing_in and not self.identity.verified:
+            how = " Sign in with an account the operator lists."
+        elif self.identity.unproven_email:
+            how = (f" Your provider did not say {self.identity.unproven_email} is verified; verify it there, "
+                   "or ask the operator to list your subject in CHUNK_INSPECTOR_ROLES.")
+        else:
+            how = " Ask the operator to list you in CHUNK_INSPECTOR_ROLES."
         return (f"To {action.what} you need the {action.needs.word} role; you are a {self.role.word} "
                 f"({self.identity.label}).{how}")
 
@@ -245,6 +271,9 @@ class Access:
         """Which mode the server runs in, in words, for the sidebar."""
         if not self.listed:
             return "Open server: no roles are listed, so everyone may do everything."
+        if self.identity.unproven_email:
+            return (f"Signed in as {self.identity.label}: {self.role.word}. Your provider did not say "
+                    f"{self.identity.unproven_email} is verified, so that address grants no role here.")
         if self.identity.verified:
             return f"Signed in as {self.identity.label}: {self.role.word}."
         if self.signing_in:

@@ -215,21 +215,13 @@ def _stored_chunking(config: RunConfig, workspace) -> tuple | int:
 
 
 def _searched(config: RunConfig, store, retriever):
-    """The store's own search for ``check --store --golden`` (questions embedded by the run's
-    embedder, else by the collection's own), or None (said on stderr) when neither can embed them."""
-    from ..errors import StoreError
+    """The store's own search for ``check --store --golden``, questions embedded by the run's
+    embedder (``run_config`` refused the run without one)."""
     from ..stores.address import StoreCredentials
     from ..stores.search import store_retriever
 
-    try:
-        return store_retriever(store, retriever.spec, base_url=config.retrieval.embeddings_url,
-                               credentials=StoreCredentials.from_environment(os.environ))
-    except StoreError as exc:
-        if retriever.spec.dense is not None:
-            raise
-        sys.stderr.write(f"note: {store.address.label} is not asked itself: {exc}; recall ranks its chunks by "
-                         f"{retriever.spec}\n")
-        return None
+    return store_retriever(store, retriever.spec, base_url=config.retrieval.embeddings_url,
+                           credentials=StoreCredentials.from_environment(os.environ))
 
 
 def _golden_note(golden, scored) -> str:

@@ -176,7 +176,23 @@ def run_config(given: argparse.Namespace, environ=None) -> RunConfig:
     return _READERS[given.command](given, model)
 
 
+def _store_search_checked(config: RunConfig) -> RunConfig:
+    """Refused when a store would be asked itself (``--store`` with questions) without the
+    operator's embedder: nothing a store's folder records decides where questions are sent."""
+    from ..errors import ArgumentRefused
+    from ..stores.search import needs_embedder
+
+    asks = bool(config.golden) or bool(config.questions)
+    if config.stores.addresses and asks and config.retrieval.retriever.dense is None:
+        raise ArgumentRefused(str(needs_embedder(config.stores.addresses[0])))
+    return config
+
+
 def _report(g: argparse.Namespace, model: str) -> RunConfig:
+    return _store_search_checked(_report_config(g, model))
+
+
+def _report_config(g: argparse.Namespace, model: str) -> RunConfig:
     return RunConfig("report", CorpusSource.read(g), tuple(g.spec or ()), Retrieval.read(g), Tracking.read(g),
                      Stores.read(g), tuple(g.golden or ()), g.questions, g.json, g.quiet, model,
                      ReportOptions(g.sweep, g.budgets, g.jobs, g.fixes, g.by_format, g.by_language, g.intervals,
@@ -184,10 +200,11 @@ def _report(g: argparse.Namespace, model: str) -> RunConfig:
 
 
 def _check(g: argparse.Namespace, model: str) -> RunConfig:
-    return RunConfig("check", CorpusSource.read(g), (g.spec,) if g.spec else (), Retrieval.read(g), Tracking.read(g),
-                     Stores.read(g), (g.golden,) if g.golden else (), None, g.json, False, model,
-                     CheckOptions(g.chunks, g.budget, g.unit, g.default_doc, tuple(g.min), tuple(g.max), g.baseline,
-                                  g.tolerance, g.count_tolerance, g.strict, g.write_baseline))
+    return _store_search_checked(RunConfig(
+        "check", CorpusSource.read(g), (g.spec,) if g.spec else (), Retrieval.read(g), Tracking.read(g),
+        Stores.read(g), (g.golden,) if g.golden else (), None, g.json, False, model,
+        CheckOptions(g.chunks, g.budget, g.unit, g.default_doc, tuple(g.min), tuple(g.max), g.baseline,
+                     g.tolerance, g.count_tolerance, g.strict, g.write_baseline)))
 
 
 def _export(g: argparse.Namespace, model: str) -> RunConfig:

@@ -8,13 +8,12 @@ result is a frozen dataclass with ``to_dict()``.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .answers import Answer, StoredRound, answers_csv, csv_cell
+from ..csv_cells import csv_text
+from .answers import Answer, StoredRound, answers_csv, yes_no
 from .rounds import QUESTIONS
 
 __all__ = ["ChunkVerdict", "Kappa", "ReviewerTally", "RoundSummary", "TrendPoint", "answer_marks", "answers_csv",
@@ -336,11 +335,7 @@ def to_json(value) -> str:
 
 
 def _csv(header: Sequence[str], rows: Sequence[Sequence]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows([[csv_cell(v) for v in row] for row in rows])
-    return out.getvalue()
+    return csv_text(header, ([yes_no(v) for v in row] for row in rows))
 
 
 def summary_csv(summary: RoundSummary) -> str:

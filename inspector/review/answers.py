@@ -6,11 +6,10 @@ work on answers without opening, or even importing, SQLite.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
+from ..csv_cells import csv_text
 from .rounds import QUESTIONS, ReviewRound
 
 
@@ -137,22 +136,9 @@ ANSWER_FIELDS: tuple[str, ...] = ("round_id", "position", "chunk_id", "reviewer"
 
 def answers_csv(answers: Sequence[Answer]) -> str:
     """Answers as CSV text; yes/no/blank cells, spreadsheet formulas neutralised."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(ANSWER_FIELDS)
-    for a in answers:
-        values = a.to_dict()
-        writer.writerow([csv_cell(values[f]) for f in ANSWER_FIELDS])
-    return out.getvalue()
+    return csv_text(ANSWER_FIELDS, ([yes_no(a.to_dict()[f]) for f in ANSWER_FIELDS] for a in answers))
 
 
-def csv_cell(value: object) -> str:
-    """One CSV cell: booleans as yes/no, None blank, and text that a spreadsheet would run as a
-    formula (leading ``= + - @``, tab or CR) prefixed with an apostrophe."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if not isinstance(value, str):
-        return str(value)
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+def yes_no(value: object) -> object:
+    """A review's boolean as the word a reviewer reads (yes or no); anything else as it is."""
+    return ("yes" if value else "no") if isinstance(value, bool) else value

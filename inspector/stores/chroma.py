@@ -1,13 +1,13 @@
 """Chroma: a ``PersistentClient`` folder read straight from its SQLite file, read-only, and a
 Chroma server through ``chromadb.HttpClient``.
 
-Chroma's client has no read-only mode: opening a folder rewrites its bookkeeping in
-``chroma.sqlite3`` and an index file. A folder is therefore read from the metadata segment that
+Chroma's client has no read-only mode: opening a folder may rewrite its bookkeeping in
+``chroma.sqlite3`` and its index files. A folder is therefore read from the metadata segment that
 ``chroma.sqlite3`` keeps (each chunk's id, document and metadata, in the order they were
 written) through SQLite's read-only mode, and nothing in it changes. Only when that segment does
 not hold every record the collection's log does (a write Chroma had not applied yet) or the file
-is laid out in a way this reader does not know is the folder opened with Chroma's own client,
-and the reader's ``note`` says so.
+is laid out in a way this reader does not know is Chroma's own client used, on a private copy of
+the folder (``private_copy``), and the reader's ``note`` says so.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from urllib.parse import quote, urlsplit
 
 from .address import StoreAddress, StoreCredentials
 from .fields import StoredChunk, json_object
+from .private_copy import private
 from .reading import PAGE_SIZE, client, missing
 
 #: The key under which Chroma keeps a record's document among its metadata.
@@ -40,8 +41,8 @@ def open_chroma(address: StoreAddress, credentials: StoreCredentials):
         return ChromaFolderReader(address)
     except Unreadable as exc:
         reader = ChromaClientReader(address, credentials)
-        reader.note = (f"{address.label} was opened with Chroma's own client ({exc}), which writes its "
-                       "bookkeeping to chroma.sqlite3 when it opens a folder; your chunks are not changed")
+        reader.note = (f"{address.label} was read with Chroma's own client ({exc}), from a private copy of the "
+                       "folder: the client writes to what it opens")
         return reader
 
 
@@ -127,6 +128,7 @@ class ChromaClientReader:
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         chromadb = client("chromadb", "chroma")
         self.address = address
+        opened, self.copy = private(address)
         quiet = chromadb.config.Settings(anonymized_telemetry=False)  # offline: the client reports nothing
         if address.served:
             parts = urlsplit(address.location)
@@ -135,9 +137,10 @@ class ChromaClientReader:
             self.client = chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
                                               headers=headers, settings=quiet)
         else:
-            self.client = chromadb.PersistentClient(path=address.location, settings=quiet)
+            self.client = chromadb.PersistentClient(path=opened.location, settings=quiet)
         names = [c.name for c in self.client.list_collections()]
         if address.collection not in names:
+            self.close()
             raise missing(address, names)
         self.collection = self.client.get_collection(address.collection)
 
@@ -155,20 +158,21 @@ class ChromaClientReader:
             offset += len(ids)
 
     def close(self) -> None:
-        self.collection = None
+        self.collection = self.client = None
+        if self.copy is not None:
+            self.copy.close()
 
 
 @dataclass(frozen=True, slots=True)
 class OwnEmbedding:
-    """The embedding function a Chroma collection was made with, as its folder records it."""
+    """The embedding function a Chroma collection was made with, as its folder records it: its
+    name and model, said as a hint only. Where it sends and which variable holds its key are not
+    read at all: whoever wrote the folder chose them."""
 
     name: str
     """Chroma's name for it (``openai``, ``default``, ``sentence_transformer``, ...)."""
 
     model: str = ""
-    api_base: str = ""
-    key_variable: str = ""
-    """The environment variable its key is read from (never the key)."""
 
 
 def own_embedding(address: StoreAddress) -> OwnEmbedding | None:
@@ -191,9 +195,14 @@ def own_embedding(address: StoreAddress) -> OwnEmbedding | None:
         found = _known(json_object(text))
         if found is not None:
             config = found.get("config") if isinstance(found.get("config"), dict) else {}
-            return OwnEmbedding(str(found.get("name", "")), str(config.get("model_name") or ""),
-                                str(config.get("api_base") or ""), str(config.get("api_key_env_var") or ""))
+            return OwnEmbedding(_shown(found.get("name")), _shown(config.get("model_name")))
     return None
+
+
+def _shown(value) -> str:
+    """A name the folder wrote, as one short printable line."""
+    text = "".join(c for c in str(value or "") if c.isprintable())
+    return text if len(text) <= 80 else text[:80] + "…"
 
 
 def _known(value, depth: int = 0):

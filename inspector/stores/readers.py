@@ -1,11 +1,12 @@
 """Reading a store's chunks a page at a time, without their vectors, through each store's own client.
 
 ``open_reader`` picks the reader of an address; each keeps ``reading.StoreReader``. Nothing is
-written: a folder that is not a store is refused before a client could create one there,
-Chroma's folders are read from their SQLite file read-only (``chroma``), Qdrant's local mode,
-LanceDB and Milvus are only queried, and PostgreSQL is read in a read-only transaction
-(``postgres``). Each client is imported only when its store is read; without it the message
-names the extra.
+written to the user's store: a folder that is not a store is refused before a client could create
+one there, Chroma's folders are read from their SQLite file read-only (``chroma``), Qdrant's
+local mode and Milvus Lite are opened on a private copy (``private_copy``: their clients write to
+what they open), LanceDB is only scanned, and PostgreSQL is read in a read-only transaction
+(``postgres``).
+Each client is imported only when its store is read; without it the message names the extra.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .address import StoreAddress, StoreCredentials
 from .chroma import open_chroma
 from .fields import StoredChunk, split_row
 from .postgres import PostgresReader
+from .private_copy import private
 from .reading import PAGE_SIZE, StoreReader, client, missing, reason
 
 NO_CREDENTIALS = StoreCredentials()
@@ -66,12 +68,13 @@ class QdrantReader:
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         qdrant = client("qdrant_client", "qdrant")
         self.address = address
+        opened, self.copy = private(address)
         with warnings.catch_warnings(record=True) as said:  # said once as a note, not as Python warnings
             warnings.simplefilter("always")
             if address.served:
                 self.client = qdrant.QdrantClient(url=address.location, api_key=credentials.key or None, timeout=60)
             else:
-                self.client = qdrant.QdrantClient(path=address.location)
+                self.client = qdrant.QdrantClient(path=opened.location)
         if said and address.served:  # a key over plain http, a server version it does not expect
             self.note = f"{address.label}: Qdrant's client says: " + "; ".join(dict.fromkeys(
                 str(w.message).rstrip(".") for w in said))
@@ -80,7 +83,7 @@ class QdrantReader:
                          "(a Qdrant server reads it a page at a time)")
         if not self.client.collection_exists(address.collection):
             names = [c.name for c in self.client.get_collections().collections]
-            self.client.close()
+            self.close()
             raise missing(address, names)
 
     def count(self) -> int | None:
@@ -99,6 +102,10 @@ class QdrantReader:
 
     def close(self) -> None:
         self.client.close()
+        if self.copy is not None:
+            self.copy.close()
+        if self.copy is not None:
+            self.copy.close()
 
 
 class LanceReader:
@@ -110,11 +117,14 @@ class LanceReader:
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         lancedb = client("lancedb", "lancedb")
         self.address = address
-        self.db = lancedb.connect(address.location)
+        opened, self.copy = private(address)
+        self.db = lancedb.connect(opened.location)
         try:
             self.table = self.db.open_table(address.collection)
         except ValueError:
-            raise missing(address, self.db.list_tables(limit=10).tables) from None
+            names = self.db.list_tables(limit=10).tables
+            self.close()
+            raise missing(address, names) from None
         pa = client("pyarrow", "lancedb")
         self.vector_columns = [f.name for f in self.table.schema if pa.types.is_fixed_size_list(f.type)]
         self.columns = [f.name for f in self.table.schema
@@ -137,7 +147,9 @@ class LanceReader:
             number += len(rows)
 
     def close(self) -> None:
-        self.table = None
+        self.table = self.db = None
+        if self.copy is not None:
+            self.copy.close()
 
 
 class MilvusReader:
@@ -150,10 +162,11 @@ class MilvusReader:
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
         pymilvus = client("pymilvus", "milvus")
         self.address = address
-        self.client = pymilvus.MilvusClient(uri=address.location, token=credentials.key or "")
+        opened, self.copy = private(address)
+        self.client = pymilvus.MilvusClient(uri=opened.location, token=credentials.key or "")
         if not self.client.has_collection(address.collection):
             names = self.client.list_collections()
-            self.client.close()
+            self.close()
             raise missing(address, names)
         schema = self.client.describe_collection(address.collection)
         vector_types = {t for t in pymilvus.DataType if "VECTOR" in t.name}
@@ -181,4 +194,6 @@ class MilvusReader:
 
     def close(self) -> None:
         self.client.close()
+        if self.copy is not None:
+            self.copy.close()
 

@@ -10,8 +10,7 @@ placed on the corpus is counted (``unplaced``), never guessed.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import StoreError
 from ..retrieval.ranking import Ask, Pool, Retriever
@@ -19,6 +18,7 @@ from ..retrieval.retriever_spec import RetrieverSpec
 from .address import StoreAddress, StoreCredentials
 from .chroma import ChromaClientReader
 from .postgres import PostgresReader
+from .private_copy import PrivateCopy, private
 from .readers import LanceReader, MilvusReader, QdrantReader
 from .reading import reason
 
@@ -28,20 +28,18 @@ NO_CREDENTIALS = StoreCredentials()
 SEARCH_DEPTH = 100
 
 
-def _own_embedder(address: StoreAddress, environ: Mapping[str, str]):
-    """The collection's own embedding function as ``(spec, embedder)``, or ``StoreError`` saying
-    what to name instead."""
-    from ..retrieval.remote import OpenAIEmbeddings
+def needs_embedder(address: StoreAddress) -> StoreError:
+    """The refusal when a store would be asked without the operator's embedder. What the store
+    records of its own embedding function is named as a hint, never used: its address and the
+    variable its key is read from are whatever whoever wrote the folder chose."""
     from .chroma import own_embedding
 
     own = own_embedding(address)
-    if own is not None and own.name == "openai" and own.model:
-        embedder = OpenAIEmbeddings(own.model, own.api_base or None, api_key=environ.get(own.key_variable or "", None))
-        return RetrieverSpec("dense", "openai", own.model), embedder
-    made = (f"; its own embedding function is Chroma's {own.name}"
-            + (f" ({own.model})" if own.model else "") + ", which this tool does not run") if own else ""
-    raise StoreError(f"asking {address} needs the embedder your pipeline uses: --retriever dense:openai:MODEL "
-                     f"(or dense:model2vec:PATH){made}")
+    made = (f"; the collection records Chroma's {own.name} embedding function"
+            + (f" ({own.model})" if own.model else "")) if own else ""
+    return StoreError(f"asking {address.label} itself needs the embedder your pipeline uses: pass --retriever "
+                      f"dense:openai:MODEL (its address from --embeddings-url or OPENAI_BASE_URL, its key from "
+                      f"OPENAI_API_KEY), dense:minilm or dense:model2vec:PATH{made}")
 
 
 class StoreSearch:
@@ -69,18 +67,18 @@ def open_search(address: StoreAddress, credentials: StoreCredentials) -> StoreSe
 
 
 class ChromaSearch(StoreSearch):
-    """``collection.query`` with the question's vector, through Chroma's client (a folder's
-    bookkeeping is rewritten when the client opens it, which searching cannot avoid)."""
+    """``collection.query`` with the question's vector, through Chroma's client (on a private
+    copy of a folder: the client writes to what it opens)."""
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
-        self.collection = ChromaClientReader(address, credentials).collection
-        if not address.served:
-            self.note = (f"searching {address.label} opened it with Chroma's client, which rewrites its bookkeeping "
-                         "in chroma.sqlite3; your chunks are not changed")
+        self.reader = ChromaClientReader(address, credentials)
 
     def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
-        found = self.collection.query(query_embeddings=vectors, n_results=k, include=[])
+        found = self.reader.collection.query(query_embeddings=vectors, n_results=k, include=[])
         return [[str(i) for i in ids] for ids in found["ids"]]
+
+    def close(self) -> None:
+        self.reader.close()
 
 
 class QdrantSearch(StoreSearch):
@@ -106,15 +104,20 @@ class LanceSearch(StoreSearch):
     """``table.search(vector)`` on the table's vector column, answering its id column."""
 
     def __init__(self, address: StoreAddress, credentials: StoreCredentials) -> None:
-        reader = LanceReader(address, credentials)
+        self.reader = reader = LanceReader(address, credentials)
         if reader.ids is None or not reader.vector_columns:
+            reader.close()
             raise StoreError(f"cannot search {address}: the table has no id column (id, node_id) or no vector column")
-        self.table, self.ids = reader.table, reader.ids
+        self.ids = reader.ids
         self.column = "vector" if "vector" in reader.vector_columns else reader.vector_columns[0]
 
     def search(self, vectors: list[list[float]], k: int) -> list[list[str]]:
-        return [[str(row[self.ids]) for row in self.table.search(v, vector_column_name=self.column).limit(k)
+        table = self.reader.table
+        return [[str(row[self.ids]) for row in table.search(v, vector_column_name=self.column).limit(k)
                  .select([self.ids]).to_list()] for v in vectors]
+
+    def close(self) -> None:
+        self.reader.close()
 
 
 class MilvusSearch(StoreSearch):
@@ -171,11 +174,14 @@ class StoreRetriever(Retriever):
     store is opened for each ranking and let go after it (Qdrant's local mode locks its folder)."""
 
     def __init__(self, spec: RetrieverSpec, opener: Callable[[], StoreSearch], embed: Callable[[list[str]], object],
-                 placed: dict[str, tuple[str, int, int]], depth: int = SEARCH_DEPTH, label: str = "the store") -> None:
+                 placed: dict[str, tuple[str, int, int]], depth: int = SEARCH_DEPTH, label: str = "the store",
+                 copy: PrivateCopy | None = None) -> None:
         self.spec, self.opener, self.embed, self.placed, self.depth = spec, opener, embed, placed, depth
         self.label = label
+        self.copy = copy
+        """The private copy of a local store that every ranking opens (removed with the retriever)."""
         self.notes: list[str] = []
-        """What opening the store said (Chroma's client rewriting a folder's bookkeeping), once each."""
+        """What opening the store said (Qdrant's local mode holding a collection in memory), once each."""
         self.unplaced = 0
         """Chunks the store answered that were not placed on the corpus (and so not ranked)."""
         self.asked = 0
@@ -213,19 +219,23 @@ class StoreRetriever(Retriever):
 
 
 def store_retriever(imported, spec: RetrieverSpec, *, base_url: str | None = None,
-                    credentials: StoreCredentials = NO_CREDENTIALS, depth: int = SEARCH_DEPTH,
-                    environ: Mapping[str, str] | None = None) -> StoreRetriever:
-    """A ``StoreRetriever`` over a ``StoreImport``'s chunks: questions embedded by ``spec``'s dense
-    part (the user's embedder), else by the embedding function the collection records (an
-    OpenAI-compatible one, at its own address, its key from the variable it names); ``StoreError``
-    when there is neither."""
+                    credentials: StoreCredentials = NO_CREDENTIALS, depth: int = SEARCH_DEPTH) -> StoreRetriever:
+    """A ``StoreRetriever`` over a ``StoreImport``'s chunks, questions embedded by ``spec``'s dense
+    part: the operator's embedder, at ``base_url`` (the operator's setting) with the operator's
+    key. Without one, ``StoreError`` saying what to pass, before anything is opened or sent."""
     from ..retrieval.opening import embedder_of
 
     dense = spec.dense
     if dense is None:
-        dense, embedder = _own_embedder(imported.address, os.environ if environ is None else environ)
-    else:
-        embedder = embedder_of(dense, base_url)
-    open_search(imported.address, credentials).close()  # a store that cannot be searched is said now
-    return StoreRetriever(dense, lambda: open_search(imported.address, credentials), embedder.embed, imported.places(),
-                          depth, imported.address.label)
+        raise needs_embedder(imported.address)
+    embedder = embedder_of(dense, base_url)
+    # One private copy of a local store for every ranking (the retriever holds it; it goes with it).
+    searched, copy = private(imported.address)
+    try:
+        open_search(searched, credentials).close()  # a store that cannot be searched is said now
+    except BaseException:
+        if copy is not None:
+            copy.close()
+        raise
+    return StoreRetriever(dense, lambda: open_search(searched, credentials), embedder.embed, imported.places(),
+                          depth, imported.address.label, copy)

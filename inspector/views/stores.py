@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 from ..chunks.sets import ChunkSet, ChunkSetInfo, make_chunk_set
 from ..errors import StoreAddressError, StoreError
-from ..retrieval.retriever_spec import parse_retriever
 from ..spec import SplitterSpec, parse_spec
 from ..stores.address import StoreAddress, StoreCredentials, parse_store
 from ..stores.search import store_retriever
 from ..stores.source import StoreImport, read_store
 from .intervals import bound_values
+from .retrievers import checked_retriever
 
 ENV_STORES = "CHUNK_INSPECTOR_STORES"
 #: How a served store's chunk set is named: this, then the store's name.
@@ -128,7 +128,8 @@ class IndexSearch:
         self.read[found.store.name] = found
 
     def __call__(self, name: str, spec: str, retriever: str):
-
+        # The embedder must be one this server allows; its address and key are the server's own.
+        embedder = checked_retriever(retriever)
         store = self.stores.get(name)
         if store is None:
             raise StoreError(f"this server offers no index named {name[:40]!r}")
@@ -138,7 +139,7 @@ class IndexSearch:
         if SplitterSpec.parse(spec).chunk_set != found.chunk_set.id:
             raise StoreError(f"the round's chunks are {spec}, not {name}'s ({found.spec}): read {name} in the "
                              "sidebar (Your index) and draw the round on its chunks")
-        return store_retriever(found.imported, parse_retriever(retriever), base_url=self.workspace.embeddings_url,
+        return store_retriever(found.imported, embedder, base_url=self.workspace.embeddings_url,
                                credentials=self.credentials)
 
 

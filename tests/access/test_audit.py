@@ -12,7 +12,7 @@ from inspector.review.database import SCHEMA_VERSION
 
 def test_entries_are_kept_beside_the_answers_newest_first(tmp_path):
     path = tmp_path / "reviews.sqlite3"
-    dana = Access.of(Identity("s1", "dana@acme.com", "Dana", True), parse_roles("admin=dana@acme.com"), True)
+    dana = Access.of(Identity("s1", "dana@acme.com", "Dana", True, True), parse_roles("admin=dana@acme.com"), True)
     visitor = Access.of(Identity(), parse_roles("admin=dana@acme.com;viewer=*"), True)
     trail = AuditTrail(path)
     trail.record(dana, "open folder", folder="/srv/docs", documents=12)

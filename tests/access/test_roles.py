@@ -12,9 +12,9 @@ from inspector.access import Access, Action, Identity, Role, RoleRules, parse_ro
 from inspector.errors import AccessRefused, RolesError
 from inspector.views.launch import launch_config
 
-DANA = Identity("sub-1", "dana@acme.com", "Dana", True)
-RAVI = Identity("sub-2", "ravi@acme.com", "Ravi", True)
-EVE = Identity("sub-3", "eve@other.org", "Eve", True)
+DANA = Identity("sub-1", "dana@acme.com", "Dana", True, True)
+RAVI = Identity("sub-2", "ravi@acme.com", "Ravi", True, True)
+EVE = Identity("sub-3", "eve@other.org", "Eve", True, True)
 TYPED = Identity(name="dana@acme.com")  # anyone can type an address
 
 
@@ -93,3 +93,30 @@ def test_the_app_reads_the_roles_once_at_start_and_a_bad_list_opens_nothing():
     bad = launch_config([], {"CHUNK_INSPECTOR_ROLES": "owner=dana@acme.com"})
     assert bad.roles.role_of(DANA) is Role.VIEWER, "a refused list must not leave the server open"
     assert any("until it is mended everyone is a viewer" in p for p in bad.problems)
+
+
+ADMIN_CLAIMS = {"sub": "mallory", "email": "Dana@acme.com", "name": "Mallory"}
+
+
+@pytest.mark.parametrize("claim, proven", [
+    ({}, False),                                # the provider says nothing of the address
+    ({"email_verified": False}, False),
+    ({"email_verified": "true"}, False),        # a string is not the JSON value true
+    ({"email_verified": 1}, False),
+    ({"email_verified": True}, True),
+])
+def test_an_address_grants_a_role_only_when_the_provider_verified_it(claim, proven):
+    rules = parse_roles("admin=dana@acme.com;reviewer=@acme.com;viewer=*")
+    identity = Identity.signed_in({**ADMIN_CLAIMS, **claim})
+    access = Access.of(identity, rules, signing_in=True)
+    assert identity.verified, "the subject is still signed in"
+    if proven:
+        assert access.role is Role.ADMIN and identity.reviewer == "dana@acme.com"
+        assert access.mode == "Signed in as Mallory (dana@acme.com): admin."
+        return
+    assert access.role is Role.VIEWER, "neither the address nor its domain may grant a role"
+    assert identity.reviewer == "mallory", "answers are not recorded under an address nobody verified"
+    assert access.mode == ("Signed in as Mallory (mallory, e-mail not verified): viewer. Your provider did not say "
+                           "dana@acme.com is verified, so that address grants no role here.")
+    assert "did not say dana@acme.com is verified" in access.refusal(Action.REVIEW)
+    assert parse_roles("admin=mallory").role_of(identity) is Role.ADMIN, "the subject still names the person"

@@ -15,8 +15,8 @@ from tests.support.paths import ROOT
 
 ROLES = "admin=dana@acme.com;reviewer=@acme.com"
 SIGNED_OUT = {"is_logged_in": False}
-DANA = {"is_logged_in": True, "email": "dana@acme.com", "name": "Dana", "sub": "sub-dana"}
-RAVI = {"is_logged_in": True, "email": "Ravi@Acme.com", "name": "Ravi", "sub": "sub-ravi"}
+DANA = {"is_logged_in": True, "email": "dana@acme.com", "name": "Dana", "sub": "sub-dana", "email_verified": True}
+RAVI = {"is_logged_in": True, "email": "Ravi@Acme.com", "name": "Ravi", "sub": "sub-ravi", "email_verified": True}
 
 
 @pytest.fixture
@@ -74,6 +74,17 @@ def test_an_admin_opens_the_folder_and_it_is_in_the_audit_trail(folder, isolated
     at.run()
     assert len(AuditTrail(isolated_app / "reviews.sqlite3").recent()) == 1, "once a session"
     assert list(table["action"]) == ["open folder"] and list(table["who"]) == ["Dana (dana@acme.com)"]
+
+
+@pytest.mark.parametrize("claim", [{}, {"email_verified": False}, {"email_verified": "true"}])
+def test_an_address_the_provider_did_not_verify_opens_nothing_and_the_sidebar_says_why(folder, isolated_app, claim):
+    mallory = {"is_logged_in": True, "email": "dana@acme.com", "name": "Mallory", "sub": "sub-mallory", **claim}
+    at = opened(mallory, {"corpus": str(folder)})
+    assert any("you need the admin role; you are a viewer (Mallory (sub-mallory, e-mail not verified))" in e
+               for e in texts(at.error)), texts(at.error)
+    assert ("Signed in as Mallory (sub-mallory, e-mail not verified): viewer. Your provider did not say "
+            "dana@acme.com is verified, so that address grants no role here.") in texts(at.caption)
+    assert not AuditTrail(isolated_app / "reviews.sqlite3").recent(), "nothing was opened"
 
 
 def test_a_signed_in_reviewer_reviews_as_the_provider_names_them(folder, isolated_app):

@@ -3,7 +3,8 @@ package index), the app with ``[auth]`` in its ``.streamlit/secrets.toml`` and r
 ``CHUNK_INSPECTOR_ROLES``, and Chromium signing people in through the provider's form. Two
 signed-in reviewers' answers are recorded under their identities and appear on each other's
 Results tab by themselves; a visitor with the link reads but cannot save, a reviewer cannot open
-a folder, the admin can, and the audit trail says so."""
+a folder, the admin can, and the audit trail says so. Someone whose provider did not verify the
+admin's address they registered is signed in as a viewer and told why."""
 
 from __future__ import annotations
 
@@ -29,8 +30,10 @@ pytestmark = pytest.mark.browser
 WORKSPACE = Workspace(load_corpus(ROOT / "sample_corpus"))
 ROUND = ReviewRound.create(WORKSPACE, "structured:800", size=3, seed=5)
 COUNT = len(draw(ROUND, WORKSPACE))
-PEOPLE = ({"sub": "dana", "email": "dana@acme.com", "name": "Dana"},
-          {"sub": "ravi", "email": "ravi@acme.com", "name": "Ravi"})
+PEOPLE = ({"sub": "dana", "email": "dana@acme.com", "name": "Dana", "email_verified": True},
+          {"sub": "ravi", "email": "ravi@acme.com", "name": "Ravi", "email_verified": True},
+          # Registered Dana's address where the provider never checked it: it must grant nothing.
+          {"sub": "mallory", "email": "dana@acme.com", "name": "Mallory", "email_verified": False})
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +166,9 @@ def test_signed_in_reviewers_answer_under_their_identities_and_only_an_admin_ope
     (entry,) = AuditTrail(data / STORE_NAME).recent()
     assert (entry.who, entry.verified, entry.role, entry.action) == ("Dana (dana@acme.com)", True, "admin",
                                                                      "open folder")
+
+    mallory = signed_in(browser, url, folder, "mallory")
+    expect(mallory.get_by_text("did not say dana@acme.com is verified, so that address grants no role here",
+                               exact=False)).to_be_visible()
+    expect(mallory.get_by_text("you need the admin role; you are a viewer", exact=False)).to_be_visible()
+    assert len(AuditTrail(data / STORE_NAME).recent()) == 1, "the folder was not opened for her"

@@ -50,7 +50,7 @@ def test_rounds_and_answers_are_kept_as_in_the_sqlite_file(store, tmp_path):
 
 def test_the_audit_trail_is_kept_there_too(store, server):
     trail = open_audit_trail({ENV_URL: server})
-    dana = Access.of(Identity("s", "dana@acme.com", "Dana", True), parse_roles("admin=dana@acme.com"), True)
+    dana = Access.of(Identity("s", "dana@acme.com", "Dana", True, True), parse_roles("admin=dana@acme.com"), True)
     trail.record(dana, "open folder", folder="/srv/docs")
     trail.record(dana, "delete round", round="r1")
     assert [e.action for e in trail.recent()] == ["delete round", "open folder"]

@@ -5,6 +5,8 @@ drawn on other chunks, refused with the reason."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from inspector import Workspace, load_corpus
@@ -31,7 +33,10 @@ def served(tmp_path_factory):
 
 
 @pytest.fixture
-def workspace(served, tmp_path):
+def workspace(served, tmp_path, monkeypatch):
+    # The server allows the embeddings model a round names; its address is the server's own.
+    monkeypatch.setenv("CHUNK_INSPECTOR_EMBED_MODELS", "test-embed")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9")
     work = Workspace(load_corpus(SAMPLE))
     work.question_store = QuestionSetStore(tmp_path / "question-sets")
     work.index_search = IndexSearch([served[0]], StoreCredentials(), work)
@@ -43,6 +48,7 @@ def test_a_round_drawn_from_what_your_index_answers(workspace, served):
     workspace.question_store.put(asked)
     with EmbeddingServer(width=stores.WIDTH) as server:
         workspace.embeddings_url = server.url
+        os.environ["OPENAI_BASE_URL"] = server.url
         found = read_index(served[0], workspace, StoreCredentials())
         review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=asked.id,
                                           retriever="dense:openai:test-embed", index="handbook", k=3, size=5, seed=1)
@@ -79,6 +85,10 @@ def test_a_round_asking_an_index_is_refused_when_it_cannot_be(workspace):
                                  retriever="dense:openai:test-embed", index="elsewhere")
     with pytest.raises(ReviewInputError, match="no index named 'elsewhere'"):
         draw(missing, workspace)
+    unallowed = ReviewRound.create(workspace, "structured:800", source="questions", questions=asked.id,
+                                   retriever="dense:openai:their-model", index="handbook")
+    with pytest.raises(ReviewInputError, match="their-model"):
+        draw(unallowed, workspace)
     workspace.index_search = None
     with pytest.raises(ReviewInputError, match="this server offers no index"):
         draw(missing, workspace)
@@ -90,6 +100,7 @@ def test_a_golden_set_is_a_question_file_for_a_round_on_your_index(workspace, se
     workspace.question_store.put(golden)
     with EmbeddingServer(width=stores.WIDTH) as server:
         workspace.embeddings_url = server.url
+        os.environ["OPENAI_BASE_URL"] = server.url
         found = read_index(served[0], workspace, StoreCredentials())
         review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=golden.id,
                                           retriever="dense:openai:test-embed", index="handbook", k=2, size=10)

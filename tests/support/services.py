@@ -72,6 +72,30 @@ def pgvector_binaries() -> Path | None:
     return found if (found / "initdb").exists() else None
 
 
+def reachable_binaries(binaries: Path, folder: Path, as_user: list[str]) -> Path:
+    """``binaries`` if the user the server runs as can run them, else a copy inside ``folder``
+    (which that user owns and which goes with the server). A wheel's server inside a checkout in
+    a private folder (mode 0700, as ``mktemp -d`` and ``/root`` are) is out of that user's reach.
+    The copy keeps the wheel's layout, ``PACKAGE/pginstall/`` beside ``PACKAGE.libs/``, since the
+    programs find their libraries there (``$ORIGIN/../../../PACKAGE.libs``)."""
+    import shutil
+
+    if subprocess.run([*as_user, "test", "-x", str(binaries / "initdb")], capture_output=True).returncode == 0:
+        return binaries
+    installation = binaries.parent
+    package = installation.parent
+    copy = folder / "installation"
+    shutil.copytree(installation, copy / package.name / installation.name, symlinks=True,
+                    ignore=shutil.ignore_patterns("include"))
+    libraries = package.parent / f"{package.name}.libs"
+    if libraries.is_dir():
+        shutil.copytree(libraries, copy / libraries.name, symlinks=True)
+    for path in (copy, *copy.rglob("*")):
+        if not path.is_symlink():
+            shutil.chown(path, "postgres", "postgres")
+    return copy / package.name / installation.name / binaries.name
+
+
 @contextlib.contextmanager
 def started_postgres(wait: float = 60.0, binaries: Path | None = None, password: str = ""):
     """A PostgreSQL server of its own on 127.0.0.1 (a fresh cluster in a temporary folder), from
@@ -86,6 +110,7 @@ def started_postgres(wait: float = 60.0, binaries: Path | None = None, password:
     as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     if as_user:
         shutil.chown(folder, "postgres", "postgres")
+        binaries = reachable_binaries(binaries, folder, as_user)
     cluster, port = folder / "cluster", free_port()
     auth = ["--auth=trust"]
     if password:

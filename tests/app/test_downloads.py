@@ -1,0 +1,58 @@
+"""Every page's CSV download opened as a spreadsheet opens it: a corpus whose file names and
+text are formulas, each page's downloads recorded as the page hands them to Streamlit, then read
+by LibreOffice. No cell is a formula, and the hostile names are there, as text."""
+
+from __future__ import annotations
+
+import pytest
+import streamlit
+from streamlit.delta_generator import DeltaGenerator
+
+from inspector.views.launch import ENV_ROOTS
+from tests.support.app import app, assert_clean, write_corpus
+from tests.support.spreadsheet import formulas, opened
+
+PROSE = ("The replication service keeps three copies of every partition and answers within forty milliseconds "
+         "on the default hardware profile. ") * 8
+HOSTILE = {
+    "=cmd|' -c calc'!A0.md": '=HYPERLINK("http://127.0.0.1:9/x","click") ' + PROSE,
+    "+SUM(1,2).md": "+SUM(1,2) " + PROSE,
+    "@SUM(A1).md": "@SUM(A1) " + PROSE,
+    "-2+3.md": "-2+3 " + PROSE,
+    "guide.md": "# Guide\n\n" + PROSE + "\n\n| key | value |\n|---|---|\n| port | 7420 |\n\n```\nhbl status\n```\n",
+}
+PAGES = ("app_pages/sizes.py", "app_pages/compare.py", "app_pages/sweep.py", "app_pages/fixes.py")
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """Each ``download_button``'s file name and data, as the pages hand them over."""
+    handed: dict[str, str] = {}
+    original = DeltaGenerator.download_button
+    main = streamlit.download_button.__self__  # st.download_button is bound to the main area
+
+    def recorded(self, label, data, file_name=None, *args, **kwargs):
+        handed[file_name] = data
+        return original(self, label, data, file_name, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", recorded)
+    monkeypatch.setattr(streamlit, "download_button", lambda *a, **k: recorded(main, *a, **k))
+    return handed
+
+
+def test_no_downloaded_csv_holds_a_formula(isolated_app, tmp_path, monkeypatch, downloads):
+    monkeypatch.setenv(ENV_ROOTS, str(tmp_path))
+    folder = write_corpus(tmp_path / "docs", {name: text.encode() for name, text in HOSTILE.items()})
+    at = app({"corpus": str(folder), "cap": "20", "spec": "recursive:200", "budgets": "200,400"})
+    for page in PAGES:
+        at.switch_page(page).run()
+        assert_clean(at)
+    csvs = {name: data for name, data in downloads.items() if name.endswith(".csv")}
+    assert set(csvs) == {"over-cap.csv", "table_a.csv", "table_b.csv", "sweep.csv", "fixes.csv"}
+    sheets = opened(csvs)
+    assert {name: formulas(sheet) for name, sheet in sheets.items()} == {name: [] for name in csvs}
+    cells = {value for row in sheets["over-cap.csv"] for value, _ in row}
+    assert {"'=cmd|' -c calc'!A0.md", "'+SUM(1,2).md", "'@SUM(A1).md", "'-2+3.md"} <= cells
+    assert any(isinstance(v, str) and v.startswith("'=HYPERLINK(") for v in cells), "chunk text kept, as text"
+    numbers = [kind for row in sheets["over-cap.csv"][1:] for value, kind in row if isinstance(value, (int, float))]
+    assert numbers and set(numbers) == {"n"}, "token counts stay numbers"

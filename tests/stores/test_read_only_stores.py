@@ -1,0 +1,99 @@
+"""Every file of a store byte-identical after it is read and asked itself, and a store on a
+read-only mount read the same: Chroma's folder through SQLite's read-only mode, Qdrant's local
+mode, LanceDB and Milvus Lite through their clients on a private copy that goes when they close."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from inspector import Workspace, load_corpus
+from inspector.errors import StoreError
+from inspector.stores import parse_store, read_store
+from inspector.stores.private_copy import PrivateCopy
+from tests.support import stores
+from tests.support.paths import SAMPLE
+
+FILLERS = {"chroma": stores.fill_chroma, "qdrant": stores.fill_qdrant, "lancedb": stores.fill_lancedb,
+           "milvus": stores.fill_milvus}
+QUESTIONS = ["Which port does replication use?", "How many days of parental leave are there?"]
+#: Said when this machine cannot mount a folder read-only (not root, or no right to mount).
+CANNOT_MOUNT = "mounting a folder read-only needs root"
+
+
+@pytest.fixture(scope="module")
+def handbook():
+    return Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
+
+
+@pytest.fixture(scope="module")
+def chunks():
+    return stores.langchain_chunks(SAMPLE / "handbook")
+
+
+@pytest.fixture(autouse=True)
+def own_temporary_folder(tmp_path, monkeypatch):
+    """Copies made where only this test looks (other tests copy stores at the same time)."""
+    folder = tmp_path / "temporary"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+
+
+def copies_left() -> set[str]:
+    return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("chunk-inspector-store-")}
+
+
+@contextlib.contextmanager
+def read_only(folder: Path, at: Path):
+    """``folder`` bind-mounted read-only at ``at``."""
+    at.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "--bind", str(folder), str(at)], capture_output=True).returncode:
+        pytest.skip(CANNOT_MOUNT)
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(at)], check=True, capture_output=True)
+        with pytest.raises(OSError):
+            (at / "probe").write_text("x")
+        yield at
+    finally:
+        subprocess.run(["umount", str(at)], check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("kind", list(FILLERS))
+def test_a_store_read_and_asked_is_byte_identical_and_reads_the_same_from_a_read_only_mount(
+        kind, handbook, chunks, tmp_path):
+    home = tmp_path / "store"
+    home.mkdir()
+    uri = FILLERS[kind](home / ("s.db" if kind == "milvus" else "s"), chunks)
+    before, copies = stores.tree_digest(home), copies_left()
+    found = read_store(parse_store(uri), list(handbook.documents))
+    ranked, retriever, _ = stores.asked(handbook, found, QUESTIONS)
+    assert found.stored == len(chunks) and all(len(top) == 5 for top in ranked)
+    del retriever
+    assert stores.tree_digest(home) == before, "every file of the store byte-identical, none added"
+    assert copies_left() == copies, "the private copies are gone"
+
+    with read_only(home, tmp_path / "ro") as mounted:
+        moved = uri.replace(str(home), str(mounted))
+        again = read_store(parse_store(moved), list(handbook.documents))
+        assert [(c.doc_id, c.start, c.end) for c in again.result.all_chunks()] == \
+            [(c.doc_id, c.start, c.end) for c in found.result.all_chunks()]
+        assert stores.asked(handbook, again, QUESTIONS)[0] == ranked
+    assert stores.tree_digest(home) == before
+
+
+def test_a_copy_over_its_bound_is_refused_before_anything_is_copied(chunks, tmp_path):
+    uri = stores.fill_qdrant(tmp_path / "q", chunks)
+    copies = copies_left()
+    with pytest.raises(StoreError, match=r"read from a private copy, and its [\d,]+ MB are over the 0 MB such a copy"):
+        PrivateCopy(parse_store(uri), limit=1)
+    assert copies_left() == copies
+    copy = PrivateCopy(parse_store(uri))
+    assert sorted(stores.tree_digest(Path(copy.address.location)).values()) == \
+        sorted(stores.tree_digest(tmp_path / "q").values())
+    copy.close()
+    assert not Path(copy.folder).exists()
