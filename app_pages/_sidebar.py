@@ -223,8 +223,10 @@ def _corpus_widgets(ctx: Context) -> None:
         ctx.workspace.vector_folder = data_folder()  # dense retrievers keep their vectors there
         ctx.workspace.rerank_url = ctx.launch.rerank_url or None
         ctx.workspace.embeddings_url = ctx.launch.embeddings_url or None
-        if ctx.launch.stores and ctx.workspace.index_search is None:
-            ctx.workspace.index_search = IndexSearch(ctx.launch.stores, ctx.launch.store_credentials, ctx.workspace)
+        searching = ctx.workspace.index_search
+        if ctx.launch.stores and (searching is None or not searching.serves(ctx.launch.stores, ctx.launch.spend)):
+            ctx.workspace.index_search = IndexSearch(ctx.launch.stores, ctx.launch.store_credentials, ctx.workspace,
+                                                     ctx.launch.spend)
         ctx.workspace.question_store = question_store()
         ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
         ctx.workspace.split_answers = SplitAnswers(data_folder())  # and llm specs their cuts

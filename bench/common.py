@@ -78,6 +78,14 @@ def describe(times: list[float]) -> str:
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
+def verdict(figure: float, target: float, unit: str = " s", *, at_least: bool = False) -> str:
+    """Whether ``figure`` meets ``target`` (at most, or ``at_least``), in words that carry both
+    figures: ``met (0.19 s <= 0.2 s)`` or ``NOT met (0.21 s > 0.2 s)``."""
+    met = figure >= target if at_least else figure <= target
+    sign = (">=" if met else "<") if at_least else ("<=" if met else ">")
+    return f"{'met' if met else 'NOT met'} ({figure:g}{unit} {sign} {target:g}{unit})"
+
+
 def record(name: str, figures: dict) -> Path:
     """Write ``figures`` to ``bench/results/<name>.json`` with when and on what they were measured."""
     import datetime

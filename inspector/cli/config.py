@@ -179,11 +179,11 @@ def run_config(given: argparse.Namespace, environ=None) -> RunConfig:
 def _store_search_checked(config: RunConfig) -> RunConfig:
     """Refused when a store would be asked itself (``--store`` with questions) without the
     operator's embedder: nothing a store's folder records decides where questions are sent."""
-    from ..errors import ArgumentRefused
-    from ..stores.search import needs_embedder
-
     asks = bool(config.golden) or bool(config.questions)
     if config.stores.addresses and asks and config.retrieval.retriever.dense is None:
+        from ..errors import ArgumentRefused
+        from ..stores.search import needs_embedder  # only now: it imports numpy, which workers fork without
+
         raise ArgumentRefused(str(needs_embedder(config.stores.addresses[0])))
     return config
 

@@ -9,8 +9,9 @@ Spending is the operator's decision, read once from the server's environment int
 - ``CHUNK_INSPECTOR_CONFIRM_ABOVE``: a run estimated above this (``1000 texts``) asks for a click;
 - ``CHUNK_INSPECTOR_PRICES``: dollars per million tokens, ``model=input`` or ``model=input/output``,
   separated by ``;``;
-- ``CHUNK_INSPECTOR_EMBED_MODELS`` and ``CHUNK_INSPECTOR_CONTEXT_MODELS``: the only models a link
-  may name (comma-separated); a link names no other.
+- ``CHUNK_INSPECTOR_EMBED_MODELS``: the only embeddings models a link may name (comma-separated);
+  a link names no other. No link names a chat model: context lines are written with the server's
+  own ``CHUNK_INSPECTOR_CONTEXT_MODEL``, and a link's ``llm=MODEL`` only reads what was kept.
 
 A ``SpendLedger`` (SQLite in the data folder, shared by the server's processes) records every
 request before it is sent and refuses one that would go over an allowance (``SpendRefused``).
@@ -38,7 +39,6 @@ ENV_LIMIT = "CHUNK_INSPECTOR_SPEND_LIMIT"
 ENV_CONFIRM = "CHUNK_INSPECTOR_CONFIRM_ABOVE"
 ENV_PRICES = "CHUNK_INSPECTOR_PRICES"
 ENV_EMBED_MODELS = "CHUNK_INSPECTOR_EMBED_MODELS"
-ENV_CONTEXT_MODELS = "CHUNK_INSPECTOR_CONTEXT_MODELS"
 DEFAULT_LIMIT = "50000 texts/hour; 10000 texts/session"
 DEFAULT_CONFIRM = "1000 texts"
 UNITS = ("texts", "tokens")
@@ -104,7 +104,6 @@ class SpendPolicy:
     confirm_above: Allowance = field(default_factory=lambda: Allowance.parse(DEFAULT_CONFIRM))
     prices: tuple[tuple[str, Price], ...] = ()
     embed_models: tuple[str, ...] = ()
-    context_models: tuple[str, ...] = ()
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> "SpendPolicy":
@@ -121,8 +120,7 @@ class SpendPolicy:
             confirm = Allowance.parse(environ.get(ENV_CONFIRM) or DEFAULT_CONFIRM)
         except SpecError as exc:
             raise SpecError(f"{ENV_CONFIRM}: {exc}") from None
-        return cls(limits, confirm, _prices(environ.get(ENV_PRICES, "")), _models(environ, ENV_EMBED_MODELS),
-                   _models(environ, ENV_CONTEXT_MODELS))
+        return cls(limits, confirm, _prices(environ.get(ENV_PRICES, "")), _models(environ, ENV_EMBED_MODELS))
 
     def price(self, model: str) -> Price | None:
         """What ``model`` costs, when the operator said."""
@@ -135,15 +133,14 @@ class SpendPolicy:
             return None
         return (tokens_in * price.input + tokens_out * price.output) / 1_000_000
 
-    def model_problem(self, service: str, model: str) -> str:
-        """Why a link may not name ``model`` for ``service`` (``embeddings`` or ``chat``), or empty."""
-        allowed, variable = ((self.embed_models, ENV_EMBED_MODELS) if service == "embeddings"
-                             else (self.context_models, ENV_CONTEXT_MODELS))
+    def model_problem(self, model: str) -> str:
+        """Why a link may not name the embeddings model ``model``, or empty."""
+        allowed = self.embed_models
         if model in allowed:
             return ""
         if not allowed:
-            return f"this server names no {service} model a link may use (set {variable})"
-        return f"this server allows the {service} models {', '.join(allowed)}; a link cannot name {model!r}"
+            return f"this server names no embeddings model a link may use (set {ENV_EMBED_MODELS})"
+        return f"this server allows the embeddings models {', '.join(allowed)}; a link cannot name {model!r}"
 
 
 def _prices(text: str) -> tuple[tuple[str, Price], ...]:

@@ -118,8 +118,10 @@ def _workspace(handle: CorpusHandle) -> Workspace:
     found.vector_folder = handle.data or None
     found.rerank_url = handle.rerank_url or None
     found.embeddings_url = handle.embeddings_url or None
-    if handle.stores and found.index_search is None:
-        found.index_search = IndexSearch(handle.stores, handle.store_credentials or StoreCredentials(), found)
+    spend = handle.spend or SpendPolicy()
+    if handle.stores and (found.index_search is None or not found.index_search.serves(handle.stores, spend)):
+        found.index_search = IndexSearch(handle.stores, handle.store_credentials or StoreCredentials(), found,
+                                         spend)
     found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
     found.context_store = ContextStore(handle.data) if handle.data else None
     found.split_answers = SplitAnswers(handle.data) if handle.data else None

@@ -105,7 +105,7 @@ def retriever_problem(spec: RetrieverSpec, environ: Mapping[str, str] | None = N
         if not environ.get(ENV_BASE_URL, "").strip():
             return f"this server calls no embeddings server (set {ENV_BASE_URL})"
         try:
-            return SpendPolicy.from_environment(environ).model_problem("embeddings", spec.model) or None
+            return SpendPolicy.from_environment(environ).model_problem(spec.model) or None
         except SpecError as exc:
             return str(exc)
     return None

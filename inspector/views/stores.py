@@ -15,13 +15,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..chunks.sets import ChunkSet, ChunkSetInfo, make_chunk_set
-from ..errors import StoreAddressError, StoreError
+from ..errors import RetrieverError, StoreAddressError, StoreError
+from ..retrieval.retriever_spec import parse_retriever
+from ..retrieval.spending import SpendPolicy
 from ..spec import SplitterSpec, parse_spec
 from ..stores.address import StoreAddress, StoreCredentials, parse_store
 from ..stores.search import store_retriever
 from ..stores.source import StoreImport, read_store
 from .intervals import bound_values
-from .retrievers import checked_retriever
 
 ENV_STORES = "CHUNK_INSPECTOR_STORES"
 #: How a served store's chunk set is named: this, then the store's name.
@@ -116,12 +117,20 @@ def index_of(spec: SplitterSpec | str, sets: Mapping[str, ChunkSetInfo], stores:
 class IndexSearch:
     """The served stores asked themselves for one workspace (``Workspace.index_search``): each
     store read onto the corpus once a process, then searched with the questions embedded by the
-    retriever spec's embedder."""
+    retriever spec's embedder, which must be one ``spend`` (the server's policy, read at its
+    start) allows: by default none."""
 
-    def __init__(self, stores: Sequence[ServedStore], credentials: StoreCredentials, workspace) -> None:
+    def __init__(self, stores: Sequence[ServedStore], credentials: StoreCredentials, workspace,
+                 spend: SpendPolicy | None = None) -> None:
         self.stores = {s.name: s for s in stores}
         self.credentials, self.workspace = credentials, workspace
+        self.spend = spend if spend is not None else SpendPolicy()
         self.read: dict[str, IndexRead] = {}
+
+    def serves(self, stores: Sequence[ServedStore], spend: SpendPolicy) -> bool:
+        """Whether this is the search of ``stores`` under ``spend`` (a cached workspace outlives a
+        server's settings in tests, and a worker's serves one server at a time)."""
+        return self.spend == spend and list(self.stores.values()) == list(stores)
 
     def remember(self, found: IndexRead) -> None:
         """A store already read onto this workspace's corpus (the sidebar's read): not read again to ask it."""
@@ -129,7 +138,11 @@ class IndexSearch:
 
     def __call__(self, name: str, spec: str, retriever: str):
         # The embedder must be one this server allows; its address and key are the server's own.
-        embedder = checked_retriever(retriever)
+        embedder = parse_retriever(retriever)
+        dense = embedder.dense
+        refused = self.spend.model_problem(dense.model) if dense is not None and dense.embedder == "openai" else ""
+        if refused:
+            raise RetrieverError(refused)
         store = self.stores.get(name)
         if store is None:
             raise StoreError(f"this server offers no index named {name[:40]!r}")

@@ -168,3 +168,14 @@ def test_compare_asks_your_index_itself_the_probe_s_queries(served, embedder):
     queries = {q.text for q in SAMPLE.queries()}
     sent = [text for body in embedder.requests for text in body["input"] if text in queries]
     assert len(sent) == 2 * len(queries), "each query embedded for table b's dense ranking, and to ask the store"
+
+
+def test_a_viewer_is_refused_the_store_and_nothing_is_read(served, monkeypatch):
+    spec, _, data = served
+    monkeypatch.setenv("CHUNK_INSPECTOR_ROLES", "admin=dana@acme.com;viewer=*")
+    at = opened({"index": "handbook"})
+    assert at.selectbox(key="kind").value == "structured" and at.query_params.get("spec") != spec
+    warned = [w.value.replace("\\", "") for w in at.sidebar.warning]
+    assert any(w.startswith("handbook was not read: To open a vector store you need the admin role; you are a "
+                            "viewer") for w in warned), warned
+    assert not (data / "chunk-sets").exists() or not list((data / "chunk-sets").glob("*.json")), "nothing kept"

@@ -83,3 +83,11 @@ def test_no_link_goes_past_the_servers_allowance(server, monkeypatch, isolated_a
         compare(specs, model)
     assert sent(server) <= 1500, "the server's allowance holds whatever the links ask"
     assert (isolated_app / STORE_NAME).is_file()
+
+
+def test_a_viewer_starts_no_paid_run(server, monkeypatch):
+    monkeypatch.setenv("CHUNK_INSPECTOR_ROLES", "admin=dana@acme.com;viewer=*")
+    at = compare(["fixed:800"])
+    assert any(e.startswith("Nothing was sent: To start a paid run you need the admin role; you are a viewer")
+               for e in errors(at)), errors(at)
+    assert sent(server) == 0 and server.requests == []

@@ -47,6 +47,22 @@ def test_a_chunk_is_the_mean_of_the_tokens_that_start_in_its_span(tiny):
         np.testing.assert_allclose(row, expected, rtol=1e-6, atol=1e-7)
 
 
+@pytest.mark.parametrize("budget", [6, 12, 18])
+def test_a_token_starting_exactly_at_a_cut_belongs_to_the_chunk_after_it(tiny, budget):
+    """Every word here is five letters and a space, so every cut of ``fixed:6k`` falls exactly on a
+    word's first character: that word opens the next chunk and is not in the one before."""
+    words = ["alpha", "gamma", "delta", "alpha", "delta", "gamma"]
+    text = " ".join(words)
+    pool = Workspace([Document("d.md", text)]).pool(f"fixed:{budget}")
+    spans = list(zip(pool.starts.tolist(), pool.ends.tolist()))
+    per_chunk = budget // 6
+    assert spans[1][0] == budget and all(text[a] != " " for a, _ in spans), "every cut on a first character"
+    vectors = late_vectors(OnnxFolder(tiny), pool)
+    for n, row in enumerate(vectors):
+        inside = [VOCAB[w] for w in words[n * per_chunk:(n + 1) * per_chunk]]
+        np.testing.assert_allclose(row, unit(TABLE[inside].mean(0)), rtol=1e-6, atol=1e-7)
+
+
 @settings(max_examples=60, deadline=None)
 @given(length=st.integers(0, 120), cap=st.integers(3, 40), head=st.integers(0, 2), tail=st.integers(0, 2))
 def test_a_long_text_is_read_in_windows_each_token_with_text_before_it(length, cap, head, tail):

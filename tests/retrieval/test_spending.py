@@ -36,9 +36,9 @@ def test_the_policy_is_read_from_the_environment_and_refused_with_the_variable_n
     assert str(threshold) == "50 texts" and Allowance.parse(str(threshold)) == threshold
     assert policy.cost("gpt-4o-mini", 1_000_000, 1_000_000) == pytest.approx(0.75)
     assert policy.cost("unknown", 10) is None
-    assert policy.model_problem("embeddings", "nomic-embed-text") == ""
-    assert "a link cannot name 'gpt-5'" in policy.model_problem("embeddings", "gpt-5")
-    assert "set CHUNK_INSPECTOR_CONTEXT_MODELS" in policy.model_problem("chat", "gpt-4o-mini")
+    assert policy.model_problem("nomic-embed-text") == ""
+    assert "a link cannot name 'gpt-5'" in policy.model_problem("gpt-5")
+    assert "set CHUNK_INSPECTOR_EMBED_MODELS" in SpendPolicy.from_environment({}).model_problem("nomic-embed-text")
     assert [str(a) for a in SpendPolicy.from_environment({}).limits] == ["50000 texts/hour", "10000 texts/session"]
     for variable, value in (("CHUNK_INSPECTOR_SPEND_LIMIT", "lots"), ("CHUNK_INSPECTOR_SPEND_LIMIT", "5 texts"),
                             ("CHUNK_INSPECTOR_SPEND_LIMIT", "9" * 40 + " texts/hour"),

@@ -5,14 +5,13 @@ drawn on other chunks, refused with the reason."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.errors import ReviewInputError
 from inspector.retrieval.questions import QuestionSetStore, load_questions
 from inspector.retrieval.ranking import Question
+from inspector.retrieval.spending import SpendPolicy
 from inspector.review.rounds import ReviewRound, draw
 from inspector.stores import parse_store
 from inspector.stores.address import StoreCredentials
@@ -33,13 +32,11 @@ def served(tmp_path_factory):
 
 
 @pytest.fixture
-def workspace(served, tmp_path, monkeypatch):
-    # The server allows the embeddings model a round names; its address is the server's own.
-    monkeypatch.setenv("CHUNK_INSPECTOR_EMBED_MODELS", "test-embed")
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9")
+def workspace(served, tmp_path):
     work = Workspace(load_corpus(SAMPLE))
     work.question_store = QuestionSetStore(tmp_path / "question-sets")
-    work.index_search = IndexSearch([served[0]], StoreCredentials(), work)
+    # The server allows the embeddings model a round names; its address is the server's own.
+    work.index_search = IndexSearch([served[0]], StoreCredentials(), work, SpendPolicy(embed_models=("test-embed",)))
     return work
 
 
@@ -48,7 +45,6 @@ def test_a_round_drawn_from_what_your_index_answers(workspace, served):
     workspace.question_store.put(asked)
     with EmbeddingServer(width=stores.WIDTH) as server:
         workspace.embeddings_url = server.url
-        os.environ["OPENAI_BASE_URL"] = server.url
         found = read_index(served[0], workspace, StoreCredentials())
         review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=asked.id,
                                           retriever="dense:openai:test-embed", index="handbook", k=3, size=5, seed=1)
@@ -100,7 +96,6 @@ def test_a_golden_set_is_a_question_file_for_a_round_on_your_index(workspace, se
     workspace.question_store.put(golden)
     with EmbeddingServer(width=stores.WIDTH) as server:
         workspace.embeddings_url = server.url
-        os.environ["OPENAI_BASE_URL"] = server.url
         found = read_index(served[0], workspace, StoreCredentials())
         review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=golden.id,
                                           retriever="dense:openai:test-embed", index="handbook", k=2, size=10)

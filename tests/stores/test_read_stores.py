@@ -5,6 +5,7 @@ store's files unchanged, and every chunk not placed exactly reported by kind."""
 from __future__ import annotations
 
 import builtins
+import itertools
 
 import pytest
 
@@ -184,3 +185,23 @@ def test_a_missing_client_names_its_extra(raw, chunks, tmp_path, monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     with pytest.raises(MissingExtra, match=r"pip install '\.\[qdrant\]'"):
         read_store(parse_store(uri), list(raw.documents))
+
+
+@pytest.mark.parametrize("kind", list(FILLERS))
+def test_a_store_of_several_pages_is_read_whole_and_counted(kind, tmp_path):
+    """Readers ask a page at a time (1,000 rows; Qdrant's local mode 10,000): 2,345 chunks come
+    back every one, counted, none twice."""
+    from langchain_core.documents import Document
+
+    lines = [f"Line {i} records the value {i * 7}." for i in range(2_345)]
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "lines.md").write_text("\n".join(lines) + "\n")
+    work = Workspace(load_corpus(folder, keep_front_matter=True))
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines[:-1])]
+    chunks = [Document(page_content=line, metadata={"source": str(folder / "lines.md"), "start_index": start})
+              for line, start in zip(lines, starts)]
+    uri = FILLERS[kind](tmp_path / ("s.db" if kind == "milvus" else "s"), chunks)
+    found = read_store(parse_store(uri), list(work.documents))
+    assert found.stored == found.result.imported == len(lines) == found.result.placements["offsets"], found.lines()
+    assert sorted(c.start for c in found.result.all_chunks()) == starts and found.problems == ()
