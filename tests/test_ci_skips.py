@@ -28,3 +28,12 @@ def test_a_skip_under_ci_fails_and_names_the_test(pytester, monkeypatch, ci, wor
                                      "*test_module_skip.py was skipped under CI (could not import*"])
     else:
         assert outcomes.get("skipped") == 3 and not outcomes.get("failed") and not outcomes.get("errors")
+
+
+def test_a_module_skipped_at_collection_alone_fails_the_run_under_ci(pytester, monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    pytester.makepyfile(test_module_skip=MODULE_SKIP)
+    result = pytester.runpytest_subprocess("-p", "tests.support.ci_skips", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.stdout.fnmatch_lines(["FAILED test_module_skip.py was skipped under CI (could not import*"])

@@ -67,5 +67,5 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    if session.config.stash[SKIPPED_MODULES] and exitstatus == pytest.ExitCode.OK:
+    if session.config.stash[SKIPPED_MODULES] and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
