@@ -10,7 +10,16 @@ from app_pages._access import audit, current, signing_in
 from app_pages._tables import data_table
 from inspector.access import Action
 from inspector.errors import ReviewStoreError
-from inspector.review import QUESTIONS, kappa_reading, summarize, summary_csv, to_json, trend, verdict_rows
+from inspector.review import (
+    QUESTIONS,
+    kappa_reading,
+    round_report,
+    summarize,
+    summary_csv,
+    to_json,
+    trend,
+    verdict_rows,
+)
 from inspector.views import first_words, orphan_trend_figure
 from inspector.views import markdown_escape as md
 
@@ -40,6 +49,7 @@ def show_results(store, review_round, chunks) -> None:
         rounds = store.rounds(review_round.corpus)
         points = [p for p in trend(rounds, {r.id: store.answers(r.id) for r in rounds}) if p.judged]
         exports = (store.export_csv(review_round.id), store.export_json(review_round.id))
+        stored = store.get_round(review_round.id)
     except ReviewStoreError as exc:
         st.error(md(f"The results cannot be read: {exc}"))
         st.button("Retry", key="orphan_retry_results")
@@ -94,8 +104,14 @@ def show_results(store, review_round, chunks) -> None:
                    "splitter means fewer orphans.")
     else:
         st.caption("No round on this corpus has answers yet.")
-    cols = st.columns(4)
+    cols = st.columns(5)
     name = f"orphan-{review_round.id}"
+    if stored is not None:
+        report = round_report(stored, answers, texts={c.chunk.id: c.text for c in chunks})
+        cols[4].download_button("Round report (Markdown)", report.markdown(), f"{name}-report.md", "text/markdown",
+                                key="orphan_dl_report", on_click="ignore",
+                                help="The round, its link, reviewers, orphan rate with its interval, each question, "
+                                     "agreement and the disagreements with their text: to paste or attach.")
     cols[0].download_button("Answers (CSV)", exports[0], f"{name}-answers.csv", "text/csv",
                             key="orphan_dl_answers_csv", on_click="ignore")
     cols[1].download_button("Answers (JSON)", exports[1], f"{name}-answers.json", "application/json",

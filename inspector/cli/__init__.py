@@ -1,7 +1,7 @@
 """``python -m inspector``: the engine's reports from the command line.
 
 The parser and the dispatch live here; argv is read once into a ``config.RunConfig``, and each
-command in its module (``report``, ``check`` for ``check`` and ``export``, ``tune``, ``context``)
+command in its module (``report``, ``check`` for ``check`` and ``export``, ``tune``, ``context``, ``review``)
 takes it inside a ``opening.Run``; ``output`` prints refusals and progress, ``inputs`` reads
 golden sets, questions and the retriever. The engine (numpy, the splitters, the
 probe) is imported inside the commands: ``report`` first forks its analysis workers, so they
@@ -25,6 +25,7 @@ from .opening import Run
 from .options import CorpusSource, Retrieval, Stores, Tracking
 from .output import fail, one_line
 from .report import run_report
+from .review import run_review
 from .tune import add_tune, run_tune
 
 
@@ -98,6 +99,19 @@ def _parsers(measure_help: bool, prog: str) -> tuple[argparse.ArgumentParser, di
                                           "given is opened first, and a visitor may open folders under it and "
                                           "under each --allow-root, nowhere else.")
     AppOptions.declare(app)
+    review = commands.add_parser("review", help="an Orphan Test round's report (Markdown, or --json)",
+                                 description="The round's definition and link, its reviewers, the orphan rate by "
+                                             "majority with its 95%% interval, each question, Fleiss' kappa and "
+                                             "the chunks the reviewers split on; with the round's corpus, their "
+                                             "text.")
+    review.add_argument("round", help="the round's id (the link's round=)")
+    review.add_argument("corpus", nargs="?", default=None,
+                        help="the folder the round was drawn on, for the chunks' text (optional)")
+    review.add_argument("--data", metavar="DIR",
+                        help="the data folder holding the review store (default $CHUNK_INSPECTOR_DATA, or the "
+                             "PostgreSQL of $CHUNK_INSPECTOR_DATABASE_URL)")
+    review.add_argument("--base-url", metavar="URL", default="", help="the app's address, for the round's link")
+    review.add_argument("--json", action="store_true", help="print one JSON object instead of Markdown")
     for command in (report, *(commands.choices[name] for name in ("check", "export", "tune"))):
         CorpusSource.declare_engine(command)
         command.add_argument("--context-model", metavar="MODEL",
@@ -141,7 +155,7 @@ def main(argv: list[str] | None = None, prog: str = "chunk-inspector") -> int:
 
 #: Each command's run.
 COMMANDS = {"report": run_report, "check": run_check, "export": run_export, "context": run_context, "tune": run_tune,
-            "app": run_app}
+            "app": run_app, "review": run_review}
 
 
 def command() -> None:

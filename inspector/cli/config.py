@@ -151,6 +151,16 @@ class TuneOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewOptions:
+    round_id: str
+    data: str | None = None
+    """``--data``: the data folder holding the review store (else the server's, from the environment)."""
+
+    base_url: str = ""
+    """``--base-url``: the app's address, for the round's link."""
+
+
+@dataclass(frozen=True, slots=True)
 class ContextOptions:
     context_url: str | None = None
     given_model: str | None = None
@@ -171,6 +181,8 @@ def run_config(given: argparse.Namespace, environ=None) -> RunConfig:
 
     if given.command == "app":
         return RunConfig("app", CorpusSource(given.corpus or ""), options=AppOptions.read(given))
+    if given.command == "review":
+        return _review(given)
     environ = os.environ if environ is None else environ
     model = (given.context_model or environ.get(ENV_MODEL, "")).strip()
     return _READERS[given.command](given, model)
@@ -223,6 +235,11 @@ def _context(g: argparse.Namespace, model: str) -> RunConfig:
                      context_model=model,
                      options=ContextOptions(g.context_url, g.context_model, g.input_price, g.output_price, g.dry_run,
                                             g.yes, g.import_file, g.name))
+
+
+def _review(g: argparse.Namespace) -> RunConfig:
+    return RunConfig("review", CorpusSource(g.corpus or ""), json=g.json,
+                     options=ReviewOptions(g.round, g.data, g.base_url))
 
 
 _READERS = {"report": _report, "check": _check, "export": _export, "tune": _tune, "context": _context}

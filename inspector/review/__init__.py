@@ -3,7 +3,8 @@
 ``rounds`` draws a round of chunks (``ReviewRound``, ``draw``) and holds the three questions;
 ``reveal`` shows, after answering, what a chunk lacks and where it sat; ``store`` keeps rounds
 and answers in SQLite (``database`` opens it safely, ``answers`` are the stored values);
-``agreement`` summarises orphan rates, disagreements, Fleiss' kappa and the trend.
+``agreement`` summarises orphan rates, disagreements, Fleiss' kappa and the trend; ``report`` is
+a round's report to take to a meeting (Markdown and JSON).
 """
 
 from ..surface import lazy_surface
@@ -17,4 +18,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "answers": ["Answer", "Progress", "is_orphan", "saved_message"],
     "agreement": ["RoundSummary", "TrendPoint", "answer_marks", "kappa_reading", "summarize", "summary_csv",
                   "to_json", "trend", "verdict_rows"],
+    "report": ["RoundReport", "round_report"],
 })

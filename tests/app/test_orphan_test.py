@@ -217,7 +217,8 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
     assert bar["text"] == ["3 of 4 answers"]
     # By hand: shares 3/4 orphan, 1/4 fine, chance 10/16; observed (0 + 1) / 2; kappa = -1/3.
     assert metrics["Agreement (Fleiss' κ)"] == f"{fleiss_kappa([[1, 1], [2, 0]]):.2f}" == "-0.33"
-    assert {b.label for b in ravi.get("download_button")} >= {"Answers (CSV)", "Answers (JSON)"}
+    assert {b.label for b in ravi.get("download_button")} >= {"Answers (CSV)", "Answers (JSON)",
+                                                              "Round report (Markdown)"}
 
 
 def test_a_corrupt_store_is_an_error_with_a_retry_not_a_traceback(data_folder):
