@@ -10,7 +10,6 @@ import os
 
 import pytest
 
-from inspector import Workspace, load_corpus
 from inspector.chunks.importer import import_chunks
 from inspector.chunks.sets import make_chunk_set
 from inspector.cli import main
@@ -42,18 +41,8 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def chunks():
-    return stores.langchain_chunks(SAMPLE / "handbook")
-
-
-@pytest.fixture(scope="module")
 def filled(server, chunks):
     return stores.fill_pgvector(server, chunks)
-
-
-@pytest.fixture(scope="module")
-def handbook():
-    return Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
 
 
 def table_rows(server) -> list:

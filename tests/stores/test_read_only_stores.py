@@ -12,28 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from inspector import Workspace, load_corpus
 from inspector.errors import StoreError
 from inspector.stores import parse_store, read_store
 from inspector.stores.private_copy import PrivateCopy
 from tests.support import stores
-from tests.support.paths import SAMPLE
 
 FILLERS = {"chroma": stores.fill_chroma, "qdrant": stores.fill_qdrant, "lancedb": stores.fill_lancedb,
            "milvus": stores.fill_milvus}
 QUESTIONS = ["Which port does replication use?", "How many days of parental leave are there?"]
 #: Said when this machine cannot mount a folder read-only (not root, or no right to mount).
 CANNOT_MOUNT = "mounting a folder read-only needs root"
-
-
-@pytest.fixture(scope="module")
-def handbook():
-    return Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
-
-
-@pytest.fixture(scope="module")
-def chunks():
-    return stores.langchain_chunks(SAMPLE / "handbook")
 
 
 @pytest.fixture(autouse=True)

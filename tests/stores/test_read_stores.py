@@ -29,11 +29,6 @@ def raw() -> Workspace:
     return Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
 
 
-@pytest.fixture(scope="module")
-def chunks():
-    return stores.langchain_chunks(SAMPLE / "handbook")
-
-
 def the_set(work, placed):
     return make_chunk_set("x", work.fingerprint, work.documents, placed)
 

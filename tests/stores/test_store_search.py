@@ -9,7 +9,6 @@ import json
 
 import pytest
 
-from inspector import Workspace, load_corpus
 from inspector.chunks.sets import make_chunk_set
 from inspector.cli import main
 from inspector.errors import StoreError
@@ -26,16 +25,6 @@ QUESTIONS = ["Which port does replication use?", "How many days of parental leav
              "What does hbl status print?"]
 FILLERS = {"qdrant": (stores.fill_qdrant, "cosine"), "lancedb": (stores.fill_lancedb, "l2"),
            "milvus": (stores.fill_milvus, "l2"), "chroma": (stores.fill_chroma, "l2")}
-
-
-@pytest.fixture(scope="module")
-def handbook():
-    return Workspace(load_corpus(SAMPLE / "handbook", keep_front_matter=True))
-
-
-@pytest.fixture(scope="module")
-def chunks():
-    return stores.langchain_chunks(SAMPLE / "handbook")
 
 
 @pytest.mark.parametrize("kind", list(FILLERS))
