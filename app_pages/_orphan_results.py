@@ -12,6 +12,8 @@ from inspector.access import Action
 from inspector.errors import ReviewStoreError
 from inspector.review import (
     QUESTIONS,
+    answer_history,
+    answer_marks,
     kappa_reading,
     round_report,
     summarize,
@@ -50,6 +52,7 @@ def show_results(store, review_round, chunks) -> None:
         points = [p for p in trend(rounds, {r.id: store.answers(r.id) for r in rounds}) if p.judged]
         exports = (store.export_csv(review_round.id), store.export_json(review_round.id))
         stored = store.get_round(review_round.id)
+        history = answer_history(store.history(review_round.id))
     except ReviewStoreError as exc:
         st.error(md(f"The results cannot be read: {exc}"))
         st.button("Retry", key="orphan_retry_results")
@@ -95,6 +98,14 @@ def show_results(store, review_round, chunks) -> None:
                        else "No disagreement on the chunks answered so far.")
         with st.expander(f"Consensus on every answered chunk ({judged})"):
             data_table(_with_opening(verdict_rows(summary, answers), chunks))
+        with st.expander(f"Changed answers ({len(history.changes)})"):
+            st.caption(md(f"Every save is kept: a reviewer who changed their mind shows here, the latest answer "
+                          f"counts. {history.repeated} save{'s' * (history.repeated != 1)} repeated the answer "
+                          "already saved."))
+            if history.changes:
+                _table([{"Reviewer": _named(c.after.reviewer), "Chunk": c.after.position, "Was": answer_marks(c.before),
+                         "Now": answer_marks(c.after), "Changed at": c.after.updated[:19].replace("T", " ") + " UTC"}
+                        for c in history.changes])
 
     st.subheader("Orphan rate across rounds on this corpus")
     if points:

@@ -16,7 +16,8 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "store": ["PostgresReviewStore", "ReviewStore", "open_review_store"],
     "database": ["default_store_path"],
     "answers": ["Answer", "Progress", "is_orphan", "saved_message"],
-    "agreement": ["RoundSummary", "TrendPoint", "answer_marks", "kappa_reading", "summarize", "summary_csv",
+    "agreement": ["AnswerChange", "AnswerHistory", "RoundSummary", "TrendPoint", "answer_history", "answer_marks",
+                  "kappa_reading", "summarize", "summary_csv",
                   "to_json", "trend", "verdict_rows"],
     "report": ["RoundReport", "round_report"],
 })

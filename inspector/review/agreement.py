@@ -298,6 +298,48 @@ def trend(rounds: Sequence[StoredRound], answers: Mapping[str, Sequence[Answer]]
 VERDICT_COLUMNS: tuple[str, ...] = ("Chunk", "Verdict", "Orphan votes", "Fine votes", "Chunk id")
 
 
+@dataclass(frozen=True, slots=True)
+class AnswerChange:
+    """A reviewer saving another answer for a chunk than the one they had saved: a change of mind."""
+
+    before: Answer
+    after: Answer
+
+    def to_dict(self) -> dict:
+        return {"reviewer": self.after.reviewer, "position": self.after.position, "chunk_id": self.after.chunk_id,
+                "before": answer_marks(self.before), "after": answer_marks(self.after),
+                "before_at": self.before.updated, "after_at": self.after.updated}
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerHistory:
+    """What a round's saves say beyond its answers: every change of mind, and how many saves
+    repeated the answer already saved (a double click, not a change)."""
+
+    changes: tuple[AnswerChange, ...]
+    repeated: int
+
+
+def answer_history(events: Sequence[Answer]) -> AnswerHistory:
+    """``events`` (every save, oldest first, ``ReviewQueries.history``) read per chunk and reviewer."""
+    last: dict[tuple[str, str], Answer] = {}
+    changes, repeated = [], 0
+    for event in events:
+        key = (event.chunk_id, event.reviewer)
+        before = last.get(key)
+        if before is not None:
+            if _said(before) == _said(event):
+                repeated += 1
+            else:
+                changes.append(AnswerChange(before, event))
+        last[key] = event
+    return AnswerHistory(tuple(changes), repeated)
+
+
+def _said(answer: Answer) -> tuple:
+    return answer.address, answer.references, answer.completeness, answer.note
+
+
 def answer_marks(answer: Answer | None) -> str:
     """One reviewer's three answers in question order, e.g. ``yes · no · yes``; ``–`` for a
     question not answered yet, an empty string for no answer at all."""

@@ -25,7 +25,13 @@ from ..errors import ReviewStoreError
 
 #: The store's file inside the data folder (``inspector.data_folder``).
 STORE_NAME = "reviews.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+#: The schema that first kept every save of an answer (``answer_events``).
+EVENTS_VERSION = 3
+#: What an older store's answers become when it gains ``answer_events``: each one event, at its time.
+COPY_ANSWERS_TO_EVENTS = ("INSERT INTO answer_events (round_id, chunk_id, position, reviewer, address, references_, "
+                          "completeness, note, updated) SELECT round_id, chunk_id, position, reviewer, address, "
+                          "references_, completeness, note, updated FROM answers")
 _INHERITED: list[sqlite3.Connection] = []
 
 _SCHEMA = """
@@ -49,6 +55,18 @@ CREATE TABLE IF NOT EXISTS answers (
     PRIMARY KEY (round_id, chunk_id, reviewer)
 );
 CREATE INDEX IF NOT EXISTS answers_by_reviewer ON answers (round_id, reviewer, position);
+CREATE TABLE IF NOT EXISTS answer_events (
+    round_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    reviewer TEXT NOT NULL,
+    address INTEGER CHECK (address IN (0, 1)),
+    references_ INTEGER CHECK (references_ IN (0, 1)),
+    completeness INTEGER CHECK (completeness IN (0, 1)),
+    note TEXT NOT NULL DEFAULT '',
+    updated TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answer_events_by_round ON answer_events (round_id, reviewer, chunk_id);
 CREATE TABLE IF NOT EXISTS audit (
     at TEXT NOT NULL,
     who TEXT NOT NULL,
@@ -120,6 +138,7 @@ class ReviewDatabase:
     def _prepare(self, connection: sqlite3.Connection) -> None:
         """Check the file is a store of a known version, creating the schema when new."""
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version = None
         if "schema_version" in tables:
             version = connection.execute("SELECT max(version) FROM schema_version").fetchone()[0]
             if version is not None and version > SCHEMA_VERSION:
@@ -129,7 +148,7 @@ class ReviewDatabase:
                 if not self.readonly:
                     use_wal(connection, self.busy_timeout_ms / 1000)
                 return  # an older store read only is read as it is; written, it gains the new tables
-        elif tables - {"rounds", "answers", "audit"}:
+        elif tables - {"rounds", "answers", "audit", "answer_events"}:
             raise ReviewStoreError(f"{self.path} is an SQLite database but not a review store "
                                    f"(it holds other tables: {', '.join(sorted(tables)[:5])})")
         if self.readonly:
@@ -141,6 +160,8 @@ class ReviewDatabase:
             for statement in filter(str.strip, _SCHEMA.split(";")):
                 connection.execute(statement)
             # Every statement above creates only what is missing: an older store gains the new tables.
+            if "answers" in tables and (version is None or version < EVENTS_VERSION):
+                connection.execute(COPY_ANSWERS_TO_EVENTS)
             connection.execute("INSERT INTO schema_version SELECT ? WHERE NOT EXISTS "
                                "(SELECT 1 FROM schema_version WHERE version >= ?)", (SCHEMA_VERSION, SCHEMA_VERSION))
             connection.execute("COMMIT")

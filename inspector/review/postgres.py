@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from ..errors import ReviewStoreError
 from ..extras import install_hint
-from .database import SCHEMA_VERSION
+from .database import COPY_ANSWERS_TO_EVENTS, EVENTS_VERSION, SCHEMA_VERSION
 
 #: Environment variables naming the database and its password.
 ENV_URL, ENV_PASSWORD = "CHUNK_INSPECTOR_DATABASE_URL", "CHUNK_INSPECTOR_DATABASE_PASSWORD"
@@ -45,6 +45,19 @@ CREATE TABLE IF NOT EXISTS answers (
     PRIMARY KEY (round_id, chunk_id, reviewer)
 );
 CREATE INDEX IF NOT EXISTS answers_by_reviewer ON answers (round_id, reviewer, position);
+CREATE TABLE IF NOT EXISTS answer_events (
+    round_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    reviewer TEXT NOT NULL,
+    address INTEGER CHECK (address IN (0, 1)),
+    references_ INTEGER CHECK (references_ IN (0, 1)),
+    completeness INTEGER CHECK (completeness IN (0, 1)),
+    note TEXT NOT NULL DEFAULT '',
+    updated TEXT NOT NULL,
+    seq BIGSERIAL
+);
+CREATE INDEX IF NOT EXISTS answer_events_by_round ON answer_events (round_id, reviewer, chunk_id);
 CREATE TABLE IF NOT EXISTS audit (
     at TEXT NOT NULL,
     who TEXT NOT NULL,
@@ -132,6 +145,8 @@ class PostgresDatabase:
                     raise ReviewStoreError(f"the review store {self.path} was written by a newer version "
                                            f"(schema {version}; this one reads {SCHEMA_VERSION})")
                 if version is None or version < SCHEMA_VERSION:
+                    if version is not None and version < EVENTS_VERSION:  # each answer so far, one event
+                        connection.execute(COPY_ANSWERS_TO_EVENTS)
                     connection.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
         self._local.held = (os.getpid(), connection)
         return connection

@@ -58,6 +58,7 @@ class ReviewQueries:
         again, empty."""
         with self._write() as connection:
             gone = connection.execute("DELETE FROM answers WHERE round_id = ?", (round_id,)).rowcount
+            connection.execute("DELETE FROM answer_events WHERE round_id = ?", (round_id,))
             connection.execute("DELETE FROM rounds WHERE id = ?", (round_id,))
         return gone
 
@@ -96,6 +97,9 @@ class ReviewQueries:
                                f"ON CONFLICT (round_id, chunk_id, reviewer) DO UPDATE SET {updates}", values)
             row = connection.execute(f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE round_id = ? AND chunk_id = ? "
                                      "AND reviewer = ?", (round_id, chunk_id, reviewer)).fetchone()
+            # Every save is kept as an event: a changed answer keeps its earlier value and time.
+            connection.execute(f"INSERT INTO answer_events ({_ANSWER_COLUMNS}) VALUES ({', '.join('?' * len(row))})",
+                               row)
         return _answer(row)
 
     @staticmethod
@@ -118,6 +122,16 @@ class ReviewQueries:
             sql += " AND reviewer = ?"
             params.append(reviewer.strip())
         return [_answer(row) for row in self._read(sql + " ORDER BY position, reviewer", params)]
+
+    def history(self, round_id: str, reviewer: str | None = None) -> list[Answer]:
+        """Every save of a round's answers, oldest first (the latest of each chunk and reviewer is
+        the answer that counts), optionally one reviewer's."""
+        sql = f"SELECT {_ANSWER_COLUMNS} FROM answer_events WHERE round_id = ?"
+        params: list = [round_id]
+        if reviewer is not None:
+            sql += " AND reviewer = ?"
+            params.append(reviewer.strip())
+        return [_answer(row) for row in self._read(sql + f" ORDER BY updated, {self.order}", params)]
 
     def reviewers(self, round_id: str) -> list[str]:
         """Everyone who answered in the round, sorted."""

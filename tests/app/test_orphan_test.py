@@ -221,6 +221,19 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
                                                               "Round report (Markdown)"}
 
 
+def test_results_show_a_reviewer_s_change_of_mind_and_count_a_second_click():
+    dana = as_reviewer("Dana")
+    answer(dana, True, True, True)
+    answer(dana, True, True, True)  # the same answer saved again
+    answer(dana, True, False, True)  # a change of mind
+    (changes,) = [e for e in dana.expander if e.label.startswith("Changed answers")]
+    assert changes.label == "Changed answers (1)"
+    (table,) = [t.value for t in changes.table]
+    assert list(table["Was"]) == ["yes · yes · yes"] and list(table["Now"]) == ["yes · no · yes"]
+    assert list(table["Chunk"]) == [1] and list(table["Reviewer"]) == ["Dana"]
+    assert any("1 save repeated the answer already saved" in plain(c.value) for c in changes.caption)
+
+
 def test_a_corrupt_store_is_an_error_with_a_retry_not_a_traceback(data_folder):
     data_folder.mkdir()
     swap_in(data_folder / STORE_NAME, b"this is not an SQLite database, it only pretends " * 100)

@@ -45,7 +45,10 @@ def test_rounds_and_answers_are_kept_as_in_the_sqlite_file(store, tmp_path):
     with pytest.raises(AnswerChanged):
         store.save_answer(ROUND.id, CHUNKS[3], 4, "Bo", references=True, replacing="2000-01-01T00:00:00")
     assert store.save_answer(ROUND.id, CHUNKS[3], 4, "Bo", references=True, replacing=saved.updated).references
-    assert store.delete_round(ROUND.id) == 4 and store.answers(ROUND.id) == []
+    keep = lambda events: [(a.chunk_id, a.reviewer, a.address, a.references, a.completeness) for a in events]
+    assert keep(store.history(ROUND.id)) == [*keep(sqlite.history(ROUND.id)), (CHUNKS[3], "Bo", True, True, None)], \
+        "every save kept, the replaced answer too, as the SQLite file keeps them"
+    assert store.delete_round(ROUND.id) == 4 and store.answers(ROUND.id) == [] and store.history(ROUND.id) == []
 
 
 def test_the_audit_trail_is_kept_there_too(store, server):

@@ -179,3 +179,49 @@ def test_a_save_over_an_answer_changed_elsewhere_is_refused_with_the_stored_one(
     assert (replaced.references, replaced.completeness) == (False, False)
     assert store.save_answer(ROUND.id, CHUNKS[0], 1, "Dana", note="no check") .note == "no check"
 
+
+
+def history_of(store) -> list[tuple]:
+    return [(a.chunk_id, a.reviewer, a.address, a.references, a.completeness) for a in store.history(ROUND.id)]
+
+
+def test_every_save_is_kept_and_a_change_of_mind_told_from_a_second_click(store):
+    from inspector.review import answer_history
+
+    store.save_answer(ROUND.id, CHUNKS[0], 1, "Ann", address=True, references=True, completeness=True)
+    store.save_answer(ROUND.id, CHUNKS[0], 1, "Ann", address=True, references=True, completeness=True)  # twice
+    store.save_answer(ROUND.id, CHUNKS[0], 1, "Ann", address=False)  # a change of mind
+    store.save_answer(ROUND.id, CHUNKS[1], 2, "Bo", address=True, references=True, completeness=False)
+    assert history_of(store) == [(CHUNKS[0], "Ann", True, True, True), (CHUNKS[0], "Ann", True, True, True),
+                                 (CHUNKS[0], "Ann", False, True, True), (CHUNKS[1], "Bo", True, True, False)]
+    (change,) = answer_history(store.history(ROUND.id)).changes
+    assert (change.before.address, change.after.address, change.after.reviewer) == (True, False, "Ann")
+    assert change.before.updated < change.after.updated, "the earlier value keeps its time"
+    assert answer_history(store.history(ROUND.id)).repeated == 1
+    assert [a.address for a in store.answers(ROUND.id, "Ann")] == [False], "the latest counts"
+    assert len(store.history(ROUND.id, "Bo")) == 1
+    store.delete_round(ROUND.id)
+    assert store.history(ROUND.id) == []
+
+
+def test_a_store_written_before_events_keeps_its_answers_as_their_first_events(store_path):
+    import sqlite3
+
+    from inspector.review.database import SCHEMA_VERSION
+
+    old = ReviewStore(store_path)
+    old.save_round(ROUND, CHUNKS)
+    old.save_answer(ROUND.id, CHUNKS[0], 1, "Ann", address=True, references=False, completeness=True)
+    old.close()
+    connection = sqlite3.connect(store_path)
+    with connection:  # the store as the schema before events left it
+        connection.execute("DROP TABLE answer_events")
+        connection.execute("UPDATE schema_version SET version = 2")
+    connection.close()
+    reopened = ReviewStore(store_path)
+    assert history_of(reopened) == [(CHUNKS[0], "Ann", True, False, True)]
+    reopened.save_answer(ROUND.id, CHUNKS[0], 1, "Ann", references=True)
+    assert [a.references for a in reopened.history(ROUND.id)] == [False, True]
+    check = sqlite3.connect(store_path)
+    assert check.execute("SELECT max(version) FROM schema_version").fetchone()[0] == SCHEMA_VERSION
+    check.close()
