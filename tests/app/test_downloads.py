@@ -56,3 +56,28 @@ def test_no_downloaded_csv_holds_a_formula(isolated_app, tmp_path, monkeypatch, 
     assert any(isinstance(v, str) and v.startswith("'=HYPERLINK(") for v in cells), "chunk text kept, as text"
     numbers = [kind for row in sheets["over-cap.csv"][1:] for value, kind in row if isinstance(value, (int, float))]
     assert numbers and set(numbers) == {"n"}, "token counts stay numbers"
+
+
+def test_the_orphan_test_s_downloads_hold_no_formula(isolated_app, downloads):
+    from streamlit.testing.v1 import AppTest
+
+    from inspector import Workspace, load_corpus
+    from inspector.review.rounds import ReviewRound
+    from tests.support.paths import ROOT, SAMPLE
+
+    review_round = ReviewRound.create(Workspace(load_corpus(SAMPLE)), "structured:800", size=3, seed=2)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update({"spec": review_round.spec, **review_round.to_query_params()})
+    at.run()
+    at.switch_page("app_pages/orphan_test.py").run()
+    at.text_input(key="orphan_reviewer").input("=cmd|' -c calc'!A0").run()
+    at.checkbox(key="orphan_address").set_value(True)
+    at.text_input(key="orphan_note").input('=HYPERLINK("http://127.0.0.1:9/x","click")')
+    at.button(key="orphan_save").click().run()
+    assert_clean(at)
+    csvs = {name: data for name, data in downloads.items() if name.endswith(".csv")}
+    assert set(csvs) == {f"orphan-{review_round.id}-answers.csv", f"orphan-{review_round.id}-consensus.csv"}
+    sheets = opened(csvs)
+    assert {name: formulas(sheet) for name, sheet in sheets.items()} == {name: [] for name in csvs}
+    cells = {value for row in sheets[f"orphan-{review_round.id}-answers.csv"] for value, _ in row}
+    assert "'=cmd|' -c calc'!A0" in cells and "'=HYPERLINK(\"http://127.0.0.1:9/x\",\"click\")" in cells
