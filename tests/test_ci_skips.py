@@ -13,8 +13,7 @@ RUN_SKIP = ('import pytest\n\ndef test_needs_a_tool():\n    pytest.skip("Chromiu
             '@pytest.mark.xfail(reason="known")\ndef test_known():\n    assert False\n')
 
 
-@pytest.mark.parametrize("ci", ["true", ""])
-@pytest.mark.parametrize("workers", [[], ["-n", "2"]])
+@pytest.mark.parametrize("ci, workers", [("true", []), ("", []), ("true", ["-n", "2"])])
 def test_a_skip_under_ci_fails_and_names_the_test(pytester, monkeypatch, ci, workers):
     monkeypatch.setenv("CI", ci) if ci else monkeypatch.delenv("CI", raising=False)
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
