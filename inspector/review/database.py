@@ -32,9 +32,21 @@ EVENTS_VERSION = 3
 COPY_ANSWERS_TO_EVENTS = ("INSERT INTO answer_events (round_id, chunk_id, position, reviewer, address, references_, "
                           "completeness, note, updated) SELECT round_id, chunk_id, position, reviewer, address, "
                           "references_, completeness, note, updated FROM answers")
+#: The columns of an answer, in ``answers`` (one row a reviewer and chunk) and in ``answer_events``
+#: (every save), on either database.
+ANSWER_COLUMNS_SQL = """
+    round_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    reviewer TEXT NOT NULL,
+    address INTEGER CHECK (address IN (0, 1)),
+    references_ INTEGER CHECK (references_ IN (0, 1)),
+    completeness INTEGER CHECK (completeness IN (0, 1)),
+    note TEXT NOT NULL DEFAULT '',
+    updated TEXT NOT NULL"""
 _INHERITED: list[sqlite3.Connection] = []
 
-_SCHEMA = """
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS rounds (
     id TEXT PRIMARY KEY,
@@ -42,29 +54,11 @@ CREATE TABLE IF NOT EXISTS rounds (
     chunk_ids TEXT NOT NULL DEFAULT '[]',
     created TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS answers (
-    round_id TEXT NOT NULL,
-    chunk_id TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    reviewer TEXT NOT NULL,
-    address INTEGER CHECK (address IN (0, 1)),
-    references_ INTEGER CHECK (references_ IN (0, 1)),
-    completeness INTEGER CHECK (completeness IN (0, 1)),
-    note TEXT NOT NULL DEFAULT '',
-    updated TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS answers ({ANSWER_COLUMNS_SQL},
     PRIMARY KEY (round_id, chunk_id, reviewer)
 );
 CREATE INDEX IF NOT EXISTS answers_by_reviewer ON answers (round_id, reviewer, position);
-CREATE TABLE IF NOT EXISTS answer_events (
-    round_id TEXT NOT NULL,
-    chunk_id TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    reviewer TEXT NOT NULL,
-    address INTEGER CHECK (address IN (0, 1)),
-    references_ INTEGER CHECK (references_ IN (0, 1)),
-    completeness INTEGER CHECK (completeness IN (0, 1)),
-    note TEXT NOT NULL DEFAULT '',
-    updated TEXT NOT NULL
+CREATE TABLE IF NOT EXISTS answer_events ({ANSWER_COLUMNS_SQL}
 );
 CREATE INDEX IF NOT EXISTS answer_events_by_round ON answer_events (round_id, reviewer, chunk_id);
 CREATE TABLE IF NOT EXISTS audit (
@@ -73,7 +67,7 @@ CREATE TABLE IF NOT EXISTS audit (
     verified INTEGER NOT NULL CHECK (verified IN (0, 1)),
     role TEXT NOT NULL,
     action TEXT NOT NULL,
-    detail TEXT NOT NULL DEFAULT '{}'
+    detail TEXT NOT NULL DEFAULT '{{}}'
 );
 """
 

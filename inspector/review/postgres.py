@@ -16,14 +16,14 @@ from urllib.parse import urlsplit
 
 from ..errors import ReviewStoreError
 from ..extras import install_hint
-from .database import COPY_ANSWERS_TO_EVENTS, EVENTS_VERSION, SCHEMA_VERSION
+from .database import ANSWER_COLUMNS_SQL, COPY_ANSWERS_TO_EVENTS, EVENTS_VERSION, SCHEMA_VERSION
 
 #: Environment variables naming the database and its password.
 ENV_URL, ENV_PASSWORD = "CHUNK_INSPECTOR_DATABASE_URL", "CHUNK_INSPECTOR_DATABASE_PASSWORD"
 #: The advisory lock every write takes (any number the app's other locks do not use).
 WRITE_LOCK = 7_430_001
 
-_SCHEMA = """
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS rounds (
     id TEXT PRIMARY KEY,
@@ -32,29 +32,11 @@ CREATE TABLE IF NOT EXISTS rounds (
     created TEXT NOT NULL,
     seq BIGSERIAL
 );
-CREATE TABLE IF NOT EXISTS answers (
-    round_id TEXT NOT NULL,
-    chunk_id TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    reviewer TEXT NOT NULL,
-    address INTEGER CHECK (address IN (0, 1)),
-    references_ INTEGER CHECK (references_ IN (0, 1)),
-    completeness INTEGER CHECK (completeness IN (0, 1)),
-    note TEXT NOT NULL DEFAULT '',
-    updated TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS answers ({ANSWER_COLUMNS_SQL},
     PRIMARY KEY (round_id, chunk_id, reviewer)
 );
 CREATE INDEX IF NOT EXISTS answers_by_reviewer ON answers (round_id, reviewer, position);
-CREATE TABLE IF NOT EXISTS answer_events (
-    round_id TEXT NOT NULL,
-    chunk_id TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    reviewer TEXT NOT NULL,
-    address INTEGER CHECK (address IN (0, 1)),
-    references_ INTEGER CHECK (references_ IN (0, 1)),
-    completeness INTEGER CHECK (completeness IN (0, 1)),
-    note TEXT NOT NULL DEFAULT '',
-    updated TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS answer_events ({ANSWER_COLUMNS_SQL},
     seq BIGSERIAL
 );
 CREATE INDEX IF NOT EXISTS answer_events_by_round ON answer_events (round_id, reviewer, chunk_id);
@@ -64,7 +46,7 @@ CREATE TABLE IF NOT EXISTS audit (
     verified INTEGER NOT NULL CHECK (verified IN (0, 1)),
     role TEXT NOT NULL,
     action TEXT NOT NULL,
-    detail TEXT NOT NULL DEFAULT '{}',
+    detail TEXT NOT NULL DEFAULT '{{}}',
     seq BIGSERIAL
 )
 """
