@@ -7,7 +7,9 @@ read-only mode (each fails on a read-only mount). Each is therefore
 opened on a private copy in a temporary folder, removed when the reader is closed or the process
 ends, so every file of the user's store stays byte-identical and a store on a read-only mount
 reads the same. The copy is bounded: a store larger than ``limits.MAX_STORE_COPY_BYTES``, or than
-the temporary folder's free space, is refused with the reason before anything is copied.
+the temporary folder's free space, is refused with the reason before anything is copied. Links
+inside a store folder are not copied: a client writing through one (a ``.lock`` pointing
+elsewhere) would write outside the copy, and following one would copy files from anywhere.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ class PrivateCopy:
             if source.is_file():
                 shutil.copy2(source, target)
             else:
-                shutil.copytree(source, target, symlinks=True)
+                shutil.copytree(source, target, ignore=_links)
         except OSError as exc:
             self.close()
             raise StoreError(f"cannot read {address.label}: copying it failed: {exc.strerror or exc}") from None
@@ -71,6 +73,10 @@ class PrivateCopy:
 
     def close(self) -> None:
         self._removal()
+
+
+def _links(folder: str, names: list[str]) -> list[str]:
+    return [name for name in names if os.path.islink(os.path.join(folder, name))]
 
 
 def _remove(folder: str, owner: int) -> None:

@@ -85,3 +85,18 @@ def test_a_copy_over_its_bound_is_refused_before_anything_is_copied(chunks, tmp_
         sorted(stores.tree_digest(tmp_path / "q").values())
     copy.close()
     assert not Path(copy.folder).exists()
+
+
+def test_a_link_inside_a_store_is_not_copied_nor_written_through(chunks, tmp_path):
+    uri = stores.fill_qdrant(tmp_path / "q", chunks)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("the operator's file")
+    (tmp_path / "q" / ".lock").unlink(missing_ok=True)
+    (tmp_path / "q" / ".lock").symlink_to(outside)  # Qdrant's local mode writes its lock file there
+    (tmp_path / "q" / "secrets").symlink_to(tmp_path / "outside.txt")
+    found = read_store(parse_store(uri), [])
+    assert found.stored == len(chunks)
+    assert outside.read_text() == "the operator's file", "nothing written through a link"
+    copy = PrivateCopy(parse_store(uri))
+    assert not (Path(copy.address.location) / "secrets").exists(), "no link, and no file it points to, copied"
+    copy.close()
