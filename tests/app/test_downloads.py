@@ -81,3 +81,31 @@ def test_the_orphan_test_s_downloads_hold_no_formula(isolated_app, downloads):
     assert {name: formulas(sheet) for name, sheet in sheets.items()} == {name: [] for name in csvs}
     cells = {value for row in sheets[f"orphan-{review_round.id}-answers.csv"] for value, _ in row}
     assert "'=cmd|' -c calc'!A0" in cells and "'=HYPERLINK(\"http://127.0.0.1:9/x\",\"click\")" in cells
+
+
+def test_the_tune_and_import_downloads_hold_no_formula(isolated_app, downloads):
+    """Tune's search table, and the Import page's every-problem table (a file of 1,500 records
+    whose documents are formulas, past the 1,000 rows a page draws)."""
+    import json
+
+    at = app({"spec": "recursive:800"})
+    at.switch_page("app_pages/tune.py").run()
+    at.multiselect(key="tune_kinds").set_value(["fixed"])
+    at.text_input(key="tune_budgets").set_value("400, 800")
+    at.checkbox(key="tune_overlap").set_value(False)
+    at.checkbox(key="tune_path").set_value(False)
+    at.button(key="tune_search").click().run()
+    assert_clean(at)
+    records = [json.dumps({"id": f"=HYPERLINK(\"http://127.0.0.1:9/{n}\",\"x\")", "text": "Harborline",
+                           "doc_id": f"=cmd|' -c calc'!A{n}"}) for n in range(1_500)]
+    at.switch_page("app_pages/import_chunks.py").run()
+    at.file_uploader(key="import_upload").set_value(("=cmd.jsonl", "\n".join(records).encode(), "application/json"))
+    at.run()
+    assert_clean(at)
+    csvs = {name: data for name, data in downloads.items() if name.endswith(".csv")}
+    assert {"tune.csv", "import_problems.csv"} <= set(csvs), sorted(downloads)
+    sheets = opened({name: csvs[name] for name in ("tune.csv", "import_problems.csv")})
+    assert {name: formulas(sheet) for name, sheet in sheets.items()} == {"tune.csv": [], "import_problems.csv": []}
+    assert len(sheets["import_problems.csv"]) == 1_501 and sheets["tune.csv"][1:], "every row"
+    ids = [row[1][0] for row in sheets["import_problems.csv"][1:]]
+    assert ids[0] == "'=HYPERLINK(\"http://127.0.0.1:9/0\",\"x\")", "the chunk ids kept, as text"
