@@ -13,14 +13,14 @@ import streamlit as st
 
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title
 from app_pages._sidebar import Context, sidebar
-from app_pages._state import STATE, keep, publish, state, update
+from app_pages._state import HELD, ORPHAN_PAGE, STATE, held_round, keep, publish, state, update
 from app_pages._tables import table
 from app_pages._units import UNIT_LABELS, engine_spec, engine_unit, length_for, unit_label, uploaded_units
 from inspector.views import markdown_escape as md
 
-__all__ = ["STATE", "UNIT_LABELS", "Context", "chunk_set_store", "chunk_sets", "context", "engine_spec",
-           "engine_unit", "keep", "length_for", "publish", "ready", "show_problems", "sidebar", "spec_title", "state",
-           "unit_label", "update", "uploaded_units"]
+__all__ = ["HELD", "ORPHAN_PAGE", "STATE", "UNIT_LABELS", "Context", "chunk_set_store", "chunk_sets", "context",
+           "engine_spec", "engine_unit", "held_round", "keep", "length_for", "publish", "ready", "show_problems",
+           "sidebar", "spec_title", "state", "unit_label", "update", "uploaded_units"]
 
 
 def context() -> Context:

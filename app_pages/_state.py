@@ -20,6 +20,7 @@ from inspector.views import (
     UPLOAD,
     UPLOAD_UNIT,
     AppState,
+    HeldRound,
     LaunchConfig,
     bounded_link,
     menu_choice,
@@ -27,6 +28,13 @@ from inspector.views import (
 )
 
 STATE = "app_state"
+#: Where the Orphan Test round held on its page is kept (a ``HeldRound``), and that page's address.
+HELD, ORPHAN_PAGE = "_orphan_held", "orphan-test"
+
+
+def held_round(page: str) -> HeldRound | None:
+    """The Orphan Test round held on its page, when ``page`` (an address) is that page."""
+    return st.session_state.get(HELD) if page == ORPHAN_PAGE else None
 
 
 def state() -> AppState:
@@ -41,15 +49,16 @@ def update(**changes) -> AppState:
     return new
 
 
-def publish() -> None:
-    """Write the settings into the URL (only when they differ, to keep history quiet)."""
+def publish(settings: AppState | None = None) -> None:
+    """Write the settings (the session's unless given) into the URL (only when they differ, to
+    keep history quiet)."""
     current = {key: (st.query_params.get_all(key) if key == "cmp" else st.query_params.get(key))
                for key in st.query_params}
     # Keys a page owns (an Orphan Test round) stay, if short enough to read; only the shared
     # settings are rewritten.
     kept, _ = bounded_link({key: value for key, value in current.items() if key not in AppState.URL_KEYS})
     wanted = {key: values if key == "cmp" else values[-1] for key, values in kept.items()}
-    wanted.update(state().to_query_params())
+    wanted.update((settings or state()).to_query_params())
     if current != wanted:
         st.query_params.from_dict(wanted)
 
@@ -61,19 +70,26 @@ def start_session(launch: LaunchConfig) -> None:
                                                    uploaded_units=uploaded_units())
     st.session_state[STATE] = initial
     st.session_state["url_problems"] = problems
-    source = initial.corpus if initial.corpus in (SAMPLE, UPLOAD, PASTE) else "folder"
-    defaults = {
-        "corpus_source": source, "corpus_path": initial.corpus if source == "folder" else "",
-        "mode": initial.mode, "kind": menu_value(initial), "budget": initial.budget, "overlap": initial.overlap,
-        "unit": "upload" if UPLOAD_UNIT.match(initial.unit) else initial.unit,
-        "heading_prefix": _prefix_default(initial), "table_header": _header_default(initial),
-        "address": initial.address, "stamp": initial.stamp, "atoms": initial.atoms,
-        "similarity_model": initial.similarity_model or SIMILARITY_MODELS[0],
-        "threshold": initial.threshold or DEFAULT_THRESHOLD, "piece": initial.piece,
-        "split_model": initial.split_model,
+    seed_widgets(initial)
+
+
+def seed_widgets(settings: AppState, *, missing_only: bool = False) -> None:
+    """Give the sidebar's widgets the values of ``settings``; ``missing_only``: only the widgets
+    whose value Streamlit dropped (a run that drew no sidebar widget, as a held round's)."""
+    source = settings.corpus if settings.corpus in (SAMPLE, UPLOAD, PASTE) else "folder"
+    values = {
+        "corpus_source": source, "corpus_path": settings.corpus if source == "folder" else "",
+        "mode": settings.mode, "kind": menu_value(settings), "budget": settings.budget, "overlap": settings.overlap,
+        "unit": "upload" if UPLOAD_UNIT.match(settings.unit) else settings.unit,
+        "heading_prefix": _prefix_default(settings), "table_header": _header_default(settings),
+        "address": settings.address, "stamp": settings.stamp, "atoms": settings.atoms,
+        "similarity_model": settings.similarity_model or SIMILARITY_MODELS[0],
+        "threshold": settings.threshold or DEFAULT_THRESHOLD, "piece": settings.piece,
+        "split_model": settings.split_model,
     }
-    for key, value in defaults.items():
-        st.session_state[key] = value
+    for key, value in values.items():
+        if not missing_only or key not in st.session_state:
+            st.session_state[key] = value
 
 
 def _prefix_default(s: AppState) -> bool:

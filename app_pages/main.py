@@ -28,7 +28,7 @@ PAGES = (
     ("sizes.py", "Chunk sizes", "sizes"),
     ("fixes.py", "Fixes", "fixes"),
     ("tune.py", "Tune", "tune"),
-    ("orphan_test.py", "Orphan Test", "orphan-test"),
+    ("orphan_test.py", "Orphan Test", _shared.ORPHAN_PAGE),
     ("import_chunks.py", "Import", "import"),
 )
 
@@ -41,7 +41,7 @@ def main() -> None:
     pages = [st.Page(HERE / name, title=title, default=True) if not address
              else st.Page(HERE / name, title=title, url_path=address) for name, title, address in PAGES]
     navigation = st.navigation(pages)
-    st.session_state["_context"] = _shared.sidebar()
+    st.session_state["_context"] = _shared.sidebar(_shared.held_round(navigation.url_path))
     navigation.run()
 
 

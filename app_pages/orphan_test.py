@@ -1,8 +1,10 @@
 """Orphan Test page: a team reads the same chunks cold and says whether each stands on its own.
 
 A round is fixed by the sidebar's corpus and splitter plus the settings below (size, seed, where
-chunks come from), so a link gives every reviewer the same chunks in the same order. Every answer
-goes to the SQLite review store on the click; hints and context appear only after answering.
+chunks come from), so a link gives every reviewer the same chunks in the same order. Once opened
+from its link or answered, the round is held: the sidebar shows its settings, fixed, until the
+reviewer starts another round. Every answer goes to the review store on the key press; hints and
+context appear only after answering.
 
 The page lays out the round (``_orphan_round``) and the two tabs, drawn by ``_orphan_review``
 and ``_orphan_results``.
@@ -24,8 +26,8 @@ st.caption("An **orphan** is a chunk that cannot be understood on its own: retri
            "the model. Each reviewer reads the same chunks *cold* (exactly what the embedder receives, "
            "nothing around it) and answers three yes/no questions; one **no** makes the chunk an orphan. "
            "The Results tab then shows the orphan rate, where reviewers disagree, and their agreement.")
-# Which chunk's answer widgets the previous run drew; a run that stopped early drew none, so the
-# widgets are seeded again (Streamlit forgets the state of widgets a run does not draw).
+# Which chunk's note the previous run drew; a run that stopped early drew none, so the note is
+# seeded again (Streamlit forgets the state of widgets a run does not draw).
 last_shown = st.session_state.pop("_orphan_shown", None)
 ctx = _shared.context()
 if not _shared.show_problems(ctx):
@@ -39,7 +41,7 @@ review_round, chunks = choose_round(ctx)
 
 lost = st.session_state.pop("_orphan_save_error", None)
 if lost:  # shown above the tabs so it is seen even when the store cannot be opened now
-    st.error(md(lost) + " Your ticks are still on the chunk: save again to retry.")
+    st.error(md(lost) + " Your answer is still on the chunk: save again to retry.")
 try:
     store = open_review_store()
 except (ReviewStoreError, OSError) as exc:

@@ -105,6 +105,22 @@ class Progress:
         waiting = self.open_positions
         return next((p for p in waiting if p > after), (waiting or [after])[0])
 
+    def after_saving(self, position: int) -> int:
+        """Where a reviewer goes once ``position`` is saved: the next chunk still open after it,
+        else the first open one before it, else ``position`` itself (every chunk answered)."""
+        waiting = [p for p in self.open_positions if p != position]
+        return next((p for p in waiting if p > position), (waiting or [position])[0])
+
+    def open_ranges(self) -> str:
+        """The open positions as runs, e.g. ``3, 5, 8–20`` (empty when every chunk is answered)."""
+        runs: list[list[int]] = []
+        for p in self.open_positions:
+            if runs and p == runs[-1][1] + 1:
+                runs[-1][1] = p
+            else:
+                runs.append([p, p])
+        return ", ".join(str(a) if a == b else f"{a}\u2013{b}" for a, b in runs)
+
 
 @dataclass(frozen=True, slots=True)
 class StoredRound:

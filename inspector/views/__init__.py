@@ -10,7 +10,8 @@ the parts a long document is drawn in, ``retrievers`` which retrievers a link ma
 ``spend`` what a page's run would send to a paid endpoint, ``stores`` the user's vector stores
 the server offers and reading one onto the corpus, ``kept_uploads`` uploads kept on the server
 so a round's link opens for colleagues; ``readiness`` whether an ``llm`` chunker's cuts are
-written for the corpus; ``notebook`` draws one text and its chunks for a
+written for the corpus; ``held_round`` an Orphan Test round fixed on the screen while it is
+reviewed; ``notebook`` draws one text and its chunks for a
 notebook or a script (``inspector.show``).
 """
 
@@ -21,6 +22,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
               "bounded_link", "checked_spec", "model_tokenizers", "parse_budgets",
               "sizes_defaults"],
     "launch": ["ENV_CORPUS", "ENV_ROOTS", "SAMPLE_CORPUS", "LaunchConfig", "corpus_folder_problem", "launch_config"],
+    "held_round": ["HeldRound"],
     "kept_uploads": ["is_kept", "keep_uploads", "kept_root"],
     "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],
     "costs": ["COST_COLUMNS", "cost_frame", "prices_for"],

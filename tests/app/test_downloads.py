@@ -71,7 +71,7 @@ def test_the_orphan_test_s_downloads_hold_no_formula(isolated_app, downloads):
     at.run()
     at.switch_page("app_pages/orphan_test.py").run()
     at.text_input(key="orphan_reviewer").input("=cmd|' -c calc'!A0").run()
-    at.checkbox(key="orphan_address").set_value(True)
+    at.button(key="orphan_references_no").click().run()
     at.text_input(key="orphan_note").input('=HYPERLINK("http://127.0.0.1:9/x","click")')
     at.button(key="orphan_save").click().run()
     assert_clean(at)

@@ -57,13 +57,32 @@ def as_reviewer(name: str, review_round: ReviewRound = ROUND) -> AppTest:
 
 
 def answer(at: AppTest, address: bool, references: bool, completeness: bool, note: str = "") -> AppTest:
+    """Press Yes or No on each question, then save (which opens the next unanswered chunk)."""
     for key, value in (("address", address), ("references", references), ("completeness", completeness)):
-        at.checkbox(key=f"orphan_{key}").set_value(value)
+        at.button(key=f"orphan_{key}_{'yes' if value else 'no'}").click().run()
     if note:
         at.text_input(key="orphan_note").input(note)
     at.button(key="orphan_save").click().run()
     assert_clean(at)
     return at
+
+
+def go_to(at: AppTest, position: int) -> AppTest:
+    """Step with the arrows to chunk ``position``."""
+    for _ in range(len(CHUNKS)):
+        shown = int(shown_chunk(at).split()[1])
+        if shown == position:
+            return at
+        at.button(key="orphan_prev" if shown > position else "orphan_next").click().run()
+    raise AssertionError(f"chunk {position} was never shown")
+
+
+def ticks(at: AppTest) -> list[bool]:
+    """The answer on the screen: which of each question's Yes / No buttons is the chosen one."""
+    chosen = [(at.button(key=f"orphan_{k}_yes").proto.type, at.button(key=f"orphan_{k}_no").proto.type)
+              for k in ("address", "references", "completeness")]
+    assert all(sorted(pair) == ["primary", "secondary"] for pair in chosen), chosen
+    return [yes == "primary" for yes, _ in chosen]
 
 
 def assert_clean(at: AppTest) -> None:
@@ -109,14 +128,15 @@ def test_a_name_is_required_before_any_chunk_is_shown():
     assert_clean(at)
     assert not at.warning
     assert shown_chunk(at) == f"Chunk 1 of {len(CHUNKS)}"
-    assert progress_text(at).startswith(f"Dana: 0/{len(CHUNKS)} answered")
+    assert progress_text(at).startswith(f"Dana: 0 of {len(CHUNKS)} answered")
 
 
 def test_the_link_sets_the_round_and_the_chunk_shown_is_exactly_what_the_embedder_sees():
     other = ReviewRound.create(WORKSPACE, "fixed:400/40", size=3, seed=5, source="probe", k=3)
     at = as_reviewer("Dana", other)
-    assert (at.radio(key="orphan_source").value, at.number_input(key="orphan_size").value,
-            at.number_input(key="orphan_seed").value, at.number_input(key="orphan_k").value) == ("probe", 3, 5, 3)
+    fixed = plain(" ".join(m.value for m in at.sidebar.markdown)).replace("**", "")
+    assert "Chunks: 3 drawn with seed 5 from the chunks the probe retrieved" in fixed
+    assert "Ranked by: bm25, top 3" in fixed and "Splitter: fixed:400/40" in fixed
     assert at.query_params["round"] == other.id
     first = draw(other, WORKSPACE)[0]
     card = next(h.value for h in at.html if "Chunk 1 of 3" in h.value)
@@ -154,15 +174,14 @@ def test_answers_are_saved_on_the_click_and_a_reviewer_resumes_where_they_stoppe
         assert store.get_round(ROUND.id).chunk_ids == tuple(c.chunk.id for c in CHUNKS)
     assert (saved.chunk_id, saved.position) == (CHUNKS[0].chunk.id, 1)
     assert (saved.address, saved.references, saved.completeness, saved.note) == (True, False, True, "which product?")
-    assert progress_text(at).startswith(f"Dana: 1/{len(CHUNKS)}")
+    assert progress_text(at).startswith(f"Dana: 1 of {len(CHUNKS)}")
 
     tomorrow = as_reviewer("Dana")  # a new session, as after a reload
     assert shown_chunk(tomorrow) == f"Chunk 2 of {len(CHUNKS)}"
-    assert progress_text(tomorrow).startswith(f"Dana: 1/{len(CHUNKS)}")
+    assert progress_text(tomorrow).startswith(f"Dana: 1 of {len(CHUNKS)}")
     tomorrow.button(key="orphan_prev").click().run()
     assert shown_chunk(tomorrow) == f"Chunk 1 of {len(CHUNKS)}"
-    assert [tomorrow.checkbox(key=f"orphan_{k}").value for k in ("address", "references", "completeness")] \
-        == [True, False, True]
+    assert ticks(tomorrow) == [True, False, True]
     assert tomorrow.text_input(key="orphan_note").value == "which product?"
     answer(tomorrow, True, True, True)  # changing one's mind updates the same row
     with ReviewStore(data_folder / STORE_NAME) as store:
@@ -181,6 +200,9 @@ def test_hints_and_context_appear_only_after_the_answer():
     assert "Reveal context and automatic hints" not in [e.label for e in at.expander]
     assert not any(html.escape(h.message) in h_.value for h in hints for h_ in at.html)
     answer(at, False, True, True)
+    assert shown_chunk(at) != f"Chunk {position} of {len(CHUNKS)}", "saving opens the next unanswered chunk"
+    assert "Reveal context and automatic hints" not in [e.label for e in at.expander]
+    go_to(at, position)
     assert "Reveal context and automatic hints" in [e.label for e in at.expander]
     (shown,) = hint_html(at)
     assert all(html.escape(h.message) in shown for h in hints)
@@ -190,13 +212,11 @@ def test_hints_and_context_appear_only_after_the_answer():
 def test_results_count_orphans_per_reviewer_and_show_disagreements():
     dana = as_reviewer("Dana")
     answer(dana, True, True, True)
-    dana.button(key="orphan_next").click().run()
-    answer(dana, False, True, True)
+    answer(dana, False, True, True)  # saving opened chunk 2
     ravi = as_reviewer("Ravi")
     assert [plain(c.value) for c in ravi.caption if c.value.startswith("Also reviewing")] == \
         [f"Also reviewing: Dana 2/{ROUND.size}"], "where the rest of the team stands, beside one's own progress"
     answer(ravi, True, False, True)
-    ravi.button(key="orphan_next").click().run()
     answer(ravi, False, True, False)
 
     tables = [t.value for t in ravi.table]
@@ -224,8 +244,8 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
 def test_results_show_a_reviewer_s_change_of_mind_and_count_a_second_click():
     dana = as_reviewer("Dana")
     answer(dana, True, True, True)
-    answer(dana, True, True, True)  # the same answer saved again
-    answer(dana, True, False, True)  # a change of mind
+    answer(go_to(dana, 1), True, True, True)  # the same answer saved again
+    answer(go_to(dana, 1), True, False, True)  # a change of mind
     (changes,) = [e for e in dana.expander if e.label.startswith("Changed answers")]
     assert changes.label == "Changed answers (1)"
     (table,) = [t.value for t in changes.table]
@@ -248,7 +268,7 @@ def test_a_corrupt_store_is_an_error_with_a_retry_not_a_traceback(data_folder):
 
 def test_a_failed_save_says_so_and_keeps_the_ticks(data_folder):
     at = as_reviewer("Dana")
-    at.checkbox(key="orphan_references").check()
+    at.button(key="orphan_references_no").click().run()
     store_file = data_folder / STORE_NAME
     for leftover in data_folder.glob(STORE_NAME + "-*"):
         leftover.unlink()
@@ -259,10 +279,10 @@ def test_a_failed_save_says_so_and_keeps_the_ticks(data_folder):
     store_file.unlink()
     at.button(key="orphan_retry_open").click().run()
     assert_clean(at)
-    assert at.checkbox(key="orphan_references").value is True  # nothing the reviewer did was lost
+    assert ticks(at) == [True, False, True]  # nothing the reviewer did was lost
     at.button(key="orphan_save").click().run()
     with ReviewStore(store_file) as store:
-        assert [a.references for a in store.answers(ROUND.id, "Dana")] == [True]
+        assert [a.references for a in store.answers(ROUND.id, "Dana")] == [False]
 
 
 @pytest.mark.parametrize("change", [{"rsize": "9" * 5000}, {"rseed": "7" * 4400}, {"rk": "5" * 30},
@@ -274,10 +294,6 @@ def test_a_link_with_numbers_too_long_to_read_is_refused_not_raised(change):
     assert_clean(at)
     assert at.warning, "the refused link says why"
 
-
-
-def ticks(at: AppTest) -> list[bool]:
-    return [at.checkbox(key=f"orphan_{k}").value for k in ("address", "references", "completeness")]
 
 
 def test_two_tabs_of_one_reviewer_never_overwrite_each_other_silently(data_folder):
@@ -297,14 +313,19 @@ def test_two_tabs_of_one_reviewer_never_overwrite_each_other_silently(data_folde
     with ReviewStore(data_folder / STORE_NAME) as store:
         assert [a.address for a in store.answers(ROUND.id, "Dana")] == [False]
 
-    answer(first, True, False, True)  # the first tab still shows its own, older answer
-    assert any("Stored: no · yes · yes" in plain(w.value) for w in first.warning)
+    assert shown_chunk(second) == f"Chunk 1 of {len(CHUNKS)}", "a replaced answer stays on the screen"
+    go_to(first, 1)  # the first tab now shows the stored no · yes · yes ...
+    assert ticks(first) == [False, True, True]
+    answer(second, False, False, True)  # ... which the second tab changes again
+    answer(first, True, False, True)  # over the answer the first tab was shown
+    assert any("Stored: no · no · yes" in plain(w.value) for w in first.warning)
     first.button(key="orphan_keep").click().run()
     assert_clean(first)
-    assert ticks(first) == [False, True, True] and not any("Not saved" in plain(w.value) for w in first.warning)
-    answer(first, False, False, True)  # saved over what it now shows: no conflict
+    assert ticks(first) == [False, False, True] and not any("Not saved" in plain(w.value) for w in first.warning)
+    answer(first, False, False, False)  # saved over what it now shows: no conflict
     with ReviewStore(data_folder / STORE_NAME) as store:
-        assert [(a.address, a.references) for a in store.answers(ROUND.id, "Dana")] == [(False, False)]
+        assert [(a.address, a.references, a.completeness) for a in store.answers(ROUND.id, "Dana")] == \
+            [(False, False, False)]
 
 
 def test_a_round_on_a_pasted_text_offers_no_link_a_colleague_could_not_open():
@@ -342,4 +363,4 @@ def test_answers_go_to_postgresql_when_the_server_names_it(postgres_empty, monke
         (saved,) = store.answers(ROUND.id, "Dana")
         assert store.get_round(ROUND.id).chunk_ids == tuple(c.chunk.id for c in CHUNKS)
     assert (saved.position, saved.address, saved.references, saved.note) == (1, True, False, "which product?")
-    assert progress_text(as_reviewer("Dana")).startswith(f"Dana: 1/{len(CHUNKS)}")  # a replica reads it back
+    assert progress_text(as_reviewer("Dana")).startswith(f"Dana: 1 of {len(CHUNKS)}")  # a replica reads it back

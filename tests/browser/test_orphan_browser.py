@@ -1,8 +1,10 @@
-"""The Orphan Test in a real Chromium: two reviewers on one shared round, real checkbox clicks,
-answers in the SQLite store, and the results view showing where they disagree."""
+"""The Orphan Test in a real Chromium: two reviewers on one shared round, real clicks and key
+presses, answers in the SQLite store, the results view showing where they disagree, and a team of
+three on a 20-chunk round whose answers all land in that one round whatever the sidebar is given."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from urllib.parse import urlencode
 
@@ -10,10 +12,10 @@ import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.review.database import STORE_NAME
-from inspector.review.rounds import ReviewRound, draw
+from inspector.review.rounds import QUESTIONS, ReviewRound, draw
 from tests.support.browser import answer as shared_answer
+from tests.support.browser import card_title, main_title, question_row, settle
 from tests.support.browser import reviewer as shared_reviewer
-from tests.support.browser import settle
 from tests.support.paths import ROOT
 
 ARTIFACTS = ROOT / "artifacts"
@@ -39,8 +41,9 @@ def answer(page, position: int, yes: tuple[bool, bool, bool]) -> None:
     shared_answer(page, position, len(CHUNKS), yes)
 
 
-def next_chunk(page) -> None:
-    page.get_by_role("button", name="Next →").click()
+def press(page, key: str) -> None:
+    """One key press on the page (not in a text box), and the run it starts, settled."""
+    page.keyboard.press(key)
     settle(page)
 
 
@@ -56,11 +59,15 @@ def test_two_reviewers_answer_the_same_shared_round_and_see_where_they_disagree(
     expect(dana.get_by_text("Reveal context and automatic hints")).to_have_count(0)  # no hint before answering
     dana.screenshot(path=str(SCREENSHOTS / "orphan-review-before-answer.png"), full_page=True)
     answer(dana, 1, (True, True, True))
+    expect(card_title(dana)).to_have_text(f"Chunk 2 of {len(CHUNKS)}")  # saving opened the next one
+    expect(dana.get_by_text("Reveal context and automatic hints")).to_have_count(0)
+    press(dana, "ArrowLeft")
+    expect(card_title(dana)).to_have_text(f"Chunk 1 of {len(CHUNKS)}")
     revealed = dana.get_by_test_id("stExpander").filter(has_text="Reveal context and automatic hints")
     expect(revealed.locator(".ci-orphan-hints")).to_be_visible()
     dana.screenshot(path=str(SCREENSHOTS / "orphan-review-after-answer.png"), full_page=True)
     revealed.screenshot(path=str(SCREENSHOTS / "orphan-review-revealed-context.png"))
-    next_chunk(dana)
+    press(dana, "ArrowRight")
     answer(dana, 2, (False, True, True))
 
     dana.get_by_role("tab", name="Results").click()
@@ -72,7 +79,6 @@ def test_two_reviewers_answer_the_same_shared_round_and_see_where_they_disagree(
     ravi = reviewer(browser, shared, "Ravi")  # the link Dana would send
     assert ravi.locator(".ci-card").first.inner_text() == first_seen_by_dana  # same chunks, same order
     answer(ravi, 1, (True, False, True))
-    next_chunk(ravi)
     answer(ravi, 2, (False, True, False))
 
     assert f"round={ROUND.id}" in ravi.url  # the round stays in the address after every click
@@ -105,4 +111,110 @@ def test_two_reviewers_answer_the_same_shared_round_and_see_where_they_disagree(
     for page in (dana, ravi):
         expect(page.get_by_test_id("stException")).to_have_count(0)
         assert page.page_errors == []
+        page.context.close()
+
+
+TEAM_ROUND = ReviewRound.create(WORKSPACE, "structured:800", size=20, seed=3)
+
+
+def flipped(page, number: int) -> None:
+    """Wait until question ``number`` (1-based) shows No chosen."""
+    from playwright.sync_api import expect
+
+    row = question_row(page, QUESTIONS[number - 1].text)
+    expect(row.get_by_test_id("stBaseButton-primary")).to_have_text(re.compile(r"^No"))
+
+
+def keyboard_review(page, flips: dict[int, str]) -> int:
+    """Answer every chunk of the team round from the keyboard alone: the digits in ``flips`` on
+    the chunk at that position, then Enter. Returns the keys pressed."""
+    from playwright.sync_api import expect
+
+    pressed = 0
+    for position in range(1, TEAM_ROUND.size + 1):
+        expect(card_title(page)).to_have_text(f"Chunk {position} of {TEAM_ROUND.size}")
+        for digit in flips.get(position, ""):
+            press(page, digit)
+            pressed += 1
+            flipped(page, int(digit))
+        press(page, "Enter")
+        pressed += 1
+        expect(page.get_by_text(f"Saved chunk {position};")).to_be_visible()
+    return pressed
+
+
+def test_a_team_answers_one_round_from_its_link_whatever_the_sidebar_is_given(browser, review_app):
+    from playwright.sync_api import expect
+
+    url, store_file = review_app
+    link = f"{url}/orphan-test?" + urlencode({"spec": TEAM_ROUND.spec, **TEAM_ROUND.to_query_params()})
+    ana = shared_reviewer(browser, link, "Ana", TEAM_ROUND.size)
+    ben = shared_reviewer(browser, link, "Ben", TEAM_ROUND.size)
+    sidebar = ben.get_by_test_id("stSidebar")
+    expect(sidebar).to_contain_text(f"Round: {TEAM_ROUND.id}")
+    for gone in ("Splitter", "Unit", "Budget", "Stamp the address", "Source"):  # shown as settings, no widget
+        expect(sidebar.get_by_label(gone, exact=True)).to_have_count(0)
+    documents = sidebar.get_by_test_id("stSelectbox").filter(has_text="Document")
+    for position in range(1, TEAM_ROUND.size + 1):
+        expect(card_title(ben)).to_have_text(f"Chunk {position} of {TEAM_ROUND.size}")
+        if position % 5 == 1:  # every control the sidebar still has, between answers
+            documents.click()
+            ben.get_by_role("option").nth(position % 3 + 1).click()
+            settle(ben)
+            finder = sidebar.get_by_placeholder("words from its name or title")
+            finder.fill("api")
+            finder.press("Enter")
+            settle(ben)
+            finder.fill("")
+            finder.press("Enter")
+            settle(ben)
+            main_title(ben, "Orphan Test").click()  # focus back on the page, off the sidebar
+        if position == 10:  # elsewhere the sidebar is live: a new budget there, then back to the round
+            sidebar.get_by_role("link", name="Document").click()
+            settle(ben)
+            budget = sidebar.get_by_label("Budget", exact=True)
+            budget.fill("400")
+            budget.press("Enter")
+            settle(ben)
+            expect(ben).to_have_url(re.compile(r"spec=structured%3A400"))
+            sidebar.get_by_role("link", name="Orphan Test").click()
+            settle(ben)
+            expect(sidebar).to_contain_text(f"Round: {TEAM_ROUND.id}")
+            expect(card_title(ben)).to_have_text(f"Chunk {position} of {TEAM_ROUND.size}")
+            main_title(ben, "Orphan Test").click()
+        if position % 4 == 0:
+            press(ben, "2")
+            flipped(ben, 2)
+        press(ben, "Enter")
+        expect(ben.get_by_text(f"Saved chunk {position};")).to_be_visible()
+    keyboard_review(ana, {3: "1", 7: "13"})
+    again = ana.context.new_page()  # a new tab of Ana's browser: her name is remembered
+    again.page_errors = []
+    again.goto(link)
+    settle(again)
+    expect(again.get_by_text("Reviewing as Ana;", exact=False)).to_be_visible()
+    expect(again.get_by_label("Your name", exact=True)).to_have_count(0)
+    expect(again.get_by_text(f"Ana: {TEAM_ROUND.size} of {TEAM_ROUND.size} answered", exact=False)).to_be_visible()
+
+    cara = shared_reviewer(browser, link, "Cara", TEAM_ROUND.size)
+    # The name box goes once the name is given, so the keys reach the page: nothing else is pressed.
+    pressed = keyboard_review(cara, {2: "2", 9: "3", 15: "12"})
+    assert pressed == 24 < 30, pressed
+    expect(cara.get_by_text(f"Cara: {TEAM_ROUND.size} of {TEAM_ROUND.size} answered", exact=False)).to_be_visible()
+
+    with sqlite3.connect(store_file) as db:
+        rounds = db.execute("SELECT DISTINCT round_id FROM answers WHERE reviewer IN ('Ana', 'Ben', 'Cara')").fetchall()
+        rows = db.execute("SELECT reviewer, position, address, references_, completeness FROM answers "
+                          "WHERE round_id = ? ORDER BY reviewer, position", (TEAM_ROUND.id,)).fetchall()
+    assert rounds == [(TEAM_ROUND.id,)], "every answer went to the round of the link"
+    assert len(rows) == 3 * TEAM_ROUND.size
+    said = {(r[0], r[1]): r[2:] for r in rows}
+    assert said[("Ana", 3)] == (0, 1, 1) and said[("Ana", 7)] == (0, 1, 0) and said[("Ana", 1)] == (1, 1, 1)
+    assert said[("Ben", 4)] == (1, 0, 1) and said[("Ben", 5)] == (1, 1, 1)
+    assert said[("Cara", 15)] == (0, 0, 1) and said[("Cara", 9)] == (1, 1, 0)
+    ben.screenshot(path=str(SCREENSHOTS / "orphan-review-held-round.png"), full_page=True)
+    for page in (again, ana, ben, cara):
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        assert page.page_errors == []
+    for page in (ana, ben, cara):
         page.context.close()

@@ -50,3 +50,15 @@ def test_progress_resumes_at_the_first_open_chunk_and_walks_the_open_ones():
     finished = Progress({p: _answer(p) for p in range(1, 4)}, 3)
     assert (finished.open_positions, finished.resume_at, finished.next_open(2)) == ([], 3, 2)
     assert Progress({}, 20).resume_at == 1
+
+
+def test_after_saving_a_reviewer_goes_to_the_next_open_chunk_and_the_open_ones_read_as_runs():
+    progress = Progress({p: _answer(p) for p in (1, 2, 5, 9)}, 12)
+    assert progress.open_ranges() == "3\u20134, 6\u20138, 10\u201312"
+    assert (progress.after_saving(3), progress.after_saving(12), progress.after_saving(5)) == (4, 3, 6)
+    last_open = Progress({p: _answer(p) for p in range(1, 12)}, 12)
+    assert (last_open.after_saving(12), last_open.open_ranges()) == (12, "12")
+    done = Progress({p: _answer(p) for p in range(1, 4)}, 3)
+    assert (done.after_saving(2), done.open_ranges()) == (2, "")
+    assert Progress({1: _answer(1)}, 3).open_ranges() == "2\u20133"
+    assert Progress({2: _answer(2)}, 3).open_ranges() == "1, 3"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 import urllib.request
@@ -110,19 +111,27 @@ def reviewer(browser, link: str, name: str, count: int):
     return page
 
 
+def question_row(page, text: str):
+    """The Orphan Test question whose text is ``text``, with its Yes and No buttons."""
+    # The innermost block holding the text: the columns around the whole form hold it too.
+    return page.get_by_test_id("stHorizontalBlock").filter(has_text=text).filter(
+        has=page.get_by_role("button", name=re.compile(r"^No\b"))).last
+
+
 def answer(page, position: int, count: int, yes: tuple[bool, bool, bool]) -> None:
-    """Tick the Orphan Test questions answered yes (boxes start unticked), then save."""
+    """Press No on the Orphan Test questions answered no (each starts at yes), then save, which
+    opens the next unanswered chunk."""
     from playwright.sync_api import expect
 
     from inspector.review.rounds import QUESTIONS
 
     expect(card_title(page)).to_have_text(f"Chunk {position} of {count}")
-    for question, ticked in zip(QUESTIONS, yes):
-        box = page.get_by_test_id("stCheckbox").filter(has_text=question.text)
-        if ticked:
-            box.locator("label").click()
-            expect(box.get_by_role("checkbox")).to_be_checked()
+    for question, said in zip(QUESTIONS, yes):
+        if not said:
+            row = question_row(page, question.text)
+            row.get_by_role("button", name=re.compile(r"^No\b")).click()
+            expect(row.get_by_test_id("stBaseButton-primary")).to_have_text(re.compile(r"^No"))
             settle(page)
-    page.get_by_role("button", name="Save answer").click()
+    page.get_by_role("button", name=re.compile(r"^(Save|Update)")).click()
     expect(page.get_by_text(f"Saved chunk {position};")).to_be_visible()
     settle(page)
