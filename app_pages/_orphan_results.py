@@ -118,7 +118,7 @@ def show_results(store, review_round, chunks) -> None:
     cols = st.columns(5)
     name = f"orphan-{review_round.id}"
     if stored is not None:
-        report = round_report(stored, answers, texts={c.chunk.id: c.text for c in chunks})
+        report = round_report(stored, answers, texts={c.chunk.id: c.text for c in chunks}, history=history)
         cols[4].download_button("Round report (Markdown)", report.markdown(), f"{name}-report.md", "text/markdown",
                                 key="orphan_dl_report", on_click="ignore",
                                 help="The round, its link, reviewers, orphan rate with its interval, each question, "

@@ -80,7 +80,9 @@ def _save(store, held, review_round, chunks, round_id: str, chunk_id: str, posit
     bases = st.session_state.setdefault("_orphan_base", {})
     try:
         # The round's chunks are recorded with its first answer, so progress and trends know its size.
+        deleted = False
         if store.get_round(round_id) is None:
+            deleted = any(stamp for (round_of, *_), stamp in bases.items() if round_of == round_id)
             store.save_round(review_round, [c.chunk.id for c in chunks])
         stored = store.save_answer(round_id, chunk_id, position, reviewer, note=draft["note"],
                                    **{q.key: draft[q.key] for q in QUESTIONS},
@@ -96,6 +98,10 @@ def _save(store, held, review_round, chunks, round_id: str, chunk_id: str, posit
     st.session_state.pop("_orphan_conflict", None)
     st.session_state["_orphan_ticks"].pop(here, None)  # the store holds it now
     moved = go_to is not None and go_to != position
+    if deleted:  # an admin deleted the round, with its answers, while this reviewer was on it
+        st.session_state["_orphan_round_gone"] = (
+            f"Round {round_id} was deleted while you reviewed it, with every answer given in it: it starts again "
+            f"with this answer (chunk {position}), saved.")
     st.session_state["_orphan_saved"] = saved_message(stored) + (
         f" Press \u2190 (or go back to chunk {position}) to see its context and hints." if moved else "")
     if moved:

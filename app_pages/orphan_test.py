@@ -39,6 +39,9 @@ if UPLOAD_UNIT.match(_shared.state().unit):
 
 review_round, chunks = choose_round(ctx)
 
+gone = st.session_state.pop("_orphan_round_gone", None)
+if gone:
+    st.warning(md(gone))
 lost = st.session_state.pop("_orphan_save_error", None)
 if lost:  # shown above the tabs so it is seen even when the store cannot be opened now
     st.error(md(lost) + " Your answer is still on the chunk: save again to retry.")
@@ -49,9 +52,13 @@ except (ReviewStoreError, OSError) as exc:
     st.button("Retry", key="orphan_retry_open", help="Try opening the review store again.")
     st.stop()
 
-review_tab, results_tab = st.tabs(["Review", "Results"])
-with review_tab:
-    show_review(ctx, store, review_round, chunks, last_shown)
-with results_tab:
-    show_results(store, review_round, chunks)
-    delete_widgets(ctx, store, review_round)
+# Only the open tab is drawn: the results read every round of the corpus, which a reviewer's
+# key press does not need to wait for.
+review_tab, results_tab = st.tabs(["Review", "Results"], key="orphan_tab", on_change="rerun")
+if review_tab.open:
+    with review_tab:
+        show_review(ctx, store, review_round, chunks, last_shown)
+if results_tab.open:
+    with results_tab:
+        show_results(store, review_round, chunks)
+        delete_widgets(ctx, store, review_round)

@@ -112,6 +112,16 @@ def _parsers(measure_help: bool, prog: str) -> tuple[argparse.ArgumentParser, di
                              "PostgreSQL of $CHUNK_INSPECTOR_DATABASE_URL)")
     review.add_argument("--base-url", metavar="URL", default="", help="the app's address, for the round's link")
     review.add_argument("--json", action="store_true", help="print one JSON object instead of Markdown")
+    review.add_argument("--model", metavar="MODEL", help="a chat model that answers the round's questions as one more "
+                        "reviewer, with Cohen's kappa against the team's majority (needs the round's corpus)")
+    review.add_argument("--context-url", metavar="URL", help="the model's OpenAI-compatible endpoint (default "
+                        "$CHUNK_INSPECTOR_CONTEXT_URL or $OPENAI_BASE_URL)")
+    review.add_argument("--sample", type=int, default=0, metavar="N",
+                        help="with --model: N more chunks drawn from the corpus, the orphan rate the model gives them")
+    review.add_argument("--input-price", type=_price, metavar="USD", help="dollars per million input tokens")
+    review.add_argument("--output-price", type=_price, metavar="USD", help="dollars per million output tokens")
+    review.add_argument("--dry-run", action="store_true", help="print what the model would be sent and stop")
+    review.add_argument("--yes", action="store_true", help="send without asking (needed without a terminal)")
     for command in (report, *(commands.choices[name] for name in ("check", "export", "tune"))):
         CorpusSource.declare_engine(command)
         command.add_argument("--context-model", metavar="MODEL",

@@ -159,6 +159,20 @@ class ReviewOptions:
     base_url: str = ""
     """``--base-url``: the app's address, for the round's link."""
 
+    model: str = ""
+    """``--model``: a chat model asked the round's questions as an extra reviewer."""
+
+    context_url: str | None = None
+    """``--context-url``: the model's OpenAI-compatible endpoint (else the environment's)."""
+
+    sample: int = 0
+    """``--sample N``: N more chunks drawn from the corpus for the model to answer."""
+
+    input_price: float | None = None
+    output_price: float | None = None
+    dry_run: bool = False
+    yes: bool = False
+
 
 @dataclass(frozen=True, slots=True)
 class ContextOptions:
@@ -239,7 +253,8 @@ def _context(g: argparse.Namespace, model: str) -> RunConfig:
 
 def _review(g: argparse.Namespace) -> RunConfig:
     return RunConfig("review", CorpusSource(g.corpus or ""), json=g.json,
-                     options=ReviewOptions(g.round, g.data, g.base_url))
+                     options=ReviewOptions(g.round, g.data, g.base_url, g.model or "", g.context_url, g.sample,
+                                           g.input_price, g.output_price, g.dry_run, g.yes))
 
 
 _READERS = {"report": _report, "check": _check, "export": _export, "tune": _tune, "context": _context}

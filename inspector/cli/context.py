@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..spec import LLM_KIND, parse_spec
 from .config import ContextOptions
 from .opening import Run, load
-from .output import ProgressBar, fail
+from .output import ProgressBar, confirmed, fail
 
 
 def context_ready(workspace, specs) -> str | None:
@@ -79,7 +79,7 @@ def run_context(run: Run) -> int:
     sys.stdout.write(f"{base} on {config.corpus.path}: {plan.summary(options.input_price, options.output_price)}\n")
     if options.dry_run or not plan.jobs:
         return 0
-    if not _confirmed(options.yes, len(plan.jobs)):
+    if not confirmed(options.yes, len(plan.jobs)):
         return 1
     bar = ProgressBar(enabled=sys.stderr.isatty())
     run = write_lines(plan, workspace.documents, endpoint, store, lambda done, total: bar("lines written", done, total),
@@ -111,7 +111,7 @@ def _write_cuts(workspace, spec, options: ContextOptions, endpoint, path: str, l
         if lines:
             sys.stdout.write("the context lines are priced once these cuts are written\n")
         return 0
-    if not _confirmed(options.yes, plan.most, "up to "):
+    if not confirmed(options.yes, plan.most, "up to "):
         return 1
     bar = ProgressBar(enabled=sys.stderr.isatty())
     run = write_splits(plan, workspace.documents, analyses, endpoint, store,
@@ -122,21 +122,3 @@ def _write_cuts(workspace, spec, options: ContextOptions, endpoint, path: str, l
                      "documents split" + (f"; stopped after {len(run.failures)} failures, {run.not_sent:,} documents "
                                           "not sent" if run.not_sent else "") + "\n")
     return 1 if run.failures else None
-
-
-def _confirmed(yes: bool, requests: int, bound: str = "") -> bool:
-    """Whether to send the plan printed above: ``--yes``, or an answer on a terminal. Without a
-    terminal and without ``--yes`` nothing is sent (exit status 1)."""
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        sys.stderr.write(f"nothing sent: {requests:,} requests need --yes when no terminal can confirm "
-                         "them (or look first with --dry-run)\n")
-        return False
-    sys.stderr.write(f"send {bound}{requests:,} requests? [y/N] ")
-    sys.stderr.flush()
-    answer = sys.stdin.readline().strip().lower()
-    if answer in ("y", "yes"):
-        return True
-    sys.stderr.write("nothing sent\n")
-    return False

@@ -88,3 +88,21 @@ def log_to_mlflow(tracking: Tracking, runs, status: int) -> int:
     sys.stderr.write(f"logged {len(ids)} MLflow run{'s' * (len(ids) != 1)} to {shown(tracking_uri(tracking.uri))} "
                      f"(experiment {tracking.experiment})\n")
     return status
+
+
+def confirmed(yes: bool, requests: int, bound: str = "") -> bool:
+    """Whether to send the plan printed above: ``--yes``, or an answer on a terminal. Without a
+    terminal and without ``--yes`` nothing is sent (exit status 1)."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        sys.stderr.write(f"nothing sent: {requests:,} requests need --yes when no terminal can confirm "
+                         "them (or look first with --dry-run)\n")
+        return False
+    sys.stderr.write(f"send {bound}{requests:,} requests? [y/N] ")
+    sys.stderr.flush()
+    answer = sys.stdin.readline().strip().lower()
+    if answer in ("y", "yes"):
+        return True
+    sys.stderr.write("nothing sent\n")
+    return False

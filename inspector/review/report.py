@@ -1,8 +1,8 @@
 """A round's report: what a team takes to a meeting, as Markdown and as JSON.
 
 The round's definition and link, its reviewers, the orphan rate by majority with its 95%
-interval, each question's "no" rate and agreement, Fleiss' kappa, and the chunks the reviewers
-split on with their text. The same report is the Results tab's download and what
+interval, each question's "no" rate and agreement, Fleiss' kappa, the chunks the reviewers
+split on with their text, and every change of mind. The same report is the Results tab's download and what
 ``chunk-inspector review ROUND`` prints. Names and texts come from reviewers and documents: in
 the Markdown, table cells are escaped and chunk texts stand in fences longer than any run of
 backticks they hold.
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from ..confidence import Interval, rate
-from .agreement import RoundSummary, kappa_reading, summarize
+from .agreement import AnswerHistory, RoundSummary, answer_marks, kappa_reading, summarize
 from .answers import Answer, StoredRound
+from .model_review import Calibration, Estimate
 from .rounds import QUESTIONS
 
 #: The page a round's link opens.
@@ -36,6 +37,15 @@ class RoundReport:
 
     texts: Mapping[str, str]
     """Chunk texts by chunk id, for the disagreements (empty: the corpus was not at hand)."""
+
+    history: AnswerHistory = AnswerHistory((), 0)
+    """Every change of mind, and the saves that only repeated an answer."""
+
+    calibration: Calibration | None = None
+    """A chat model as one more reviewer, against the team's majority (``chunk-inspector review --model``)."""
+
+    estimate: Estimate | None = None
+    """The corpus's orphan rate as that model answers more chunks drawn from it (``--sample``)."""
 
     @property
     def majority(self) -> Interval | None:
@@ -67,6 +77,9 @@ class RoundReport:
             "kappa": self.summary.kappa.to_dict(),
             "summary": self.summary.to_dict(),
             "disagreements": [{**c.to_dict(), "text": self.texts.get(c.chunk_id)} for c in self.summary.disagreements],
+            "changes": [c.to_dict() for c in self.history.changes], "repeated_saves": self.history.repeated,
+            "model": None if self.calibration is None else {
+                **self.calibration.to_dict(), "sample": None if self.estimate is None else self.estimate.to_dict()},
         }
 
     def markdown(self) -> str:
@@ -112,17 +125,56 @@ class RoundReport:
                           f"{q.title} {verdict.noes[q.key]}" for q in QUESTIONS), ""]
             text = self.texts.get(verdict.chunk_id)
             lines += [*_fenced(text), ""] if text is not None else ["(the chunk's text: give the corpus)", ""]
+        lines += self._changes() + self._model()
         return "\n".join(lines).rstrip() + "\n"
+
+    def _model(self) -> list[str]:
+        c = self.calibration
+        if c is None:
+            return []
+        kappa = "n/a" if c.kappa is None else f"{c.kappa:.2f} ({kappa_reading(c.kappa)})"
+        lines = ["", f"## Model reviewer: model: {_cell(c.model)}", "",
+                 f"Against the team's majority on {c.compared} chunks (ties left out): Cohen's κ {kappa}"
+                 + ("" if c.agreement is None else f", the same verdict on {c.agreement:.0%}") + ".",
+                 "Per question, the team's majority shared: " + " · ".join(
+                     f"{q.title} {'n/a' if c.per_question[q.key] is None else f'{c.per_question[q.key]:.0%}'}"
+                     for q in QUESTIONS) + "."]
+        if c.unanswered:
+            lines.append(f"No answer on {len(c.unanswered)} chunk{'s' * (len(c.unanswered) != 1)} (counted "
+                         "as none, never as a yes): " + "; ".join(f"{p}: {_cell(r)}" for p, r in c.unanswered) + ".")
+        e = self.estimate
+        if e is not None:
+            lines += ["", "### The corpus, as the model answers it", ""]
+            o = e.orphans
+            lines.append(f"{e.drawn} more chunks drawn by the round's definition with seed "
+                         f"{self.stored.round.seed + 1}: " + (
+                             "the model answered none." if o is None else
+                             f"**{o.hits} of {o.count}** answered are orphans ({o.value:.0%}, 95% interval "
+                             f"{o.low:.0%} to {o.high:.0%}), resting on κ {kappa} over {c.compared} chunks "
+                             "the team judged."))
+        return lines
+
+    def _changes(self) -> list[str]:
+        changes, repeated = self.history.changes, self.history.repeated
+        lines = [f"## Changed answers ({len(changes)})", "",
+                 "Every save is kept; the latest answer counts. "
+                 + f"{repeated} save{'s' * (repeated != 1)} repeated the answer already saved.", ""]
+        if changes:
+            lines += ["| Chunk | Reviewer | Was | Now | Changed at (UTC) |", "|---:|---|---|---|---|"]
+            lines += [f"| {c.after.position} | {_cell(c.after.reviewer)} | {answer_marks(c.before)} | "
+                      f"{answer_marks(c.after)} | {c.after.updated[:19].replace('T', ' ')} |" for c in changes]
+        return lines
 
 
 def round_report(stored: StoredRound, answers: Sequence[Answer], *, texts: Mapping[str, str] | None = None,
-                 base_url: str = "") -> RoundReport:
+                 base_url: str = "", history: AnswerHistory | None = None) -> RoundReport:
     """``stored``'s report from its ``answers``; ``texts`` the chunks' texts by id, ``base_url``
-    the app's address for the link."""
+    the app's address for the link, ``history`` the round's saves read (``answer_history``)."""
     summary = summarize(answers, round_id=stored.id, label=stored.round.label)
     link = f"{base_url.rstrip('/')}/{ROUND_PAGE}?" + urlencode({"spec": stored.round.spec,
                                                                **stored.round.to_query_params()})
-    return RoundReport(stored, summary, link if base_url else link.lstrip("/"), dict(texts or {}))
+    return RoundReport(stored, summary, link if base_url else link.lstrip("/"), dict(texts or {}),
+                       history or AnswerHistory((), 0))
 
 
 def _source(definition) -> str:

@@ -112,10 +112,14 @@ def test_only_an_admin_deletes_a_round_and_the_trail_keeps_it(folder, isolated_a
     ravi = opened(RAVI, {"spec": "structured:800"}, "app_pages/orphan_test.py")
     ravi.button(key="orphan_save").click().run()  # every question at its first answer, yes
     assert_clean(ravi)
+    ravi.session_state["orphan_tab"] = "Results"
+    ravi.run()
     assert "orphan_delete" not in [b.key for b in ravi.button], "a reviewer deletes nothing"
     store = ReviewStore(isolated_app / "reviews.sqlite3")
     (stored,) = store.rounds()
     dana = opened(DANA, {"spec": "structured:800", **stored.round.to_query_params()}, "app_pages/orphan_test.py")
+    dana.session_state["orphan_tab"] = "Results"
+    dana.run()
     assert dana.button(key="orphan_delete").disabled, "not before the box is ticked"
     dana.checkbox(key="orphan_delete_sure").check().run()
     dana.button(key="orphan_delete").click().run()

@@ -151,3 +151,16 @@ def as_reviewer_refused(name: str) -> AppTest:
     assert_clean(at)
     assert "orphan_save" not in [b.key for b in at.button]
     return at
+
+
+def test_a_round_deleted_while_it_is_reviewed_says_so_and_starts_again_with_the_answer(isolated_app):
+    at = as_reviewer("Dana")
+    answer(at, True, True, True)
+    with ReviewStore(isolated_app / STORE_NAME) as store:
+        store.delete_round(ROUND.id)
+    answer(at, False, True, True)
+    (said,) = [plain(w.value) for w in at.warning if "was deleted" in plain(w.value)]
+    assert f"Round {ROUND.id} was deleted while you reviewed it" in said and "chunk 2" in said
+    with ReviewStore(isolated_app / STORE_NAME) as store:
+        assert [(a.position, a.address) for a in store.answers(ROUND.id)] == [(2, False)]
+    assert f"Round: {ROUND.id}" in fixed_settings(at), "still the round on the screen"

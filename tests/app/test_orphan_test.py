@@ -85,6 +85,12 @@ def ticks(at: AppTest) -> list[bool]:
     return [yes == "primary" for yes, _ in chosen]
 
 
+def results(at: AppTest) -> AppTest:
+    """The Results tab opened (only the open tab is drawn)."""
+    at.session_state["orphan_tab"] = "Results"
+    return at.run()
+
+
 def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
@@ -218,6 +224,7 @@ def test_results_count_orphans_per_reviewer_and_show_disagreements():
         [f"Also reviewing: Dana 2/{ROUND.size}"], "where the rest of the team stands, beside one's own progress"
     answer(ravi, True, False, True)
     answer(ravi, False, True, False)
+    results(ravi)
 
     tables = [t.value for t in ravi.table]
     per_reviewer = tables[0].set_index("Reviewer")
@@ -246,6 +253,7 @@ def test_results_show_a_reviewer_s_change_of_mind_and_count_a_second_click():
     answer(dana, True, True, True)
     answer(go_to(dana, 1), True, True, True)  # the same answer saved again
     answer(go_to(dana, 1), True, False, True)  # a change of mind
+    results(dana)
     (changes,) = [e for e in dana.expander if e.label.startswith("Changed answers")]
     assert changes.label == "Changed answers (1)"
     (table,) = [t.value for t in changes.table]

@@ -97,3 +97,29 @@ def test_a_folder_without_a_review_store_is_said(tmp_path, capsys):
     assert main(["review", "0123456789abcdef", "--data", str(tmp_path)]) == 2
     assert "holds no review store" in capsys.readouterr().err
     assert not (tmp_path / STORE_NAME).exists(), "nothing is created"
+
+
+def test_the_report_lists_each_change_of_mind_and_counts_the_repeated_saves(tmp_path, capsys):
+    workspace = Workspace(load_corpus(SAMPLE))
+    review_round = ReviewRound.create(workspace, "structured:800", size=2, seed=5)
+    chunks = draw(review_round, workspace)
+    store = ReviewStore(tmp_path / STORE_NAME)
+    stored = store.save_round(review_round, [c.chunk.id for c in chunks])
+    saves = [("ana", 0, (True, True, True)), ("ana", 0, (True, False, True)), ("ben", 1, (False, True, True)),
+             ("ben", 1, (False, True, True)), ("ana", 1, (True, True, True))]
+    for reviewer, index, (address, references, completeness) in saves:
+        store.save_answer(review_round.id, chunks[index].chunk.id, index + 1, reviewer, address=address,
+                          references=references, completeness=completeness)
+    from inspector.review import answer_history
+
+    history = answer_history(store.history(review_round.id))
+    report = round_report(stored, store.answers(review_round.id), history=history)
+    text = report.markdown()
+    assert "## Changed answers (1)" in text and "1 save repeated the answer already saved." in text
+    (row,) = [line for line in text.splitlines() if line.startswith("| 1 | ana |")]
+    assert row.startswith("| 1 | ana | yes · yes · yes | yes · no · yes | 20")
+    changes = report.to_dict()["changes"]
+    assert [(c["reviewer"], c["position"], c["before"], c["after"]) for c in changes] == \
+        [("ana", 1, "yes · yes · yes", "yes · no · yes")] and report.to_dict()["repeated_saves"] == 1
+    assert main(["review", stored.id, "--data", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == text, "the command prints the same report"

@@ -3,6 +3,7 @@ places an llm chunker's cuts."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from tests.support.loopback import LoopbackServer
@@ -21,6 +22,29 @@ def line_for(prompt: str) -> str:
     passage = re.search(r"<passage>\n(.*?)\n</passage>", prompt, re.S)
     words = " ".join((passage[1] if passage else "").split()[:6])
     return f"This passage, from the corpus, begins: {words}."
+
+
+def judge(chunk: str) -> dict[str, str]:
+    """How the server's model reviews a chunk, a rule a test can apply too: the address is known
+    when the chunk opens with a heading, references resolve unless it says "this" or "it", and
+    everything is complete unless it holds a table row."""
+    lowered = f" {chunk.lower()} "
+    return {"address": "yes" if chunk.lstrip().startswith("#") else "no",
+            "references": "no" if " this " in lowered or " it " in lowered else "yes",
+            "completeness": "no" if "\n|" in chunk else "yes"}
+
+
+def review_for(prompt: str) -> str:
+    """The server's answer to an Orphan Test prompt: ``judge`` as JSON, unless the chunk asks
+    for a bad answer by holding MAYBE, SILENT or BROKEN."""
+    chunk = re.search(r"<chunk>\n(.*?)\n</chunk>", prompt, re.S)[1]
+    if "MAYBE" in chunk:
+        return '{"address": "maybe", "references": "yes", "completeness": "yes"}'
+    if "SILENT" in chunk:
+        return ""
+    if "BROKEN" in chunk:
+        return '{"address": "yes", "references": '
+    return "```json\n" + json.dumps(judge(chunk)) + "\n```"
 
 
 class ChatServer(LoopbackServer):
@@ -42,6 +66,7 @@ class ChatServer(LoopbackServer):
         refused = self.refuse(prompt)
         if refused:
             return (*refused, {})
-        answer = cuts_for(prompt) if "<piece " in prompt else line_for(prompt)
+        answer = cuts_for(prompt) if "<piece " in prompt else review_for(prompt) if "<chunk>" in prompt \
+            else line_for(prompt)
         return 200, {"object": "chat.completion", "model": body["model"], "choices": [
             {"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}]}, {}
