@@ -13,6 +13,7 @@ and ``_orphan_results``.
 import streamlit as st
 
 from app_pages import _shared
+from app_pages._orphan_model import model_reviewer
 from app_pages._orphan_results import delete_widgets, show_results
 from app_pages._orphan_review import show_review
 from app_pages._orphan_round import choose_round
@@ -61,4 +62,5 @@ if review_tab.open:
 if results_tab.open:
     with results_tab:
         show_results(store, review_round, chunks)
+        model_reviewer(ctx, store, review_round, chunks)
         delete_widgets(ctx, store, review_round)

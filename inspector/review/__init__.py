@@ -4,7 +4,8 @@
 ``reveal`` shows, after answering, what a chunk lacks and where it sat; ``store`` keeps rounds
 and answers in SQLite (``database`` opens it safely, ``answers`` are the stored values);
 ``agreement`` summarises orphan rates, disagreements, Fleiss' kappa and the trend; ``report`` is
-a round's report to take to a meeting (Markdown and JSON).
+a round's report to take to a meeting (Markdown and JSON); ``model_review`` a chat model as one
+more reviewer, calibrated against the team.
 """
 
 from ..surface import lazy_surface
@@ -20,4 +21,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                   "kappa_reading", "summarize", "summary_csv",
                   "to_json", "trend", "verdict_rows"],
     "report": ["RoundReport", "round_report"],
+    "model_review": ["Calibration", "ModelAnswers", "ask_model", "calibrate", "plan_review"],
 })

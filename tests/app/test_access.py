@@ -184,3 +184,17 @@ def test_only_an_admin_raises_an_allowance_and_the_ledger_and_trail_keep_it(fold
     entry = AuditTrail(isolated_app / "reviews.sqlite3").recent()[0]
     assert (entry.who, entry.action, entry.detail) == ("Dana (dana@acme.com)", "raise allowance",
                                                        {"allowance": "40 texts/session", "by": 25})
+
+
+def test_only_an_admin_asks_the_chat_model_to_review(folder, isolated_app, monkeypatch):
+    monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_URL", "http://127.0.0.1:9/v1")  # never reached
+    monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_MODEL", "judge-1")
+    for user, asks in ((RAVI, False), (DANA, True)):
+        at = opened(user, {"spec": "structured:800"}, "app_pages/orphan_test.py")
+        at.session_state["orphan_tab"] = "Results"
+        at.run()
+        assert_clean(at)
+        assert ("orphan_ask_model" in [b.key for b in at.button]) is asks
+        if not asks:
+            (panel,) = [e for e in at.expander if e.label == "A chat model as one more reviewer"]
+            assert any("Not sent" in c and "admin" in c for c in texts(panel.caption))

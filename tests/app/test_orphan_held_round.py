@@ -164,3 +164,31 @@ def test_a_round_deleted_while_it_is_reviewed_says_so_and_starts_again_with_the_
     with ReviewStore(isolated_app / STORE_NAME) as store:
         assert [(a.position, a.address) for a in store.answers(ROUND.id)] == [(2, False)]
     assert f"Round: {ROUND.id}" in fixed_settings(at), "still the round on the screen"
+
+
+def test_an_admin_asks_a_chat_model_to_review_and_sees_it_against_the_team(isolated_app, monkeypatch):
+    from tests.app.test_orphan_test import results
+    from tests.support.chat import ChatServer, judge
+
+    with ChatServer() as server:
+        monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_URL", server.url)
+        monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_MODEL", "judge-1")
+        for name in ("Dana", "Ravi"):
+            at = as_reviewer(name)
+            for chunk in CHUNKS:  # both answer as the model's rule does, but Ravi says no on every address
+                said = {k: v == "yes" for k, v in judge(chunk.text).items()}
+                answer(at, said["address"] and name == "Dana", said["references"], said["completeness"])
+        results(at)
+        assert_clean(at)
+        (panel,) = [e for e in at.expander if e.label == "A chat model as one more reviewer"]
+        assert any(f"{len(CHUNKS)} chunks, 0 already answered by judge-1: {len(CHUNKS)} prompts to send"
+                   in plain(m.value) for m in panel.markdown)
+        assert server.prompts == [], "nothing is sent before the click"
+        at.button(key="orphan_ask_model").click().run()
+        assert_clean(at)
+        assert len(server.prompts) == len(CHUNKS)
+        metrics = {m.label: m.value for m in at.metric}
+        assert metrics["Reviewer"] == "model: judge-1"
+        at.run()
+        assert "orphan_ask_model" not in [b.key for b in at.button], "every answer kept: nothing left to ask"
+        assert len(server.prompts) == len(CHUNKS), "nothing asked twice"
