@@ -221,8 +221,11 @@ def context(chunk: Chunk, workspace: Workspace) -> ChunkContext:
     if index is None:
         raise ReviewInputError(f"document {chunk.doc_id!r} is not in this corpus")
     document = workspace.documents[index]
-    spec = chunk.spec.removesuffix(mode_tag(workspace.mode))
-    siblings = workspace.split(spec)[index].chunks
+    spec = str(parse_spec(chunk.spec.removesuffix(mode_tag(workspace.mode))))
+    # A round is drawn in a worker process: when this workspace holds no split of the spec, its
+    # one document is split (each document is split on its own), not the whole corpus.
+    siblings = (workspace.split(spec)[index] if spec in workspace.held()
+                else workspace.subset([document.id]).split(spec)[0]).chunks
     previous = siblings[chunk.index - 1].text(document) if chunk.index > 0 else None
     following = siblings[chunk.index + 1].text(document) if chunk.index + 1 < len(siblings) else None
     path = workspace.analysis(document).heading_path(chunk.start)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from inspector import Chunk, Document, Workspace, analyze
 from inspector.review.reveal import context, suspect_summary, suspects
+from inspector.spec import parse_spec
 
 DOC = """# Gateway 2.3 guide
 
@@ -134,3 +137,17 @@ def test_context_works_for_seed_mode_chunks():
     assert chunks[1].spec.endswith("@seed")
     found = context(chunks[1], workspace)
     assert (found.previous, found.next) == (chunks[0].text(document), chunks[2].text(document))
+
+
+@pytest.mark.parametrize("spec", ["structured:800", "fixed:300/60", "heading:1200", "recursive:500+path"])
+def test_the_context_of_a_chunk_is_the_same_whether_or_not_the_corpus_was_split_here(spec):
+    from inspector import load_corpus
+    from tests.support.paths import SAMPLE
+
+    whole = Workspace(load_corpus(SAMPLE))
+    chunks = whole.chunks(spec)  # split here: the neighbours come from this split
+    picked = chunks[:: max(1, len(chunks) // 12)]
+    fresh = Workspace(load_corpus(SAMPLE))  # as a server whose round was drawn in a worker
+    for chunk in picked:
+        assert context(chunk, fresh) == context(chunk, whole), (spec, chunk.doc_id, chunk.index)
+    assert str(parse_spec(spec)) not in fresh.held(), "the corpus was not split for a reveal"
