@@ -305,8 +305,9 @@ def _answer_form(here: tuple[str, str, int], saved, draft: dict, save_args: tupl
                 "Each starts at *yes*: press **1**, **2** or **3** to flip one, **Enter** to save and open "
                 "the next unanswered chunk, **\u2190 \u2192** to move.")
     for number, q in enumerate(QUESTIONS, 1):
-        text, yes, no = st.columns([6, 1, 1], vertical_alignment="center")
-        text.markdown(f"**{number}. {q.title}** — {q.text}")
+        with st.container(key=f"orphan_question_{q.key}"):  # the question, then its two buttons at full width
+            st.markdown(f"**{number}. {q.title}** — {q.text}")
+            yes, no = st.columns(2)
         answer = draft[q.key]
         yes.button("Yes", key=f"orphan_{q.key}_yes", type="primary" if answer else "secondary", on_click=_flip,
                    args=(here, q.key, True), shortcut=None if answer else str(number), width="stretch")

@@ -121,7 +121,7 @@ def flipped(page, number: int) -> None:
     """Wait until question ``number`` (1-based) shows No chosen."""
     from playwright.sync_api import expect
 
-    row = question_row(page, QUESTIONS[number - 1].text)
+    row = question_row(page, QUESTIONS[number - 1].key)
     expect(row.get_by_test_id("stBaseButton-primary")).to_have_text(re.compile(r"^No"))
 
 

@@ -111,11 +111,9 @@ def reviewer(browser, link: str, name: str, count: int):
     return page
 
 
-def question_row(page, text: str):
-    """The Orphan Test question whose text is ``text``, with its Yes and No buttons."""
-    # The innermost block holding the text: the columns around the whole form hold it too.
-    return page.get_by_test_id("stHorizontalBlock").filter(has_text=text).filter(
-        has=page.get_by_role("button", name=re.compile(r"^No\b"))).last
+def question_row(page, key: str):
+    """The Orphan Test question ``key`` (address, references, completeness) with its Yes and No buttons."""
+    return page.locator(f".st-key-orphan_question_{key}")
 
 
 def answer(page, position: int, count: int, yes: tuple[bool, bool, bool]) -> None:
@@ -128,7 +126,7 @@ def answer(page, position: int, count: int, yes: tuple[bool, bool, bool]) -> Non
     expect(card_title(page)).to_have_text(f"Chunk {position} of {count}")
     for question, said in zip(QUESTIONS, yes):
         if not said:
-            row = question_row(page, question.text)
+            row = question_row(page, question.key)
             row.get_by_role("button", name=re.compile(r"^No\b")).click()
             expect(row.get_by_test_id("stBaseButton-primary")).to_have_text(re.compile(r"^No"))
             settle(page)
