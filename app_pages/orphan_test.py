@@ -6,8 +6,8 @@ from its link or answered, the round is held: the sidebar shows its settings, fi
 reviewer starts another round. Every answer goes to the review store on the key press; hints and
 context appear only after answering.
 
-The page lays out the round (``_orphan_round``) and the two tabs, drawn by ``_orphan_review``
-and ``_orphan_results``.
+The page lays out the round (``_orphan_round``) and the two tabs, drawn by ``_orphan_review`` (with
+its answer form, ``_orphan_answer``) and ``_orphan_results``.
 """
 
 import streamlit as st

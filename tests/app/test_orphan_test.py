@@ -194,6 +194,28 @@ def test_answers_are_saved_on_the_click_and_a_reviewer_resumes_where_they_stoppe
         assert [(a.position, a.references) for a in store.answers(ROUND.id, "Dana")] == [(1, True)]
 
 
+def test_y_and_n_answer_the_questions_in_turn_and_stop_after_the_third(data_folder):
+    at = as_reviewer("Dana")
+    turn_yes, turn_no = at.button(key="orphan_turn_yes"), at.button(key="orphan_turn_no")
+    assert (turn_yes.proto.shortcut, turn_no.proto.shortcut) == ("y", "n")
+    assert turn_yes.label == "Yes to 1"
+    titles = [m.value for m in at.markdown if re.match(r"\*\*[123]\. ", m.value)]
+    assert [t.endswith("\u2190 *y / n*") for t in titles] == [True, False, False]  # the question in turn
+    for key in ("orphan_turn_no", "orphan_turn_yes", "orphan_turn_no"):
+        at.button(key=key).click().run()
+    assert ticks(at) == [False, True, False]
+    assert at.button(key="orphan_turn_yes").disabled and at.button(key="orphan_turn_no").disabled
+    assert any("All three given in turn" in c.value for c in at.caption)
+    at.button(key="orphan_completeness_yes").click().run()  # a number key still flips one
+    at.button(key="orphan_save").click().run()
+    assert_clean(at)
+    with ReviewStore(data_folder / STORE_NAME) as store:
+        (saved,) = store.answers(ROUND.id, "Dana")
+    assert (saved.address, saved.references, saved.completeness) == (False, True, True)
+    assert shown_chunk(at) == f"Chunk 2 of {len(CHUNKS)}"
+    assert at.button(key="orphan_turn_yes").label == "Yes to 1"  # the next chunk starts its turn again
+
+
 def test_hints_and_context_appear_only_after_the_answer():
     position = next(i for i, c in enumerate(CHUNKS, 1)
                     if suspects(c.chunk, *_document_and_analysis(c.chunk.doc_id)))

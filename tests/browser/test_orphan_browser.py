@@ -125,18 +125,30 @@ def flipped(page, number: int) -> None:
     expect(row.get_by_test_id("stBaseButton-primary")).to_have_text(re.compile(r"^No"))
 
 
-def keyboard_review(page, flips: dict[int, str]) -> int:
-    """Answer every chunk of the team round from the keyboard alone: the digits in ``flips`` on
-    the chunk at that position, then Enter. Returns the keys pressed."""
+def keyboard_review(page, flips: dict[int, str], notes: dict[int, str] | None = None) -> int:
+    """Answer every chunk of the team round from the keyboard alone: the keys in ``flips`` on the
+    chunk at that position (a digit flips its question, y / n answer them in turn), then Enter.
+    A note in ``notes`` is typed key by key into the note box first (not counted). Returns the keys
+    pressed."""
     from playwright.sync_api import expect
 
     pressed = 0
     for position in range(1, TEAM_ROUND.size + 1):
         expect(card_title(page)).to_have_text(f"Chunk {position} of {TEAM_ROUND.size}")
-        for digit in flips.get(position, ""):
-            press(page, digit)
+        if notes and position in notes:
+            page.get_by_label("Note (optional)").press_sequentially(notes[position])
+            main_title(page, "Orphan Test").click()  # off the box: its value is committed
+            settle(page)
+        in_turn = 0
+        for key in flips.get(position, ""):
+            press(page, key)
             pressed += 1
-            flipped(page, int(digit))
+            if key.isdigit():
+                flipped(page, int(key))
+            else:
+                in_turn += 1
+                expect(page.locator(".st-key-orphan_in_turn")).to_contain_text(
+                    f"question {in_turn + 1}" if in_turn < len(QUESTIONS) else "All three given")
         press(page, "Enter")
         pressed += 1
         expect(page.get_by_text(f"Saved chunk {position};")).to_be_visible()
@@ -187,7 +199,8 @@ def test_a_team_answers_one_round_from_its_link_whatever_the_sidebar_is_given(br
             flipped(ben, 2)
         press(ben, "Enter")
         expect(ben.get_by_text(f"Saved chunk {position};")).to_be_visible()
-    keyboard_review(ana, {3: "1", 7: "13"})
+    # y / n in turn, and letters typed in the note box that answer nothing
+    keyboard_review(ana, {3: "1", 7: "nyn"}, notes={5: "no yes 123"})
     again = ana.context.new_page()  # a new tab of Ana's browser: her name is remembered
     again.page_errors = []
     again.goto(link)
@@ -210,6 +223,10 @@ def test_a_team_answers_one_round_from_its_link_whatever_the_sidebar_is_given(br
     assert len(rows) == 3 * TEAM_ROUND.size
     said = {(r[0], r[1]): r[2:] for r in rows}
     assert said[("Ana", 3)] == (0, 1, 1) and said[("Ana", 7)] == (0, 1, 0) and said[("Ana", 1)] == (1, 1, 1)
+    assert said[("Ana", 5)] == (1, 1, 1)
+    with sqlite3.connect(store_file) as db:
+        assert db.execute("SELECT note FROM answers WHERE reviewer = 'Ana' AND position = 5").fetchall() == \
+            [("no yes 123",)]
     assert said[("Ben", 4)] == (1, 0, 1) and said[("Ben", 5)] == (1, 1, 1)
     assert said[("Cara", 15)] == (0, 0, 1) and said[("Cara", 9)] == (1, 1, 0)
     ben.screenshot(path=str(SCREENSHOTS / "orphan-review-held-round.png"), full_page=True)

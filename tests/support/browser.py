@@ -108,6 +108,7 @@ def reviewer(browser, link: str, name: str, count: int):
     name_box.fill(name)
     name_box.press("Enter")
     expect(card_title(page)).to_have_text(f"Chunk 1 of {count}")
+    settle(page)  # the run the name set off redraws the buttons: a click during it can meet a detached one
     return page
 
 
@@ -124,6 +125,7 @@ def answer(page, position: int, count: int, yes: tuple[bool, bool, bool]) -> Non
     from inspector.review.rounds import QUESTIONS
 
     expect(card_title(page)).to_have_text(f"Chunk {position} of {count}")
+    settle(page)
     for question, said in zip(QUESTIONS, yes):
         if not said:
             row = question_row(page, question.key)
