@@ -15,8 +15,7 @@ import streamlit as st
 
 from app_pages._orphan_round import hold
 from inspector.errors import AnswerChanged, ReviewInputError, ReviewStoreError
-from inspector.review import QUESTIONS, answer_marks, saved_message
-from inspector.review.draft import Draft
+from inspector.review import QUESTIONS, Draft, answer_marks, saved_message
 from inspector.views import HeldRound
 from inspector.views import markdown_escape as md
 

@@ -106,8 +106,10 @@ def _reviewer(ctx) -> str | None:
     if access.identity.verified:
         st.caption(md(f"Reviewing as {access.identity.label}."))
         return access.identity.reviewer
-    if NAMED not in st.session_state and _remembered_name() and not st.session_state.get("_orphan_forget"):
-        st.session_state[NAMED] = _remembered_name()
+    if NAMED not in st.session_state and not st.session_state.get("_orphan_forget"):
+        remembered = _remembered_name()
+        if remembered:
+            st.session_state[NAMED] = remembered
     named = st.session_state.get(NAMED)
     if named:
         left, right = st.columns([5, 1], vertical_alignment="center")

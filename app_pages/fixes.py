@@ -3,20 +3,18 @@
 import streamlit as st
 
 from app_pages import _offload, _shared
-from app_pages._access import audit, refused, upload_closed
+from app_pages._access import upload_closed
 from app_pages._import_caches import chosen_golden
+from app_pages._paid import PaidRun, offer
 from app_pages._retriever import ranking, retriever_picker
 from app_pages._sidebar import session_id
 from app_pages._tables import SoFar, data_table
-from inspector.access import Action
 from inspector.context import import_lines, plan_key, write_lines
 from inspector.csv_cells import frame_csv
-from inspector.errors import ContextLineError, ImportChunksError, SpendRefused
+from inspector.errors import ContextLineError, ImportChunksError
 from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.reports import FixesTable, fix_specs, fix_steps, measure_step
-from inspector.retrieval import installed
 from inspector.views import (
-    context_refusal,
     context_step,
     fixes_frame,
     interval_notes,
@@ -63,30 +61,21 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
                    "kept as they come; nothing is sent twice."))
         st.button("Refresh", key="refresh_context")
     elif step.plan and step.plan.jobs and step.endpoint:
-        price = ctx.launch.spend.price(step.model)
-        st.markdown(md(step.plan.summary(*((price.input, price.output) if price else ())) + "."))
-        refusal = context_refusal(step.plan, installed(), session_id()) or refused(ctx, Action.SPEND)
-        if refusal:
-            st.error(md(f"Not sent: {refusal}."))
-        elif st.button(f"Write {len(step.plan.jobs):,} context lines", key="write_context"):
-            bar = st.progress(0.0, text="Writing context lines…")
-            try:
-                run = write_lines(step.plan, ctx.workspace.documents, step.endpoint, ctx.workspace.context_store,
-                                  lambda done, total: bar.progress(done / total, text=f"{done:,} of {total:,}"),
-                                  claim=claim, holder=session_id())
-            except (ContextLineError, SpendRefused) as exc:
-                st.error(md(str(exc)))
-            else:
-                bar.empty()
-                audit(ctx, "paid run", model=step.model, requests=run.written + len(run.failures),
-                      lines=run.written, failures=len(run.failures))
-                st.success(f"Wrote {run.written:,} context lines.")
-                for failure in run.failures[:20]:
-                    st.warning(md(f"{failure.doc_id} {failure.span[0]}–{failure.span[1]}: {failure.reason}"))
-                if run.not_sent:
-                    st.warning(f"Stopped after {len(run.failures)} failures in a row; {run.not_sent:,} chunks "
-                               "not sent.")
-                step = context_step(ctx.workspace, ctx.spec)
+        plan, endpoint = step.plan, step.endpoint
+        run = offer(ctx, PaidRun(
+            step.model, plan.summary, len(plan.jobs), plan.input_tokens, f"Write {len(plan.jobs):,} context lines",
+            "write_context", lambda progress: write_lines(plan, ctx.workspace.documents, endpoint,
+                                                          ctx.workspace.context_store, progress, claim=claim,
+                                                          holder=session_id()),
+            lambda run: {"lines": run.written, "failures": len(run.failures)}))
+        if run is not None:
+            st.success(f"Wrote {run.written:,} context lines.")
+            for failure in run.failures[:20]:
+                st.warning(md(f"{failure.doc_id} {failure.span[0]}–{failure.span[1]}: {failure.reason}"))
+            if run.not_sent:
+                st.warning(f"Stopped after {len(run.failures)} failures in a row; {run.not_sent:,} chunks "
+                           "not sent.")
+            step = context_step(ctx.workspace, ctx.spec)
     elif step.plan and not step.plan.jobs:
         st.markdown(md(f"Every chunk of {stamped} has a line from {step.model}."))
     if st.session_state.get(LINES_FROM):

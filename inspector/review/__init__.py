@@ -22,5 +22,6 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                   "kappa_reading", "summarize", "summary_csv",
                   "to_json", "trend", "verdict_rows"],
     "report": ["RoundReport", "round_report"],
-    "model_review": ["Calibration", "ModelAnswers", "ask_model", "calibrate", "plan_review"],
+    "model_review": ["Calibration", "Estimate", "ModelAnswers", "ask_model", "calibrate", "estimate", "plan_review",
+                     "sampled_chunks"],
 })

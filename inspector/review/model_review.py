@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..confidence import Interval, rate
+from ..context.writer import priced
 from ..errors import ContextServiceError, ReviewInputError
 from ..lengths import get_length
-from .agreement import RoundSummary
+from .agreement import RoundSummary, kappa_reading
 from .rounds import MAX_SIZE, QUESTIONS, ReviewRound, RoundChunk, draw
 
 PROMPT = """You are reviewing one chunk that a search system may hand to a language model on its own,
@@ -139,7 +140,7 @@ class ModelReviewPlan:
         kept = len(self.texts) - len(self.to_ask)
         return (f"{len(self.texts):,} chunks, {kept:,} already answered by {self.model}: {len(self.to_ask):,} "
                 f"prompt{'s' * (len(self.to_ask) != 1)} to send, {self.input_tokens:,} input tokens"
-                + ("" if cost is None else f", at most ${cost:,.2f} at ${input_price:g} per million input tokens"))
+                + priced(cost, input_price, output_price, "at most"))
 
 
 def plan_review(texts: Sequence[str], model: str, kept: ModelAnswers) -> ModelReviewPlan:
@@ -199,6 +200,25 @@ class Calibration:
     unanswered: tuple[tuple[int, str], ...]
     """Round positions the model gave no answer for, with why."""
 
+    @property
+    def kappa_said(self) -> str:
+        """Cohen's kappa with its reading, e.g. ``0.62 (substantial)``; ``n/a`` when undefined."""
+        return "n/a" if self.kappa is None else f"{self.kappa:.2f} ({kappa_reading(self.kappa)})"
+
+    @property
+    def per_question_said(self) -> str:
+        """Per question, the share of the team's majority the model shared: ``Address 80% · ...``."""
+        shares = {k: "n/a" if v is None else f"{v:.0%}" for k, v in self.per_question.items()}
+        return " \u00b7 ".join(f"{q.title} {shares[q.key]}" for q in QUESTIONS)
+
+    def unanswered_said(self, reasons: Callable[[str], str] = str, limit: int | None = None) -> str:
+        """The chunks with no answer and why (``reasons`` formats each reason), "" when none."""
+        if not self.unanswered:
+            return ""
+        count = len(self.unanswered)
+        return (f"No answer on {count} chunk{'s' * (count != 1)} (counted as none, never as a yes): "
+                + "; ".join(f"{p}: {reasons(r)}" for p, r in self.unanswered[:limit]) + ".")
+
     def to_dict(self) -> dict:
         return {"reviewer": f"model: {self.model}", "compared": self.compared, "kappa": self.kappa,
                 "agreement": self.agreement, "per_question": dict(self.per_question),
@@ -250,6 +270,15 @@ class Estimate:
     drawn: int
     answered: int
     orphans: Interval | None
+
+    def said(self, seed: int, calibration: Calibration) -> str:
+        """The estimate in a sentence, with the seed it was drawn with and the agreement it rests on."""
+        o = self.orphans
+        return (f"{self.drawn} more chunks drawn by the round's definition with seed {seed}: " + (
+            "the model answered none." if o is None else
+            f"**{o.hits} of {o.count}** answered are orphans ({o.value:.0%}, 95% interval {o.low:.0%} to "
+            f"{o.high:.0%}), resting on κ {calibration.kappa_said} over {calibration.compared} chunks the team "
+            "judged."))
 
     def to_dict(self) -> dict:
         o = self.orphans

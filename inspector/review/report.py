@@ -132,26 +132,15 @@ class RoundReport:
         c = self.calibration
         if c is None:
             return []
-        kappa = "n/a" if c.kappa is None else f"{c.kappa:.2f} ({kappa_reading(c.kappa)})"
         lines = ["", f"## Model reviewer: model: {_cell(c.model)}", "",
-                 f"Against the team's majority on {c.compared} chunks (ties left out): Cohen's κ {kappa}"
+                 f"Against the team's majority on {c.compared} chunks (ties left out): Cohen's κ {c.kappa_said}"
                  + ("" if c.agreement is None else f", the same verdict on {c.agreement:.0%}") + ".",
-                 "Per question, the team's majority shared: " + " · ".join(
-                     f"{q.title} {'n/a' if c.per_question[q.key] is None else f'{c.per_question[q.key]:.0%}'}"
-                     for q in QUESTIONS) + "."]
+                 f"Per question, the team's majority shared: {c.per_question_said}."]
         if c.unanswered:
-            lines.append(f"No answer on {len(c.unanswered)} chunk{'s' * (len(c.unanswered) != 1)} (counted "
-                         "as none, never as a yes): " + "; ".join(f"{p}: {_cell(r)}" for p, r in c.unanswered) + ".")
-        e = self.estimate
-        if e is not None:
-            lines += ["", "### The corpus, as the model answers it", ""]
-            o = e.orphans
-            lines.append(f"{e.drawn} more chunks drawn by the round's definition with seed "
-                         f"{self.stored.round.seed + 1}: " + (
-                             "the model answered none." if o is None else
-                             f"**{o.hits} of {o.count}** answered are orphans ({o.value:.0%}, 95% interval "
-                             f"{o.low:.0%} to {o.high:.0%}), resting on κ {kappa} over {c.compared} chunks "
-                             "the team judged."))
+            lines.append(c.unanswered_said(_cell))
+        if self.estimate is not None:
+            lines += ["", "### The corpus, as the model answers it", "",
+                      self.estimate.said(self.stored.round.seed + 1, c)]
         return lines
 
     def _changes(self) -> list[str]:

@@ -39,7 +39,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                 "sample_export", "side_by_side", "span_rows"],
     "text": ["chunk_numbers", "first_words", "markdown_escape", "page_label"],
     "offload": ["CorpusHandle", "Offload", "corpus_handle"],
-    "fixes": ["ContextStep", "context_refusal", "context_step", "fixes_frame", "kind_frame", "main_columns",
+    "fixes": ["ContextStep", "context_step", "fixes_frame", "kind_frame", "main_columns",
               "rate_columns", "steps_verdict"],
     "retrievers": ["ENV_MODELS", "ENV_RERANKERS", "ENV_TRANSFORMERS", "checked_retriever", "rerankers",
                    "retriever_choices", "transformers",

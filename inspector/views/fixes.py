@@ -89,12 +89,6 @@ class ContextStep:
     """Whose lines the step uses: the endpoint's model, or the name imported lines are kept under."""
 
 
-def context_refusal(plan: ContextPlan, ledger, session: str = "") -> str:
-    """Why writing ``plan`` would go over what is left of the server's allowances (``ledger``,
-    a ``SpendLedger``; None: no allowance), or empty."""
-    return ledger.over(len(plan.jobs), plan.input_tokens, session) if ledger is not None and plan.jobs else ""
-
-
 def context_step(workspace: Workspace, spec, environ: Mapping[str, str] | None = None,
                  lines_from: str = "") -> ContextStep:
     """The context step of ``spec``'s fixes: lines from ``lines_from`` (imported lines' name) or

@@ -197,4 +197,4 @@ def test_only_an_admin_asks_the_chat_model_to_review(folder, isolated_app, monke
         assert ("orphan_ask_model" in [b.key for b in at.button]) is asks
         if not asks:
             (panel,) = [e for e in at.expander if e.label == "A chat model as one more reviewer"]
-            assert any("Not sent" in c and "admin" in c for c in texts(panel.caption))
+            assert any("Not sent" in w and "admin" in w for w in texts(panel.warning))

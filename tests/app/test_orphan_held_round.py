@@ -15,6 +15,7 @@ from tests.app.test_orphan_test import (
     CHUNKS,
     PAGE,
     ROUND,
+    WORKSPACE,
     answer,
     as_reviewer,
     assert_clean,
@@ -192,3 +193,20 @@ def test_an_admin_asks_a_chat_model_to_review_and_sees_it_against_the_team(isola
         at.run()
         assert "orphan_ask_model" not in [b.key for b in at.button], "every answer kept: nothing left to ask"
         assert len(server.prompts) == len(CHUNKS), "nothing asked twice"
+
+        # With the agreement known, more chunks of the corpus: the orphan rate as the model answers it.
+        from inspector.review.model_review import sampled_chunks
+
+        sample = sampled_chunks(ROUND, WORKSPACE, 10)
+        at.number_input(key="orphan_model_sample").set_value(10).run()
+        assert_clean(at)
+        (panel,) = [e for e in at.expander if e.label == "A chat model as one more reviewer"]
+        assert any(f"{len(CHUNKS) + 10} chunks, {len(CHUNKS)} already answered by judge-1: 10 prompts to send"
+                   in plain(m.value) for m in panel.markdown)
+        at.button(key="orphan_ask_model").click().run()
+        assert_clean(at)
+        assert len(server.prompts) == len(CHUNKS) + 10
+        orphans = sum("no" in judge(c.text).values() for c in sample)
+        said = " ".join(m.value for m in at.markdown)
+        assert (f"10 more chunks drawn by the round's definition with seed {ROUND.seed + 1}: **{orphans} of 10** "
+                "answered are orphans") in said

@@ -55,28 +55,27 @@ def test_cohen_s_kappa_by_hand():
     assert cohen_kappa([(True, False), (False, True)]) == pytest.approx(-1.0)
 
 
-def team_answers(store, chunks, rule=judge):
+def team_said(chunk, rule=judge) -> dict[str, dict[str, bool]]:
     """Two reviewers: Ana answers as the model's rule does, Ben differs on the address of the
     chunks at even positions."""
+    ana = {k: v == "yes" for k, v in rule(chunk.text).items()}
+    return {"ana": ana, "ben": {**ana, "address": not ana["address"]} if chunk.position % 2 == 0 else ana}
+
+
+def team_answers(store, chunks, rule=judge):
     for chunk in chunks:
-        said = {k: v == "yes" for k, v in rule(chunk.text).items()}
-        store.save_answer(ROUND.id, chunk.chunk.id, chunk.position, "ana", **said)
-        if chunk.position % 2 == 0:
-            said = {**said, "address": not said["address"]}
-        store.save_answer(ROUND.id, chunk.chunk.id, chunk.position, "ben", **said)
+        for reviewer, said in team_said(chunk, rule).items():
+            store.save_answer(ROUND.id, chunk.chunk.id, chunk.position, reviewer, **said)
 
 
 def expected_kappa(chunks):
-    """Kappa of the model (the rule) against the team's majority, ties (Ana and Ben split) left out."""
+    """Kappa of the model (the rule, so Ana) against the team's majority, ties (Ana and Ben split)
+    left out."""
     pairs = []
     for chunk in chunks:
-        model = "no" in judge(chunk.text).values()
-        ben_said = {**judge(chunk.text)}
-        if chunk.position % 2 == 0:
-            ben_said["address"] = "no" if ben_said["address"] == "yes" else "yes"
-        ben = "no" in ben_said.values()
-        if model == ben:
-            pairs.append((model, model))
+        ana, ben = (not all(said.values()) for said in team_said(chunk).values())
+        if ana == ben:
+            pairs.append((ana, ana))
     return cohen_kappa(pairs), len(pairs)
 
 
