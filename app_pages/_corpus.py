@@ -17,6 +17,7 @@ from app_pages._chunk_sets import chunk_set_store, question_store
 from app_pages._state import touched, update
 from inspector import Corpus, Workspace, load_corpus
 from inspector.access import Action
+from inspector.atoms import load_detector
 from inspector.context import ContextStore
 from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
 from inspector.data_folder import data_folder
@@ -56,6 +57,7 @@ def _folder_corpus(real_path: str, mode: str, keep_front_matter: bool = False) -
 
 @st.cache_resource(max_entries=6, show_spinner=False)
 def _workspace(fingerprint: str, mode: str, _corpus: Corpus) -> Workspace:
+    load_detector(mode)  # a page whose work runs in workers would otherwise import it on a key press
     return Workspace(_corpus, mode)
 
 

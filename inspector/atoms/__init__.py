@@ -11,6 +11,6 @@ from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "analysis": ["Analysis", "Heading", "HeadingIndex", "Table"],
-    "detect": ["analyze", "find_atoms"],
+    "detect": ["analyze", "find_atoms", "load_detector"],
     "store": ["AnalysisStore", "analysis_key"],
 })
