@@ -26,6 +26,7 @@ def run_check(run: Run) -> int:
         measure,
         write_baseline,
     )
+    from ..reports.gate_notes import baseline_notes, emitted_note, run_notes
 
     config = run.config
     options: CheckOptions = config.options
@@ -60,15 +61,12 @@ def run_check(run: Run) -> int:
         searched = _searched(config, store, retriever) if store is not None else None
         scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=searched or retriever,
                                expand=expand)
-    oversized = emitted_note = None
+    oversized = emitted = None
     if imported is not None and options.budget is not None:
         from ..lengths import get_length
 
         oversized, by_span = imported.over_budget(get_length(options.unit), measured.documents, options.budget)
-        if by_span != oversized:
-            emitted_note = (f"oversized is judged on the text {imported.name} emitted: {oversized} chunks over "
-                            f"{options.budget} {options.unit} ({by_span} by their span in the document, which holds "
-                            "whitespace the tool dropped)")
+        emitted = emitted_note(imported.name, oversized, by_span, options.budget, options.unit)
     values = measure(measured, spec, fits=options.budget, golden=scored, unplaced=unplaced, retriever=retriever,
                      oversized=oversized, expand=expand)
     answered = answered_by(measured, spec, golden=scored, retriever=retriever, expand=expand)
@@ -79,29 +77,11 @@ def run_check(run: Run) -> int:
                             tolerance=options.tolerance, count_tolerance=options.count_tolerance, strict=options.strict)
     except ValueError as exc:
         return fail(str(exc))
-    notes = list(result.notes)
-    if not retriever.spec.is_default:
-        notes.append(f"answer@5, cut and recall are ranked by {retriever.spec}")
-    if expand:
-        notes.append(f"answer@5, cut and recall read each retrieved chunk with {expand} neighbour"
-                     f"{'s' * (expand != 1)} either side")
-    if scored is not None:
-        notes.append(_golden_note(golden, scored))
-    if searched is not None:
-        notes.append(f"recall asks {store.address} itself, questions embedded by {searched.spec}"
-                     + (f"; {searched.unplaced:,} chunks it answered were not placed on the corpus"
-                        if searched.unplaced else ""))
-        notes += searched.notes
-    if emitted_note:
-        notes.append(emitted_note)
-    if baseline is not None and baseline.get("corpus", {}).get("fingerprint") not in (None, corpus.fingerprint):
-        notes.append("the baseline was written for a different corpus")
-    if baseline is not None and baseline.get("spec") not in (None, label):
-        notes.append(f"the baseline was written for {baseline.get('spec')}, this run is {label}")
-    if baseline is not None and baseline.get("retriever", "bm25") != str(retriever.spec):
-        notes.append(f"the baseline was ranked by {baseline.get('retriever', 'bm25')}, this run by {retriever.spec}")
-    if baseline is not None and baseline.get("expand", 0) != expand:
-        notes.append(f"the baseline read ±{baseline.get('expand', 0)} neighbours, this run ±{expand}")
+    notes = run_notes(result.notes, retriever=retriever, expand=expand, golden=golden, scored=scored,
+                      searched=searched, store_address=store.address if store is not None else "")
+    notes += [emitted] if emitted else []
+    notes += baseline_notes(baseline, fingerprint=corpus.fingerprint, label=label, retriever=str(retriever.spec),
+                            expand=expand)
     if options.write_baseline:
         try:
             write_baseline(options.write_baseline, baseline_document(
@@ -222,19 +202,6 @@ def _searched(config: RunConfig, store, retriever):
 
     return store_retriever(store, retriever.spec, base_url=config.retrieval.embeddings_url,
                            credentials=StoreCredentials.from_environment(os.environ))
-
-
-def _golden_note(golden, scored) -> str:
-    """How many questions were located, and how the misses at each budget divide."""
-    located = f"golden set {golden.name}: {len(golden.items)} questions located ({golden.quotes} quotes)"
-    if golden.left_out():
-        located += f", {golden.left_out()} lines left out"
-    parts = []
-    for budget in scored.budgets:
-        counts = scored.counts(budget)
-        parts.append(f"at {budget}: {counts['hit']} hit, {counts['cut']} cut, {counts['rank-miss']} rank-miss, "
-                     f"{counts['uncovered']} uncovered")
-    return located + "; " + "; ".join(parts)
 
 
 def run_export(run: Run) -> int:

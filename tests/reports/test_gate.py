@@ -252,3 +252,26 @@ def test_a_survival_regresses_against_its_baseline_only_when_documents_say_so():
         "resampled, p < 0.001"]
     old = check_gate({"code": 119 / 120}, baseline={"measures": {"code": 1.0}}, groups={"code": one})
     assert not old.passed and any("does not say how each document fared" in note for note in old.notes)
+
+
+def test_a_baseline_written_for_another_run_says_each_difference():
+    from inspector.reports.gate_notes import baseline_notes
+
+    same = {"corpus": {"fingerprint": "f"}, "spec": "structured:800", "retriever": "bm25", "expand": 0}
+    assert baseline_notes(same, fingerprint="f", label="structured:800", retriever="bm25", expand=0) == []
+    assert baseline_notes(None, fingerprint="f", label="x", retriever="y", expand=1) == []
+    other = {"corpus": {"fingerprint": "g"}, "spec": "fixed:300", "retriever": "dense:minilm", "expand": 1}
+    assert baseline_notes(other, fingerprint="f", label="structured:800", retriever="bm25", expand=0) == [
+        "the baseline was written for a different corpus",
+        "the baseline was written for fixed:300, this run is structured:800",
+        "the baseline was ranked by dense:minilm, this run by bm25",
+        "the baseline read ±1 neighbours, this run ±0"]
+
+
+def test_an_imported_set_judged_on_its_emitted_text_says_so_only_when_the_counts_differ():
+    from inspector.reports.gate_notes import emitted_note
+
+    assert emitted_note("langchain", 3, 3, 512, "tokens") is None
+    assert emitted_note("langchain", 3, 5, 512, "tokens") == (
+        "oversized is judged on the text langchain emitted: 3 chunks over 512 tokens (5 by their span in the "
+        "document, which holds whitespace the tool dropped)")
