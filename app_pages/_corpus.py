@@ -13,18 +13,16 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from app_pages._access import audit, refused
-from app_pages._chunk_sets import chunk_set_store, question_store
 from app_pages._state import touched, update
 from inspector import Corpus, Workspace, load_corpus
 from inspector.access import Action
 from inspector.atoms import load_detector
-from inspector.context import ContextStore
 from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
 from inspector.data_folder import data_folder
 from inspector.errors import CorpusError
 from inspector.limits import MAX_DOCUMENT_BYTES
+from inspector.measure import Services
 from inspector.model import MODES
-from inspector.split import SplitAnswers
 from inspector.views import (
     PASTE,
     SAMPLE,
@@ -56,9 +54,9 @@ def _folder_corpus(real_path: str, mode: str, keep_front_matter: bool = False) -
 
 
 @st.cache_resource(max_entries=6, show_spinner=False)
-def _workspace(fingerprint: str, mode: str, _corpus: Corpus) -> Workspace:
+def _workspace(fingerprint: str, mode: str, services: Services, _corpus: Corpus) -> Workspace:
     load_detector(mode)  # a page whose work runs in workers would otherwise import it on a key press
-    return Workspace(_corpus, mode)
+    return Workspace(_corpus, mode, services)
 
 
 def corpus_widgets(ctx: Context) -> None:
@@ -171,20 +169,11 @@ def open_workspace(ctx: Context) -> None:
     """The corpus's workspace with the server's services (stores, data folder, addresses)."""
     if ctx.corpus is None:
         return
-    ctx.workspace = _workspace(ctx.corpus.fingerprint, ctx.state.mode, ctx.corpus)
-    ctx.workspace.chunk_set_store = chunk_set_store()  # ``imported:ID`` specs are found there
-    ctx.workspace.vector_folder = data_folder()  # dense retrievers keep their vectors there
-    ctx.workspace.rerank_url = ctx.launch.rerank_url or None
-    ctx.workspace.embeddings_url = ctx.launch.embeddings_url or None
+    ctx.workspace = _workspace(ctx.corpus.fingerprint, ctx.state.mode, ctx.launch.services, ctx.corpus)
     searching = ctx.workspace.index_search
     if ctx.launch.stores and (searching is None or not searching.serves(ctx.launch.stores, ctx.launch.spend)):
         ctx.workspace.index_search = IndexSearch(ctx.launch.stores, ctx.launch.store_credentials, ctx.workspace,
                                                  ctx.launch.spend)
-    ctx.workspace.question_store = question_store()
-    ctx.workspace.context_store = ContextStore(data_folder())  # +context specs find their lines there
-    ctx.workspace.split_answers = SplitAnswers(data_folder())  # and llm specs their cuts
-    if ctx.workspace.analysis_store is None:
-        ctx.workspace.keep_in(data_folder())  # analyses and splits kept across restarts
     count = len(ctx.corpus.documents)
     st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
     if not ctx.corpus.documents and not ctx.problem:

@@ -13,8 +13,6 @@ import tempfile
 
 import streamlit as st
 
-from app_pages._chunk_sets import chunk_set_store
-from inspector.data_folder import data_folder
 from inspector.views import Offload, corpus_handle
 
 ENV_PROCESSES = "CHUNK_INSPECTOR_PROCESSES"
@@ -37,10 +35,9 @@ def _corpus_folder() -> str:
 
 
 def _handle(ctx):
-    return corpus_handle(ctx.corpus, ctx.workspace.mode, chunk_set_store().folder, _corpus_folder(),
-                         data=data_folder(), spend=ctx.launch.spend, rerank_url=ctx.launch.rerank_url,
-                         stores=ctx.launch.stores, store_credentials=ctx.launch.store_credentials,
-                         embeddings_url=ctx.launch.embeddings_url)
+    return corpus_handle(ctx.corpus, ctx.workspace.mode, _corpus_folder(), ctx.workspace.services,
+                         spend=ctx.launch.spend, stores=ctx.launch.stores,
+                         store_credentials=ctx.launch.store_credentials)
 
 
 def run(ctx, task: str, *args):

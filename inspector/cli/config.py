@@ -16,6 +16,7 @@ from ..measure.cost import Prices
 from .options import CorpusSource, Retrieval, Stores, Tracking
 
 if TYPE_CHECKING:
+    from ..measure.services import Services
     from ..spec import SplitterSpec
 
 
@@ -85,6 +86,19 @@ class RunConfig:
     def spec(self) -> str | None:
         """The one ``--spec`` of a command measuring one chunking (None: none given)."""
         return self.specs[0] if self.specs else None
+
+    @property
+    def services(self) -> "Services":
+        """The folders and servers the run's corpus is opened with: the data folder
+        (``CHUNK_INSPECTOR_DATA``, where the app keeps chunk sets, vectors, context lines and
+        analyses) and the retrieval's servers."""
+        from ..chunks.sets import STORE_FOLDER
+        from ..data_folder import data_folder
+        from ..measure.services import Services
+
+        folder = data_folder()
+        servers = (self.retrieval.embeddings_url or "", self.retrieval.rerank_url or "") if self.retrieval else ()
+        return Services(str(folder), str(folder / STORE_FOLDER), *servers)
 
     @property
     def golden_file(self) -> str | None:

@@ -111,9 +111,7 @@ def load(run: Run, *, alone: bool = False) -> tuple | int:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
         return fail(f"no readable documents in {run.config.corpus.path}")
-    from ..data_folder import data_folder
-
-    return corpus, with_chunk_sets(open_held(corpus, engine, run.config.corpus.mode, data_folder()))
+    return corpus, open_held(corpus, engine, run.config.corpus.mode, run.config.services)
 
 
 def held_anyway(engine: str, alone: bool) -> None:
@@ -132,11 +130,3 @@ def analysis_store():
     from ..data_folder import data_folder
 
     return AnalysisStore(data_folder())
-
-
-def with_chunk_sets(workspace):
-    """``imported:ID`` specs name chunk sets kept by the app (``CHUNK_INSPECTOR_DATA``)."""
-    from ..chunks.sets import ChunkSetStore
-
-    workspace.chunk_set_store = ChunkSetStore.in_data_folder()
-    return workspace

@@ -10,7 +10,7 @@ from ..spec import ARTICLE_SPECS, parse_spec
 from .config import ReportOptions
 from .context import context_ready
 from .inputs import golden_set, question_set, retriever_for
-from .opening import Run, analysis_store, default_jobs, held_anyway, read_alone, read_corpus, with_chunk_sets
+from .opening import Run, analysis_store, default_jobs, held_anyway, read_alone, read_corpus
 from .output import ProgressBar, fail, log_to_mlflow, tracking_ready
 from .stores import asked_of_stores, read_stores, store_labels, store_section
 
@@ -113,7 +113,6 @@ def run_report(run: Run) -> int:
 def _held(run: Run, engine: str, progress, early) -> tuple | int:
     """``(skipped files, workspace)`` of the corpus held here (its analyses started while the
     files were read), or an exit status."""
-    from ..data_folder import data_folder
     from ..engines.open import open_held
 
     corpus = read_corpus(run, progress, early if engine != "ray" else None)
@@ -121,8 +120,9 @@ def _held(run: Run, engine: str, progress, early) -> tuple | int:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
         return fail(f"no readable documents in {run.config.corpus.path}")
-    work = open_held(corpus, engine, run.config.corpus.mode, data_folder(), kept=early.kept, analysed=early.analysed)
-    return corpus.skipped, with_chunk_sets(work)
+    work = open_held(corpus, engine, run.config.corpus.mode, run.config.services, kept=early.kept,
+                     analysed=early.analysed)
+    return corpus.skipped, work
 
 
 def _logged(run: Run, work, report: dict, status: int) -> int:

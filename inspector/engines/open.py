@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the command line reads ``ENGINES`` before anything is measu
     from ..corpus.listing import Listing
     from ..corpus.load import Corpus, Reading
     from ..measure.engine import Engine
+    from ..measure.services import Services
     from ..measure.workspace import Workspace
 
 #: Where a command reads and measures its corpus (``--engine``).
@@ -62,24 +63,24 @@ def open_alone(engine: str, listing: Listing, reading: Reading, folder: Path, *,
     return read_streamed(listing, reading, str(folder), jobs=jobs, progress=progress)
 
 
-def open_held(corpus: Corpus, engine: str, mode: str, folder: Path, *, kept: Mapping[str, Analysis] | None = None,
-              analysed: Mapping[str, Analysis] | None = None) -> Workspace:
-    """The engine of a corpus held in this process, its analyses and what runs derive from them
-    kept in ``folder``: the reference ``Workspace``, or with ``ray`` one whose built-in splitters
-    are measured on the cluster's partitions (the analyses it lacks made on the cluster).
+def open_held(corpus: Corpus, engine: str, mode: str, services: Services, *,
+              kept: Mapping[str, Analysis] | None = None, analysed: Mapping[str, Analysis] | None = None) -> Workspace:
+    """The engine of a corpus held in this process, built with ``services`` (its analyses and what
+    runs derive from them kept in their data folder): the reference ``Workspace``, or with
+    ``ray`` one whose built-in splitters are measured on the cluster's partitions (the analyses
+    it lacks made on the cluster).
     Analyses already at hand by document id: ``kept`` ones read from the store, ``analysed``
     ones made while the files were read (kept now)."""
     if engine == "ray":
         from .ray.partitions import PartitionedWorkspace
 
-        workspace = PartitionedWorkspace(corpus, mode)
+        workspace = PartitionedWorkspace(corpus, mode, services=services)
     else:
         from ..measure.workspace import Workspace
 
-        workspace = Workspace(corpus, mode)
+        workspace = Workspace(corpus, mode, services)
     workspace.add_analyses(kept or {})
     workspace.add_analyses(analysed or {}, new=True)
-    workspace.keep_in(folder)
     if engine != "ray":
         return workspace
     from .ray.session import ray_analyses

@@ -1,7 +1,8 @@
 """Measuring chunkings over a corpus: the ``Workspace`` and what it counts.
 
 ``workspace`` caches every document's analysis and every chunking's split, and answers
-survival, header carry, sizes and the probe for any spec; ``survival`` (atoms kept whole and
+survival, header carry, sizes and the probe for any spec (built with its ``services``: the
+folders and servers it keeps and asks); ``survival`` (atoms kept whole and
 cut), ``headers`` (rows that keep their header) and ``sizes`` (percentiles, the embedder's
 cap) are the measures; ``asking`` asks the user's own questions of a chunking (what comes
 back, its context, the atom fragments it holds); ``arrays`` holds a chunking as whole-corpus
@@ -19,4 +20,5 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "sizes": ["CapReport", "SizeStats", "cap_report", "percentile"],
     "asking": ["AskResult", "ask", "ask_theirs"],
     "derived": ["DerivedStore"],
+    "services": ["Services"],
 })

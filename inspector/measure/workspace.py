@@ -32,6 +32,7 @@ from .arrays import AtomArrays, ChunkArrays, document_bases, document_groups, su
 from .engine import Engine
 from .headers import HeaderCarry, header_carry_spans
 from .probing import Probing
+from .services import Services
 from .summary import Grouped, SplitSummary
 
 
@@ -44,7 +45,8 @@ class Workspace(Analysing, Probing, Engine):
     probed and drawn the same way.
     """
 
-    def __init__(self, corpus: Corpus | list[Document], mode: str = "markdown") -> None:
+    def __init__(self, corpus: Corpus | list[Document], mode: str = "markdown",
+                 services: Services | None = None) -> None:
         self.documents: list[Document] = list(corpus.documents if isinstance(corpus, Corpus) else corpus)
         self.mode = mode
         self._analyses: dict[str, Analysis] = {}
@@ -85,6 +87,18 @@ class Workspace(Analysing, Probing, Engine):
         self._store_read = False
         self._unsaved: list[str] = []  # ids of analyses computed here and not yet kept
         self._computed: dict[str, Analysis] = {}  # analyses computed here, by text
+        self.services = services or Services()
+        if services is not None:
+            self._open(services)
+
+    def _open(self, services: Services) -> None:
+        """Wire ``services``, once, as this workspace is built."""
+        self.chunk_set_store = services.chunk_set_store()
+        self.vector_folder = services.data or None
+        self.embeddings_url, self.rerank_url = services.embeddings_url or None, services.rerank_url or None
+        self.question_store, self.context_store = services.question_store(), services.context_store()
+        if services.data:
+            self.keep_in(services.data)  # analyses, splits and llm answers kept across restarts
 
     @property
     def fingerprint(self) -> str:
@@ -111,6 +125,7 @@ class Workspace(Analysing, Probing, Engine):
         part._whole = self  # its term table and queries are this workspace's, taken when first asked
         part._fingerprint = self.fingerprint
         part._chunk_sets = self._chunk_sets
+        part.services = self.services
         part.chunk_set_store = self.chunk_set_store
         part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
         part.rerank_url = self.rerank_url

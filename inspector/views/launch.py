@@ -14,10 +14,14 @@ import argparse
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..access.roles import RoleRules, roles_from_environment
+from ..chunks.sets import STORE_FOLDER as CHUNK_SETS
 from ..corpus.sample import SAMPLE_CORPUS
+from ..data_folder import data_folder
 from ..errors import RolesError, SpecError
+from ..measure.services import Services
 from ..retrieval.remote import ENV_BASE_URL
 from ..retrieval.rerank import ENV_URL as ENV_RERANK_URL
 from ..retrieval.spending import SpendPolicy
@@ -59,6 +63,14 @@ class LaunchConfig:
 
     roles: RoleRules = field(default_factory=RoleRules)
     """Who may do what (``CHUNK_INSPECTOR_ROLES``); none listed: everyone may do everything."""
+
+    data: str = ""
+    """The data folder (``CHUNK_INSPECTOR_DATA``, else ``data/``): reviews, kept results, vectors."""
+
+    @property
+    def services(self) -> Services:
+        """What a corpus's workspace keeps and asks in this server."""
+        return Services(self.data, str(Path(self.data) / CHUNK_SETS), self.embeddings_url, self.rerank_url)
 
     def default_state(self) -> AppState:
         """The opening view under this configuration."""
@@ -103,7 +115,7 @@ def launch_config(argv: Sequence[str], environ: Mapping[str, str]) -> LaunchConf
         roles = RoleRules(viewer=("*",))
     return LaunchConfig(corpus, tuple(dict.fromkeys(roots)), tuple(problems), spend, stores,
                         StoreCredentials.from_environment(environ), environ.get(ENV_RERANK_URL, "").strip(),
-                        environ.get(ENV_BASE_URL, "").strip(), roles)
+                        environ.get(ENV_BASE_URL, "").strip(), roles, str(data_folder(environ)))
 
 
 def corpus_folder_problem(path: str, roots: Sequence[str]) -> str | None:

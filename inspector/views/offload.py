@@ -31,21 +31,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..chunks.importer import ImportResult
-from ..chunks.sets import ChunkSet, ChunkSetStore
-from ..context.store import ContextStore
+from ..chunks.sets import ChunkSet
 from ..corpus.load import Corpus
 from ..errors import StoreError
 from ..lengths import get_length
 from ..measure.cost import IndexCost, index_cost
+from ..measure.services import Services
 from ..measure.workspace import Workspace
 from ..reports.fixes_table import FixStep, measure_step
 from ..retrieval.golden import golden_recall
 from ..retrieval.golden_files import GoldenSet
-from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
 from ..retrieval.spending import SpendPolicy, ensure
 from ..review.rounds import ReviewRound, draw
 from ..spec import parse_spec
-from ..split.answers import SplitAnswers
 from ..stores.address import StoreCredentials
 from ..tune.search import measure_candidate
 from .frames import compare_frame, sizes_frame, sweep_frame
@@ -53,42 +51,41 @@ from .imports import side_by_side
 from .kept_results import KeptResults, NotKept, result_key
 from .stores import IndexSearch, ServedStore, searched_probe_row
 
+NONE = Services()  # nothing kept, the services' default servers
+
 
 @dataclass(frozen=True, slots=True)
 class CorpusHandle:
     """How a worker finds a corpus: its fingerprint and mode, the file holding its documents, and
-    the folder of the chunk sets that ``imported:ID`` specs name."""
+    the server's services, allowances and stores."""
 
     fingerprint: str
     mode: str
     path: str
-    chunk_sets: str
-    data: str = ""
-    """The data folder: the embedding cache and the question sets (empty: neither is kept)."""
+    services: Services = NONE
+    """The folders and servers its workspace is built with (the server's own)."""
 
     spend: SpendPolicy | None = None
     """What the server may spend: a worker charges its paid requests to the data folder's ledger
     under it, as the server does (None: nothing is charged)."""
 
-    rerank_url: str = ""
-    """The rerank server the server was started with (empty: the service's own address)."""
-
     stores: tuple[ServedStore, ...] = ()
     """The user's stores the server offers (an Orphan Test round may ask one itself)."""
-
-    embeddings_url: str = ""
-    """The embeddings server the server was started with (empty: OpenAI's)."""
 
     store_credentials: StoreCredentials | None = None
     """What their clients are let in with (handed over a pipe, never written to disk)."""
 
+    @property
+    def data(self) -> str:
+        """The data folder (empty: nothing is kept)."""
+        return self.services.data
 
-def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
-                  folder: str | os.PathLike, data: str | os.PathLike = "",
-                  spend: SpendPolicy | None = None, rerank_url: str = "", stores: tuple[ServedStore, ...] = (),
-                  store_credentials: StoreCredentials | None = None, embeddings_url: str = "") -> CorpusHandle:
+
+def corpus_handle(corpus: Corpus, mode: str, folder: str | os.PathLike, services: Services = NONE, *,
+                  spend: SpendPolicy | None = None, stores: tuple[ServedStore, ...] = (),
+                  store_credentials: StoreCredentials | None = None) -> CorpusHandle:
     """Write ``corpus`` once into ``folder`` (atomically; nothing when it is already there) and
-    name it for the workers; ``data`` is the data folder (vectors, question sets)."""
+    name it for the workers, with the server's ``services``."""
     key = hashlib.blake2b(f"{corpus.fingerprint}\0{mode}".encode(), digest_size=8).hexdigest()
     path = Path(folder) / f"corpus-{key}.pickle"
     if not path.exists():
@@ -97,36 +94,25 @@ def corpus_handle(corpus: Corpus, mode: str, chunk_sets: str | os.PathLike,
         with os.fdopen(handle, "wb") as stream:
             pickle.dump(corpus, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    return CorpusHandle(corpus.fingerprint, mode, str(path), str(chunk_sets), str(data), spend=spend,
-                        rerank_url=rerank_url, stores=stores, store_credentials=store_credentials,
-                        embeddings_url=embeddings_url)
+    return CorpusHandle(corpus.fingerprint, mode, str(path), services, spend=spend, stores=stores,
+                        store_credentials=store_credentials)
 
 
-_WORKSPACES: dict[tuple[str, str], Workspace] = {}
+_WORKSPACES: dict[tuple[str, str, Services], Workspace] = {}
 
 
 def _workspace(handle: CorpusHandle) -> Workspace:
-    """This process's workspace for the corpus (read from its file on first use)."""
-    key = (handle.fingerprint, handle.mode)
+    """This process's workspace for the corpus and its services (read from its file on first use)."""
+    key = (handle.fingerprint, handle.mode, handle.services)
     found = _WORKSPACES.get(key)
     if found is None:
         with open(handle.path, "rb") as stream:
             corpus = pickle.load(stream)
-        found = _WORKSPACES[key] = Workspace(corpus, handle.mode)
-    if found.chunk_set_store is None or str(found.chunk_set_store.folder) != handle.chunk_sets:
-        found.chunk_set_store = ChunkSetStore(handle.chunk_sets)  # sets are found where the server keeps them
-    found.vector_folder = handle.data or None
-    found.rerank_url = handle.rerank_url or None
-    found.embeddings_url = handle.embeddings_url or None
+        found = _WORKSPACES[key] = Workspace(corpus, handle.mode, handle.services)
     spend = handle.spend or SpendPolicy()
     if handle.stores and (found.index_search is None or not found.index_search.serves(handle.stores, spend)):
         found.index_search = IndexSearch(handle.stores, handle.store_credentials or StoreCredentials(), found,
                                          spend)
-    found.question_store = QuestionSetStore(Path(handle.data) / QUESTION_SETS) if handle.data else None
-    found.context_store = ContextStore(handle.data) if handle.data else None
-    found.split_answers = SplitAnswers(handle.data) if handle.data else None
-    if found.analysis_store is None and handle.data:
-        found.keep_in(handle.data)  # a restarted server reads the analyses and splits it kept
     return found
 
 
@@ -206,7 +192,8 @@ def kept_key(task: str, handle: CorpusHandle, args: tuple) -> str | None:
     if any(parse_spec(spec).context for spec in KEPT_TASKS[task](*args)):
         return None
     try:
-        return result_key(task, handle.fingerprint, handle.mode, args, (handle.rerank_url, handle.embeddings_url))
+        servers = (handle.services.rerank_url, handle.services.embeddings_url)
+        return result_key(task, handle.fingerprint, handle.mode, args, servers)
     except NotKept:
         return None
 

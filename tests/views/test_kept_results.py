@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from inspector import Workspace, load_corpus
+from inspector.measure.services import Services
 from inspector.reports import fix_steps, measure_step
 from inspector.retrieval.golden_files import load_golden
 from inspector.views import kept_results
@@ -78,7 +79,7 @@ def test_a_restarted_server_reads_what_it_computed(monkeypatch, tmp_path):
 
     monkeypatch.setitem(offload_module.TASKS, "compare", counted)
     workspace = Workspace(CORPUS)
-    handle = corpus_handle(CORPUS, "markdown", tmp_path / "sets", tmp_path / "corpora", data=tmp_path)
+    handle = corpus_handle(CORPUS, "markdown", tmp_path / "corpora", Services(str(tmp_path), str(tmp_path / "sets")))
     first = Offload(0).run("compare", workspace, handle, ("fixed:400",), 400)
     again = Offload(0).run("compare", workspace, handle, ("fixed:400",), 400)  # another server, the same folder
     pd.testing.assert_frame_equal(again, first)
@@ -86,13 +87,13 @@ def test_a_restarted_server_reads_what_it_computed(monkeypatch, tmp_path):
     in_batch = dict(Offload(0).each("compare", workspace, handle, [(("fixed:400",), 400), (("fixed:500",), 500)]))
     pd.testing.assert_frame_equal(in_batch[0], first)
     assert len(calls) == 2  # only the new configuration was measured
-    Offload(0).run("compare", workspace, corpus_handle(CORPUS, "markdown", tmp_path / "sets", tmp_path / "corpora"),
+    Offload(0).run("compare", workspace, corpus_handle(CORPUS, "markdown", tmp_path / "corpora"),
                    ("fixed:400",), 400)
     assert len(calls) == 3  # without a data folder nothing is kept
 
 
 def test_what_reads_changing_things_is_never_kept(tmp_path):
-    handle = corpus_handle(CORPUS, "markdown", tmp_path / "sets", tmp_path / "corpora", data=tmp_path)
+    handle = corpus_handle(CORPUS, "markdown", tmp_path / "corpora", Services(str(tmp_path), str(tmp_path / "sets")))
     assert kept_key("compare", handle, (("fixed:400",), 400, "bm25", "")) is not None
     assert kept_key("compare", handle, (("fixed:400", "structured:400+context"), 400, "bm25", "")) is None
     assert kept_key("probe_searched", handle, ("imported:x", "chroma:docs", "bm25")) is None

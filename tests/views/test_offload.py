@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from inspector import Workspace, get_length, load_corpus
+from inspector.measure.services import Services
 from inspector.views import offload as offload_module
 from inspector.views.frames import compare_frame, sizes_frame, sweep_frame
 from inspector.views.offload import Offload, corpus_handle
@@ -31,7 +32,7 @@ def pool():
 
 
 def handle(tmp_path):
-    return corpus_handle(CORPUS, "markdown", tmp_path / "chunk-sets", tmp_path / "corpora")
+    return corpus_handle(CORPUS, "markdown", tmp_path / "corpora", Services(chunk_sets=str(tmp_path / "chunk-sets")))
 
 
 def test_a_worker_process_computes_what_the_page_would(pool, workspace, tmp_path):
@@ -50,7 +51,7 @@ def test_the_corpus_is_written_once_for_the_workers(tmp_path):
     again = handle(tmp_path)
     assert again == first and len(list((tmp_path / "corpora").iterdir())) == 1
     assert (tmp_path / "corpora" / first.path.rsplit("/", 1)[1]).stat().st_mtime_ns == stamp
-    assert corpus_handle(CORPUS, "seed", tmp_path, tmp_path / "corpora").path != first.path
+    assert corpus_handle(CORPUS, "seed", tmp_path / "corpora").path != first.path
 
 
 def test_errors_reach_the_page_as_they_were_raised(pool, workspace, tmp_path):

@@ -278,8 +278,8 @@ class PartitionedWorkspace(Workspace):
     BM25 ranks there too; the rest (imported chunks, neighbour windows, a subset) is measured
     here as the reference does."""
 
-    def __init__(self, corpus, mode: str = "markdown", partitions: int | None = None) -> None:
-        super().__init__(corpus, mode)
+    def __init__(self, corpus, mode: str = "markdown", partitions: int | None = None, *, services=None) -> None:
+        super().__init__(corpus, mode, services)
         self.cluster = Partitions(self, partitions)
 
     def retriever(self, spec=None) -> Retriever:
