@@ -109,7 +109,8 @@ def test_the_model_reviews_the_round_and_estimates_the_corpus(tmp_path, capsys):
         assert len(server.prompts) == 220, "nothing asked twice"
         text = capsys.readouterr().out
     assert "## Model reviewer: model: judge-1" in text and f"over {compared} chunks the team judged" in text
-    assert f"**{orphans} of 200** answered are orphans" in text
+    assert (f"200 more chunks drawn by the round's definition with seed {ROUND.seed + 1}: **{orphans} of 200** "
+            "answered are orphans") in text
 
 
 def test_no_answer_is_counted_as_none_and_named(tmp_path):
