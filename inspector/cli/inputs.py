@@ -32,20 +32,18 @@ def question_set(path: str):
 
 
 def retriever_for(retrieval: Retrieval, workspace):
-    """The run's retriever, its vectors kept in the data folder, ranking where the engine ranks;
-    a cache it cannot use is said."""
-    from ..data_folder import data_folder
+    """The run's retriever, ranking where the engine ranks (which was opened with the run's
+    services: vectors kept in the data folder, the retrieval's servers); a server refused now, not
+    after the corpus is measured; a cache it cannot use is said."""
     from ..retrieval.remote import base_url_of
 
     spec = retrieval.retriever
     if retrieval.embeddings_url is not None or spec.embedder == "openai":
         base_url_of(retrieval.embeddings_url)
-    workspace.vector_folder, workspace.embeddings_url = data_folder(), retrieval.embeddings_url
     if spec.reranker:
         from ..retrieval.rerank import rerank_url
 
-        rerank_url(spec.rerank_service, retrieval.rerank_url)  # refused now, not after the corpus is measured
-        workspace.rerank_url = retrieval.rerank_url
+        rerank_url(spec.rerank_service, retrieval.rerank_url)
     retriever = workspace.retriever(spec)
     if retriever.warning:
         sys.stderr.write(f"note: {retriever.warning}\n")

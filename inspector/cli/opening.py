@@ -80,12 +80,11 @@ def read_alone(run: Run, engine: str, progress=None, jobs: int = 0):
     """The corpus read by the streamed or Ray engine (``engines.open.open_alone``), its converted
     files and analyses kept in the data folder; the files it could not read on stderr. An exit
     status when none could be read."""
-    from ..data_folder import data_folder
     from ..engines.open import open_alone
 
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
     config = run.config
-    workspace = open_alone(engine, run.listing(), run.reading(), data_folder(), jobs=jobs or default_jobs(),
+    workspace = open_alone(engine, run.listing(), run.reading(), config.services, jobs=jobs or default_jobs(),
                            fingerprint=config.command == "check" or config.tracking.on, progress=bar)
     run.opened.append(workspace)
     for skipped in workspace.skipped:

@@ -11,7 +11,6 @@ chunks, a store's) holds them, measured on the cluster's partitions with ``ray``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the command line reads ``ENGINES`` before anything is measured: nothing heavy loads
@@ -47,20 +46,22 @@ def holds(engine: str, alone: bool) -> bool:
     return engine == "memory" or not alone
 
 
-def open_alone(engine: str, listing: Listing, reading: Reading, folder: Path, *, jobs: int,
+def open_alone(engine: str, listing: Listing, reading: Reading, services: Services, *, jobs: int,
                fingerprint: bool = False, progress: Progress | None = None) -> Engine:
-    """The streamed (``stream``) or Ray (``ray``) engine of ``listing``, its converted files and
-    analyses kept in ``folder``; ``fingerprint``: digest the corpus as it is read (Ray reads it
-    once); ``jobs`` reading workers of the streamed engine. Close it when done (``close``)."""
+    """The streamed (``stream``) or Ray (``ray``) engine of ``listing``, built with ``services``
+    (its converted files and analyses kept in their data folder); ``fingerprint``: digest the
+    corpus as it is read (Ray reads it once); ``jobs`` reading workers of the streamed engine.
+    Close it when done (``close``)."""
     if engine == "ray":
         from .ray.corpus import read_on_cluster
 
-        return read_on_cluster(listing, reading, str(folder), fingerprint=fingerprint, progress=progress)
+        return read_on_cluster(listing, reading, services.data, fingerprint=fingerprint, progress=progress,
+                               services=services)
     if engine != "stream":
         raise ValueError(f"the {engine} engine holds its corpus: open it with open_held")
     from .stream.read import read_streamed
 
-    return read_streamed(listing, reading, str(folder), jobs=jobs, progress=progress)
+    return read_streamed(listing, reading, services.data, jobs=jobs, progress=progress, services=services)
 
 
 def open_held(corpus: Corpus, engine: str, mode: str, services: Services, *,

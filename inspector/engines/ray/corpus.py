@@ -26,6 +26,7 @@ from typing import IO
 from ...corpus.listing import Listing, SkippedFile
 from ...corpus.load import Fingerprint, Reading
 from ...errors import EngineError
+from ...measure.services import Services
 from ...measure.summary import CorpusFacts, SpanLists
 from ..stream.batches import export_batch, words_batch
 from ..stream.spill import batch_of
@@ -65,8 +66,8 @@ class ClusterWorkspace(StreamWorkspace):
 
     def __init__(self, batches: ClusterBatches, mode: str, facts: CorpusFacts, candidates: SpanLists,
                  ids: list[str], skipped: list[SkippedFile], fingerprint: str = "",
-                 progress: Progress | None = None) -> None:
-        super().__init__(batches, mode, progress=progress)  # type: ignore[arg-type]
+                 progress: Progress | None = None, services: Services | None = None) -> None:
+        super().__init__(batches, mode, progress=progress, services=services)  # type: ignore[arg-type]
         self.facts, self.candidates, self.ids = facts, candidates, ids
         self.skipped = tuple(sorted(skipped, key=lambda s: (s.path, s.reason)))
         self._fingerprint = fingerprint or None
@@ -108,7 +109,8 @@ class ClusterWorkspace(StreamWorkspace):
 
 
 def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None, partitions: int | None = None,
-                    *, fingerprint: bool = False, progress: Progress | None = None) -> ClusterWorkspace:
+                    *, fingerprint: bool = False, progress: Progress | None = None,
+                    services: Services | None = None) -> ClusterWorkspace:
     """Read, analyse and hand out a listing's files on the Ray cluster (see the module); with
     ``fingerprint`` the driver also digests the texts as they pass, as ``Corpus.fingerprint``;
     ``progress(what, done, total)`` is called as files come back, and by the workspace's passes."""
@@ -159,7 +161,7 @@ def read_on_cluster(listing: Listing, reading: Reading, store: str | None = None
     hand_over()
     bounds.append(len(ids))
     return ClusterWorkspace(ClusterBatches(actors, bounds), reading.mode, facts, candidates, ids, skipped,
-                            digest.hexdigest() if digest is not None else "", progress)
+                            digest.hexdigest() if digest is not None else "", progress, services)
 
 
 

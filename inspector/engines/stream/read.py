@@ -10,6 +10,7 @@ from dataclasses import replace
 from ...corpus.listing import Listing, SkippedFile
 from ...corpus.load import Reading
 from ...errors import EngineError
+from ...measure.services import Services
 from .batches import read_batch
 from .spill import Spill, batch_runs
 from .workspace import StreamWorkspace
@@ -18,9 +19,10 @@ Progress = Callable[[str, int, int], None]
 
 
 def read_streamed(listing: Listing, reading: Reading, store: str | None = None, *, jobs: int = 1,
-                  progress: Progress | None = None) -> "StreamWorkspace":
+                  progress: Progress | None = None, services: Services | None = None) -> "StreamWorkspace":
     """A listing's files read in batches by ``jobs`` workers, analysed (analyses kept in the data
-    folder ``store``) and parked on disk, this process keeping only what ``StreamWorkspace`` lists."""
+    folder ``store``) and parked on disk, this process keeping only what ``StreamWorkspace`` lists;
+    the engine built with ``services``."""
     sizes = listing.sizes()
     runs = batch_runs(sizes, jobs)
     try:
@@ -29,7 +31,7 @@ def read_streamed(listing: Listing, reading: Reading, store: str | None = None, 
         raise EngineError(f"cannot make a folder to park the corpus's batches in ({exc.strerror or exc}); "
                           "TMPDIR names where it goes") from None
     spill.data = store  # where the analyses are kept, what the batches derive from them is too
-    work = StreamWorkspace(spill, reading.mode, jobs, progress)
+    work = StreamWorkspace(spill, reading.mode, jobs, progress, services)
     reading = replace(reading, progress=None)  # a worker reports nothing; this process counts files
     batches = [(spill, b, reading, store, listing.entries[a:z]) for b, (a, z) in enumerate(zip(runs, runs[1:]))]
     skipped = list(listing.skipped)

@@ -41,6 +41,7 @@ from ...lengths import get_length
 from ...measure.asking import AskResult
 from ...measure.engine import Engine
 from ...measure.headers import HeaderCarry
+from ...measure.services import Services
 from ...measure.summary import CorpusFacts, Grouped, SpanLists, SplitSummary, grouped_total
 from ...measure.workspace import Workspace
 from ...model import ImportProblem
@@ -77,7 +78,8 @@ class StreamWorkspace(Engine):
     ``report``'s tables, ``check``'s gate and ``export`` ask of a workspace, for splitters of
     each document alone (ours or another library's) ranked by BM25, a dense retriever or both."""
 
-    def __init__(self, batches: Spill, mode: str, jobs: int = 1, progress: Progress | None = None) -> None:
+    def __init__(self, batches: Spill, mode: str, jobs: int = 1, progress: Progress | None = None,
+                 services: Services | None = None) -> None:
         self.batches, self.mode, self.jobs, self.progress = batches, mode, jobs, progress
         """Where the batches are held (``Spill``; a Ray cluster's partitions for ``ClusterWorkspace``)."""
         self.ids: list[str] = []
@@ -89,9 +91,10 @@ class StreamWorkspace(Engine):
         self._headers: dict[str, HeaderCarry] = {}
         self._probes: dict[tuple[str, str, int, int], ProbeResult] = {}  # (spec, retriever, k, neighbours read)
         self._golden: dict[tuple, GoldenResult] = {}  # by golden set, spec, budgets, neighbour width and retriever
-        self.vector_folder: str | None = None
+        self.services = services or Services()
+        self.vector_folder: str | None = self.services.data or None
         """Where dense retrievers keep their vectors (``embeddings.sqlite3``; None: in memory)."""
-        self.embeddings_url: str | None = None
+        self.embeddings_url: str | None = self.services.embeddings_url or None
         """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
         self._queries: list[Query] | None = None
         self._fingerprint: str | None = None
