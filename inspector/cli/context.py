@@ -18,10 +18,6 @@ def context_ready(workspace, specs) -> str | None:
     wanted = [s for s in specs if s.context]
     if not wanted:
         return None
-    from ..context.store import ContextStore
-    from ..data_folder import data_folder
-
-    workspace.context_store = ContextStore(data_folder())
     for spec in wanted:
         have, chunks = workspace.context_coverage(spec)
         if have < chunks:

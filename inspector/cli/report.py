@@ -77,11 +77,6 @@ def run_report(run: Run) -> int:
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
         if problem:
             return fail(problem)
-        if context_model:
-            from ..context.store import ContextStore
-            from ..data_folder import data_folder
-
-            work.context_store = ContextStore(data_folder())
         found = read_stores(config.stores, work, progress) if config.stores.addresses else []
         if isinstance(found, int):
             return found

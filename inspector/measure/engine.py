@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..spec import SplitterSpec
     from .asking import AskResult
     from .headers import HeaderCarry
+    from .services import Services
     from .summary import CorpusFacts, Grouped, SplitSummary
 
 Progress = Callable[[str, int, int], None]
@@ -40,6 +41,10 @@ class Engine(Protocol):
 
     mode: str
     """The atom mode: ``markdown``, ``plain`` or ``seed``."""
+
+    services: Services
+    """The folders and servers it was built with: where it keeps what it derives and finds its
+    context lines and vectors, and which embeddings and rerank servers it asks."""
 
     @property
     def fingerprint(self) -> str:
