@@ -121,8 +121,8 @@ def flipped(page, number: int) -> None:
     """Wait until question ``number`` (1-based) shows No chosen."""
     from playwright.sync_api import expect
 
-    row = question_row(page, QUESTIONS[number - 1].key)
-    expect(row.get_by_test_id("stBaseButton-primary")).to_have_text(re.compile(r"^No"))
+    no = question_row(page, QUESTIONS[number - 1].key).get_by_role("button", name=re.compile(r"^No\b"))
+    expect(no).to_have_attribute("kind", "primary")
 
 
 def keyboard_review(page, flips: dict[int, str], notes: dict[int, str] | None = None) -> int:
