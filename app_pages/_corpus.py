@@ -8,6 +8,7 @@ it was drawn from while the sidebar shows no corpus widget at all.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import streamlit as st
@@ -18,7 +19,6 @@ from inspector import Corpus, Workspace, load_corpus
 from inspector.access import Action
 from inspector.atoms import load_detector
 from inspector.corpus import CONVERSIONS, CONVERTED_SUFFIXES
-from inspector.data_folder import data_folder
 from inspector.errors import CorpusError
 from inspector.limits import MAX_DOCUMENT_BYTES
 from inspector.measure import Services
@@ -48,9 +48,8 @@ SOURCES = {SAMPLE: "Sample corpus (bundled)", "folder": "Folder on this server",
 
 @st.cache_resource(ttl=300, max_entries=8, show_spinner="Reading the corpus (PDF, DOCX, PPTX and HTML files are "
                                                         "converted once, then kept)…")
-def _folder_corpus(real_path: str, mode: str, keep_front_matter: bool = False) -> Corpus:
-    return load_corpus(real_path, mode=mode, conversions=data_folder() / CONVERSIONS,
-                       keep_front_matter=keep_front_matter)
+def _folder_corpus(real_path: str, mode: str, conversions: str, keep_front_matter: bool = False) -> Corpus:
+    return load_corpus(real_path, mode=mode, conversions=Path(conversions), keep_front_matter=keep_front_matter)
 
 
 @st.cache_resource(max_entries=6, show_spinner=False)
@@ -130,7 +129,8 @@ def held_corpus(ctx: Context, held: HeldRound) -> None:
 def _open_sample(ctx: Context, mode: str) -> None:
     ctx.corpus_label = "the bundled sample corpus"
     try:
-        ctx.corpus = _folder_corpus(os.path.realpath(SAMPLE_CORPUS), mode, ctx.state.keep_front_matter)
+        ctx.corpus = _folder_corpus(os.path.realpath(SAMPLE_CORPUS), mode, str(ctx.launch.data_path / CONVERSIONS),
+                                    ctx.state.keep_front_matter)
     except CorpusError as exc:
         ctx.problem = f"The sample corpus cannot be read: {exc}"
 
@@ -138,9 +138,9 @@ def _open_sample(ctx: Context, mode: str) -> None:
 def _open_folder(ctx: Context, path: str, mode: str) -> None:
     """A folder the server may open for this visitor (checked every run: roles can change)."""
     ctx.corpus_label = path
-    kept = is_kept(path, data_folder()) if path and "\x00" not in path else False
+    kept = is_kept(path, ctx.launch.data_path) if path and "\x00" not in path else False
     problem = corpus_folder_problem(path, (*ctx.launch.roots, *(
-        [os.path.realpath(kept_root(data_folder()))] if kept else [])))
+        [os.path.realpath(kept_root(ctx.launch.data_path))] if kept else [])))
     # The folder the server was started on, and uploads an admin kept, are open to every visitor.
     served = not problem and (kept or os.path.realpath(path) == os.path.realpath(ctx.launch.default_corpus))
     if not problem and not served:
@@ -149,7 +149,8 @@ def _open_folder(ctx: Context, path: str, mode: str) -> None:
         ctx.problem = f"Cannot open this folder: {problem}"
         return
     try:
-        ctx.corpus = _folder_corpus(os.path.realpath(path), mode, ctx.state.keep_front_matter)
+        ctx.corpus = _folder_corpus(os.path.realpath(path), mode, str(ctx.launch.data_path / CONVERSIONS),
+                                    ctx.state.keep_front_matter)
     except (CorpusError, OSError) as exc:
         ctx.problem = f"Cannot read the corpus folder: {exc}"
         return
@@ -160,7 +161,7 @@ def _open_folder(ctx: Context, path: str, mode: str) -> None:
 
 def _open_uploaded(ctx: Context, files: tuple[tuple[str, bytes], ...], mode: str, *, refusal: str) -> None:
     ctx.uploaded = files
-    corpus, problem = uploads_corpus(list(files), mode=mode, conversions=data_folder() / CONVERSIONS,
+    corpus, problem = uploads_corpus(list(files), mode=mode, conversions=ctx.launch.data_path / CONVERSIONS,
                                      keep_front_matter=ctx.state.keep_front_matter)
     ctx.corpus, ctx.problem = corpus, problem and f"{refusal}: {problem}"
 

@@ -14,7 +14,6 @@ import streamlit as st
 
 from app_pages._paid import PaidRun, offer
 from inspector.context import ChatEndpoint
-from inspector.data_folder import data_folder
 from inspector.errors import ContextLineError, ReviewInputError, ReviewStoreError
 from inspector.review import (
     MAX_SIZE,
@@ -48,7 +47,7 @@ def model_reviewer(ctx, store, review_round, chunks) -> None:
         except ReviewInputError as exc:
             st.warning(md(str(exc)))
             sample = []
-        kept = ModelAnswers(data_folder())
+        kept = ModelAnswers(ctx.launch.data_path)
         plan = plan_review([c.text for c in [*chunks, *sample]], endpoint.model, kept)
         if plan.to_ask:
             failures = offer(ctx, PaidRun(

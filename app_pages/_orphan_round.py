@@ -17,7 +17,6 @@ from app_pages._orphan_questions import CHOSEN, MESSAGE, question_set_picker, sh
 from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends, say_what_it_sends
 from app_pages._state import HELD, STATE, seed_widgets
 from inspector.access import Action
-from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError, QuestionsError, ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
 from inspector.views import PASTE, UPLOAD, HeldRound, keep_uploads
@@ -220,7 +219,7 @@ def _share(ctx, review_round: ReviewRound) -> str:
 def _keep(ctx) -> None:
     """Callback: the uploads written to the server and opened from there as the corpus."""
     try:
-        folder = keep_uploads(ctx.uploaded, data_folder())
+        folder = keep_uploads(ctx.uploaded, ctx.launch.data_path)
     except (OSError, ValueError) as exc:
         st.session_state["_orphan_keep_error"] = f"The documents were not kept: {exc}"
         return

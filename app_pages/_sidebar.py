@@ -23,7 +23,6 @@ from app_pages._index import follow_link, index_widgets
 from app_pages._splitter import held_splitter, splitter_widgets
 from app_pages._state import STATE, publish, seed_widgets, start_session, state, touched, update
 from inspector import Corpus, Document, Length, SplitterSpec, Workspace
-from inspector.data_folder import data_folder
 from inspector.retrieval import PAYER, ensure
 from inspector.views import PASTE, AppState, HeldRound, LaunchConfig, launch_config
 from inspector.views import markdown_escape as md
@@ -65,7 +64,7 @@ def sidebar(held: HeldRound | None = None) -> Context:
     """Draw the shared sidebar and settle this run's corpus, document and splitter; ``held``: the
     Orphan Test round whose corpus and splitter are fixed on this run."""
     launch = launch_config(sys.argv[1:], os.environ)
-    ensure(data_folder(), launch.spend)  # this server's ledger of paid requests (its workers charge it too)
+    ensure(launch.data_path, launch.spend)  # this server's ledger of paid requests (its workers charge it too)
     PAYER.set(session_id())  # this run's paid requests are this session's
     if STATE not in st.session_state:
         start_session(launch)

@@ -68,6 +68,11 @@ class LaunchConfig:
     """The data folder (``CHUNK_INSPECTOR_DATA``, else ``data/``): reviews, kept results, vectors."""
 
     @property
+    def data_path(self) -> Path:
+        """The data folder, as a path."""
+        return Path(self.data)
+
+    @property
     def services(self) -> Services:
         """What a corpus's workspace keeps and asks in this server."""
         return Services(self.data, str(Path(self.data) / CHUNK_SETS), self.embeddings_url, self.rerank_url)
