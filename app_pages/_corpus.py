@@ -38,7 +38,7 @@ from inspector.views import (
 from inspector.views import markdown_escape as md
 
 if TYPE_CHECKING:
-    from app_pages._sidebar import Context
+    from app_pages._context import Context
 
 #: A pasted text is one document, held to the limit of one file (its characters take up to 4 bytes).
 MAX_PASTED_CHARS = MAX_DOCUMENT_BYTES // 4

@@ -14,6 +14,8 @@ from inspector.chunks import export_text
 from inspector.views import golden_upload, import_upload, sample_export
 
 SAMPLE_SPEC = "structured:800"
+#: The session key holding the golden file the Import page took: (name, bytes).
+GOLDEN_SOURCE = "golden_source"
 
 
 def content_digest(data: bytes) -> str:
@@ -71,7 +73,6 @@ def searched_recall(golden_digest: str, fingerprint: str, mode: str, spec: str, 
 def chosen_golden(ctx, state):
     """The golden set the Import page loaded (the sample corpus's own one by default), located
     in the corpus, said in a caption: ``(GoldenSet | None, its content digest or "")``."""
-    from app_pages._import_files import GOLDEN_SOURCE
     from inspector.views import SAMPLE, SAMPLE_CORPUS
     from inspector.views import markdown_escape as md
 

@@ -9,12 +9,12 @@ Session keys the page reads: ``SOURCE`` / ``GOLDEN_SOURCE`` hold the chosen file
 import streamlit as st
 
 from app_pages import _shared
-from app_pages._import_caches import SAMPLE_SPEC, sample_file
+from app_pages._import_caches import GOLDEN_SOURCE, SAMPLE_SPEC, sample_file
 from inspector.limits import MAX_CHUNK_FILE_BYTES, MAX_GOLDEN_BYTES
 from inspector.views import SAMPLE_CORPUS
 
 SOURCE, REFUSED, RESULT, RESULT_CORPUS = "import_source", "import_refused", "imported_chunks", "imported_chunks_corpus"
-GOLDEN_SOURCE, GOLDEN_REFUSED = "golden_source", "golden_refused"
+GOLDEN_REFUSED = "golden_refused"
 
 
 def take_chunk_file(name: str, data: bytes) -> None:

@@ -12,7 +12,7 @@ from typing import Generic, TypeVar
 import streamlit as st
 
 from app_pages._access import audit, refused
-from app_pages._sidebar import session_id
+from app_pages._context import session_id
 from inspector.access import Action
 from inspector.errors import ContextLineError, SpendRefused
 from inspector.retrieval import installed

@@ -12,7 +12,8 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title
-from app_pages._sidebar import Context, sidebar
+from app_pages._context import Context
+from app_pages._sidebar import sidebar
 from app_pages._state import HELD, ORPHAN_PAGE, STATE, held_round, keep, publish, state, update
 from app_pages._tables import table
 from app_pages._units import UNIT_LABELS, engine_spec, engine_unit, length_for, unit_label, uploaded_units

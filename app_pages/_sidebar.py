@@ -11,53 +11,21 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app_pages._access import access_widgets, allowance_widgets, audit_widgets
 from app_pages._chunk_sets import chunk_sets, spec_title
+from app_pages._context import Context, session_id
 from app_pages._corpus import corpus_widgets, held_corpus
 from app_pages._index import follow_link, index_widgets
 from app_pages._splitter import held_splitter, splitter_widgets
 from app_pages._state import STATE, publish, seed_widgets, start_session, state, touched, update
-from inspector import Corpus, Document, Length, SplitterSpec, Workspace
+from inspector import Corpus
 from inspector.retrieval import PAYER, ensure
-from inspector.views import PASTE, AppState, HeldRound, LaunchConfig, launch_config
+from inspector.views import PASTE, HeldRound, launch_config
 from inspector.views import markdown_escape as md
-
-
-@dataclass
-class Context:
-    """What the sidebar settled on for this run; pages read it and never change it."""
-
-    state: AppState
-    launch: LaunchConfig
-    corpus: Corpus | None = None
-    workspace: Workspace | None = None
-    corpus_label: str = ""
-    spec: SplitterSpec | None = None
-    """The splitter as the engine runs it (an uploaded tokenizer's unit resolved to its file)."""
-    length: Length | None = None
-    document: Document | None = None
-    problem: str | None = None
-    """Why nothing can be shown (already displayed as an error), or None."""
-
-    waiting: str | None = None
-    """What the reader has yet to give (files, a text) before anything can be shown: a note, not an error."""
-
-    uploaded: tuple[tuple[str, bytes], ...] = ()
-    """The uploaded files or the pasted text, ``(name, bytes)``, when that is the corpus."""
-
-    held: HeldRound | None = None
-    """The Orphan Test round whose corpus and splitter this run was fixed to, or None."""
-
-
-def session_id() -> str:
-    """The browser session this script run serves."""
-    found = get_script_run_ctx()
-    return found.session_id if found is not None else ""
 
 
 def sidebar(held: HeldRound | None = None) -> Context:

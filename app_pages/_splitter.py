@@ -46,7 +46,7 @@ from inspector.views import (
 from inspector.views import markdown_escape as md
 
 if TYPE_CHECKING:
-    from app_pages._sidebar import Context
+    from app_pages._context import Context
 
 
 def splitter_widgets(ctx: Context) -> None:

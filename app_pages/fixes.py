@@ -4,10 +4,10 @@ import streamlit as st
 
 from app_pages import _offload, _shared
 from app_pages._access import upload_closed
+from app_pages._context import session_id
 from app_pages._import_caches import chosen_golden
 from app_pages._paid import PaidRun, offer
 from app_pages._retriever import ranking, retriever_picker
-from app_pages._sidebar import session_id
 from app_pages._tables import SoFar, data_table
 from inspector.context import import_lines, plan_key, write_lines
 from inspector.csv_cells import frame_csv

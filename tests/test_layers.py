@@ -113,3 +113,38 @@ def test_argv_is_read_once_into_a_run_configuration():
     below = [str(p.relative_to(package)) for p in package.rglob("*.py")
              if p.parent.name != "cli" and re.search(r"\bargs\.[a-z]", p.read_text(encoding="utf-8"))]
     assert below == []
+
+
+def app_import_cycles(folder: Path) -> list[list[str]]:
+    """The cycles among the app's helper modules, counting imports inside functions too."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        graph[path.stem] = {module.split(".")[1] for _, module in _imports(path)
+                            if module.startswith("app_pages.") and module.count(".") == 1}
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "app_pages":
+                graph[path.stem] |= {alias.name for alias in node.names}
+    cycles, done = [], set()
+
+    def visit(module: str, trail: list[str]) -> None:
+        if module in trail:
+            cycles.append(trail[trail.index(module):] + [module])
+            return
+        if module in done:
+            return
+        for imported in sorted(graph.get(module, ())):
+            visit(imported, [*trail, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+    return cycles
+
+
+def test_the_app_s_modules_import_each_other_in_no_circle(tmp_path):
+    assert app_import_cycles(ROOT / "app_pages") == []
+    # The check finds one: a helper importing back the module that imports it.
+    shutil.copytree(ROOT / "app_pages", tmp_path / "app_pages", ignore=shutil.ignore_patterns("__pycache__"))
+    caches = tmp_path / "app_pages" / "_import_caches.py"
+    caches.write_text(caches.read_text() + "\n\ndef _late():\n    from app_pages._import_files import GOLDEN_REFUSED\n")
+    assert ["_import_caches", "_import_files", "_import_caches"] in app_import_cycles(tmp_path / "app_pages")
