@@ -14,7 +14,7 @@ from inspector import Workspace, load_corpus
 from inspector.review.database import STORE_NAME
 from inspector.review.rounds import QUESTIONS, ReviewRound, draw
 from tests.support.browser import answer as shared_answer
-from tests.support.browser import card_title, main_title, question_row, settle
+from tests.support.browser import card_title, chosen_no, main_title, question_row, settle
 from tests.support.browser import reviewer as shared_reviewer
 from tests.support.paths import ROOT
 
@@ -121,8 +121,7 @@ def flipped(page, number: int) -> None:
     """Wait until question ``number`` (1-based) shows No chosen."""
     from playwright.sync_api import expect
 
-    no = question_row(page, QUESTIONS[number - 1].key).get_by_role("button", name=re.compile(r"^No\b"))
-    expect(no).to_have_attribute("kind", "primary")
+    expect(chosen_no(question_row(page, QUESTIONS[number - 1].key))).to_have_attribute("kind", "primary")
 
 
 def keyboard_review(page, flips: dict[int, str], notes: dict[int, str] | None = None) -> int:
