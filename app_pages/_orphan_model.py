@@ -53,7 +53,7 @@ def model_reviewer(ctx, store, review_round, chunks) -> None:
             failures = offer(ctx, PaidRun(
                 endpoint.model, plan.summary, len(plan.to_ask), plan.input_tokens,
                 f"Ask {endpoint.model} about {len(plan.to_ask):,} chunks", "orphan_ask_model",
-                lambda progress: ask_model(plan, endpoint, kept, progress),
+                f"Asking {endpoint.model}…", lambda progress: ask_model(plan, endpoint, kept, progress),
                 lambda failures: {"failures": len(failures)}))
             for failure in (failures or [])[:20]:
                 st.warning(md(failure))

@@ -38,6 +38,9 @@ class PaidRun(Generic[Result]):
     key: str
     """The button's widget key."""
 
+    doing: str
+    """What the progress bar says while it runs, e.g. "Writing context lines…"."""
+
     send: Callable[[Progress], Result]
     """Runs it, reporting (done, total)."""
 
@@ -58,7 +61,7 @@ def offer(ctx, run: PaidRun[Result]) -> Result | None:
         return None
     if not st.button(run.label, key=run.key):
         return None
-    bar = st.progress(0.0, text=f"Asking {run.model}…")
+    bar = st.progress(0.0, text=run.doing)
     try:
         result = run.send(lambda done, total: bar.progress(done / total, text=f"{done:,} of {total:,}"))
     except (ContextLineError, SpendRefused) as exc:

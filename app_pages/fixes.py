@@ -64,9 +64,9 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
         plan, endpoint = step.plan, step.endpoint
         run = offer(ctx, PaidRun(
             step.model, plan.summary, len(plan.jobs), plan.input_tokens, f"Write {len(plan.jobs):,} context lines",
-            "write_context", lambda progress: write_lines(plan, ctx.workspace.documents, endpoint,
-                                                          ctx.workspace.context_store, progress, claim=claim,
-                                                          holder=session_id()),
+            "write_context", "Writing context lines…",
+            lambda progress: write_lines(plan, ctx.workspace.documents, endpoint, ctx.workspace.context_store,
+                                         progress, claim=claim, holder=session_id()),
             lambda run: {"lines": run.written, "failures": len(run.failures)}))
         if run is not None:
             st.success(f"Wrote {run.written:,} context lines.")

@@ -92,13 +92,11 @@ class RunConfig:
         """The folders and servers the run's corpus is opened with: the data folder
         (``CHUNK_INSPECTOR_DATA``, where the app keeps chunk sets, vectors, context lines and
         analyses) and the retrieval's servers."""
-        from ..chunks.sets import STORE_FOLDER
         from ..data_folder import data_folder
         from ..measure.services import Services
 
-        folder = data_folder()
         servers = (self.retrieval.embeddings_url or "", self.retrieval.rerank_url or "") if self.retrieval else ()
-        return Services(str(folder), str(folder / STORE_FOLDER), *servers)
+        return Services.in_folder(data_folder(), *servers)
 
     @property
     def golden_file(self) -> str | None:

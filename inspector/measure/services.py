@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..chunks.sets import ChunkSetStore
+from ..chunks.sets import STORE_FOLDER, ChunkSetStore
 from ..context.store import ContextStore
 from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
 
@@ -34,6 +34,11 @@ class Services:
 
     rerank_url: str = ""
     """The reranker's server (empty: ``$CHUNK_INSPECTOR_RERANK_URL``)."""
+
+    @classmethod
+    def in_folder(cls, data: str | Path, embeddings_url: str = "", rerank_url: str = "") -> "Services":
+        """The services of a data folder: its chunk sets where the app keeps them, beside the rest."""
+        return cls(str(data), str(Path(data) / STORE_FOLDER), embeddings_url, rerank_url)
 
     def chunk_set_store(self) -> ChunkSetStore | None:
         return ChunkSetStore(self.chunk_sets) if self.chunk_sets else None

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..access.roles import RoleRules, roles_from_environment
-from ..chunks.sets import STORE_FOLDER as CHUNK_SETS
 from ..corpus.sample import SAMPLE_CORPUS
 from ..data_folder import data_folder
 from ..errors import RolesError, SpecError
@@ -75,7 +74,7 @@ class LaunchConfig:
     @property
     def services(self) -> Services:
         """What a corpus's workspace keeps and asks in this server."""
-        return Services(self.data, str(Path(self.data) / CHUNK_SETS), self.embeddings_url, self.rerank_url)
+        return Services.in_folder(self.data, self.embeddings_url, self.rerank_url)
 
     def default_state(self) -> AppState:
         """The opening view under this configuration."""
