@@ -8,6 +8,7 @@ its chunks were drawn with while the sidebar shows no splitter widget at all.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,23 +16,15 @@ import streamlit as st
 
 from app_pages._access import upload_closed
 from app_pages._chunk_sets import chunk_sets, spec_title
-from app_pages._state import kind_changed, touched, update
+from app_pages._state import kind_changed, option_key, touched, update
 from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import SplitterSpec
 from inspector.chunks import ChunkSetInfo
-from inspector.errors import ChunkSetError, LengthError
+from inspector.errors import ChunkSetError, LengthError, SpecError
+from inspector.kinds import KINDS, Kind, KindOptions, kind_named, kind_names
 from inspector.lengths import LENGTH_NAMES, HFTokenizerLength
 from inspector.limits import MAX_TOKENIZER_BYTES
-from inspector.spec import (
-    DEFAULT_STAMP,
-    DEFAULT_THRESHOLD,
-    IMPORTED,
-    KINDS,
-    LLM_KIND,
-    MAX_SPEC_LENGTH,
-    MEANING_KINDS,
-    SIMILARITY_MODELS,
-)
+from inspector.spec import DEFAULT_STAMP, IMPORTED, MAX_SPEC_LENGTH
 from inspector.split import available_adapters
 from inspector.views import (
     UPLOAD_UNIT,
@@ -52,7 +45,7 @@ if TYPE_CHECKING:
 def splitter_widgets(ctx: Context) -> None:
     """The splitter widgets, and the spec they name settled onto ``ctx``."""
     sets = chunk_sets(ctx)
-    options = [*KINDS, LLM_KIND, *available_adapters(), *sets]
+    options = [*kind_names(), *available_adapters(), *sets]
     if st.session_state.get("kind") not in options:
         if menu_choice(str(st.session_state.get("kind", "")))[0] == IMPORTED:
             options.append(st.session_state["kind"])  # named by a link; the check below says why it fails
@@ -60,15 +53,10 @@ def splitter_widgets(ctx: Context) -> None:
             st.session_state["kind"] = ctx.state.kind if ctx.state.kind in options else "structured"
     choice = st.selectbox("Splitter", options, key="kind", on_change=kind_changed,
                           format_func=lambda o: menu_label(o, sets),
-                          help="fixed: every N units. paragraph / sentence: packs whole paragraphs or "
-                               "sentences. recursive: tries separators in turn. structured: keeps code "
-                               "blocks and tables whole. heading: one section per chunk. semantic: breaks "
-                               "where neighbouring sentences' embeddings drift apart. cluster: groups small "
-                               "pieces whose embeddings are alike (Chroma's). llm: a chat model names where "
-                               "topics change (its answers written beforehand by `chunk-inspector context`). ext-…: an "
-                               "installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
-                               "its offsets checked against the text. imported: chunks brought in on the "
-                               "Import page, fixed as they were made.")
+                          help=" ".join(f"{kind.name}: {kind.summary}." for kind in KINDS.values())
+                          + " ext-…: an installed library's splitter (LangChain, Chonkie, semantic-text-splitter), "
+                            "its offsets checked against the text. imported: chunks brought in on the Import "
+                            "page, fixed as they were made.")
     kind, chunk_set = menu_choice(choice)
     imported = kind == IMPORTED
     units = [*LENGTH_NAMES, "upload"]
@@ -77,11 +65,12 @@ def splitter_widgets(ctx: Context) -> None:
     fixed = " (imported chunks are fixed as they were made)" if imported else ""
     budget = st.number_input("Budget", min_value=0, max_value=1_000_000, step=50, key="budget",
                              on_change=touched, disabled=imported, help="Largest chunk, in the unit above." + fixed)
-    similar = kind in MEANING_KINDS
+    own = kind_named(kind)
+    similar = own is not None and bool(own.overlap_refusal)
     overlap = st.number_input("Overlap", min_value=0, max_value=1_000_000, step=10, key="overlap",
                               disabled=imported or similar, on_change=touched,
                               help="How much of each chunk the next one repeats." + fixed
-                              + " (the semantic, cluster and llm chunkers repeat nothing)" * similar)
+                              + (f" (the {kind} chunker {own.overlap_refusal})" if similar else ""))
     prefix = st.checkbox("Prefix the heading path", key="heading_prefix", on_change=touched, disabled=imported,
                          help="Each chunk starts with its section's headings (counts against the budget)." + fixed)
     header = st.checkbox("Repeat the table header", key="table_header", on_change=touched, disabled=imported,
@@ -98,13 +87,23 @@ def splitter_widgets(ctx: Context) -> None:
     unit = unit_choice
     if unit_choice == "upload":
         unit = _tokenizer_upload(ctx)
-    flags = {"budget": int(budget), "overlap": 0 if similar else int(overlap), **_similarity_widgets(kind),
-             "heading_prefix": None if prefix == (kind == "heading") else prefix,
-             "table_header": None if header == SplitterSpec.header_default(kind, ctx.state.mode) else header,
-             "address": address, "stamp": stamp}
-    if imported:
-        flags = {}  # kept as they were, for the next built-in splitter
-    ctx.state = update(kind=kind, chunk_set=chunk_set, unit=unit or ctx.state.unit, **flags)
+    options = _option_widgets(own) if own is not None else None
+    if imported:  # the splitter stays as it was, for when one is chosen again; the set counts in the unit
+        try:
+            ctx.state = update(chunk_set=chunk_set, splitter=replace(ctx.state.splitter, unit=unit or ctx.state.unit))
+        except SpecError as exc:
+            ctx.problem = ctx.problem or f"These splitter settings cannot run: {exc}."
+            return
+    else:
+        try:
+            splitter = SplitterSpec(kind, int(budget), unit or ctx.state.unit, 0 if similar else int(overlap),
+                                    heading_prefix=None if prefix == SplitterSpec.path_default(kind) else prefix,
+                                    table_header=None if header == SplitterSpec.header_default(kind, ctx.state.mode)
+                                    else header, address=address, stamp=stamp, options=options)
+        except SpecError as exc:
+            ctx.problem = ctx.problem or f"These splitter settings cannot run: {exc}."
+            return
+        ctx.state = update(chunk_set="", splitter=splitter)
     if unit_choice == "upload" and not unit:
         ctx.problem = ctx.problem or "Upload a tokenizer.json to count in its tokens, or choose another unit."
         return
@@ -146,33 +145,26 @@ def _settle(ctx: Context, s: AppState, sets: dict[str, ChunkSetInfo], *, caption
                           "`chunk-inspector context`."))
 
 
-def _similarity_widgets(kind: str) -> dict:
-    """The semantic, cluster and llm chunkers' own settings, as ``AppState`` fields."""
-    if kind not in MEANING_KINDS:
-        return {}
-    atoms = st.checkbox("Keep code blocks and tables whole", key="atoms", on_change=touched,
-                        help="Off, the chunker cuts wherever its sentences or pieces end, as the library's does.")
-    if kind == LLM_KIND:
-        model = st.text_input("Chat model", key="split_model", on_change=touched, max_chars=200,
-                              help="The model whose answers place the cuts, as `chunk-inspector context "
-                                   "--spec 'llm:800;llm=MODEL'` kept them. Nothing is sent from here.")
-        piece = st.number_input("Piece size (0: 50 tokens or 200 characters)", min_value=0, max_value=1_000_000,
-                                key="piece", on_change=touched, help="The size of the numbered pieces it reads.")
-        return {"atoms": atoms, "split_model": model.strip(), "piece": int(piece)}
-    model = st.selectbox("Embed pieces with", [*SIMILARITY_MODELS[:1], *transformers()], key="similarity_model",
-                         on_change=touched, help="wordllama ships inside its package; all-MiniLM-L6-v2 is offered "
-                                                 "when the server allows transformer models.")
-    fields = {"atoms": atoms, "similarity_model": "" if model == SIMILARITY_MODELS[0] else model}
-    if kind == "semantic":
-        threshold = st.number_input("Break above percentile", min_value=1, max_value=99, key="threshold",
-                                    on_change=touched, help="A break goes where neighbouring sentences are further "
-                                                            "apart than this percentile of the document's gaps.")
-        fields["threshold"] = 0 if threshold == DEFAULT_THRESHOLD else int(threshold)
-    else:
-        piece = st.number_input("Piece size (0: 50 tokens or 200 characters)", min_value=0, max_value=1_000_000,
-                                key="piece", on_change=touched, help="The size of the pieces the chunker groups.")
-        fields["piece"] = int(piece)
-    return fields
+def _option_widgets(kind: Kind) -> KindOptions:
+    """The widgets the kind's controls describe, and the options they set."""
+    values = {}
+    for control in kind.controls:
+        key, shown = option_key(control.field), control.default
+        if control.widget == "toggle":
+            value = st.checkbox(control.label, key=key, on_change=touched, help=control.help)
+        elif control.widget == "number":
+            value = int(st.number_input(control.label, min_value=control.low, max_value=control.high, key=key,
+                                        on_change=touched, help=control.help))
+        elif control.widget == "embedder":  # the server's transformer models besides those in packages
+            value = st.selectbox(control.label, [*control.choices, *transformers()], key=key, on_change=touched,
+                                 help=control.help)
+        else:
+            value = st.text_input(control.label, key=key, on_change=touched, max_chars=control.high,
+                                  help=control.help).strip()
+        values[control.field] = value
+        if shown is not None and value == shown:
+            del values[control.field]  # shown for the option's default, which the spec string leaves out
+    return kind.options(**values)
 
 
 def _chunk_set_ready(ctx: Context, set_id: str, info: ChunkSetInfo | None, *, caption: bool = True) -> bool:

@@ -8,12 +8,13 @@ the settings, page widgets theirs through ``keep`` (and keep them across page sw
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import streamlit as st
 
 from app_pages._units import uploaded_units
-from inspector.spec import DEFAULT_THRESHOLD, IMPORTED, SIMILARITY_MODELS, SplitterSpec
+from inspector.kinds import kind_named
+from inspector.spec import IMPORTED, SplitterSpec
 from inspector.views import (
     PASTE,
     SAMPLE,
@@ -77,27 +78,33 @@ def seed_widgets(settings: AppState, *, missing_only: bool = False) -> None:
     """Give the sidebar's widgets the values of ``settings``; ``missing_only``: only the widgets
     whose value Streamlit dropped (a run that drew no sidebar widget, as a held round's)."""
     source = settings.corpus if settings.corpus in (SAMPLE, UPLOAD, PASTE) else "folder"
+    splitter = settings.splitter
     values = {
         "corpus_source": source, "corpus_path": settings.corpus if source == "folder" else "",
-        "mode": settings.mode, "kind": menu_value(settings), "budget": settings.budget, "overlap": settings.overlap,
-        "unit": "upload" if UPLOAD_UNIT.match(settings.unit) else settings.unit,
-        "heading_prefix": _prefix_default(settings), "table_header": _header_default(settings),
-        "address": settings.address, "stamp": settings.stamp, "atoms": settings.atoms,
-        "similarity_model": settings.similarity_model or SIMILARITY_MODELS[0],
-        "threshold": settings.threshold or DEFAULT_THRESHOLD, "piece": settings.piece,
-        "split_model": settings.split_model,
+        "mode": settings.mode, "kind": menu_value(settings), "budget": splitter.budget, "overlap": splitter.overlap,
+        "unit": "upload" if UPLOAD_UNIT.match(splitter.unit) else splitter.unit,
+        "heading_prefix": splitter.prefixes_path, "table_header": splitter.repeats_header_in(settings.mode),
+        "address": splitter.address, "stamp": splitter.stamp, **option_values(splitter),
     }
     for key, value in values.items():
         if not missing_only or key not in st.session_state:
             st.session_state[key] = value
 
 
-def _prefix_default(s: AppState) -> bool:
-    return s.kind == "heading" if s.heading_prefix is None else s.heading_prefix
+def option_key(field: str) -> str:
+    """The sidebar widget of a splitter kind's option (kinds sharing an option share its widget)."""
+    return f"option_{field}"
 
 
-def _header_default(s: AppState) -> bool:
-    return SplitterSpec.header_default(s.kind, s.mode) if s.table_header is None else s.table_header
+def option_values(spec: SplitterSpec) -> dict:
+    """The sidebar's option widgets' values for ``spec``'s kind: its options, each shown as its
+    control shows it (a default of 0 as the number it stands for)."""
+    kind = kind_named(spec.kind)
+    if kind is None:
+        return {}
+    fields, defaults = asdict(spec.options), asdict(kind.options())
+    return {option_key(c.field): c.default if c.default is not None and fields[c.field] == defaults[c.field]
+            else fields[c.field] for c in kind.controls}
 
 
 def keep(key: str, value) -> None:
@@ -119,7 +126,7 @@ def kind_changed() -> None:
     if menu_choice(kind)[0] == IMPORTED:
         touched()
         return  # imported chunks ignore the flags: keep them for the next splitter
-    st.session_state["heading_prefix"] = kind == "heading"
+    st.session_state["heading_prefix"] = SplitterSpec.path_default(kind)
     st.session_state["table_header"] = SplitterSpec.header_default(kind, st.session_state.get("mode", "markdown"))
     touched()
 
@@ -131,9 +138,7 @@ def use_spec(text: str) -> None:
 
     spec = SplitterSpec.parse(text)
     st.session_state.update(kind=spec.kind, budget=spec.budget, overlap=spec.overlap,
-                            heading_prefix=spec.prefixes_path, address=spec.address, atoms=spec.atoms,
-                            similarity_model=spec.embed_model, threshold=spec.percentile, piece=spec.piece,
-                            split_model=spec.split_model or st.session_state.get("split_model", ""),
+                            heading_prefix=spec.prefixes_path, address=spec.address, **option_values(spec),
                             table_header=spec.repeats_header_in(st.session_state.get("mode", "markdown")))
     if spec.unit in LENGTH_NAMES:
         st.session_state["unit"] = spec.unit

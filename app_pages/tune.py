@@ -12,7 +12,7 @@ from app_pages._state import use_spec
 from app_pages._tables import data_table
 from inspector.csv_cells import frame_csv
 from inspector.errors import QuestionsError
-from inspector.spec import KINDS
+from inspector.kinds import offered_kinds
 from inspector.tune import DEFAULT_KINDS, Goal, measure_space, settled
 from inspector.views import markdown_escape as md
 from inspector.views import page_space, parse_budgets, tune_figure, tune_frame
@@ -37,7 +37,7 @@ for key, value in (("tune_kinds", list(DEFAULT_KINDS)), ("tune_budgets", "400, 8
                    ("tune_overlap", True), ("tune_path", True), ("tune_context", 2000), ("tune_duplication", 0.0)):
     _shared.keep(key, value)
 left, right = st.columns(2)
-kinds = left.multiselect("Splitters", KINDS, key="tune_kinds", persist_state="session")
+kinds = left.multiselect("Splitters", offered_kinds(), key="tune_kinds", persist_state="session")
 budgets_text = left.text_input(f"Budgets ({_shared.unit_label(state.unit)}, the sidebar's unit)", key="tune_budgets",
                                max_chars=200, persist_state="session")
 overlap = left.checkbox("Also with 15% overlap (fixed, recursive)", key="tune_overlap", persist_state="session")

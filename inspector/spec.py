@@ -15,13 +15,10 @@ laid out by ``;stamp=TEMPLATE`` when given (see ``STAMP_FIELDS``). ``context`` p
 chunk a line a language model wrote about where it sits (contextual retrieval), ``;llm=MODEL``
 naming the model (or the name under which imported lines were kept).
 
-``semantic`` and ``cluster`` cut where an embedder finds the meaning changes (see
-``inspector.split.similarity``): ``;embed=MODEL`` names the model (``SIMILARITY_MODELS``),
-``;threshold=P`` the semantic chunker's breakpoint percentile, ``;piece=N`` the size of the
-cluster chunker's pieces, and ``+atoms`` keeps code blocks and tables whole, e.g.
-``semantic:800;threshold=90`` or ``cluster:400t+atoms``. ``llm`` cuts where a chat model says
-the topic changes (see ``inspector.split.llm``): ``;llm=MODEL`` names the model whose kept answers
-place the cuts (with ``+context`` it wrote the lines too), ``;piece=N`` the pieces it reads.
+A kind adds flags and options of its own, read and written by its module in ``inspector.kinds``:
+``semantic`` and ``cluster`` take ``+atoms`` and ``;embed=MODEL``, ``semantic`` its
+``;threshold=P``, ``cluster`` and ``llm`` their ``;piece=N``, and ``llm`` names with ``;llm=MODEL``
+the model whose kept answers place its cuts, e.g. ``semantic:800;threshold=90``, ``cluster:400t+atoms``.
 
 Imported chunks (see ``inspector.chunks.sets``) are named ``imported:ID[:UNIT]``: ``ID`` is the
 chunk set's 16 hex digits, and the unit only says how sizes are counted (the chunks are fixed).
@@ -30,35 +27,24 @@ chunk set's 16 hex digits, and the unit only says how sizes are counted (the chu
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import quote, unquote
 
 from .errors import SpecError
+from .kinds import Kind, KindOptions, kind_named, kind_names
+from .kinds.base import MAX_BUDGET, whole_number
 
-KINDS: tuple[str, ...] = ("fixed", "paragraph", "sentence", "recursive", "structured", "heading", "semantic",
-                          "cluster")
-#: The kinds that cut where an embedder finds the meaning changes (``split.similarity``).
-SIMILARITY_KINDS: tuple[str, ...] = ("semantic", "cluster")
-#: The kind whose cuts a chat model places (``split.llm``): not among ``KINDS``, which split
-#: with nothing but the text (what the app offers, ``tune`` searches and drop-ins wrap), since
-#: its cuts need a model's answers written beforehand.
-LLM_KIND = "llm"
-MEANING_KINDS: tuple[str, ...] = (*SIMILARITY_KINDS, LLM_KIND)
-#: The models a similarity chunker may embed with: offline, their weights in a package.
-SIMILARITY_MODELS: tuple[str, ...] = ("wordllama", "minilm")
-#: LangChain's SemanticChunker breaks where a gap is above this percentile of the document's gaps.
-DEFAULT_THRESHOLD = 95
-#: Chroma's ClusterSemanticChunker clusters pieces of 50 tokens (here 200 characters when counting characters).
-DEFAULT_PIECE = {True: 50, False: 200}
-FLAGS: tuple[str, ...] = ("path", "header", "address", "context", "atoms")
+#: The switches every kind takes (a kind adds its own: ``kinds``).
+FLAGS: tuple[str, ...] = ("path", "header", "address", "context")
 #: The fields an address stamp template may name, as ``{field}``. Text in ``[...]`` is kept only
 #: when every field inside it has a value, so ``[ · version {version}]`` vanishes without one.
 STAMP_FIELDS: tuple[str, ...] = ("title", "path", "version", "updated")
 DEFAULT_STAMP = "{title}[ > {path}][ · version {version}][ · updated {updated}]"
 _STAMP_PART = re.compile(r"\{([^{}]*)\}")
-_OPTIONS: tuple[str, ...] = ("seps", "stamp", "llm", "embed", "threshold", "piece")
+#: The options every kind takes (``llm`` names the model of the context lines).
+_OPTIONS: tuple[str, ...] = ("seps", "stamp", "llm")
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ")
-MAX_BUDGET = 1_000_000
 #: The longest spec string read (a URL or an argument could carry any length).
 MAX_SPEC_LENGTH = 1_000
 #: The kind of a stored chunk set's spec (not a splitter: its chunks were made elsewhere).
@@ -67,6 +53,10 @@ IMPORTED = "imported"
 ADAPTER_PREFIX = "ext-"
 CHUNK_SET_ID = re.compile(r"^[0-9a-f]{16}$")
 _IMPORTED_PATTERN = re.compile(r"^imported:(?P<id>[0-9a-f]{16})(?::(?P<unit>.+))?$")
+#: What imported chunks and other libraries' splitters are: a kind of no options and no defaults.
+_NO_KIND = Kind("", "", split=lambda job: [])
+
+_PATTERN = re.compile(r"^imported:(?P<id>[0-9a-f]{16})(?::(?P<unit>.+))?$")
 
 _PATTERN = re.compile(
     r"^(?P<kind>[a-z][a-z0-9_-]*):(?P<budget>\d+)(?P<t>[tc]?)(?:/(?P<overlap>\d+))?"
@@ -79,7 +69,7 @@ class SplitterSpec:
     """A complete splitter configuration."""
 
     kind: str
-    """Splitter family: one of ``KINDS`` (or an adapter's name)."""
+    """Splitter family: a kind of ``kinds.KINDS`` (or an adapter's name, or ``imported``)."""
 
     budget: int
     """Largest chunk, in ``unit``; prefixes count against it."""
@@ -115,28 +105,20 @@ class SplitterSpec:
     """With ``context``: the model that wrote the lines (or the name imported lines are kept
     under); empty until a caller fills in the configured one."""
 
-    atoms: bool = False
-    """For ``semantic`` and ``cluster``: keep code blocks and tables whole (``+atoms``), as the
-    structured splitter does; without it they cut wherever their pieces end."""
-
-    embed: str = ""
-    """For ``semantic`` and ``cluster``: the model that embeds their pieces, one of
-    ``SIMILARITY_MODELS``; empty means ``wordllama``."""
-
-    threshold: int = 0
-    """For ``semantic``: break where the gap between neighbouring sentences is above this
-    percentile of the document's gaps (1-99); 0 means ``DEFAULT_THRESHOLD``."""
-
-    piece: int = 0
-    """For ``cluster`` and ``llm``: the size of the pieces they group, in ``unit``; 0 means ``DEFAULT_PIECE``."""
-
-    split_model: str = ""
-    """For ``llm``: the chat model whose kept answers place the cuts (``;llm=MODEL``)."""
+    options: KindOptions | None = None
+    """The kind's own options (``kinds``): its ``KindOptions`` value; None means the kind's
+    defaults, and is replaced by them."""
 
     def __post_init__(self) -> None:
+        if self.options is None:
+            object.__setattr__(self, "options", self._kind.options())
         problem = self.problem()
         if problem:
             raise SpecError(problem)
+
+    @property
+    def _kind(self) -> Kind:
+        return kind_named(self.kind) or _NO_KIND
 
     def problem(self) -> str | None:
         """Why this configuration cannot run, or None."""
@@ -144,8 +126,8 @@ class SplitterSpec:
             return self._imported_problem()
         if self.chunk_set:
             return f"only imported chunks name a chunk set, not {self.kind!r}"
-        if self.kind not in (*KINDS, LLM_KIND) and not self.is_adapter:
-            return f"unknown splitter {self.kind!r}; choose one of {', '.join((*KINDS, LLM_KIND))}"
+        if kind_named(self.kind) is None and not self.is_adapter:
+            return f"unknown splitter {self.kind!r}; choose one of {', '.join(kind_names())}"
         if not isinstance(self.budget, int) or self.budget <= 0:
             return f"budget must be a positive whole number, got {self.budget!r}"
         if self.budget > MAX_BUDGET:
@@ -158,38 +140,16 @@ class SplitterSpec:
             return "unit must not be empty"
         if not self.separators or any(s == "" for s in self.separators):
             return "separators must be a non-empty list of non-empty strings"
-        return self._stamp_problem() or self._context_problem() or self._similarity_problem()
+        return self._stamp_problem() or self._context_problem() or self._options_problem()
 
-    def _similarity_problem(self) -> str | None:
-        if self.kind not in MEANING_KINDS:
-            if self.atoms or self.embed or self.threshold or self.piece or self.split_model:
-                return (f"+atoms, embed, threshold and piece belong to the semantic, cluster and llm chunkers, "
-                        f"not {self.kind!r}")
-            return None
-        if self.overlap:
-            return f"the {self.kind} chunker cuts where the meaning changes and repeats nothing: it takes no overlap"
-        if self.kind == LLM_KIND:
-            return self._llm_problem()
-        if self.embed and self.embed not in SIMILARITY_MODELS:
-            return f"a {self.kind} chunker embeds with {' or '.join(SIMILARITY_MODELS)}, not {self.embed[:60]!r}"
-        if self.threshold and (self.kind != "semantic" or not 1 <= self.threshold <= 99):
-            return "threshold is the semantic chunker's percentile, a whole number from 1 to 99"
-        if self.piece and (self.kind != "cluster" or not 0 < self.piece < self.budget):
-            return f"piece is the cluster chunker's piece size, smaller than the budget ({self.budget})"
-        return None
-
-    def _llm_problem(self) -> str | None:
-        if not self.split_model:
-            return "the llm chunker needs the chat model that places its cuts: e.g. llm:800;llm=MODEL"
-        if any(c in self.split_model for c in ";+ \n"):
-            return f"a model's name holds no ';', '+' or spaces, got {self.split_model[:60]!r}"
-        if self.context_model and self.context_model != self.split_model:
-            return "an llm chunker's context lines are written by the model that places its cuts (one ;llm=MODEL)"
-        if self.embed or self.threshold:
-            return "embed and threshold belong to the semantic and cluster chunkers, not the llm chunker"
-        if self.piece and not 0 < self.piece < self.budget:
-            return f"piece is the llm chunker's piece size, smaller than the budget ({self.budget})"
-        return None
+    def _options_problem(self) -> str | None:
+        kind = self._kind
+        if type(self.options) is not kind.options:
+            return (f"the {self.kind} splitter's options are {kind.options.__name__}, "
+                    f"not {type(self.options).__name__}")
+        if self.overlap and kind.overlap_refusal:
+            return f"the {self.kind} chunker {kind.overlap_refusal}: it takes no overlap"
+        return self.options.problem(self)
 
     def _stamp_problem(self) -> str | None:
         if self.stamp == DEFAULT_STAMP:
@@ -224,7 +184,7 @@ class SplitterSpec:
                 != (MAX_BUDGET, 0, None, None, False, False)):
             return "imported chunks are fixed: they take no budget, overlap or flags"
         if (self.separators != DEFAULT_SEPARATORS or self.stamp != DEFAULT_STAMP or self.context_model
-                or self.atoms or self.embed or self.threshold or self.piece or self.split_model):
+                or type(self.options) is not KindOptions):
             return "imported chunks are fixed: they take no separators or other options"
         return None if self.unit else "unit must not be empty"
 
@@ -233,22 +193,6 @@ class SplitterSpec:
         """The spec naming a stored chunk set; ``unit`` (as written: ``characters``,
         ``o200k_base``, ...) counts its sizes."""
         return cls(IMPORTED, MAX_BUDGET, _unit_name(unit), chunk_set=chunk_set)
-
-    @property
-    def embed_model(self) -> str:
-        """The model a similarity chunker embeds with."""
-        return self.embed or SIMILARITY_MODELS[0]
-
-    @property
-    def percentile(self) -> int:
-        """The semantic chunker's breakpoint percentile."""
-        return self.threshold or DEFAULT_THRESHOLD
-
-    @property
-    def piece_size(self) -> int:
-        """The size of the cluster and llm chunkers' pieces, in ``unit`` (by default Chroma's, or a
-        quarter of a budget too small for four of them)."""
-        return self.piece or min(DEFAULT_PIECE[self.in_tokens], max(1, self.budget // 4))
 
     @property
     def is_imported(self) -> bool:
@@ -277,12 +221,12 @@ class SplitterSpec:
     @property
     def prefixes_path(self) -> bool:
         """Whether each chunk gets the heading path at its start as a prefix."""
-        return self.kind == "heading" if self.heading_prefix is None else self.heading_prefix
+        return self._kind.path_default if self.heading_prefix is None else self.heading_prefix
 
     @property
     def repeats_header(self) -> bool:
         """Whether chunks starting inside a table get its header row as a prefix."""
-        return self.kind == "structured" if self.table_header is None else self.table_header
+        return self._kind.header_default if self.table_header is None else self.table_header
 
     def repeats_header_in(self, mode: str) -> bool:
         """Whether chunks starting inside a table get its header row in atom ``mode``."""
@@ -292,12 +236,34 @@ class SplitterSpec:
     def header_default(kind: str, mode: str) -> bool:
         """Whether a kind repeats table headers unasked in atom ``mode`` (seed mode's splitters
         are the article's: none does)."""
-        return kind == "structured" and mode != "seed"
+        found = kind_named(kind)
+        return found is not None and found.header_default and mode != "seed"
+
+    @staticmethod
+    def path_default(kind: str) -> bool:
+        """Whether a kind prefixes the heading path unasked."""
+        found = kind_named(kind)
+        return found is not None and found.path_default
+
+    @property
+    def splits_by_meaning(self) -> bool:
+        """True for a kind that cuts where the meaning changes, and so takes no overlap."""
+        return bool(self._kind.overlap_refusal)
+
+    @property
+    def embeds_to_split(self) -> bool:
+        """True for a kind that embeds the text to split it (its index-time cost counts that)."""
+        return self._kind.embedded is not None
+
+    @property
+    def needs_answers(self) -> bool:
+        """True for a kind whose cuts a chat model's answers, kept beforehand, place."""
+        return self._kind.needs_answers
 
     def in_mode(self, mode: str) -> "SplitterSpec":
-        """The shortest spec for these chunks in atom ``mode``: outside seed mode a structured
-        splitter repeats table headers unasked, so ``+header`` changes nothing there."""
-        if mode != "seed" and self.kind == "structured" and self.table_header:
+        """The shortest spec for these chunks in atom ``mode``: where a kind repeats table headers
+        unasked, ``+header`` changes nothing."""
+        if self.table_header and self.header_default(self.kind, mode):
             return replace(self, table_header=None)
         return self
 
@@ -341,22 +307,20 @@ class SplitterSpec:
             text += ";seps=" + ",".join(quote(s, safe="") for s in self.separators)
         if self.stamp != DEFAULT_STAMP:
             text += ";stamp=" + quote(self.stamp, safe="")
-        if self.split_model or self.context_model:
-            text += ";llm=" + quote(self.split_model or self.context_model, safe="/._-:")
-        if self.embed:
-            text += ";embed=" + self.embed
-        text += f";threshold={self.threshold}" * bool(self.threshold) + f";piece={self.piece}" * bool(self.piece)
+        if self.context_model and "llm" not in self.options.KEYS:
+            text += ";llm=" + quote(self.context_model, safe="/._-:")
+        text += self.options.text()
         return text
 
     def _flags(self) -> str:
         """The flags that differ from the kind's defaults, as the string form writes them."""
         text = ""
-        if self.heading_prefix is not None and self.heading_prefix != (self.kind == "heading"):
+        if self.heading_prefix is not None and self.heading_prefix != self._kind.path_default:
             text += "+path" if self.heading_prefix else "-path"
-        # An explicit header on a structured splitter is written: seed mode's does not repeat it unasked.
-        if self.table_header is not None and (self.table_header or self.kind == "structured"):
+        # An explicit header on a kind that repeats it unasked is written: seed mode's does not.
+        if self.table_header is not None and (self.table_header or self._kind.header_default):
             text += "+header" if self.table_header else "-header"
-        return text + "+address" * self.address + "+context" * self.context + "+atoms" * self.atoms
+        return text + "+address" * self.address + "+context" * self.context + self.options.flags()
 
     @classmethod
     def parse(cls, text: str) -> "SplitterSpec":
@@ -387,38 +351,50 @@ class SplitterSpec:
                 raise SpecError(f"{text!r}: a budget in characters ('c') cannot name a tokenizer")
             unit = "chars"
         unit = unit or "chars"
+        name = match["kind"]
+        kind = kind_named(name)
+        if kind is None and not name.startswith(ADAPTER_PREFIX):
+            raise SpecError(f"unknown splitter {name!r}; choose one of {', '.join(kind_names())}")
+        own = (kind or _NO_KIND).options
         flags: dict[str, bool] = {}
+        own_flags: list[str] = []
         for sign, flag in re.findall(r"([+-])([a-z]+)", match["flags"] or ""):
-            if flag not in FLAGS:
-                raise SpecError(f"{text!r}: unknown flag {flag!r}; flags are {', '.join(FLAGS)}")
-            if sign == "-" and flag in ("address", "context", "atoms"):
+            if flag not in FLAGS and flag not in own.FLAGS:
+                raise SpecError(_not_taken(text, name, "flag", flag, lambda o: o.FLAGS, FLAGS))
+            if sign == "-" and flag not in ("path", "header"):
                 raise SpecError(f"{text!r}: {flag} is off unless asked for, so there is no -{flag}")
-            flags[flag] = sign == "+"
-        options = {"seps": DEFAULT_SEPARATORS, "stamp": DEFAULT_STAMP, "llm": "", "embed": "", "threshold": "0",
-                   "piece": "0"}
+            if flag in own.FLAGS:
+                own_flags.append(flag)
+            else:
+                flags[flag] = sign == "+"
+        options = {"seps": DEFAULT_SEPARATORS, "stamp": DEFAULT_STAMP, "llm": ""}
+        own_values: dict[str, str] = {}
         for key, value in re.findall(r";([a-z]+)=([^;]*)", match["options"] or ""):
-            if key not in _OPTIONS:
-                raise SpecError(f"{text!r}: unknown option {key!r}; the options are {', '.join(_OPTIONS)}")
-            options[key] = tuple(unquote(s) for s in value.split(",")) if key == "seps" else unquote(value)
-        return cls(kind=match["kind"], budget=_number(match["budget"], "budget"), unit=unit,
-                   overlap=_number(match["overlap"] or "0", "overlap"), heading_prefix=flags.get("path"),
+            if key in own.KEYS:
+                own_values[key] = unquote(value)
+            elif key in _OPTIONS:
+                options[key] = tuple(unquote(s) for s in value.split(",")) if key == "seps" else unquote(value)
+            else:
+                raise SpecError(_not_taken(text, name, "option", key, lambda o: o.KEYS, _OPTIONS))
+        context = flags.get("context", False)
+        return cls(kind=name, budget=whole_number(match["budget"], "budget"), unit=unit,
+                   overlap=whole_number(match["overlap"] or "0", "overlap"), heading_prefix=flags.get("path"),
                    table_header=flags.get("header"), separators=options["seps"], address=flags.get("address", False),
-                   stamp=options["stamp"], context=flags.get("context", False),
-                   context_model=options["llm"] if flags.get("context") or match["kind"] != LLM_KIND else "",
-                   split_model=options["llm"] if match["kind"] == LLM_KIND else "",
-                   atoms=flags.get("atoms", False), embed=options["embed"],
-                   threshold=_number(options["threshold"], "threshold"), piece=_number(options["piece"], "piece"))
+                   stamp=options["stamp"], context=context,
+                   context_model=own_values.get("llm", "") if "llm" in own.KEYS and context else options["llm"],
+                   options=own.read(tuple(own_flags), own_values))
 
 
-def _number(digits: str, what: str) -> int:
-    """A budget or overlap read from its digits, refused before ``int`` when it is too long to
-    be one (Python would refuse 4,300 digits, and work hard on fewer)."""
-    if not digits.isascii() or not digits.isdigit():
-        raise SpecError(f"{what} must be a whole number, got {digits[:12]!r}")
-    if len(digits.lstrip("0")) > len(str(MAX_BUDGET)):
-        raise SpecError(f"{what} {digits[:12]}{'…' if len(digits) > 12 else ''} ({len(digits):,} digits) is larger "
-                        f"than the limit of {MAX_BUDGET}")
-    return int(digits)
+def _not_taken(text: str, kind: str, what: str, name: str, declared: Callable[[type[KindOptions]], tuple[str, ...]],
+               common: tuple[str, ...]) -> str:
+    """Why a spec string's flag or option is refused: another kind's, or nobody's."""
+    owners = [k for k in kind_names() if name in declared(kind_named(k).options)]
+    if owners:
+        said = owners[0] if len(owners) == 1 else ", ".join(owners[:-1]) + " and " + owners[-1]
+        return (f"{text!r}: {'+' * (what == 'flag')}{name} belongs to the {said} "
+                f"chunker{'s' * (len(owners) > 1)}, not {kind!r}")
+    every = dict.fromkeys([*common, *(n for k in kind_names() for n in declared(kind_named(k).options))])
+    return f"{text!r}: unknown {what} {name!r}; the {what}s are {', '.join(every)}"
 
 
 def _unit_name(unit: str) -> str:

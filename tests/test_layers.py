@@ -17,7 +17,7 @@ from tests.support.paths import ROOT
 
 SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "context", "measure", "review", "reports", "tune",
                "views", "access",
-               "integrations"}
+               "integrations", "kinds"}
 
 
 SHARED = {"model", "spec", "lengths", "errors", "data_folder", "limits", "csv_cells"}

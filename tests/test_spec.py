@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 from inspector import SplitterSpec, parse_spec
 from inspector.errors import SpecError
-from inspector.spec import KINDS, MAX_BUDGET, SIMILARITY_KINDS, SIMILARITY_MODELS
+from inspector.kinds import kind_names
+from inspector.kinds.cluster import ClusterOptions
+from inspector.kinds.llm import LlmOptions
+from inspector.kinds.meaning import SIMILARITY_MODELS
+from inspector.kinds.semantic import SemanticOptions
+from inspector.spec import MAX_BUDGET
 
 
 def test_an_imported_spec_reads_and_prints_its_short_form():
@@ -126,7 +131,7 @@ def test_specs_are_hashable_values():
 
 
 @given(
-    kind=st.sampled_from([*KINDS, "llm"]),
+    kind=st.sampled_from(kind_names()),
     budget=st.integers(1, 5000),
     tokens=st.booleans(),
     unit=st.sampled_from(["o200k", "cl100k"]),
@@ -142,19 +147,39 @@ def test_specs_are_hashable_values():
 )
 def test_every_spec_round_trips(kind, budget, tokens, unit, overlap_share, path, header, atoms, embed, threshold,
                                 piece_share, model, context):
-    similar = kind in SIMILARITY_KINDS
-    by_meaning = similar or kind == "llm"
-    spec = SplitterSpec(kind, budget, unit if tokens else "chars", 0 if by_meaning else int(budget * overlap_share),
-                        heading_prefix=path, table_header=header, atoms=by_meaning and atoms,
-                        embed=embed if similar else "", threshold=threshold if kind == "semantic" else 0,
-                        piece=int(budget * piece_share) if kind in ("cluster", "llm") else 0,
-                        split_model=model if kind == "llm" else "", context=context, context_model=model * context)
+    piece = int(budget * piece_share)
+    options = {"semantic": SemanticOptions(atoms, embed, threshold), "cluster": ClusterOptions(atoms, embed, piece),
+               "llm": LlmOptions(atoms, model, piece)}.get(kind)
+    spec = SplitterSpec(kind, budget, unit if tokens else "chars", 0 if options else int(budget * overlap_share),
+                        heading_prefix=path, table_header=header, context=context, context_model=model * context,
+                        options=options)
     again = parse_spec(str(spec))
-    similarity = (again.atoms, again.embed, again.threshold, again.piece, again.split_model, again.context_model)
-    assert similarity == (spec.atoms, spec.embed, spec.threshold, spec.piece, spec.split_model, spec.context_model)
+    assert str(again) == str(spec) and again.options == spec.options and again.context_model == spec.context_model
     assert (again.kind, again.budget, again.unit, again.overlap) == (spec.kind, spec.budget, spec.unit, spec.overlap)
     assert again.prefixes_path == spec.prefixes_path
     assert again.repeats_header == spec.repeats_header
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("fixed:800+atoms", "+atoms belongs to the semantic, cluster and llm chunkers, not 'fixed'"),
+    ("structured:800;threshold=90", "threshold belongs to the semantic chunker, not 'structured'"),
+    ("semantic:800;piece=40", "piece belongs to the cluster and llm chunkers, not 'semantic'"),
+    ("ext-langchain:800;embed=minilm", "embed belongs to the semantic and cluster chunkers"),
+    ("cluster:800-atoms", "there is no -atoms"),
+])
+def test_a_kind_s_own_flags_and_options_are_refused_on_another_kind(text, reason):
+    with pytest.raises(SpecError) as info:
+        parse_spec(text)
+    assert reason in str(info.value)
+
+
+def test_a_spec_holds_its_kind_s_options_and_no_other():
+    assert parse_spec("semantic:800").options == SemanticOptions()
+    assert SplitterSpec("cluster", 800) == parse_spec("cluster:800")
+    with pytest.raises(SpecError, match="the fixed splitter's options are KindOptions, not SemanticOptions"):
+        SplitterSpec("fixed", 800, options=SemanticOptions(atoms=True))
+    with pytest.raises(SpecError, match="imported chunks are fixed"):
+        SplitterSpec("imported", MAX_BUDGET, chunk_set="0123456789abcdef", options=LlmOptions(model="m"))
 
 
 def test_adapters_are_told_apart_by_the_spec():

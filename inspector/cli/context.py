@@ -7,7 +7,7 @@ import os
 import sys
 from dataclasses import replace
 
-from ..spec import LLM_KIND, parse_spec
+from ..spec import parse_spec
 from .config import ContextOptions
 from .opening import Run, load
 from .output import ProgressBar, confirmed, fail
@@ -38,9 +38,10 @@ def run_context(run: Run) -> int:
     if spec.is_imported or spec.is_adapter:
         return fail("context lines are written for the built-in splitters' chunks")
     base = spec.base
-    if base.kind == LLM_KIND and options.import_file:
+    if base.needs_answers and options.import_file:
         return fail("--import keeps context lines; an llm chunker's cuts are written by its model")
-    model = spec.split_model or spec.context_model or (options.import_file and options.name) or options.given_model
+    model = (spec.options.answered_by or spec.context_model or (options.import_file and options.name)
+             or options.given_model)
     endpoint = None
     if options.dry_run and not options.import_file:  # a dry run sends nothing: it needs a model, not an endpoint
         model = model or config.context_model
@@ -55,7 +56,7 @@ def run_context(run: Run) -> int:
     if isinstance(loaded, int):
         return loaded
     corpus, workspace = loaded
-    if base.kind == LLM_KIND:
+    if base.needs_answers:
         status = _write_cuts(workspace, base, options, endpoint, str(config.corpus.path), spec.context)
         if status is not None or not spec.context:
             return status or 0
@@ -114,7 +115,7 @@ def _write_cuts(workspace, spec, options: ContextOptions, endpoint, path: str, l
                        lambda done, total: bar("documents split", done, total))
     for failure in run.failures:
         sys.stderr.write(f"{failure.doc_id}: {failure.reason}\n")
-    sys.stdout.write(f"sent {run.sent:,} prompts to {spec.split_model}; {run.finished:,} of {len(plan.jobs):,} "
+    sys.stdout.write(f"sent {run.sent:,} prompts to {spec.options.answered_by}; {run.finished:,} of {len(plan.jobs):,} "
                      "documents split" + (f"; stopped after {len(run.failures)} failures, {run.not_sent:,} documents "
                                           "not sent" if run.not_sent else "") + "\n")
     return 1 if run.failures else None

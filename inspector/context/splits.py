@@ -19,7 +19,7 @@ from ..data_folder import document_hash
 from ..errors import ContextLineError, ContextServiceError
 from ..lengths import get_length
 from ..model import Document
-from ..spec import LLM_KIND, SplitterSpec
+from ..spec import SplitterSpec
 from ..split.answers import SplitAnswers
 from ..split.llm import MAX_ANSWER_TOKENS, Ask, document_run
 from .writer import MAX_FAILURES_IN_A_ROW, ChatEndpoint, priced
@@ -85,7 +85,7 @@ class SplitRun:
 
 def _checked(spec: SplitterSpec) -> SplitterSpec:
     spec = spec.base
-    if spec.kind != LLM_KIND:
+    if not spec.needs_answers:
         raise ContextLineError(f"{spec} is not an llm chunker: only llm:BUDGET;llm=MODEL asks a model where to cut")
     return spec
 
@@ -98,7 +98,7 @@ def plan_splits(documents: Sequence[Document], analyses: Sequence[Analysis], spe
     length, tokens = get_length(spec.unit), get_length("o200k")
     jobs, counts = [], [0, 0, 0, 0]
     for index, (document, analysis) in enumerate(zip(documents, analyses)):
-        kept = store.answers(spec.split_model, document_hash(document.text))
+        kept = store.answers(spec.options.answered_by, document_hash(document.text))
         if document_run(document, spec, analysis, length, kept).missing is None:
             continue
         jobs.append(index)
@@ -108,7 +108,7 @@ def plan_splits(documents: Sequence[Document], analyses: Sequence[Analysis], spe
                          lambda ask, answer_of=answer_of, sent=sent: sent.append(ask.prompt) or answer_of(ask))
             counts[bound] += len(sent)
             counts[2 + bound] += sum(tokens.count_many(sent))
-    return SplitPlan(str(spec), spec.split_model, tuple(jobs), len(documents), counts[0], counts[1], counts[2],
+    return SplitPlan(str(spec), spec.options.answered_by, tuple(jobs), len(documents), counts[0], counts[1], counts[2],
                      counts[3])
 
 

@@ -16,7 +16,7 @@ import time
 from dataclasses import asdict, dataclass, replace
 
 from ..lengths import get_length
-from ..spec import LLM_KIND, SIMILARITY_KINDS, parse_spec
+from ..spec import parse_spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +101,7 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
     from ..data_folder import document_hash
     from ..retrieval.retriever_spec import parse_retriever
     from ..split.llm import document_run
-    from ..split.similarity import chunker_inputs
-    from ..split.splitters import split_document
+    from ..split.splitters import chunker_inputs, split_document
 
     spec, retriever_spec = parse_spec(spec), parse_retriever(retriever)
     o200k = get_length("o200k")
@@ -118,10 +117,10 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
             start = time.perf_counter()
             split_document(document, base, fresh, length, answers=answers)
             seconds += time.perf_counter() - start
-            if base.kind in SIMILARITY_KINDS:
+            if base.embeds_to_split:
                 inputs += chunker_inputs(document, base, analysis, length)
-            elif base.kind == LLM_KIND:  # the split above succeeded, so every answer is kept
-                kept = answers.answers(base.split_model, document_hash(document.text))
+            elif base.needs_answers:  # the split above succeeded, so every answer is kept
+                kept = answers.answers(base.options.answered_by, document_hash(document.text))
                 asked += document_run(document, base, analysis, length, kept).asked
     texts = part.pool(spec).texts()
     dense = retriever_spec.base.kind != "bm25"
@@ -143,10 +142,10 @@ def index_cost(part, spec: str, retriever: str) -> IndexCost:
 def splitter_tokens(part, spec: str, unit: str) -> int:
     """Tokens, in ``unit``, of what ``spec``'s splitter itself embeds over ``part``'s documents
     (the semantic chunker's sentence windows, the cluster chunker's pieces; 0 for the rest)."""
-    from ..split.similarity import chunker_inputs
+    from ..split.splitters import chunker_inputs
 
     spec = parse_spec(spec).base
-    if spec.kind not in SIMILARITY_KINDS:
+    if not spec.embeds_to_split:
         return 0
     split_length, count_length = get_length(spec.unit), get_length(unit)
     return sum(sum(count_length.count_many(chunker_inputs(document, spec, part.analysis(document), split_length)))

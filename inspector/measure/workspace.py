@@ -23,7 +23,7 @@ from ..model import Chunk, Document, ImportProblem, Span, SplitResult
 from ..retrieval.probe import ProbeResult, Query
 from ..retrieval.ranking import Retriever
 from ..retrieval.terms import TermTable
-from ..spec import LLM_KIND, SplitterSpec, parse_spec
+from ..spec import SplitterSpec, parse_spec
 from ..split.address import Address
 from ..split.llm import SplitAnswersMissing
 from ..split.splitters import chunk_spans, split_document
@@ -215,7 +215,7 @@ class Workspace(Analysing, Probing, Engine):
     def cut_answers(self, spec: SplitterSpec):
         """Where ``spec``'s cuts are read from: ``split_answers`` for an ``llm`` spec
         (``ContextLineError`` when this workspace has none), None for any other."""
-        if spec.kind != LLM_KIND:
+        if not spec.needs_answers:
             return None
         if self.split_answers is None:
             raise ContextLineError(f"{spec} cuts where its model's answers say, and this workspace keeps none "

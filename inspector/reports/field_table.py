@@ -26,7 +26,7 @@ def field_rows(section: dict) -> list[dict]:
     for row in section["rows"]:
         spec = parse_spec(row["spec"])
         scores = row["span_scores"][CUT]
-        rows.append({"chunker": spec.kind + "+atoms" * spec.atoms, "size": spec.budget,
+        rows.append({"chunker": spec.kind + spec.options.flags(), "size": spec.budget,
                      "unit": "tokens" if spec.in_tokens else "characters", "overlap": spec.overlap,
                      "recall": scores["recall"], "precision": scores["precision"],
                      "precision_omega": row["precision_omega"], "iou": scores["iou"],

@@ -156,8 +156,7 @@ def fix_specs(spec: SplitterSpec | str, context_model: str = "", mode: str = "ma
     plain = replace(spec, heading_prefix=False, table_header=False, address=False, stamp=DEFAULT_STAMP, context=False,
                     context_model="")
     structure = replace(plain, table_header=True) if spec.kind in STRUCTURED_KINDS else \
-        replace(plain, kind="structured", table_header=True, atoms=False, embed="", threshold=0, piece=0,
-                split_model="")  # what the chunkers by meaning take, structured does not
+        replace(plain, kind="structured", table_header=True, options=None)  # its own options, not the kind's before
     steps = {"none": plain, "structure": structure, "path": replace(structure, heading_prefix=True),
              "address": replace(structure, heading_prefix=None, address=True, stamp=spec.stamp)}
     if context_model:

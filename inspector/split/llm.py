@@ -23,14 +23,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..atoms.analysis import Analysis
-from ..data_folder import document_hash
 from ..errors import ContextLineError
 from ..lengths import Length
 from ..model import Document
 from ..spec import SplitterSpec
 from .address import Address
-from .answers import SplitAnswers, prompt_digest
-from .packing import Packed, Piece, Sizer, pack
+from .answers import prompt_digest
+from .packing import Piece, Sizer
 from .prefixes import prefixer
 from .similarity import cluster_pieces
 
@@ -59,7 +58,8 @@ class SplitAnswersMissing(ContextLineError):
         self.spec, self.document, self.answered = spec, document, answered
         self.next_piece, self.pieces = next_piece, pieces
         super().__init__(
-            f"{spec} needs answers from {spec.split_model} that are not kept for {document} ({answered:,} prompts "
+            f"{spec} needs answers from {spec.options.answered_by} that are not kept for {document} "
+            f"({answered:,} prompts "
             f"answered, piece {next_piece:,} of {pieces:,} next): write them with `chunk-inspector context CORPUS "
             f"--spec '{spec.base}'` (it shows what they cost before sending anything)")
 
@@ -164,22 +164,10 @@ def document_run(document: Document, spec: SplitterSpec, analysis: Analysis, len
     text = document.text
     sizer = Sizer.of(text, length, analysis.memo)
     prefix_at = prefixer(text, spec, analysis, analysis.mode == "seed", sizer, Address.of(document))
-    return replay(text, cluster_pieces(text, spec, analysis, sizer, prefix_at), sizer, WINDOW[spec.in_tokens],
+    return replay(text, cluster_pieces(text, spec, analysis, sizer, prefix_at), sizer, window_for(spec),
                   answers, answer_for)
 
 
-def split_llm(text: str, spec: SplitterSpec, pieces: list[Piece], sizer: Sizer,
-              prefix_at: Callable[[int], str] | None, answers: SplitAnswers) -> list[Packed]:
-    """The ``llm`` chunker's chunks of ``text``, cut where the answers kept in ``answers`` say;
-    ``SplitAnswersMissing`` when one is not kept."""
-    if not text:
-        return []
-    run = replay(text, pieces, sizer, WINDOW[spec.in_tokens], answers.answers(spec.split_model, document_hash(text)))
-    if run.missing is not None:
-        raise SplitAnswersMissing(spec, f"a document of {len(text):,} characters", len(run.asked),
-                                  run.missing.first + 1, len(pieces))
-    separators = spec.separators[1:] or spec.separators
-    out: list[Packed] = []
-    for a, b in zip([0, *run.ends], run.ends):
-        out += pack(pieces[a:b], spec.budget, sizer, prefix_at=prefix_at, separators=separators)
-    return out
+def window_for(spec: SplitterSpec) -> int:
+    """How much of the text one prompt shows the model, in ``spec``'s unit."""
+    return WINDOW[spec.in_tokens]

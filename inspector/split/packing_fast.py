@@ -21,10 +21,6 @@ from typing import Callable
 from ..atoms.analysis import Analysis
 from .packing import Sizer, refine
 from .piece_ends import StructuredBounds, structured_ends, unit_bounds
-from .pieces import heading_sections, split_recursive
-
-#: The splitter kinds this path packs (every markdown kind but ``fixed``, whose windows need no pieces).
-FAST_KINDS = frozenset({"structured", "paragraph", "sentence", "recursive", "heading"})
 
 
 class Columns:
@@ -103,42 +99,44 @@ def _in_atom(bounds: StructuredBounds) -> Callable[[int], bool]:
     return atomic
 
 
-def packed_columns(text: str, spec, analysis: Analysis, sizer: Sizer,
-                   prefix_at: Callable[[int], str] | None) -> Columns | None:
-    """What ``splitters.split_spans`` gives for a markdown splitter other than ``fixed`` under
-    a character budget without overlap, as columns; None for other splitters and where the
-    shortcut does not apply."""
-    if spec.kind not in FAST_KINDS:
-        return None
+def packed_units(text: str, budget: int, analysis: Analysis, sizer: Sizer, prefix_at: Callable[[int], str] | None,
+                 separators: tuple[str, ...], key: str) -> Columns | None:
+    """The ``paragraphs`` or sentence ``units`` tiling the text, packed; None where the
+    shortcut does not apply (units out of order or overlapping)."""
     if not text:
         return Columns([], [], None)
-    separators = spec.separators[1:] or spec.separators
-    atomic = None
-    if spec.kind == "structured":
-        found = structured_ends(text, spec.budget, analysis, prefix_at)
-        if found is None:
-            return None
-        ends, bounds = found
-        atomic = _in_atom(bounds)
-    elif spec.kind == "recursive":
-        ends = [0, *(y for _, y in split_recursive(text, 0, len(text), spec.separators, spec.budget, sizer))]
-    elif spec.kind == "heading":
-        # Each section is packed on its own, so a chunk never runs across a heading.
-        starts: list[int] = []
-        chunk_ends: list[int] = []
-        prefixes: list[str] | None = [] if prefix_at is not None else None
-        for a, b in heading_sections(text, analysis):
-            section = [a, *(y for _, y in split_recursive(text, a, b, spec.separators, spec.budget, sizer))]
-            columns = pack_chars(section, spec.budget, sizer, prefix_at, separators)
-            starts += columns.starts
-            chunk_ends += columns.ends
-            if prefixes is not None:
-                prefixes += columns.prefixes
-        return Columns(starts, chunk_ends, prefixes)
-    else:
-        units = unit_bounds(text, analysis, "units" if spec.kind == "sentence" else "paragraphs")
-        if units is None:
-            return None
-        ends = [0]
-        units.gap_ends(0, len(text), ends)
-    return pack_chars(ends, spec.budget, sizer, prefix_at, separators, atomic)
+    units = unit_bounds(text, analysis, key)
+    if units is None:
+        return None
+    ends = [0]
+    units.gap_ends(0, len(text), ends)
+    return pack_chars(ends, budget, sizer, prefix_at, separators)
+
+
+def packed_structured(text: str, budget: int, analysis: Analysis, sizer: Sizer,
+                      prefix_at: Callable[[int], str] | None, separators: tuple[str, ...]) -> Columns | None:
+    """The structured pieces (atoms whole, units between them) packed; None where the shortcut
+    does not apply (atom pieces not tiling their atom)."""
+    if not text:
+        return Columns([], [], None)
+    found = structured_ends(text, budget, analysis, prefix_at)
+    if found is None:
+        return None
+    ends, bounds = found
+    return pack_chars(ends, budget, sizer, prefix_at, separators, _in_atom(bounds))
+
+
+def packed_sections(text: str, sections: list[tuple[int, int]], recursive: Callable[[int, int], list[tuple[int, int]]],
+                    budget: int, sizer: Sizer, prefix_at: Callable[[int], str] | None,
+                    separators: tuple[str, ...]) -> Columns:
+    """Each section's ``recursive`` pieces packed on its own, so a chunk never runs across a heading."""
+    starts: list[int] = []
+    chunk_ends: list[int] = []
+    prefixes: list[str] | None = [] if prefix_at is not None else None
+    for a, b in sections:
+        columns = pack_chars([a, *(y for _, y in recursive(a, b))], budget, sizer, prefix_at, separators)
+        starts += columns.starts
+        chunk_ends += columns.ends
+        if prefixes is not None:
+            prefixes += columns.prefixes
+    return Columns(starts, chunk_ends, prefixes)

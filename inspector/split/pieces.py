@@ -1,11 +1,11 @@
-"""The general path of every built-in splitter: cut the text into pieces, then pack them.
+"""The pieces the kinds cut a text into before packing (``split.job`` hands them out).
 
 The article's splitters (``seed`` mode) cut into its paragraphs, sentences, recursive
-separators or structured pieces and pack them with its own packer, quirks included. The
-markdown-aware ones cut into pieces that tile the text (sentence units, atoms whole, an
-over-budget table between rows, an over-budget fence between lines) and pack them with
-``packing.pack``, which carries overlap, pays for prefixes and checks token budgets.
-``splitters`` takes a faster road where it can (``packing_fast``) and comes here otherwise.
+separators or structured pieces (``article_structured_pieces``) and pack them with its own
+packer, quirks included. The markdown-aware ones cut into pieces that tile the text (sentence
+units, atoms whole, an over-budget table between rows, an over-budget fence between lines) and
+pack them with ``packing.pack``, which carries overlap, pays for prefixes and checks token
+budgets. ``fixed_windows`` needs no pieces.
 """
 
 from __future__ import annotations
@@ -16,57 +16,10 @@ from itertools import chain
 from ..atoms.analysis import Analysis
 from ..model import Span
 from ..spec import SplitterSpec
-from .address import Address
-from .packing import Packed, Piece, Sizer, pack, tile_text
-from .packing_seed import SeedPieces, pack_seed
+from .packing import Packed, Piece, Sizer, tile_text
 from .piece_ends import fitting_part
-from .prefixes import prefixer
 
-
-def split_general(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
-                  address: Address | None = None) -> list[Packed]:
-    """Any built-in splitter's chunks the general way: pieces built and packed one by one."""
-    seed = analysis.mode == "seed"
-    prefix_at = prefixer(text, spec, analysis, seed, sizer, address)
-    if spec.kind == "fixed":
-        return _fixed(text, spec, sizer, prefix_at, seed)
-    if seed and not spec.overlap:
-        spans = seed_spans(text, spec, analysis, sizer)
-        if spans is not None:
-            return [Packed(a, b, prefix_at(a) if prefix_at else "") for a, b in spans]
-    if not text:
-        return []
-    if spec.kind == "heading":
-        return _heading(text, spec, analysis, sizer, prefix_at)
-    pieces = markdown_pieces(text, spec, analysis, sizer, prefix_at)
-    return pack(pieces, spec.budget, sizer, overlap=spec.overlap, prefix_at=prefix_at,
-                separators=spec.separators[1:] or spec.separators)
-
-
-# -- the article's splitters ----------------------------------------------------------------
-
-def seed_spans(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer) -> list[Span] | None:
-    budget = spec.budget
-    if spec.kind == "paragraph":
-        return pack_seed(_seed_pieces(analysis, "paragraph", lambda: analysis.paragraphs), budget, sizer)
-    if spec.kind == "sentence":
-        return pack_seed(_seed_pieces(analysis, "sentence", lambda: analysis.sentences), budget, sizer)
-    if spec.kind == "recursive":
-        return pack_seed(split_recursive(text, 0, len(text), spec.separators, budget, sizer), budget, sizer)
-    if spec.kind == "structured":
-        pieces = _seed_pieces(analysis, "structured", lambda: _seed_structured_pieces(text, analysis))
-        return pack_seed(pieces, budget, sizer)
-    return None
-
-
-def _seed_pieces(analysis: Analysis, kind: str, make) -> SeedPieces:
-    """A splitter's pieces, made once per document and reused for every budget."""
-    key = f"seed_pieces:{kind}"
-    found = analysis.memo.get(key)
-    if found is None:
-        found = analysis.memo[key] = SeedPieces(make())
-    return found
-
+# -- cuts by separator, and the article's structured pieces ---------------------------------
 
 def split_recursive(text: str, a: int, b: int, separators: tuple[str, ...], budget: int,
                     sizer: Sizer) -> list[Span]:
@@ -91,7 +44,7 @@ def split_recursive(text: str, a: int, b: int, separators: tuple[str, ...], budg
     return out
 
 
-def _seed_structured_pieces(text: str, analysis: Analysis) -> list[Span]:
+def article_structured_pieces(text: str, analysis: Analysis) -> list[Span]:
     """Fences and tables whole, sentences (and the gaps between them) elsewhere."""
     hard = sorted(list(analysis.atoms["code"]) + list(analysis.atoms["table"]))
     sentences = analysis.sentences
@@ -119,7 +72,8 @@ def _gap_pieces(sentences: tuple[Span, ...], a: int, b: int) -> list[Span]:
 
 # -- fixed windows --------------------------------------------------------------------------
 
-def _fixed(text, spec, sizer, prefix_at, seed) -> list[Packed]:
+def fixed_windows(text: str, spec: SplitterSpec, sizer: Sizer, prefix_at, seed: bool) -> list[Packed]:
+    """Windows of the budget (prefix included), each starting ``budget - overlap`` after the one before."""
     n = len(text)
     if sizer.is_chars and prefix_at is None:
         step = max(1, spec.budget - spec.overlap)
@@ -164,19 +118,6 @@ def markdown_units(analysis: Analysis) -> list[Span]:
             k += 1
         out += inside or [(a, b)]
     return out
-
-
-def markdown_pieces(text, spec, analysis, sizer, prefix_at) -> list[Piece]:
-    n = len(text)
-    if spec.kind == "paragraph":
-        return [Piece(a, b) for a, b in tile_text(text, analysis.paragraphs, 0, n)]
-    if spec.kind == "sentence":
-        return [Piece(a, b) for a, b in tile_text(text, markdown_units(analysis), 0, n)]
-    if spec.kind == "recursive":
-        return [Piece(a, b) for a, b in split_recursive(text, 0, n, spec.separators, spec.budget, sizer)]
-    if spec.kind == "structured":
-        return structured_pieces(text, spec, analysis, sizer, prefix_at)
-    raise ValueError(f"no pieces for splitter kind {spec.kind!r}")
 
 
 def structured_pieces(text, spec, analysis, sizer, prefix_at, units: list[Span] | None = None) -> list[Piece]:
@@ -229,12 +170,3 @@ def heading_sections(text: str, analysis: Analysis) -> list[Span]:
         starts = starts[1:]  # blank lines before the first heading belong to its section
     bounds = [0] + starts + [len(text)]
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
-
-
-def _heading(text, spec, analysis, sizer, prefix_at) -> list[Packed]:
-    out: list[Packed] = []
-    for a, b in heading_sections(text, analysis):
-        pieces = [Piece(x, y) for x, y in split_recursive(text, a, b, spec.separators, spec.budget, sizer)]
-        out += pack(pieces, spec.budget, sizer, overlap=spec.overlap, prefix_at=prefix_at,
-                    separators=spec.separators[1:] or spec.separators)
-    return out

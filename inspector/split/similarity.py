@@ -27,16 +27,11 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..atoms.analysis import Analysis
-from ..lengths import Length
-from ..model import Document, Span
+from ..model import Span
 from ..retrieval.opening import embedder_of
 from ..retrieval.retriever_spec import RetrieverSpec
-from ..spec import SplitterSpec
-from .address import Address
-from .packing import Packed, Piece, Sizer, pack
+from .packing import Piece, Sizer, pack
 from .pieces import split_recursive, structured_pieces
-from .prefixes import prefixer
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,39 +48,6 @@ def similarity_embedder(model: str):
     return embedder_of(RetrieverSpec("dense", model))
 
 
-def split_similar(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
-                  prefix_at: Callable[[int], str] | None) -> list[Packed]:
-    """A ``semantic`` or ``cluster`` chunker's chunks of one text."""
-    if not text:
-        return []
-    if spec.kind == "semantic":
-        pieces = semantic_pieces(text, spec, analysis, sizer, prefix_at)
-        groups = semantic_groups(text, pieces, spec.percentile, similarity_embedder(spec.embed_model).embed)
-    else:
-        pieces = cluster_pieces(text, spec, analysis, sizer, prefix_at)
-        vectors = similarity_embedder(spec.embed_model).embed([text[p.start:p.end] for p in pieces])
-        ends = cluster_ends(pieces, _unit_rows(vectors), spec.budget, spec.budget // spec.piece_size, sizer)
-        groups = [pieces[a:b] for a, b in zip([0, *ends], ends)]
-    separators = spec.separators[1:] or spec.separators
-    out: list[Packed] = []
-    for group in groups:
-        out += pack(group, spec.budget, sizer, prefix_at=prefix_at, separators=separators)
-    return out
-
-
-def chunker_inputs(document: Document, spec: SplitterSpec, analysis: Analysis, length: Length) -> list[str]:
-    """The texts a similarity chunker embeds to split ``document`` (what its index-time cost counts)."""
-    text = document.text
-    if not text:
-        return []
-    sizer = Sizer.of(text, length, analysis.memo)
-    prefix_at = prefixer(text, spec, analysis, analysis.mode == "seed", sizer, Address.of(document))
-    if spec.kind == "semantic":
-        pieces = semantic_pieces(text, spec, analysis, sizer, prefix_at)
-        return windows(text, pieces) if len(pieces) >= 3 else []
-    return [text[p.start:p.end] for p in cluster_pieces(text, spec, analysis, sizer, prefix_at)]
-
-
 def sentences(text: str, start: int, end: int) -> list[Span]:
     """``text[start:end]`` cut after each sentence end, tiling it."""
     bounds = [m.end() for m in SENTENCE_END.finditer(text, start, end) if m.end() < end]
@@ -94,7 +56,7 @@ def sentences(text: str, start: int, end: int) -> list[Span]:
 
 def semantic_pieces(text, spec, analysis, sizer, prefix_at) -> list[Piece]:
     """The semantic chunker's sentences, tiling the text; with ``+atoms`` fences and tables whole."""
-    if spec.atoms:
+    if spec.options.atoms:
         return structured_pieces(text, spec, analysis, sizer, prefix_at, units=sentences(text, 0, len(text)))
     return [Piece(a, b) for a, b in sentences(text, 0, len(text))]
 
@@ -107,14 +69,14 @@ def semantic_groups(text: str, pieces: list[Piece], percentile: int,
 
     if len(pieces) < 3:
         return [pieces]
-    vectors = _unit_rows(embed(windows(text, pieces)))
+    vectors = unit_rows(embed(neighbourhoods(text, pieces)))
     distances = 1.0 - np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
     threshold = np.percentile(distances, percentile)
     breaks = [i + 1 for i in np.flatnonzero(distances > threshold).tolist()]
     return [pieces[a:b] for a, b in zip([0, *breaks], [*breaks, len(pieces)])]
 
 
-def windows(text: str, pieces: list[Piece]) -> list[str]:
+def neighbourhoods(text: str, pieces: list[Piece]) -> list[str]:
     """Each piece with the one before and the one after it (LangChain's ``buffer_size=1``)."""
     last = len(pieces) - 1
     return [text[pieces[max(0, i - 1)].start:pieces[min(last, i + 1)].end] for i in range(len(pieces))]
@@ -124,12 +86,13 @@ def cluster_pieces(text, spec, analysis, sizer, prefix_at) -> list[Piece]:
     """The cluster chunker's pieces: the text cut at Chroma's separators and merged up to the
     piece size; with ``+atoms`` a fence or table is never split between pieces."""
     n = len(text)
-    if spec.atoms:
+    size = spec.options.piece_size(spec)
+    if spec.options.atoms:
         small = structured_pieces(text, spec, analysis, sizer, prefix_at,
-                                  units=split_recursive(text, 0, n, CLUSTER_SEPARATORS, spec.piece_size, sizer))
+                                  units=split_recursive(text, 0, n, CLUSTER_SEPARATORS, size, sizer))
     else:
-        small = [Piece(a, b) for a, b in split_recursive(text, 0, n, CLUSTER_SEPARATORS, spec.piece_size, sizer)]
-    merged = pack(small, spec.piece_size, sizer, separators=CLUSTER_SEPARATORS)
+        small = [Piece(a, b) for a, b in split_recursive(text, 0, n, CLUSTER_SEPARATORS, size, sizer)]
+    merged = pack(small, size, sizer, separators=CLUSTER_SEPARATORS)
     atomic = [(p.start, p.end) for p in small if p.atomic]
     out = []
     k = 0
@@ -181,7 +144,7 @@ def cluster_ends(pieces: list[Piece], vectors: np.ndarray, budget: int, most: in
     return ends[::-1]
 
 
-def _unit_rows(vectors) -> np.ndarray:
+def unit_rows(vectors) -> np.ndarray:
     """Rows scaled to length 1 (a zero row, from a text with no known word, stays zero)."""
     import numpy as np
 

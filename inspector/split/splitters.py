@@ -13,18 +13,17 @@ from itertools import repeat
 
 from ..atoms.analysis import Analysis
 from ..atoms.detect import analyze
-from ..errors import ContextLineError, SpecError
+from ..errors import SpecError
+from ..kinds import Kind, kind_named
 from ..lengths import Length, get_length
 from ..model import Document, Span, SplitResult, make_chunks, mode_tag
-from ..spec import LLM_KIND, SIMILARITY_KINDS, SplitterSpec, parse_spec
+from ..spec import SplitterSpec, parse_spec
 from .address import Address
 from .answers import SplitAnswers
-from .llm import SplitAnswersMissing, split_llm
+from .job import SplitJob
+from .llm import SplitAnswersMissing
 from .packing import Packed, Sizer
-from .packing_fast import FAST_KINDS, Columns, packed_columns
-from .pieces import seed_spans, split_general
-from .prefixes import prefixer
-from .similarity import cluster_pieces, split_similar
+from .packing_fast import Columns
 
 
 def split_document(
@@ -49,7 +48,7 @@ def split_document(
         return split_with_adapter(spec.kind, document, spec.budget, spec.overlap, unit=length,
                                   analysis=analysis, mode=mode)
     analysis = analysis or analyze(document.text, mode)
-    if spec.kind == LLM_KIND and answers is None:
+    if spec.needs_answers and answers is None:
         from ..data_folder import data_folder
 
         answers = SplitAnswers(data_folder())
@@ -72,9 +71,10 @@ def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
     Measuring many configurations over a corpus needs only these; the article's character
     splitters go straight from pieces to spans.
     """
-    if (analysis.mode == "seed" and length.unit == "characters"
+    kind = _kind(spec)
+    if (kind.article is not None and analysis.mode == "seed" and length.unit == "characters"
             and not (spec.prefixes_path or spec.table_header or spec.address)):
-        spans = _seed_char_spans(text, spec, analysis)
+        spans = kind.article(SplitJob(text, spec, analysis, Sizer(text)))
         if spans is not None:
             return spans, None, sum(1 for a, b in spans if b - a > spec.budget)
     columns, oversized = split_columns(text, spec, analysis, length, address, answers)
@@ -83,15 +83,11 @@ def chunk_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Lengt
             len(oversized))
 
 
-def _seed_char_spans(text: str, spec: SplitterSpec, analysis: Analysis) -> list[Span] | None:
-    """``split_spans``'s own result for an article splitter in characters without prefixes."""
-    if spec.kind == "fixed":
-        step = max(1, spec.budget - spec.overlap)
-        n = len(text)
-        return [(i, min(i + spec.budget, n)) for i in range(0, n, step)]
-    if spec.overlap:
-        return None
-    return seed_spans(text, spec, analysis, Sizer(text))
+def _kind(spec: SplitterSpec) -> Kind:
+    kind = kind_named(spec.kind)
+    if kind is None:
+        raise SpecError(f"{spec} is not a splitter kind this library splits with")
+    return kind
 
 
 def _oversized(text: str, packed: list[Packed], budget: int, length: Length) -> list[int]:
@@ -111,8 +107,8 @@ def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Len
     """Chunk spans and prefixes for one text as columns, with the indexes of the oversized
     chunks; the engine behind ``split_document``. ``address`` names the text's document
     for ``+address`` stamps; ``answers`` keeps what places an ``llm`` spec's cuts."""
-    sizer = Sizer.of(text, length, analysis.memo)
-    columns = _fast_columns(text, spec, analysis, sizer, address)
+    job = SplitJob(text, spec, analysis, Sizer.of(text, length, analysis.memo), address, answers)
+    columns = fast_columns(job)
     if columns is not None:
         budget = spec.budget
         if columns.prefixes is None:
@@ -121,7 +117,7 @@ def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Len
             oversized = [i for i, (a, b, p) in enumerate(zip(columns.starts, columns.ends, columns.prefixes))
                          if len(p) + b - a > budget]
         return columns, oversized
-    packed = _general(text, spec, analysis, sizer, address, answers)
+    packed = general_chunks(job)
     prefixes = [p.prefix for p in packed]
     columns = Columns([p.start for p in packed], [p.end for p in packed], prefixes if any(prefixes) else None)
     return columns, _oversized(text, packed, spec.budget, length)
@@ -130,34 +126,36 @@ def split_columns(text: str, spec: SplitterSpec, analysis: Analysis, length: Len
 def split_spans(text: str, spec: SplitterSpec, analysis: Analysis, length: Length,
                 address: Address | None = None, answers: SplitAnswers | None = None) -> list[Packed]:
     """Chunk spans (with prefixes) for one text, as ``Packed`` values."""
-    sizer = Sizer.of(text, length, analysis.memo)
-    columns = _fast_columns(text, spec, analysis, sizer, address)
+    job = SplitJob(text, spec, analysis, Sizer.of(text, length, analysis.memo), address, answers)
+    columns = fast_columns(job)
     if columns is None:
-        return _general(text, spec, analysis, sizer, address, answers)
+        return general_chunks(job)
     # The packer flags a chunk oversized exactly when one piece alone overfills its room.
     return [Packed(a, b, p, b - a > max(1, spec.budget - len(p)))
             for a, b, p in zip(columns.starts, columns.ends, columns.prefixes or repeat(""))]
 
 
-def _general(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
-             address: Address | None = None, answers: SplitAnswers | None = None) -> list[Packed]:
-    """Chunks made piece by piece: by the chunkers that cut by meaning, or the general path of the rest."""
-    if spec.kind in SIMILARITY_KINDS:
-        return split_similar(text, spec, analysis, sizer,
-                             prefixer(text, spec, analysis, analysis.mode == "seed", sizer, address))
-    if spec.kind == LLM_KIND:
-        if answers is None:
-            raise ContextLineError(f"{spec} cuts where its model's kept answers say, and none were given to read")
-        prefix_at = prefixer(text, spec, analysis, analysis.mode == "seed", sizer, address)
-        return split_llm(text, spec, cluster_pieces(text, spec, analysis, sizer, prefix_at), sizer, prefix_at,
-                         answers)
-    return split_general(text, spec, analysis, sizer, address)
+def general_chunks(job: SplitJob) -> list[Packed]:
+    """A text's chunks piece by piece, the way every kind can: its split."""
+    return _kind(job.spec).split(job)
 
 
-def _fast_columns(text: str, spec: SplitterSpec, analysis: Analysis, sizer: Sizer,
-                  address: Address | None = None) -> Columns | None:
-    """``packing_fast``'s result where it applies: markdown splits other than ``fixed`` under a
-    character budget without overlap."""
-    if spec.kind not in FAST_KINDS or spec.overlap or not sizer.is_chars or analysis.mode != "markdown":
+def fast_columns(job: SplitJob) -> Columns | None:
+    """A kind's chunks the fast way where it has one and it applies (markdown mode, a character
+    budget, no overlap); None sends the split down the general path, to the same chunks."""
+    fast = _kind(job.spec).fast
+    if fast is None or job.spec.overlap or not job.sizer.is_chars or job.analysis.mode != "markdown":
         return None
-    return packed_columns(text, spec, analysis, sizer, prefixer(text, spec, analysis, False, sizer, address))
+    if not job.text:
+        return Columns([], [], None)
+    return fast(job)
+
+
+def chunker_inputs(document: Document, spec: SplitterSpec, analysis: Analysis, length: Length) -> list[str]:
+    """The texts a chunker that embeds to split reads for ``document`` (what its index-time cost
+    counts); none for a kind that embeds nothing."""
+    embedded = _kind(spec).embedded
+    if embedded is None:
+        return []
+    text = document.text
+    return embedded(SplitJob(text, spec, analysis, Sizer.of(text, length, analysis.memo), Address.of(document)))

@@ -18,8 +18,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import SpecError
+from ..kinds import offered_kinds
 from ..limits import MAX_SPACE_BYTES, read_limited
-from ..spec import KINDS, SplitterSpec, parse_spec
+from ..spec import SplitterSpec, parse_spec
 
 DEFAULT_KINDS: tuple[str, ...] = ("structured", "recursive", "sentence", "paragraph", "heading", "fixed")
 DEFAULT_BUDGETS: tuple[int, ...] = (400, 800, 1200, 1600)
@@ -62,9 +63,9 @@ class Space:
 
     def problem(self) -> str | None:
         """Why this space cannot be searched, or None."""
-        unknown = [kind for kind in self.kinds if kind not in KINDS]
+        unknown = [kind for kind in self.kinds if kind not in offered_kinds()]
         if unknown:
-            return f"unknown splitter {unknown[0]!r} in the space; kinds are {', '.join(KINDS)}"
+            return f"unknown splitter {unknown[0]!r} in the space; kinds are {', '.join(offered_kinds())}"
         if any(not isinstance(b, int) or isinstance(b, bool) or b <= 0 for b in self.budgets):
             return "budgets must be positive whole numbers"
         if any(not isinstance(o, (int, float)) or isinstance(o, bool) or o < 0 for o in self.overlaps):

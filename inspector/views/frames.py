@@ -12,6 +12,7 @@ import pandas as pd
 
 from ..atoms.analysis import Analysis
 from ..corpus.load import Corpus, load_uploads
+from ..kinds import offered_kinds
 from ..lengths import Length
 from ..limits import MAX_DOCUMENT_BYTES, MAX_UPLOAD_BYTES
 from ..measure.sizes import CapReport, SizeStats, cap_report
@@ -19,7 +20,7 @@ from ..measure.survival import CutAtom, cut_atoms, survival, uncovered
 from ..measure.workspace import Workspace
 from ..model import ATOM_KINDS, Document, SplitResult
 from ..reports.article import build_report
-from ..spec import ARTICLE_SPECS, KINDS, MAX_BUDGET, SplitterSpec, parse_spec
+from ..spec import ARTICLE_SPECS, MAX_BUDGET, SplitterSpec, parse_spec
 from ..split.splitters import split_document
 from .intervals import bound_columns, bound_values
 from .text import first_words
@@ -46,12 +47,12 @@ def compare_suggestions(budget: int = 800, unit: str = "chars", adapters: Sequen
     recursive ones with a 15% overlap, and each installed library's splitter (``adapters``)."""
     half, twice = max(1, budget // 2), min(MAX_BUDGET, budget * 2)
     overlap = budget * 15 // 100
-    specs = [SplitterSpec(kind, budget, unit) for kind in KINDS]
+    specs = [SplitterSpec(kind, budget, unit) for kind in offered_kinds()]
     specs += [SplitterSpec("structured", budget, unit, heading_prefix=path, address=address)
               for path, address in ((True, False), (False, True), (True, True))]
     if 0 < overlap < budget:
         specs += [SplitterSpec(kind, budget, unit, overlap) for kind in ("fixed", "recursive")]
-    specs += [SplitterSpec(kind, size, unit) for size in (half, twice) for kind in KINDS]
+    specs += [SplitterSpec(kind, size, unit) for size in (half, twice) for kind in offered_kinds()]
     specs += [SplitterSpec(name, budget, unit) for name in adapters]
     return tuple(dict.fromkeys(str(s) for s in specs))
 

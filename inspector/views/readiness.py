@@ -4,13 +4,13 @@ an ``llm`` chunker's cuts are written beforehand (``chunk-inspector context``), 
 from __future__ import annotations
 
 from ..errors import ContextLineError
-from ..spec import LLM_KIND, SplitterSpec
+from ..spec import SplitterSpec
 
 
 def cuts_problem(workspace, spec: SplitterSpec) -> str | None:
     """Why ``spec``'s chunks cannot be made on ``workspace``'s documents (an answer of its model
     not kept), or None; made, they stay in the workspace for the page."""
-    if spec.kind != LLM_KIND:
+    if not spec.needs_answers:
         return None
     try:
         workspace.split(spec)

@@ -17,9 +17,11 @@ from ..errors import RetrieverError, SpecError
 from ..lengths import LENGTH_NAMES, MINILM_UNIT
 from ..model import MODES
 from ..retrieval.retriever_spec import RetrieverSpec
-from ..spec import DEFAULT_STAMP, IMPORTED, LLM_KIND, MAX_BUDGET, SIMILARITY_KINDS, SWEEP_BUDGETS, SplitterSpec
+from ..spec import IMPORTED, MAX_BUDGET, SWEEP_BUDGETS, SplitterSpec
 from .retrievers import checked_retriever, retriever_problem
 
+#: The splitter the app opens with.
+DEFAULT_SPLITTER = SplitterSpec("structured", 800)
 #: Corpus values that are not folders.
 SAMPLE, UPLOAD, PASTE = "sample", "upload", "paste"
 
@@ -52,51 +54,12 @@ class AppState:
     doc: str = ""
     """Id of the document shown on the Document page; empty means the corpus's first."""
 
-    kind: str = "structured"
-    """Splitter family, one of ``KINDS`` (or an ``ext-`` adapter, or ``imported``)."""
+    splitter: SplitterSpec = DEFAULT_SPLITTER
+    """The splitter, one of ours or another library's, whole: its kind's own options included."""
 
     chunk_set: str = ""
-    """With ``kind="imported"``: the id of the stored chunk set; budget, overlap and flags
-    are then kept for when a splitter is chosen again, not used."""
-
-    budget: int = 800
-    """Largest chunk, in ``unit``."""
-
-    unit: str = "chars"
-    """``chars``, ``o200k``, ``cl100k`` or ``upload:<hash>`` for an uploaded tokenizer.json."""
-
-    overlap: int = 0
-    """How much of a chunk the next one repeats, in ``unit``."""
-
-    heading_prefix: bool | None = None
-    """Prefix chunks with their heading path; ``None``: the splitter's default."""
-
-    table_header: bool | None = None
-    """Repeat a table's header on chunks starting mid-table; ``None``: the splitter's default."""
-
-    address: bool = False
-    """Stamp each chunk with its document's address (title › heading path · version · updated)."""
-
-    stamp: str = DEFAULT_STAMP
-    """How the address stamp is laid out (``spec.STAMP_FIELDS``)."""
-
-    context_model: str = ""
-    """Put the context lines this model wrote before each chunk (``+context;llm=``); empty: none."""
-
-    atoms: bool = False
-    """For the semantic and cluster chunkers: keep code blocks and tables whole (``+atoms``)."""
-
-    similarity_model: str = ""
-    """For the semantic and cluster chunkers: the model that embeds their pieces (``;embed=``)."""
-
-    threshold: int = 0
-    """For the semantic chunker: its breakpoint percentile (``;threshold=``); 0: its default."""
-
-    piece: int = 0
-    """For the cluster and llm chunkers: the size of their pieces (``;piece=``); 0: the default."""
-
-    split_model: str = ""
-    """For the llm chunker: the chat model whose kept answers place its cuts (``;llm=``)."""
+    """The id of a stored chunk set shown in place of ``splitter`` (which stays, for when a
+    splitter is chosen again); empty: none."""
 
     lane_b: str = ""
     """Spec string of a second splitter drawn beside the first; empty: side-by-side is off."""
@@ -123,21 +86,25 @@ class AppState:
     keep_front_matter: bool = False
     """Read the corpus with its front matter in the text, as pipelines reading raw files do."""
 
+    @property
+    def kind(self) -> str:
+        """The splitter's kind, or ``imported`` while a chunk set is shown."""
+        return IMPORTED if self.chunk_set else self.splitter.kind
+
+    @property
+    def budget(self) -> int:
+        return self.splitter.budget
+
+    @property
+    def unit(self) -> str:
+        """What sizes count in: the splitter's unit (an imported set's sizes count in it too)."""
+        return self.splitter.unit
+
     def spec(self) -> SplitterSpec:
-        """The splitter these settings describe; ``SpecError`` says why when they cannot run."""
+        """The chunks these settings show: the chunk set's, or the splitter's; ``SpecError`` when
+        the unit cannot be counted in here."""
         if self.unit == "chars" or self.unit in LENGTH_NAMES or UPLOAD_UNIT.match(self.unit):
-            if self.kind == IMPORTED:
-                return SplitterSpec.imported(self.chunk_set, self.unit)
-            similar, by_llm = self.kind in SIMILARITY_KINDS, self.kind == LLM_KIND
-            return SplitterSpec(kind=self.kind, budget=self.budget, unit=self.unit, overlap=self.overlap,
-                                heading_prefix=self.heading_prefix, table_header=self.table_header,
-                                address=self.address, stamp=self.stamp if self.address else DEFAULT_STAMP,
-                                context=bool(self.context_model), context_model=self.context_model,
-                                atoms=(similar or by_llm) and self.atoms,
-                                embed=self.similarity_model if similar else "",
-                                threshold=self.threshold if self.kind == "semantic" else 0,
-                                piece=self.piece if self.kind in ("cluster", LLM_KIND) else 0,
-                                split_model=self.split_model if by_llm else "")
+            return SplitterSpec.imported(self.chunk_set, self.unit) if self.chunk_set else self.splitter
         raise SpecError(f"unknown unit {self.unit!r}; choose chars, o200k, cl100k or upload a tokenizer.json")
 
     def spec_problem(self) -> str | None:
@@ -149,14 +116,10 @@ class AppState:
         return None
 
     def with_spec(self, spec: SplitterSpec) -> "AppState":
-        """These settings with the splitter fields taken from ``spec``."""
-        if spec.is_imported:  # the budget and flags stay for the next built-in splitter
-            return replace(self, kind=spec.kind, chunk_set=spec.chunk_set, unit=spec.unit)
-        return replace(self, chunk_set="", kind=spec.kind, budget=spec.budget, unit=spec.unit, overlap=spec.overlap,
-                       heading_prefix=spec.heading_prefix, table_header=spec.table_header, address=spec.address,
-                       stamp=spec.stamp, context_model=spec.context_model if spec.context else "",
-                       atoms=spec.atoms, similarity_model=spec.embed, threshold=spec.threshold, piece=spec.piece,
-                       split_model=spec.split_model or self.split_model)
+        """These settings showing ``spec``'s chunks (a chunk set's keep the splitter, in its unit)."""
+        if spec.is_imported:
+            return replace(self, chunk_set=spec.chunk_set, splitter=replace(self.splitter, unit=spec.unit))
+        return replace(self, chunk_set="", splitter=spec)
 
     def second_lane(self) -> str:
         """The spec a second lane opens with: the other of the two plain splitters at this budget,
@@ -442,8 +405,8 @@ def checked_spec(text: str, uploaded_units: Sequence[str] = ()) -> SplitterSpec:
         if not model:
             raise SpecError(f"+context needs the model that wrote the lines: add ;llm=MODEL (or set {ENV_MODEL})")
         spec = replace(spec, context_model=model)
-    if spec.kind in SIMILARITY_KINDS:
-        problem = retriever_problem(RetrieverSpec("dense", spec.embed_model))
+    if spec.options.embedder:
+        problem = retriever_problem(RetrieverSpec("dense", spec.options.embedder))
         if problem:
-            raise SpecError(f"the {spec.kind} chunker cannot embed with {spec.embed_model}: {problem}")
+            raise SpecError(f"the {spec.kind} chunker cannot embed with {spec.options.embedder}: {problem}")
     return spec

@@ -251,11 +251,11 @@ def test_a_similarity_chunker_gets_its_own_settings_and_they_reach_the_link():
     at = app({"spec": "cluster:400t+atoms;piece=40"})
     assert_clean(at)
     assert at.selectbox(key="kind").value == "cluster"
-    assert at.checkbox(key="atoms").value is True and at.number_input(key="piece").value == 40
+    assert at.checkbox(key="option_atoms").value is True and at.number_input(key="option_piece").value == 40
     assert at.number_input(key="overlap").disabled
-    assert at.selectbox(key="similarity_model").options == ["wordllama"]
+    assert at.selectbox(key="option_embed").options == ["wordllama"]
     at.selectbox(key="kind").set_value("semantic").run()
-    at.number_input(key="threshold").set_value(90).run()
+    at.number_input(key="option_threshold").set_value(90).run()
     assert_clean(at)
     assert at.query_params["spec"] == "semantic:400t+atoms;threshold=90"
     assert any("semantic:400t+atoms;threshold=90" in plain(c.value) for c in at.caption)
@@ -275,8 +275,8 @@ def test_an_llm_chunker_reads_its_kept_cuts_and_says_how_to_write_missing_ones(i
     link = "llm:1200+atoms;llm=tiny"
     at = app({"spec": link})
     assert_clean(at)
-    assert at.selectbox(key="kind").value == "llm" and at.text_input(key="split_model").value == "tiny"
-    assert at.number_input(key="overlap").disabled and at.checkbox(key="atoms").value is True
+    assert at.selectbox(key="kind").value == "llm" and at.text_input(key="option_model").value == "tiny"
+    assert at.number_input(key="overlap").disabled and at.checkbox(key="option_atoms").value is True
     assert any(f"chunk-inspector context CORPUS --spec '{link}'" in e for e in errors(at)), errors(at)
     assert not at.get("plotly_chart"), "nothing drawn without the cuts"
     spec, store = SplitterSpec.parse(link), SplitAnswers(isolated_app)
@@ -289,7 +289,7 @@ def test_an_llm_chunker_reads_its_kept_cuts_and_says_how_to_write_missing_ones(i
     assert_clean(at)
     assert not errors(at) and at.query_params["spec"] == link
     assert metrics(at)["Cut atoms"] == str(expected_cuts(link)) and "ci-overlay" in drawing(at)
-    at.text_input(key="split_model").set_value("other").run()
+    at.text_input(key="option_model").set_value("other").run()
     assert any("needs answers from other" in e for e in errors(at)), errors(at)
     assert at.query_params["spec"] == "llm:1200+atoms;llm=other"
     at = app({"spec": link, "budgets": "400,1200,1600", "cmp": ["structured:1200", link, "llm:400;llm=tiny"]})

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from inspector import get_length, split_document
-from inspector.spec import KINDS
+from inspector.kinds import offered_kinds
 from tests.support.drop_in import without
 
 pytest.importorskip("chonkie")
 from inspector.integrations.chonkie import ChunkInspectorChunker  # noqa: E402
 from inspector.integrations.core import split_source  # noqa: E402
 
-SPECS = [f"{kind}:800" for kind in KINDS] + ["heading:256t", "structured:300t:cl100k"]
+SPECS = [f"{kind}:800" for kind in offered_kinds()] + ["heading:256t", "structured:300t:cl100k"]
 
 
 @pytest.mark.parametrize("spec", SPECS)

@@ -15,6 +15,7 @@ from inspector.context.splits import plan_splits, write_splits
 from inspector.context.writer import ChatEndpoint
 from inspector.data_folder import data_folder, document_hash
 from inspector.errors import ContextLineError, SpecError
+from inspector.kinds.llm import LlmOptions
 from inspector.measure.survival import survival
 from inspector.split.answers import SplitAnswers
 from inspector.split.llm import TAIL, SplitAnswersMissing, cuts_in, document_run, next_first
@@ -30,13 +31,14 @@ def data(isolated_app):
 
 def test_the_spec_names_its_model_once_and_refuses_what_the_chunker_does_not_take():
     spec = SplitterSpec.parse("llm:400t+atoms;llm=gpt-4o-mini;piece=25")
-    assert (spec.split_model, spec.piece_size, spec.atoms, spec.context_model) == ("gpt-4o-mini", 25, True, "")
+    assert spec.options == LlmOptions(atoms=True, model="gpt-4o-mini", piece=25) and spec.context_model == ""
+    assert spec.options.piece_size(spec) == 25 and spec.options.answered_by == "gpt-4o-mini"
     lined = SplitterSpec.parse("llm:800+context;llm=m")
-    assert lined.context_model == lined.split_model == "m" and str(lined.base) == "llm:800;llm=m"
+    assert lined.context_model == lined.options.model == "m" and str(lined.base) == "llm:800;llm=m"
     for text in ("llm:800;llm=m", "llm:400t+atoms;llm=a/b-1.5;piece=40", "llm:800+context;llm=m"):
         assert str(SplitterSpec.parse(text)) == text
     for text, reason in (("llm:800", "needs the chat model"), ("llm:800/100;llm=m", "no overlap"),
-                         ("llm:800;llm=m;threshold=90", "embed and threshold"),
+                         ("llm:800;llm=m;threshold=90", "threshold belongs to the semantic chunker"),
                          ("llm:100;llm=m;piece=100", "smaller than the budget")):
         with pytest.raises(SpecError, match=reason):
             SplitterSpec.parse(text)
@@ -81,7 +83,7 @@ def _write(doc, spec, answer_of) -> None:
     run = _answers_by(answer_of)(doc, SplitterSpec.parse(spec), analyze(doc.text))
     store = SplitAnswers(data_folder())
     for ask, answer in run.asked:
-        store.put(SplitterSpec.parse(spec).split_model, document_hash(doc.text), ask.digest, answer)
+        store.put(SplitterSpec.parse(spec).options.model, document_hash(doc.text), ask.digest, answer)
 
 
 def test_the_chunks_start_where_the_kept_answers_cut_and_each_part_is_packed_under_the_budget():
@@ -122,8 +124,8 @@ _answer = st.lists(st.integers(-3, 400), max_size=6).map(lambda ns: "split after
        piece=st.integers(0, 7), unit=st.sampled_from(["chars", "o200k"]), answers=st.data())
 def test_llm_chunks_tile_the_text_within_budget_whatever_the_model_answers(text, budget, atoms, path, piece, unit,
                                                                            answers):
-    spec = SplitterSpec("llm", budget, unit, atoms=atoms, heading_prefix=path or None, split_model="m",
-                        piece=piece if piece < budget else 0)
+    spec = SplitterSpec("llm", budget, unit, heading_prefix=path or None,
+                        options=LlmOptions(atoms, "m", piece if piece < budget else 0))
     doc = Document("d.md", text)
     analysis = analyze(text)
     fewest = len(_answers_by(lambda ask: "")(doc, spec, analysis).asked)

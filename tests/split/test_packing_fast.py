@@ -2,8 +2,8 @@
 
 The fast path packs by bisection over piece ends (``piece_ends``, worked out once per
 document) instead of building and stepping through every piece; here its chunks (spans,
-prefixes, oversized flags) are compared with the general path's (``pieces.split_general``:
-every piece built, packed by ``packing.pack``) on generated documents and on the sample corpus."""
+prefixes, oversized flags) are compared with the general path's (``splitters.general_chunks``, the
+kind's split: every piece built, packed by ``packing.pack``) on generated documents and on the sample corpus."""
 
 from __future__ import annotations
 
@@ -14,12 +14,10 @@ from hypothesis import strategies as st
 from inspector import analyze, load_corpus, split_document
 from inspector.lengths import get_length
 from inspector.spec import SplitterSpec, parse_spec
+from inspector.split.job import SplitJob
 from inspector.split.packing import Sizer
-from inspector.split.packing_fast import packed_columns
 from inspector.split.piece_ends import UnitBounds, unit_lists
-from inspector.split.pieces import split_general
-from inspector.split.prefixes import prefixer
-from inspector.split.splitters import split_spans
+from inspector.split.splitters import fast_columns, general_chunks, split_spans
 from tests.support.paths import SAMPLE
 from tests.support.strategies import markdown_document
 
@@ -33,15 +31,14 @@ FLAGS = ("", "+path", "-header", "+path-header")
 
 
 def general(text: str, spec: SplitterSpec, analysis):
-    """``split_spans`` as it is without the fast path: every piece built (``pieces.markdown_pieces``
-    or the heading splitter's sections), packed one by one by ``packing.pack``."""
-    return split_general(text, spec, analysis, Sizer(text, CHARS))
+    """``split_spans`` as it is without the fast path: every piece built (the kind's split),
+    packed one by one by ``packing.pack``."""
+    return general_chunks(SplitJob(text, spec, analysis, Sizer(text, CHARS)))
 
 
 def fast(text: str, spec: SplitterSpec, analysis):
     """The fast path's chunks as ``split_spans`` returns them, or None where it does not apply."""
-    sizer = Sizer(text, CHARS)
-    if packed_columns(text, spec, analysis, sizer, prefixer(text, spec, analysis, False, sizer)) is None:
+    if fast_columns(SplitJob(text, spec, analysis, Sizer(text, CHARS))) is None:
         return None
     return split_spans(text, spec, analysis, CHARS)
 
@@ -88,7 +85,7 @@ def test_other_splits_take_the_general_path():
     analysis = analyze(text, "markdown")
     for spec in ("fixed:5", "sentence:5/2", "heading:5t"):
         assert split_spans(text, parse_spec(spec), analysis, get_length(parse_spec(spec).unit)) == \
-            split_general(text, parse_spec(spec), analysis, Sizer(text, get_length(parse_spec(spec).unit)))
+            general_chunks(SplitJob(text, parse_spec(spec), analysis, Sizer(text, get_length(parse_spec(spec).unit))))
     assert fast(text, parse_spec("fixed:5"), analysis) is None
 
 

@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from inspector import Document, SplitterSpec, analyze, get_length, split_document
+from inspector.kinds.cluster import ClusterOptions
+from inspector.kinds.semantic import SemanticOptions
 from inspector.measure.survival import survival
 from inspector.split import similarity
 from inspector.split.packing import Piece, Sizer
@@ -143,8 +145,8 @@ def test_on_the_sample_the_atoms_flag_keeps_every_fence_and_table_that_fits():
        atoms=st.booleans(), path=st.booleans(), threshold=st.integers(0, 99),
        mode=st.sampled_from(["markdown", "seed"]))
 def test_similarity_chunks_tile_the_text_within_budget_in_characters(text, kind, budget, atoms, path, threshold, mode):
-    spec = SplitterSpec(kind, budget, atoms=atoms, heading_prefix=path or None,
-                        threshold=threshold if kind == "semantic" else 0)
+    options = SemanticOptions(atoms, threshold=threshold) if kind == "semantic" else ClusterOptions(atoms)
+    spec = SplitterSpec(kind, budget, heading_prefix=path or None, options=options)
     check_span_invariants(text, spec, split_document(Document("d.md", text), spec, analyze(text, mode)))
 
 
@@ -152,7 +154,8 @@ def test_similarity_chunks_tile_the_text_within_budget_in_characters(text, kind,
 @given(text=markdown_document(), kind=st.sampled_from(["semantic", "cluster"]), budget=st.integers(6, 120),
        atoms=st.booleans(), unit=st.sampled_from(["o200k", "cl100k"]))
 def test_similarity_chunks_hold_token_budgets_in_real_tokens(text, kind, budget, atoms, unit):
-    spec = SplitterSpec(kind, budget, unit, atoms=atoms)
+    options = SemanticOptions(atoms) if kind == "semantic" else ClusterOptions(atoms)
+    spec = SplitterSpec(kind, budget, unit, options=options)
     check_span_invariants(text, spec, split_document(Document("d.md", text), spec, length=get_length(unit)))
 
 

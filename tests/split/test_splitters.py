@@ -8,13 +8,16 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from inspector import Document, SplitterSpec, analyze, get_length, split_document
+from inspector.kinds import offered_kinds
 from inspector.measure.headers import header_carry, header_carry_spans
 from inspector.measure.survival import survival
-from inspector.spec import KINDS, SIMILARITY_KINDS
 from inspector.split.splitters import chunk_spans
 from tests.support.strategies import FAST, markdown_document, seed_text
 
 KINDS_KEPT = ("code", "table", "row", "num")
+
+KINDS = offered_kinds()
+SIMILARITY_KINDS = ("semantic", "cluster")
 
 
 KIND_SPECS = ["fixed:40", "fixed:60/7", "paragraph:80", "sentence:50", "recursive:70", "structured:90",

@@ -4,9 +4,9 @@ characters, token budgets, an overlap and a prefix, on every sample document."""
 from __future__ import annotations
 
 from inspector import split_document
-from inspector.spec import KINDS
+from inspector.kinds import offered_kinds
 
-SPECS = [f"{kind}:800" for kind in KINDS] + ["heading:256t", "structured:300t:cl100k", "fixed:400/80",
+SPECS = [f"{kind}:800" for kind in offered_kinds()] + ["heading:256t", "structured:300t:cl100k", "fixed:400/80",
                                               "recursive:600+path"]
 
 

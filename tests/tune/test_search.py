@@ -58,7 +58,7 @@ def test_costs_are_counted_in_the_caps_unit(sample_markdown, golden):
 
 def test_a_similarity_chunker_pays_for_what_it_embeds_to_cut(sample_markdown, golden):
     from inspector.lengths import get_length
-    from inspector.split.similarity import chunker_inputs
+    from inspector.split.splitters import chunker_inputs
 
     result = tune(sample_markdown, ["cluster:200t", "recursive:800"], golden=[golden], cap=(512, "cl100k"))
     cluster = next(c for c in result.ranked if c.spec.kind == "cluster")

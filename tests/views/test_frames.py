@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from inspector import ATOM_KINDS, Document, SplitterSpec, Workspace, build_report, get_length
 from inspector.chunks.sets import make_chunk_set
+from inspector.kinds import offered_kinds
 from inspector.measure import percentile
 from inspector.measure.survival import cut_atoms
-from inspector.spec import ARTICLE_SPECS, KINDS, parse_spec
+from inspector.spec import ARTICLE_SPECS, parse_spec
 from inspector.views.frames import (
     TABLE_A,
     TABLE_B,
@@ -192,7 +193,7 @@ def test_compare_suggestions_are_valid_distinct_specs_in_the_sidebars_unit(budge
     suggested = compare_suggestions(budget, unit, ["ext-langchain"])
     specs = [parse_spec(s) for s in suggested]
     assert len(set(suggested)) == len(suggested) and [str(s) for s in specs] == list(suggested)
-    assert {s.unit for s in specs} == {unit} and {s.kind for s in specs} == {*KINDS, "ext-langchain"}
+    assert {s.unit for s in specs} == {unit} and {s.kind for s in specs} == {*offered_kinds(), "ext-langchain"}
     assert all(s.overlap < s.budget for s in specs)
     assert {s.budget for s in specs} == {max(1, budget // 2), budget, min(budget * 2, 1_000_000)}
 

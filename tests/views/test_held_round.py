@@ -8,12 +8,12 @@ from tests.support.review import ROUND
 
 
 def test_a_held_round_lists_its_settings_and_keeps_the_document_out_of_them():
-    state = AppState(budget=800, kind="structured", doc="a.md")
+    state = AppState(doc="a.md")
     held = HeldRound(ROUND, state, "the bundled sample corpus")
     settings = dict(held.settings())
     assert settings["Corpus"] == "the bundled sample corpus" and settings["Round"] == ROUND.id
     assert settings["Splitter"] == ROUND.spec and "Ranked by" not in settings
-    assert held.viewing("b.md") == AppState(budget=800, kind="structured", doc="b.md")
+    assert held.viewing("b.md") == AppState(doc="b.md")
     assert held.corpus_source() == "sample"
     assert HeldRound(ROUND, AppState(corpus="/data/docs"), "/data/docs").corpus_source() == "folder"
 

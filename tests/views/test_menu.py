@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from inspector import SplitterSpec
 from inspector.chunks.sets import ChunkSetInfo
 from inspector.views.menu import chunk_set_of, chunk_set_title, menu_choice, menu_label, menu_value
 from inspector.views.state import AppState
@@ -20,7 +21,7 @@ def test_a_menu_value_is_a_kind_or_a_chunk_sets_spec():
 
 
 def test_the_menu_value_of_settings_round_trips():
-    for state in (AppState(), AppState(kind="heading"), AppState(kind="imported", chunk_set=SET_ID)):
+    for state in (AppState(), AppState(splitter=SplitterSpec("heading", 800)), AppState(chunk_set=SET_ID)):
         kind, chunk_set = menu_choice(menu_value(state))
         assert (kind, chunk_set) == (state.kind, state.chunk_set)
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector import SplitterSpec
 from inspector.errors import SpecError
+from inspector.kinds import offered_kinds
+from inspector.kinds.cluster import ClusterOptions
+from inspector.kinds.semantic import SemanticOptions
 from inspector.model import MODES
-from inspector.spec import KINDS, SIMILARITY_KINDS, SWEEP_BUDGETS, parse_spec
+from inspector.spec import SWEEP_BUDGETS, parse_spec
 from inspector.views.state import MAX_URL_VALUE, MAX_URL_VALUES, AppState, checked_spec, parse_budgets, unit_problem
 
 UPLOADED = "upload:0123456789abcdef"
@@ -24,8 +25,8 @@ def test_default_state_is_the_articles_structured_splitter():
 
 
 def test_full_state_round_trips_through_the_url():
-    state = AppState(corpus="some/folder", mode="seed", doc="a/b.md", kind="fixed", budget=512,
-                     unit="cl100k", overlap=64, heading_prefix=True, table_header=True,
+    state = AppState(corpus="some/folder", mode="seed", doc="a/b.md",
+                     splitter=SplitterSpec("fixed", 512, "cl100k", 64, heading_prefix=True, table_header=True),
                      lane_b="heading:256t", compare=("fixed:400", "structured:800"),
                      sweep=(100, 200), embed="cl100k", cap=8192)
     params = state.to_query_params()
@@ -37,24 +38,24 @@ def test_full_state_round_trips_through_the_url():
 
 
 @settings(max_examples=150, deadline=None)
-@given(kind=st.sampled_from(KINDS), budget=st.integers(1, 5000), overlap_share=st.floats(0, 0.99),
+@given(kind=st.sampled_from(offered_kinds()), budget=st.integers(1, 5000), overlap_share=st.floats(0, 0.99),
        unit=st.sampled_from(["chars", "o200k", "cl100k"]), prefix=st.sampled_from([None, True, False]),
        header=st.sampled_from([None, True, False]), mode=st.sampled_from(MODES),
        doc=st.text(min_size=0, max_size=20), cap=st.integers(1, 100_000), atoms=st.booleans(),
        threshold=st.integers(0, 99), piece_share=st.floats(0, 0.99))
 def test_any_valid_state_round_trips(kind, budget, overlap_share, unit, prefix, header, mode, doc, cap, atoms,
                                      threshold, piece_share):
-    similar = kind in SIMILARITY_KINDS
-    overlap = int(budget * overlap_share) if budget > 1 and not similar else 0
-    state = AppState(kind=kind, budget=budget, overlap=overlap, unit=unit, heading_prefix=prefix,
-                     table_header=header, mode=mode, doc=doc, cap=cap, atoms=atoms, threshold=threshold,
-                     piece=int(budget * piece_share))
+    options = {"semantic": SemanticOptions(atoms, threshold=threshold),
+               "cluster": ClusterOptions(atoms, piece=int(budget * piece_share))}.get(kind)
+    overlap = int(budget * overlap_share) if budget > 1 and not options else 0
+    state = AppState(splitter=SplitterSpec(kind, budget, unit, overlap, heading_prefix=prefix, table_header=header,
+                                           options=options), mode=mode, doc=doc, cap=cap)
     again, problems = AppState.from_query_params(state.to_query_params())
     assert problems == []
     # None and the kind's default spell the same spec, so compare what runs.
     assert again.spec() == SplitterSpec.parse(str(state.spec()))
     assert (again.mode, again.doc, again.cap) == (mode, doc, cap)
-    assert again.spec().atoms == (similar and atoms)
+    assert again.spec().options == state.splitter.options
 
 
 @pytest.mark.parametrize("params, words", [
@@ -109,13 +110,12 @@ def test_uploaded_tokenizer_unit_only_when_the_server_holds_it():
     assert state.unit == "chars" and "upload it again" in problems[0]
 
 
-def test_invalid_settings_leave_spec_out_of_the_url_and_say_why():
-    state = replace(AppState(), overlap=900)
-    assert "overlap (900) must be smaller than the budget (800)" in state.spec_problem()
+def test_a_unit_the_app_cannot_count_in_leaves_spec_out_of_the_url_and_says_why():
+    state = AppState(splitter=SplitterSpec("fixed", 800, "bogus"))
+    assert "unknown unit" in state.spec_problem()
     assert "spec" not in state.to_query_params()
     with pytest.raises(SpecError):
-        replace(AppState(), budget=0).spec()
-    assert "unknown unit" in replace(AppState(), unit="bogus").spec_problem()
+        state.spec()
 
 
 def test_too_many_compared_splitters_are_trimmed():
@@ -145,10 +145,10 @@ def test_default_sweep_is_the_articles():
 
 
 def test_app_state_keeps_the_budget_while_imported_chunks_are_chosen():
-    state = AppState(budget=512, overlap=64, kind="fixed")
+    state = AppState(splitter=SplitterSpec("fixed", 512, overlap=64))
     spec = SplitterSpec.imported("0123456789abcdef", "o200k")
     chosen = state.with_spec(spec)
-    assert chosen.spec() == spec and (chosen.budget, chosen.overlap) == (512, 64)
+    assert chosen.spec() == spec and (chosen.budget, chosen.splitter.overlap, chosen.kind) == (512, 64, "imported")
     assert chosen.to_query_params()["spec"] == "imported:0123456789abcdef:o200k"
     again, problems = AppState.from_query_params(chosen.to_query_params())
     assert not problems and again.spec() == spec
@@ -194,7 +194,9 @@ def test_address_stamps_and_context_lines_travel_in_the_link(monkeypatch):
     monkeypatch.delenv("CHUNK_INSPECTOR_CONTEXT_MODEL", raising=False)
     link = "structured:800+address+context;stamp=%7Btitle%7D;llm=llama3.2"
     state, problems = AppState.from_query_params({"spec": [link]})
-    assert problems == [] and (state.address, state.stamp, state.context_model) == (True, "{title}", "llama3.2")
+    splitter = state.splitter
+    assert problems == []
+    assert (splitter.address, splitter.stamp, splitter.context_model) == (True, "{title}", "llama3.2")
     assert state.to_query_params()["spec"] == link
     state, problems = AppState.from_query_params({"spec": ["structured:800+context"]})
     assert str(state.spec()) == "structured:800" and "needs the model that wrote the lines" in problems[0]
@@ -204,9 +206,9 @@ def test_address_stamps_and_context_lines_travel_in_the_link(monkeypatch):
 
 @pytest.mark.parametrize("state, lane", [
     (AppState(), "fixed:800"),
-    (AppState(kind="fixed", budget=400), "structured:400"),
-    (AppState(kind="heading", budget=256, unit="o200k"), "structured:256:o200k"),
-    (AppState(kind="imported", chunk_set="a" * 16, unit="o200k"), "structured:800"),
+    (AppState(splitter=SplitterSpec("fixed", 400)), "structured:400"),
+    (AppState(splitter=SplitterSpec("heading", 256, "o200k")), "structured:256:o200k"),
+    (AppState(splitter=SplitterSpec("structured", 800, "o200k"), chunk_set="a" * 16), "structured:800"),
 ])
 def test_the_second_lane_is_another_splitter_at_the_same_budget(state, lane):
     assert state.second_lane() == lane
@@ -221,4 +223,4 @@ def test_a_link_runs_a_chunker_on_minilm_only_where_the_server_allows_transforme
     monkeypatch.setenv("CHUNK_INSPECTOR_TRANSFORMERS", "minilm")
     state, problems = AppState.from_query_params(link)
     assert problems == [] and str(state.spec()) == link["spec"]
-    assert (state.atoms, state.similarity_model, state.threshold) == (True, "minilm", 90)
+    assert state.splitter.options == SemanticOptions(atoms=True, embed="minilm", threshold=90)
