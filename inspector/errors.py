@@ -107,7 +107,9 @@ class TrackingError(InspectorError, OSError):
 
 
 class ArgumentRefused(InspectorError, ValueError):
-    """A command-line argument was refused; the message says why (printed as one line)."""
+    """A command-line run was refused: an argument, or what one names (a corpus without a readable
+    document, a golden set none of whose questions is found); the message says why. The command
+    line's entry point prints it as one line and exits with status 2, as for every ``InspectorError``."""
 
 
 class EngineError(InspectorError, OSError):

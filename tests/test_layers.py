@@ -115,6 +115,18 @@ def test_argv_is_read_once_into_a_run_configuration():
     assert below == []
 
 
+def test_a_command_raises_its_refusal_and_the_entry_point_alone_turns_it_into_an_exit_status():
+    """Commands and their helpers raise ``ArgumentRefused`` (or any ``InspectorError``); only
+    ``cli.main`` prints one and returns 2, so no helper hands an exit status back up for its
+    caller to test."""
+    cli = ROOT / "inspector" / "cli"
+    printing = sorted(p.name for p in cli.glob("*.py") if re.search(r"\bfail\(", p.read_text(encoding="utf-8")))
+    assert printing == ["__init__.py", "output.py"]  # the entry point, and where ``fail`` is written
+    handed_up = [p.name for p in cli.glob("*.py")
+                 if re.search(r"isinstance\(\w+, int\)", p.read_text(encoding="utf-8"))]
+    assert handed_up == []
+
+
 def app_import_cycles(folder: Path) -> list[list[str]]:
     """The cycles among the app's helper modules, counting imports inside functions too."""
     graph: dict[str, set[str]] = {}

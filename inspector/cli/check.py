@@ -6,13 +6,14 @@ import json
 import os
 import sys
 
+from ..errors import ArgumentRefused
 from ..extras import install_hint
 from ..spec import parse_spec
 from .config import CheckOptions, ExportOptions, RunConfig
 from .context import context_ready
 from .inputs import golden_set, retriever_for
 from .opening import Run, load
-from .output import ProgressBar, fail, log_to_mlflow, say_problems, tracking_ready
+from .output import ProgressBar, log_to_mlflow, say_problems, tracking_ready
 from .stores import read_stores
 
 
@@ -32,21 +33,15 @@ def run_check(run: Run) -> int:
     options: CheckOptions = config.options
     limits = _check_limits(config)
     if isinstance(limits, str):
-        return fail(limits)
+        raise ArgumentRefused(limits)
     floors, ceilings, baseline, recall_budgets = limits
     loaded = load(run, alone=_alone(config))
-    if isinstance(loaded, int):
-        return loaded
     corpus, workspace = loaded
     chunking = _checked_chunking(config, workspace)
-    if isinstance(chunking, int):
-        return chunking
     measured, spec, label, unplaced, imported, store = chunking
     golden = None
     if config.golden_file:
         golden = golden_set(config.golden_file, workspace)
-        if isinstance(golden, int):
-            return golden
     from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 
     retriever = retriever_for(config.retrieval, measured)
@@ -76,7 +71,7 @@ def run_check(run: Run) -> int:
                             groups=groups,
                             tolerance=options.tolerance, count_tolerance=options.count_tolerance, strict=options.strict)
     except ValueError as exc:
-        return fail(str(exc))
+        raise ArgumentRefused(str(exc)) from None
     notes = run_notes(result.notes, retriever=retriever, expand=expand, golden=golden, scored=scored,
                       searched=searched, store_address=store.address if store is not None else "")
     notes += [emitted] if emitted else []
@@ -90,7 +85,7 @@ def run_check(run: Run) -> int:
                 corpus={"documents": len(corpus), "characters": corpus.characters,
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:
-            return fail(f"cannot write {options.write_baseline}: {exc.strerror or exc}")
+            raise ArgumentRefused(f"cannot write {options.write_baseline}: {exc.strerror or exc}") from None
     if config.json:
         out = result.as_dict()
         out.update(spec=label, retriever=str(retriever.spec), notes=notes)
@@ -143,7 +138,7 @@ def _check_limits(config: RunConfig) -> tuple | str:
     return floors, ceilings, baseline, recall_budgets
 
 
-def _checked_chunking(config: RunConfig, workspace) -> tuple | int:
+def _checked_chunking(config: RunConfig, workspace) -> tuple:
     """What ``check`` measures: ``(workspace, spec, label, unplaced, import)``. Chunks from a file are
     imported as a chunk set and measured on the documents they cover; a library splitter's
     misplaced chunks are reported."""
@@ -155,7 +150,7 @@ def _checked_chunking(config: RunConfig, workspace) -> tuple | int:
         say_problems(workspace.problems(spec) if spec.is_adapter else ())
         problem = context_ready(workspace, [spec])
         if problem:
-            return fail(problem)
+            raise ArgumentRefused(problem)
         return workspace, spec, str(spec), None, None, None
     from ..chunks.importer import import_chunks
     from ..chunks.sets import chunk_set_from_import
@@ -166,7 +161,7 @@ def _checked_chunking(config: RunConfig, workspace) -> tuple | int:
     say_problems(result.problems, result.name)
     sys.stderr.write(result.summary() + "\n")
     if not result.imported:
-        return fail(f"no chunk of {result.name} could be placed on the corpus")
+        raise ArgumentRefused(f"no chunk of {result.name} could be placed on the corpus")
     if result.missing_documents:
         sys.stderr.write(f"{len(result.missing_documents)} of {len(workspace.documents)} documents received no "
                          "chunk; the measures cover the others\n")
@@ -176,14 +171,12 @@ def _checked_chunking(config: RunConfig, workspace) -> tuple | int:
     return workspace.subset(result.chunks), spec, result.spec, len(result.unplaced), result, None
 
 
-def _stored_chunking(config: RunConfig, workspace) -> tuple | int:
+def _stored_chunking(config: RunConfig, workspace) -> tuple:
     """``check --store``: the store's chunks placed on the corpus, measured on the documents they cover."""
     options: CheckOptions = config.options
     from ..spec import SplitterSpec
 
     found = read_stores(config.stores, workspace)
-    if isinstance(found, int):
-        return found
     spec, imported = found[0]
     spec = SplitterSpec.imported(spec.chunk_set, options.unit)
     result = imported.result
@@ -208,20 +201,16 @@ def run_export(run: Run) -> int:
     config = run.config
     options: ExportOptions = config.options
     if bool(config.spec) == bool(config.stores.addresses):
-        return fail("export needs --spec SPEC or --store URI")
+        raise ArgumentRefused("export needs --spec SPEC or --store URI")
     spec = config.with_context_model(parse_spec(config.spec)) if config.spec else None
     loaded = load(run, alone=spec is not None and spec.is_per_document)
-    if isinstance(loaded, int):
-        return loaded
     _, workspace = loaded
     if spec is None:
         found = read_stores(config.stores, workspace)
-        if isinstance(found, int):
-            return found
         spec = found[0][0]
     problem = context_ready(workspace, [spec])
     if problem:
-        return fail(problem)
+        raise ArgumentRefused(problem)
     if spec.is_adapter:
         say_problems(workspace.problems(spec))
     if options.output == "-":
@@ -237,7 +226,7 @@ def run_export(run: Run) -> int:
             with open(options.output, "w", encoding="utf-8") as stream:
                 count = workspace.export(spec, stream)
         except OSError as exc:
-            return fail(f"cannot write {options.output}: {exc.strerror or exc}")
+            raise ArgumentRefused(f"cannot write {options.output}: {exc.strerror or exc}") from None
         sys.stderr.write(f"wrote {count} chunk{'s' * (count != 1)} to {options.output}\n")
     return 0
 

@@ -7,10 +7,11 @@ import os
 import sys
 from dataclasses import replace
 
+from ..errors import ArgumentRefused
 from ..spec import parse_spec
 from .config import ContextOptions
 from .opening import Run, load
-from .output import ProgressBar, confirmed, fail
+from .output import ProgressBar, confirmed
 
 
 def context_ready(workspace, specs) -> str | None:
@@ -36,25 +37,23 @@ def run_context(run: Run) -> int:
     options: ContextOptions = config.options
     spec = parse_spec(config.specs[0] if config.specs else None)
     if spec.is_imported or spec.is_adapter:
-        return fail("context lines are written for the built-in splitters' chunks")
+        raise ArgumentRefused("context lines are written for the built-in splitters' chunks")
     base = spec.base
     if base.needs_answers and options.import_file:
-        return fail("--import keeps context lines; an llm chunker's cuts are written by its model")
+        raise ArgumentRefused("--import keeps context lines; an llm chunker's cuts are written by its model")
     model = (spec.options.answered_by or spec.context_model or (options.import_file and options.name)
              or options.given_model)
     endpoint = None
     if options.dry_run and not options.import_file:  # a dry run sends nothing: it needs a model, not an endpoint
         model = model or config.context_model
         if not model:
-            return fail("a dry run prices the lines of a model: give --context-model MODEL (or ;llm=MODEL)")
+            raise ArgumentRefused("a dry run prices the lines of a model: give --context-model MODEL (or ;llm=MODEL)")
     elif not options.import_file:
         endpoint = ChatEndpoint.from_settings(options.context_url, model)  # refused here, before any work
         model = endpoint.model
     elif not model:
-        return fail("--import keeps lines under a name: give --name NAME (then use +context;llm=NAME)")
+        raise ArgumentRefused("--import keeps lines under a name: give --name NAME (then use +context;llm=NAME)")
     loaded = load(run)
-    if isinstance(loaded, int):
-        return loaded
     corpus, workspace = loaded
     if base.needs_answers:
         status = _write_cuts(workspace, base, options, endpoint, str(config.corpus.path), spec.context)

@@ -5,29 +5,30 @@ from __future__ import annotations
 
 import sys
 
+from ..errors import ArgumentRefused
 from .options import Retrieval
-from .output import fail
 
 
 def golden_set(path: str, workspace):
-    """The golden set located in the workspace's corpus (its problems on stderr), or exit status 2."""
+    """The golden set located in the workspace's corpus (its problems on stderr); ``ArgumentRefused``
+    when no question of it is found there."""
     golden = workspace.load_golden(path)
     for problem in golden.problems:
         sys.stderr.write(f"{golden.name}:{problem.line}: {problem.kind}: {problem.message}\n")
     if not golden.items:
-        return fail(f"no question of {golden.name} could be located in the corpus")
+        raise ArgumentRefused(f"no question of {golden.name} could be located in the corpus")
     return golden
 
 
 def question_set(path: str):
-    """The user's questions (lines left out on stderr), or exit status 2."""
+    """The user's questions (lines left out on stderr); ``ArgumentRefused`` when none can be read."""
     from ..retrieval.questions import load_questions
 
     questions = load_questions(path)
     for problem in questions.problems:
         sys.stderr.write(f"{questions.name}:{problem.line}: {problem.message}\n")
     if not questions.items:
-        return fail(f"no question could be read from {questions.name}")
+        raise ArgumentRefused(f"no question could be read from {questions.name}")
     return questions
 
 

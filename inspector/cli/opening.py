@@ -7,9 +7,9 @@ import os
 import sys
 
 from ..corpus.listing import read_listing
-from ..errors import CorpusError
+from ..errors import ArgumentRefused, CorpusError
 from .config import RunConfig
-from .output import ProgressBar, fail
+from .output import ProgressBar
 
 
 class Run:
@@ -78,8 +78,8 @@ def read_corpus(run: Run, progress=None, ahead=None):
 
 def read_alone(run: Run, engine: str, progress=None, jobs: int = 0):
     """The corpus read by the streamed or Ray engine (``engines.open.open_alone``), its converted
-    files and analyses kept in the data folder; the files it could not read on stderr. An exit
-    status when none could be read."""
+    files and analyses kept in the data folder; the files it could not read on stderr.
+    ``ArgumentRefused`` when none could be read."""
     from ..engines.open import open_alone
 
     bar = progress or ProgressBar(enabled=sys.stderr.isatty())
@@ -90,26 +90,26 @@ def read_alone(run: Run, engine: str, progress=None, jobs: int = 0):
     for skipped in workspace.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not workspace.corpus_facts().documents:
-        return fail(f"no readable documents in {config.corpus.path}")
+        raise ArgumentRefused(f"no readable documents in {config.corpus.path}")
     return workspace
 
 
-def load(run: Run, *, alone: bool = False) -> tuple | int:
-    """``(corpus, workspace)`` of a command, or an exit status. ``alone``: the command needs no
-    more than an engine gives, so (the engine permitting) the corpus is streamed from disk or
-    held by the Ray cluster, one object being both."""
+def load(run: Run, *, alone: bool = False) -> tuple:
+    """``(corpus, workspace)`` of a command (``ArgumentRefused`` when no document is readable).
+    ``alone``: the command needs no more than an engine gives, so (the engine permitting) the
+    corpus is streamed from disk or held by the Ray cluster, one object being both."""
     from ..engines.open import holds, open_held
 
     engine = run.engine()
     if not holds(engine, alone):
         found = read_alone(run, engine)
-        return found if isinstance(found, int) else (found, found)
+        return found, found
     held_anyway(run.config.corpus.engine, alone)
     corpus = read_corpus(run)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
-        return fail(f"no readable documents in {run.config.corpus.path}")
+        raise ArgumentRefused(f"no readable documents in {run.config.corpus.path}")
     return corpus, open_held(corpus, engine, run.config.corpus.mode, run.config.services)
 
 

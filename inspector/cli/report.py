@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sys
 
+from ..errors import ArgumentRefused
 from ..extras import install_hint
 from ..spec import ARTICLE_SPECS, parse_spec
 from .config import ReportOptions
 from .context import context_ready
 from .inputs import golden_set, question_set, retriever_for
 from .opening import Run, analysis_store, default_jobs, held_anyway, read_alone, read_corpus
-from .output import ProgressBar, fail, log_to_mlflow, tracking_ready
+from .output import ProgressBar, log_to_mlflow, tracking_ready
 from .stores import asked_of_stores, read_stores, store_labels, store_section
 
 #: The most worker processes ``report --jobs`` starts (each forks a copy of this one).
@@ -27,23 +28,23 @@ def run_report(run: Run) -> int:
     sweep = config.with_context_model(parse_spec(options.sweep))
     fixes = parse_spec(options.fixes) if options.fixes else None
     if fixes is not None and (fixes.is_imported or fixes.is_adapter):
-        return fail("--fixes takes a built-in splitter, e.g. recursive:800")
+        raise ArgumentRefused("--fixes takes a built-in splitter, e.g. recursive:800")
     context_model = (fixes.context_model or config.context_model) if fixes is not None else ""
     budgets = _budgets(options.budgets)
     if isinstance(budgets, str):
-        return fail(budgets)
+        raise ArgumentRefused(budgets)
     for budget in budgets:
         sweep.with_budget(budget)
     if config.corpus.engine == "ray":
         from ..engines.ray.session import ray_available
 
         if not ray_available():
-            return fail(f"--engine ray needs Ray: {install_hint('ray')}")
+            raise ArgumentRefused(f"--engine ray needs Ray: {install_hint('ray')}")
     if not tracking_ready(config.tracking):
-        return fail(f"--mlflow needs MLflow: {install_hint('mlflow')}")
+        raise ArgumentRefused(f"--mlflow needs MLflow: {install_hint('mlflow')}")
     jobs = options.jobs or default_jobs()
     if not 1 <= jobs <= MAX_JOBS:
-        return fail(f"--jobs must be from 1 to {MAX_JOBS}")
+        raise ArgumentRefused(f"--jobs must be from 1 to {MAX_JOBS}")
     if config.corpus.engine == "ray":
         if jobs > 1 and options.jobs:
             sys.stderr.write("note: --engine ray measures on the cluster's partitions, one actor per CPU "
@@ -51,8 +52,6 @@ def run_report(run: Run) -> int:
         jobs = 1  # the cluster analyses and ranks
     progress = ProgressBar(enabled=not config.quiet)
     questions = question_set(config.questions) if config.questions else None
-    if isinstance(questions, int):
-        return questions
     engine = run.engine()
     # A corpus not held here asks the user's questions too, but for what their own system retrieved.
     # A reranker reorders the merged best of every document, which the batches never hold at once.
@@ -62,8 +61,6 @@ def run_report(run: Run) -> int:
     try:
         if engine != "memory" and alone:
             work = read_alone(run, engine, progress, jobs)
-            if isinstance(work, int):
-                return work
             skipped = work.skipped
         else:
             held_anyway(config.corpus.engine, alone)
@@ -71,20 +68,14 @@ def run_report(run: Run) -> int:
 
             early = EarlyAnalysis(analysis_store(), config.corpus.mode, jobs, run.reading())
             held = _held(run, engine, progress, early)
-            if isinstance(held, int):
-                return held
             skipped, work = held
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
         if problem:
-            return fail(problem)
+            raise ArgumentRefused(problem)
         found = read_stores(config.stores, work, progress) if config.stores.addresses else []
-        if isinstance(found, int):
-            return found
         specs += [spec for spec, _ in found]
         retriever = retriever_for(config.retrieval, work)
         golden = [golden_set(path, work) for path in config.golden]
-        if any(isinstance(g, int) for g in golden):
-            return 2
         from ..reports.article import ReportPlan, build_report
 
         plan = ReportPlan(specs=tuple(specs), sweep_spec=sweep, budgets=budgets, golden=tuple(golden),
@@ -105,16 +96,16 @@ def run_report(run: Run) -> int:
     return _logged(run, work, report, _printed(run, report, skipped))
 
 
-def _held(run: Run, engine: str, progress, early) -> tuple | int:
+def _held(run: Run, engine: str, progress, early) -> tuple:
     """``(skipped files, workspace)`` of the corpus held here (its analyses started while the
-    files were read), or an exit status."""
+    files were read); ``ArgumentRefused`` when no document is readable."""
     from ..engines.open import open_held
 
     corpus = read_corpus(run, progress, early if engine != "ray" else None)
     for skipped in corpus.skipped:
         sys.stderr.write(f"skipped {skipped.path}: {skipped.reason}\n")
     if not corpus.documents:
-        return fail(f"no readable documents in {run.config.corpus.path}")
+        raise ArgumentRefused(f"no readable documents in {run.config.corpus.path}")
     work = open_held(corpus, engine, run.config.corpus.mode, run.config.services, kept=early.kept,
                      analysed=early.analysed)
     return corpus.skipped, work

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import sys
 
+from ..errors import ArgumentRefused
 from .options import Retrieval, Stores
-from .output import ProgressBar, fail
+from .output import ProgressBar
 
 #: How a store's row is named in the tables when the report reads one store: its chunks ranked by
 #: the run's retriever, and the store asked itself.
@@ -19,9 +20,9 @@ YOUR_INDEX = "your index"
 YOUR_SEARCH = "your search"
 
 
-def read_stores(stores: Stores, workspace, progress=None) -> list | int:
-    """``(spec, StoreImport)`` for each store, its chunk set registered with ``workspace``; an
-    exit status when a store cannot be read or none of its chunks could be placed."""
+def read_stores(stores: Stores, workspace, progress=None) -> list:
+    """``(spec, StoreImport)`` for each store, its chunk set registered with ``workspace``;
+    ``ArgumentRefused`` when a store cannot be read or none of its chunks could be placed."""
     from ..chunks.sets import ChunkSetStore, make_chunk_set
     from ..errors import ChunkSetError, MissingExtra, StoreError
     from ..stores.address import StoreCredentials
@@ -36,14 +37,14 @@ def read_stores(stores: Stores, workspace, progress=None) -> list | int:
                                   headings=workspace.headings, raw_offsets=stores.raw_offsets,
                                   credentials=credentials, progress=bar)
         except (StoreError, MissingExtra) as exc:
-            return fail(str(exc))
+            raise ArgumentRefused(str(exc)) from None
         if imported.note:
             sys.stderr.write(f"note: {imported.note}\n")
         for line in imported.lines():
             sys.stderr.write(line + "\n")
         sys.stderr.write(imported.summary() + "\n")
         if not imported.result.imported:
-            return fail(f"no chunk of {address} could be placed on the corpus: read the folder the store was "
+            raise ArgumentRefused(f"no chunk of {address} could be placed on the corpus: read the folder the store was "
                         "filled from (and --keep-front-matter when the pipeline read raw files)")
         missing = len(imported.result.missing_documents)
         if missing:

@@ -7,11 +7,12 @@ import json
 import math
 import sys
 
+from ..errors import ArgumentRefused
 from .config import TuneOptions
 from .inputs import golden_set, question_set, retriever_for
 from .opening import Run, default_jobs, load
 from .options import CorpusSource, Retrieval, Tracking
-from .output import ProgressBar, fail, log_to_mlflow, tracking_ready
+from .output import ProgressBar, log_to_mlflow, tracking_ready
 
 
 def add_tune(commands) -> None:
@@ -52,35 +53,29 @@ def run_tune(run: Run) -> int:
     config = run.config
     options: TuneOptions = config.options
     if config.retrieval.expand:
-        return fail("tune does not search neighbour windows; leave out --expand")
+        raise ArgumentRefused("tune does not search neighbour windows; leave out --expand")
     if not 1 <= options.context <= 1_000_000:
-        return fail(f"--context is a number of tokens from 1 to 1,000,000, got {options.context}")
+        raise ArgumentRefused(f"--context is a number of tokens from 1 to 1,000,000, got {options.context}")
     if options.max_duplication is not None and not 1 <= options.max_duplication <= 100:
-        return fail("--max-duplication is a ratio of 1 or more (1.2: a fifth more text), got "
+        raise ArgumentRefused("--max-duplication is a ratio of 1 or more (1.2: a fifth more text), got "
                     f"{options.max_duplication}")
     try:
         cap = parse_cap(options.cap) if options.cap else None
         space = (Space.read(options.space, options.cap) if options.space else
                  Space.for_cap(options.cap) if options.cap else Space())
     except SpecError as exc:
-        return fail(str(exc))
+        raise ArgumentRefused(str(exc)) from None
     if not tracking_ready(config.tracking):
         from ..extras import install_hint
 
-        return fail(f"--mlflow needs MLflow: {install_hint('mlflow')}")
+        raise ArgumentRefused(f"--mlflow needs MLflow: {install_hint('mlflow')}")
     loaded = load(run, alone=True)
-    if isinstance(loaded, int):
-        return loaded
     corpus, workspace = loaded
     golden = []
     for path in config.golden:
         one = golden_set(path, workspace)
-        if isinstance(one, int):
-            return one
         golden.append(one)
     questions = question_set(config.questions) if config.questions else None
-    if isinstance(questions, int):
-        return questions
     retriever = retriever_for(config.retrieval, workspace)
     from ..tune.search import tune
 
