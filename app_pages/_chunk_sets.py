@@ -13,7 +13,6 @@ import streamlit as st
 from app_pages._tables import data_table
 from inspector import SplitterSpec
 from inspector.chunks import ChunkSetInfo, ChunkSetStore, chunk_set_from_import
-from inspector.data_folder import data_folder
 from inspector.errors import ChunkSetError
 from inspector.retrieval import QUESTION_SETS, QuestionSetStore
 from inspector.views import chunk_set_title
@@ -27,14 +26,14 @@ def _chunk_set_store(folder: str) -> ChunkSetStore:
     return ChunkSetStore(folder)
 
 
-def chunk_set_store() -> ChunkSetStore:
-    """The server's stored chunk sets (imported chunks), beside the review store."""
-    return _chunk_set_store(str(ChunkSetStore.in_data_folder().folder))
+def chunk_set_store(ctx) -> ChunkSetStore:
+    """The server's stored chunk sets (imported chunks), in its data folder."""
+    return _chunk_set_store(ctx.launch.services.chunk_sets)
 
 
-def question_store() -> QuestionSetStore:
+def question_store(ctx) -> QuestionSetStore:
     """The server's kept question sets (the Orphan Test's rounds drawn from users' questions)."""
-    return QuestionSetStore(data_folder() / QUESTION_SETS)
+    return QuestionSetStore(ctx.launch.data_path / QUESTION_SETS)
 
 
 def chunk_sets(ctx) -> dict[str, ChunkSetInfo]:
@@ -42,7 +41,7 @@ def chunk_sets(ctx) -> dict[str, ChunkSetInfo]:
     if ctx.corpus is None:
         return {}
     try:
-        return {info.spec: info for info in chunk_set_store().infos(ctx.corpus.fingerprint)}
+        return {info.spec: info for info in chunk_set_store(ctx).infos(ctx.corpus.fingerprint)}
     except ChunkSetError as exc:
         st.warning(md(f"Imported chunk sets cannot be listed: {exc}"))
         return {}
@@ -69,7 +68,7 @@ def keep_and_use(result) -> None:
     ctx = _context()
     try:
         chunk_set = chunk_set_from_import(result, ctx.workspace)
-        chunk_set_store().save(chunk_set)
+        chunk_set_store(ctx).save(chunk_set)
         spec = ctx.workspace.add_chunk_set(chunk_set)
     except ChunkSetError as exc:
         st.session_state[MESSAGE] = ("error", f"These chunks cannot be kept: {exc}")
@@ -83,7 +82,7 @@ def _delete(set_id: str) -> None:
     """Callback: remove a stored set (and stop using it in the sidebar)."""
     ctx = _context()
     try:
-        chunk_set_store().delete(set_id)
+        chunk_set_store(ctx).delete(set_id)
     except ChunkSetError as exc:
         st.session_state[MESSAGE] = ("error", str(exc))
         return

@@ -21,7 +21,7 @@ from inspector.views import markdown_escape as md
 CHOSEN, MESSAGE = "orphan_questions", "_orphan_questions_message"
 
 
-def _uploaded() -> None:
+def _uploaded(ctx) -> None:
     """Callback of the question-file uploader: keep the questions and choose them."""
     file = st.session_state.get("orphan_questions_upload")
     if file is None:
@@ -36,7 +36,7 @@ def _uploaded() -> None:
         st.session_state[MESSAGE] = ("error", f"No question could be read from {file.name}: {reason}")
         return
     try:
-        question_store().put(questions)
+        question_store(ctx).put(questions)
     except OSError as exc:
         st.session_state[MESSAGE] = ("error", f"The questions cannot be kept on this server: {exc}")
         return
@@ -70,10 +70,11 @@ def question_set_picker(*, theirs: bool = True) -> str:
     """The uploader and what it holds; the chosen question set's id ('' when none is). The set
     is shared by the pages that ask your questions (the Orphan Test, Tune); ``theirs`` offers to
     review the chunks the file says your system retrieved."""
-    closed = upload_closed(st.session_state["_context"])
+    ctx = st.session_state["_context"]
+    closed = upload_closed(ctx)
     st.file_uploader("Your questions or a golden set (JSONL, CSV or one per line)",
                      type=["jsonl", "ndjson", "json", "csv", "txt"], disabled=bool(closed),
-                     key="orphan_questions_upload", on_change=_uploaded,
+                     key="orphan_questions_upload", on_change=_uploaded, args=(ctx,),
                      max_upload_size=MAX_GOLDEN_BYTES // 1_000_000,
                      help="The questions your users ask, one per line, or a golden set (Chroma's CSV or this "
                           "tool's JSONL: its questions are asked); with a 'retrieved' list of what your system "

@@ -176,7 +176,7 @@ def _stored_chunking(config: RunConfig, workspace) -> tuple:
     options: CheckOptions = config.options
     from ..spec import SplitterSpec
 
-    found = read_stores(config.stores, workspace)
+    found = read_stores(config.stores, workspace, config.services)
     spec, imported = found[0]
     spec = SplitterSpec.imported(spec.chunk_set, options.unit)
     result = imported.result
@@ -206,7 +206,7 @@ def run_export(run: Run) -> int:
     loaded = load(run, alone=spec is not None and spec.is_per_document)
     _, workspace = loaded
     if spec is None:
-        found = read_stores(config.stores, workspace)
+        found = read_stores(config.stores, workspace, config.services)
         spec = found[0][0]
     problem = context_ready(workspace, [spec])
     if problem:

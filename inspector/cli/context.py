@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..errors import ArgumentRefused
 from ..spec import parse_spec
-from .config import ContextOptions
+from .config import ContextOptions, RunConfig
 from .opening import Run, load
 from .output import ProgressBar, confirmed
 
@@ -31,7 +31,6 @@ def context_ready(workspace, specs) -> str | None:
 def run_context(run: Run) -> int:
     from ..context.store import ContextStore
     from ..context.writer import ChatEndpoint, plan_key, plan_lines, write_lines
-    from ..data_folder import data_folder
 
     config = run.config
     options: ContextOptions = config.options
@@ -56,10 +55,10 @@ def run_context(run: Run) -> int:
     loaded = load(run)
     corpus, workspace = loaded
     if base.needs_answers:
-        status = _write_cuts(workspace, base, options, endpoint, str(config.corpus.path), spec.context)
+        status = _write_cuts(workspace, base, options, endpoint, config, spec.context)
         if status is not None or not spec.context:
             return status or 0
-    store = ContextStore(data_folder())
+    store = ContextStore(config.services.data)
     results = workspace.split(base)
     if options.import_file:
         from ..context.lines_file import import_lines
@@ -90,14 +89,14 @@ def run_context(run: Run) -> int:
     return 1 if run.failures else 0
 
 
-def _write_cuts(workspace, spec, options: ContextOptions, endpoint, path: str, lines: bool) -> int | None:
+def _write_cuts(workspace, spec, options: ContextOptions, endpoint, config: RunConfig, lines: bool) -> int | None:
     """Plan, confirm and write the answers that place an llm chunker's cuts: None when every
     one is kept (context lines can be planned next), else the command's exit status."""
     from ..context.splits import plan_splits, write_splits
-    from ..data_folder import data_folder
     from ..split.answers import SplitAnswers
 
-    store = SplitAnswers(data_folder())
+    store = SplitAnswers(config.services.data)
+    path = str(config.corpus.path)
     analyses = [workspace.analysis(d) for d in workspace.documents]
     plan = plan_splits(workspace.documents, analyses, spec, store)
     sys.stdout.write(f"{spec} on {path}: {plan.summary(options.input_price, options.output_price)}\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from ..corpus.listing import read_listing
 from ..errors import ArgumentRefused, CorpusError
@@ -51,11 +52,11 @@ class Run:
         from ..corpus.conversions import FOLDER_NAME, ConversionCache
         from ..corpus.convert import check_converter
         from ..corpus.load import Reading
-        from ..data_folder import data_folder
 
         source = self.config.corpus
         check_converter(source.converter)
-        return Reading(source.mode, conversions=ConversionCache(data_folder() / FOLDER_NAME, source.converter),
+        folder = Path(self.config.services.data) / FOLDER_NAME
+        return Reading(source.mode, conversions=ConversionCache(folder, source.converter),
                        progress=progress, keep_front_matter=source.keep_front_matter, converter=source.converter)
 
     def close(self) -> None:
@@ -123,9 +124,8 @@ def held_anyway(engine: str, alone: bool) -> None:
                          f"so it is held in memory here rather than {where}\n")
 
 
-def analysis_store():
-    """Where analyses are kept between runs: the data folder."""
+def analysis_store(run: Run):
+    """Where the run's analyses are kept between runs: its data folder."""
     from ..atoms.store import AnalysisStore
-    from ..data_folder import data_folder
 
-    return AnalysisStore(data_folder())
+    return AnalysisStore(run.config.services.data)

@@ -66,13 +66,13 @@ def run_report(run: Run) -> int:
             held_anyway(config.corpus.engine, alone)
             from ..measure.workers import EarlyAnalysis
 
-            early = EarlyAnalysis(analysis_store(), config.corpus.mode, jobs, run.reading())
+            early = EarlyAnalysis(analysis_store(run), config.corpus.mode, jobs, run.reading())
             held = _held(run, engine, progress, early)
             skipped, work = held
         problem = context_ready(work, [*specs, *(sweep.with_budget(b) for b in budgets)])
         if problem:
             raise ArgumentRefused(problem)
-        found = read_stores(config.stores, work, progress) if config.stores.addresses else []
+        found = read_stores(config.stores, work, config.services, progress) if config.stores.addresses else []
         specs += [spec for spec, _ in found]
         retriever = retriever_for(config.retrieval, work)
         golden = [golden_set(path, work) for path in config.golden]

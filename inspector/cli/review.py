@@ -51,7 +51,7 @@ def run_review(run: Run) -> int:
     report = round_report(stored, store.answers(stored.id), texts=texts, base_url=options.base_url,
                           history=answer_history(store.history(stored.id)))
     if options.model:
-        status, report = _with_model(report, options, *drawn)
+        status, report = _with_model(report, options, config.services, *drawn)
         if status:
             return status
     sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n" if config.json
@@ -59,17 +59,16 @@ def run_review(run: Run) -> int:
     return 0
 
 
-def _with_model(report, options: ReviewOptions, workspace, chunks):
+def _with_model(report, options: ReviewOptions, services, workspace, chunks):
     """The report with the model as an extra reviewer (and its estimate over ``--sample`` more
     chunks), after the plan is printed and confirmed; ``(status, report)``, status 0 to print."""
     from dataclasses import replace
 
     from ..context.writer import ChatEndpoint
-    from ..data_folder import data_folder
     from ..review.model_review import ModelAnswers, ask_model, calibrate, estimate, plan_review, sampled_chunks
 
     sample = sampled_chunks(report.stored.round, workspace, options.sample) if options.sample else []
-    kept = ModelAnswers(options.data or data_folder())
+    kept = ModelAnswers(options.data or services.data)
     plan = plan_review([c.text for c in [*chunks, *sample]], options.model, kept)
     sys.stderr.write(f"model: {plan.summary(options.input_price, options.output_price)}\n")
     if plan.to_ask and options.dry_run:

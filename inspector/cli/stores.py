@@ -20,7 +20,7 @@ YOUR_INDEX = "your index"
 YOUR_SEARCH = "your search"
 
 
-def read_stores(stores: Stores, workspace, progress=None) -> list:
+def read_stores(stores: Stores, workspace, services, progress=None) -> list:
     """``(spec, StoreImport)`` for each store, its chunk set registered with ``workspace``;
     ``ArgumentRefused`` when a store cannot be read or none of its chunks could be placed."""
     from ..chunks.sets import ChunkSetStore, make_chunk_set
@@ -54,7 +54,7 @@ def read_stores(stores: Stores, workspace, progress=None) -> list:
         chunk_set = make_chunk_set(imported.name, workspace.fingerprint, workspace.documents, imported.result.chunks)
         spec = workspace.add_chunk_set(chunk_set)
         try:
-            ChunkSetStore.in_data_folder().save(chunk_set)  # the app and shared links open the same chunks
+            ChunkSetStore(services.chunk_sets).save(chunk_set)  # the app and shared links open the same chunks
         except ChunkSetError as exc:
             sys.stderr.write(f"note: {exc}\n")
         found.append((spec, imported))
