@@ -48,7 +48,7 @@ def streamlit_command(config: RunConfig, main: Path) -> list[str]:
     return command
 
 
-def run_app(run: Run) -> int:
+def run_app(run: Run[AppOptions]) -> int:
     """Serve the app until interrupted; the server's exit status."""
     config = run.config
     if config.corpus.path and not os.path.isdir(config.corpus.path):

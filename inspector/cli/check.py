@@ -17,7 +17,7 @@ from .output import ProgressBar, log_to_mlflow, say_problems, tracking_ready
 from .stores import read_stores
 
 
-def run_check(run: Run) -> int:
+def run_check(run: Run[CheckOptions]) -> int:
     from ..reports.gate import (
         answered_by,
         baseline_document,
@@ -197,7 +197,7 @@ def _searched(config: RunConfig, store, retriever):
                            credentials=StoreCredentials.from_environment(os.environ))
 
 
-def run_export(run: Run) -> int:
+def run_export(run: Run[ExportOptions]) -> int:
     config = run.config
     options: ExportOptions = config.options
     if bool(config.spec) == bool(config.stores.addresses):

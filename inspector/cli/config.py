@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..measure.cost import Prices
 from .options import CorpusSource, Retrieval, Stores, Tracking
@@ -58,8 +58,13 @@ def _port(text: str) -> int:
     return int(text)
 
 
+#: A command's own options: ``ReportOptions``, ``CheckOptions``, ``ExportOptions``, ``TuneOptions``,
+#: ``ContextOptions``, ``ReviewOptions`` or ``AppOptions``.
+CommandOptions = TypeVar("CommandOptions")
+
+
 @dataclass(frozen=True, slots=True)
-class RunConfig:
+class RunConfig(Generic[CommandOptions]):
     """One command's run, as argv and the environment gave it."""
 
     command: str
@@ -78,9 +83,8 @@ class RunConfig:
     """The model whose context lines ``+context`` specs without ``;llm=`` use (``--context-model``,
     else ``$CHUNK_INSPECTOR_CONTEXT_MODEL``)."""
 
-    options: object = None
-    """The command's own options (``ReportOptions``, ``CheckOptions``, ``ExportOptions``,
-    ``TuneOptions``, ``ContextOptions`` or ``AppOptions``)."""
+    options: CommandOptions | None = None
+    """The command's own options: ``RunConfig[ReportOptions]`` for ``report``, and so on."""
 
     @property
     def spec(self) -> str | None:

@@ -28,7 +28,7 @@ def context_ready(workspace, specs) -> str | None:
     return None
 
 
-def run_context(run: Run) -> int:
+def run_context(run: Run[ContextOptions]) -> int:
     from ..context.store import ContextStore
     from ..context.writer import ChatEndpoint, plan_key, plan_lines, write_lines
 

@@ -6,17 +6,18 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Generic
 
 from ..corpus.listing import read_listing
 from ..errors import ArgumentRefused, CorpusError
-from .config import RunConfig
+from .config import CommandOptions, RunConfig
 from .output import ProgressBar
 
 
-class Run:
+class Run(Generic[CommandOptions]):
     """One command run: its ``config``, what it listed and what it opened."""
 
-    def __init__(self, config: RunConfig) -> None:
+    def __init__(self, config: RunConfig[CommandOptions]) -> None:
         self.config = config
         self._listing = None
         self.opened: list = []

@@ -21,7 +21,7 @@ MAX_JOBS = 64
 MAX_SWEEP_BUDGETS = 24
 
 
-def run_report(run: Run) -> int:
+def run_report(run: Run[ReportOptions]) -> int:
     config = run.config
     options: ReportOptions = config.options
     specs = [config.with_context_model(parse_spec(s)) for s in config.specs] or list(ARTICLE_SPECS)

@@ -17,7 +17,7 @@ from .opening import Run
 from .output import ProgressBar, confirmed
 
 
-def run_review(run: Run) -> int:
+def run_review(run: Run[ReviewOptions]) -> int:
     config: RunConfig = run.config
     options: ReviewOptions = config.options
     from ..review.agreement import answer_history

@@ -46,7 +46,7 @@ def add_tune(commands) -> None:
     Tracking.declare(tune)
 
 
-def run_tune(run: Run) -> int:
+def run_tune(run: Run[TuneOptions]) -> int:
     from ..errors import SpecError
     from ..tune.space import Space, parse_cap
 

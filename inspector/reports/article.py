@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..measure.cost import IndexCost, Prices, index_cost
-from ..measure.workspace import Workspace
+from ..measure.engine import Engine
 from ..model import ATOM_KINDS
 from ..retrieval.ranking import Retriever
 from ..spec import ARTICLE_SPECS, SWEEP_BUDGETS, SplitterSpec, parse_spec
@@ -65,7 +65,7 @@ class ReportPlan:
     """The prices the cost block's dollars are counted at."""
 
 
-def build_report(workspace: Workspace, plan: ReportPlan | None = None, *, progress: Progress | None = None,
+def build_report(workspace: Engine, plan: ReportPlan | None = None, *, progress: Progress | None = None,
                  jobs: int = 1, workers=None, retriever=None, **settings) -> dict:
     """Everything the ``report`` command prints, as JSON-ready data (fractions from 0 to 1):
     what ``plan`` asks (or a plan of ``settings``, ``ReportPlan``'s fields).
@@ -186,7 +186,7 @@ def _sweep_row(row: dict) -> dict:
             "intervals": {"survival": row["intervals"]["survival_all"], "ctx_tokens": row["intervals"]["ctx_tokens"]}}
 
 
-def compare_row(workspace: Workspace, spec: SplitterSpec | str, fits: int | None = None,
+def compare_row(workspace: Engine, spec: SplitterSpec | str, fits: int | None = None,
                 retriever: Retriever | str | None = None, expand: tuple[int, ...] = (), survival: str = "fit") -> dict:
     """One configuration's row of tables a and b: chunk counts, survival, duplication, the probe
     (ranked by ``retriever``, default BM25), and the probe again for each neighbour width in
@@ -283,7 +283,7 @@ def _plan(tasks: list[Task]) -> list[Job]:
     return sorted(plan, key=lambda job: (job[0].kind not in ("recursive", "structured"), job[0].budget))
 
 
-def _run_job(workspace: Workspace, job: Job, retriever: Retriever, expand: tuple[int, ...]) -> list[tuple[int, dict]]:
+def _run_job(workspace: Engine, job: Job, retriever: Retriever, expand: tuple[int, ...]) -> list[tuple[int, dict]]:
     spec, parts = job
     rows = []
     for position, table, fits in parts:
@@ -296,7 +296,7 @@ def _run_job(workspace: Workspace, job: Job, retriever: Retriever, expand: tuple
     return rows
 
 
-def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: Retriever, expand: tuple[int, ...]):
+def _measure_all(workspace: Engine, tasks: list[Task], jobs: int, retriever: Retriever, expand: tuple[int, ...]):
     """``(position, row)`` for every task, as they are measured: the jobs fanned out by the
     engine (``Engine.fan_out``: the held one forks ``jobs - 1`` workers), else in the report's
     order, for the progress bar."""
@@ -304,7 +304,7 @@ def _measure_all(workspace: Workspace, tasks: list[Task], jobs: int, retriever: 
     if jobs <= 1:
         plan.sort(key=lambda job: job[1][0][0])
 
-    def measured(work: Workspace, job: Job) -> list[tuple[int, dict]]:
+    def measured(work: Engine, job: Job) -> list[tuple[int, dict]]:
         return _run_job(work, job, retriever, expand)
 
     for rows in workspace.fan_out(measured, plan, jobs, let_go=lambda work, job: work.release(job[0])):
