@@ -3,10 +3,10 @@
 import pandas as pd
 import streamlit as st
 
-from app_pages import _offload, _shared
-from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends
-from app_pages._snippets import snippet_expander
-from app_pages._tables import SoFar, data_table
+from app_pages.parts import offload, shared
+from app_pages.parts.retriever import ranking, retriever_picker, say_what_asking_sends
+from app_pages.parts.snippets import snippet_expander
+from app_pages.parts.tables import SoFar, data_table
 from inspector import ATOM_KINDS, SplitterSpec
 from inspector.csv_cells import frame_csv
 from inspector.errors import (
@@ -51,19 +51,19 @@ st.caption("Every splitter over the whole corpus, at one budget. **Table a**: th
            "(in Chinese, Japanese and Korean, the rarest character pairs) of a figure sentence; "
            "*answer@5* means a top-5 chunk holds the whole sentence, *cut* that "
            "the top 5 only hold part of it, *rank miss* that none touches it.")
-ctx = _shared.ready()
+ctx = shared.ready()
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, retriever: str, language: str, _ctx):
     # One row per call, so the progress bar moves between calls: a cached function may not
     # touch elements created outside it (Streamlit replays them on a cache hit).
-    return _offload.run(_ctx, "compare", (str(_shared.engine_spec(spec)),), fits, retriever, language)
+    return offload.run(_ctx, "compare", (str(shared.engine_spec(spec)),), fits, retriever, language)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _cost_row(fingerprint: str, mode: str, spec: str, retriever: str, language: str, _ctx):
-    return _offload.run(_ctx, "cost", str(_shared.engine_spec(spec)), retriever, language)
+    return offload.run(_ctx, "cost", str(shared.engine_spec(spec)), retriever, language)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -88,12 +88,12 @@ def _probe_verdict(frame: pd.DataFrame) -> str:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _languages(fingerprint: str, mode: str, _ctx) -> dict[str, int]:
-    return _offload.run(_ctx, "languages")
+    return offload.run(_ctx, "languages")
 
 
 @st.cache_data(max_entries=16, show_spinner="Asking your index itself the probe's queries…")
 def _searched_row(fingerprint: str, mode: str, spec: str, index: str, retriever: str, _ctx) -> dict:
-    return _offload.run(_ctx, "probe_searched", spec, index, retriever)
+    return offload.run(_ctx, "probe_searched", spec, index, retriever)
 
 
 def _searched_rows(specs: list[str], retriever: str) -> list[pd.DataFrame]:
@@ -113,8 +113,8 @@ def _searched_rows(specs: list[str], retriever: str) -> list[pd.DataFrame]:
     return rows
 
 
-state = _shared.state()
-sets = _shared.chunk_sets(ctx)
+state = shared.state()
+sets = shared.chunk_sets(ctx)
 # Imported chunk sets of this corpus can be compared too, counted in the sidebar's unit.
 imported = [str(SplitterSpec.imported(info.id, state.unit)) for info in sets.values()]
 defaults = [str(s) for s in article_specs(state.budget, state.unit)]
@@ -124,7 +124,7 @@ if "compare_specs" in st.session_state and st.session_state["compare_specs"] == 
         st.session_state.get("compare_defaults") != defaults:
     st.session_state["compare_specs"] = defaults  # still the defaults: follow the sidebar's budget
 st.session_state["compare_defaults"] = defaults
-_shared.keep("compare_specs", list(state.compare) or defaults)
+shared.keep("compare_specs", list(state.compare) or defaults)
 # Unpicked, the dropdown offers more than the defaults: other kinds, budgets, prefixes and libraries.
 suggested = compare_suggestions(state.budget, state.unit, available_adapters())
 options = list(dict.fromkeys(defaults + imported + list(suggested) + list(st.session_state["compare_specs"])))
@@ -138,7 +138,7 @@ picked = st.multiselect("Splitters (type a spec such as `heading:512` and press 
 specs, refused = [], []
 for text in picked:
     try:
-        spec = checked_spec(text, _shared.uploaded_units())
+        spec = checked_spec(text, shared.uploaded_units())
         if spec.is_imported:
             ctx.workspace.chunk_set(spec.chunk_set)
         problem = cuts_problem(ctx.workspace, spec)
@@ -150,14 +150,14 @@ for text in picked:
 for line in refused:
     st.error(md(f"Splitter left out: {line}"))
 specs = list(dict.fromkeys(specs))
-_shared.update(compare=() if specs == defaults else tuple(specs))
+shared.update(compare=() if specs == defaults else tuple(specs))
 retriever = retriever_picker()
 languages = _languages(ctx.corpus.fingerprint, state.mode, ctx)
 language = state.language if state.language in languages else ""
 if state.language and not language:
     st.info(md(f"No document of this corpus is in {state.language!r}: every language is measured."))
 if len(languages) > 1:  # measure the documents of one language alone
-    _shared.keep("compare_language", language)
+    shared.keep("compare_language", language)
     if st.session_state["compare_language"] not in languages:  # another corpus's choice
         st.session_state["compare_language"] = ""
     language = st.selectbox(
@@ -166,8 +166,8 @@ if len(languages) > 1:  # measure the documents of one language alone
         else f"every language ({sum(languages.values())})",
         help="Each document's language is guessed from its prose. One language: its documents alone are split, "
              "measured and searched.")
-_shared.update(language=language)
-_shared.publish()
+shared.update(language=language)
+shared.publish()
 if not specs:
     st.info("Choose at least one splitter.")
     st.stop()
@@ -192,7 +192,7 @@ percent = {kind: st.column_config.NumberColumn(ATOM_LABELS[kind] + "s", format="
 percent |= {c: st.column_config.NumberColumn(c, format="percent") for c in ("answer@5", "cut", "rank miss")}
 percent["duplication"] = st.column_config.NumberColumn("duplication", format="%.2f×")
 st.subheader("a. Atoms kept whole")
-st.caption(f"Atoms of at most {state.budget} {_shared.unit_label(state.unit)}; *duplication* is characters "
+st.caption(f"Atoms of at most {state.budget} {shared.unit_label(state.unit)}; *duplication* is characters "
            "in chunks over characters in the corpus; *mean chars* the mean chunk span. Each *95%* column is "
            "the share's 95% interval, documents resampled (the atoms of one document are not independent), "
            "and how many atoms it counts.")
@@ -241,4 +241,4 @@ st.download_button("Download table b (CSV)", frame_csv(table_b), "table_b.csv", 
                    key="download_b", on_click="ignore")
 st.plotly_chart(_probe_figure(frame), key="probe_chart")
 
-snippet_expander(ctx, _shared.state())
+snippet_expander(ctx, shared.state())

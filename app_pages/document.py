@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from app_pages import _shared
-from app_pages._snippets import snippet_expander
-from app_pages._window import pick_window
+from app_pages.parts import shared
+from app_pages.parts.snippets import snippet_expander
+from app_pages.parts.window import pick_window
 from inspector import ATOM_KINDS
 from inspector.errors import ChunkSetError, SpecError
 from inspector.model import ATOM_LABELS
@@ -25,15 +25,15 @@ st.caption("Each chunk is a coloured band with its number and size. **Red** text
            "a code block, table, table row, figure sentence (10+ words with a number) or citing "
            "sentence (with a link) that no single chunk holds whole, so no retrieved chunk can "
            "answer from it. Hover a red mark to see which chunks split it.")
-ctx = _shared.context()
-if not _shared.show_problems(ctx) or ctx.document is None:
-    _shared.publish()
+ctx = shared.context()
+if not shared.show_problems(ctx) or ctx.document is None:
+    shared.publish()
     st.stop()
 
-state = _shared.state()
+state = shared.state()
 doc, spec = ctx.document, ctx.spec
-_shared.keep("side_by_side", bool(state.lane_b))
-_shared.keep("lane_b", state.lane_b or state.second_lane())
+shared.keep("side_by_side", bool(state.lane_b))
+shared.keep("lane_b", state.lane_b or state.second_lane())
 side = st.toggle("Side by side with a second splitter", key="side_by_side", persist_state="session",
                  help="Draw the same document split by another spec in a second lane.")
 lane_b = None
@@ -42,23 +42,23 @@ if side:
                          help="KIND:BUDGET[t][/OVERLAP][:UNIT][+path][+header], e.g. fixed:800/120, "
                               "heading:256t:o200k").strip()
     try:
-        lane_b = checked_spec(text, _shared.uploaded_units())
+        lane_b = checked_spec(text, shared.uploaded_units())
         if lane_b.is_imported:
             ctx.workspace.chunk_set(lane_b.chunk_set)
-        _shared.update(lane_b=str(lane_b))
+        shared.update(lane_b=str(lane_b))
     except (SpecError, ChunkSetError) as exc:
         lane_b = None
         st.error(md(f"The second splitter cannot run: {exc}"))
-        _shared.update(lane_b="")
+        shared.update(lane_b="")
 else:
-    _shared.update(lane_b="")
-_shared.publish()
+    shared.update(lane_b="")
+shared.publish()
 
 view = doc_view(ctx.workspace, doc, spec, ctx.length)
 chunks = view.result.chunks
-unit = _shared.unit_label(state.unit)
-sets = _shared.chunk_sets(ctx)
-title = _shared.spec_title(spec, sets)
+unit = shared.unit_label(state.unit)
+sets = shared.chunk_sets(ctx)
+title = shared.spec_title(spec, sets)
 
 st.subheader(md(doc.title))
 st.caption(f"{md(doc.id)} · {len(doc.text):,} characters · language {md(view.analysis.language)} · "
@@ -85,8 +85,8 @@ if view.result.oversized:
 
 view_b = None
 if lane_b is not None:
-    view_b = doc_view(ctx.workspace, doc, _shared.engine_spec(lane_b), _shared.length_for(
-        _shared.engine_unit(lane_b.unit)))
+    view_b = doc_view(ctx.workspace, doc, shared.engine_spec(lane_b), shared.length_for(
+        shared.engine_unit(lane_b.unit)))
 starts = [c.start for c in chunks] + ([c.start for c in view_b.result.chunks] if view_b else [])
 window = pick_window("doc", len(doc.text), starts, view.cuts)
 st.html(style_html())  # once; the fragments below leave theirs out
@@ -104,7 +104,7 @@ if view_b is not None:
     sizes_b = list(view_b.sizes) if lane_b.unit == state.unit else None
     st.html(lanes_html(doc, view.analysis, [
         (f"a: {state.spec()}" + (f" ({title})" if spec.is_imported else ""), chunks, list(view.sizes)),
-        (f"b: {lane_b}" + (f" ({_shared.spec_title(lane_b, sets)})" if lane_b.is_imported else ""),
+        (f"b: {lane_b}" + (f" ({shared.spec_title(lane_b, sets)})" if lane_b.is_imported else ""),
          view_b.result.chunks, sizes_b),
     ], unit=state.unit, window=window, style=False))
 else:
@@ -115,7 +115,7 @@ with st.expander("What the embedder receives, chunk by chunk"):
     if chunks:
         if not 1 <= st.session_state.get("chunk_pick", 1) <= len(chunks):
             st.session_state["chunk_pick"] = 1  # another document or splitter: fewer chunks
-        _shared.keep("chunk_pick", 1)
+        shared.keep("chunk_pick", 1)
         pick = st.number_input("Chunk number", min_value=1, max_value=len(chunks), step=1, key="chunk_pick",
                                persist_state="session")
         chunk = chunks[int(pick) - 1]
@@ -125,4 +125,4 @@ with st.expander("What the embedder receives, chunk by chunk"):
         st.html(chunk_card_html(chunk.text(doc), chunk.prefix, title=f"Chunk #{int(pick)}", hint_lines=hints,
                                 style=False))
 
-snippet_expander(ctx, _shared.state())
+snippet_expander(ctx, shared.state())

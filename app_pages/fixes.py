@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from app_pages import _offload, _shared
-from app_pages._access import upload_closed
-from app_pages._context import session_id
-from app_pages._import_caches import chosen_golden
-from app_pages._paid import PaidRun, offer
-from app_pages._retriever import ranking, retriever_picker
-from app_pages._tables import SoFar, data_table
+from app_pages.imports.caches import chosen_golden
+from app_pages.parts import offload, shared
+from app_pages.parts.access import upload_closed
+from app_pages.parts.context import session_id
+from app_pages.parts.paid import PaidRun, offer
+from app_pages.parts.retriever import ranking, retriever_picker
+from app_pages.parts.tables import SoFar, data_table
 from inspector.context import import_lines, plan_key, write_lines
 from inspector.csv_cells import frame_csv
 from inspector.errors import ContextLineError, ImportChunksError
@@ -33,15 +33,15 @@ st.caption("From the sidebar's splitter, one fix at a time: split on structure a
            "matter), put a written context line first (contextual retrieval), then read each retrieved "
            "chunk with its neighbours. Each row says what the fix buys (answer@5, golden recall, fewer "
            "orphan suspects) and what it costs (chunks, context tokens per query).")
-ctx = _shared.ready()
+ctx = shared.ready()
 if ctx.spec.is_imported or ctx.spec.is_adapter:
-    _shared.publish()
+    shared.publish()
     st.info("The fixes are measured from a built-in splitter's budget, unit and overlap. Choose one in the "
             "sidebar (imported chunks and other libraries' splitters cannot be re-split with a fix).")
     st.stop()
 retriever = retriever_picker()
-_shared.publish()
-state = _shared.state()
+shared.publish()
+state = shared.state()
 
 golden, golden_digest = chosen_golden(ctx, state)
 if golden is None:
@@ -106,7 +106,7 @@ with st.expander("Context lines" + (f" from {step.model}" if step.model else ": 
 def _row(fingerprint: str, mode: str, name: str, spec: str, expand: int, golden_key: str,
          retriever: str, _step, _golden, _ctx):
     # One step per call, so the steps measured so far are shown while the next is measured.
-    return _offload.run(_ctx, "fix_step", _step, _golden, retriever)
+    return offload.run(_ctx, "fix_step", _step, _golden, retriever)
 
 
 steps = fix_steps(ctx.workspace, ctx.spec, context_model=step.model, context_problem=step.problem, retriever=retriever)

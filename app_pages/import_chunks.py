@@ -2,31 +2,31 @@
 measured like a built-in splitter's; golden-question recall; the sidebar splitter's chunks as JSONL.
 
 Session state this page owns (other pages use the import through the chunk set that
-*Use these chunks on every page* stores, see ``_chunk_sets``):
+*Use these chunks on every page* stores, see ``parts.chunk_sets``):
 
 - ``imported_chunks``: the last import's ``inspector.chunks.importer.ImportResult`` (absent before one);
 - ``imported_chunks_corpus``: the fingerprint of the corpus it was placed on. Use the import only
   while it equals ``ctx.corpus.fingerprint``; ``result.splits(ctx.workspace, unit=...)`` then
   measures and draws it as any splitter's chunks;
 - ``import_source`` / ``golden_source``: the chosen file as ``(name, bytes)``. The uploaders and
-  buttons set them through ``_import_files.take_chunk_file`` / ``take_golden_file``; code (and
+  buttons set them through ``imports.files.take_chunk_file`` / ``take_golden_file``; code (and
   tests) may set them directly, no file path involved.
 
-The page lays out and numbers the sections; their bodies are drawn by ``_import_report`` (the
-import's alignment, measures and one document) and ``_import_golden`` (golden questions).
+The page lays out and numbers the sections; their bodies are drawn by ``imports.report`` (the
+import's alignment, measures and one document) and ``imports.golden`` (golden questions).
 """
 
 import itertools
 
 import streamlit as st
 
-from app_pages import _chunk_sets, _shared
-from app_pages._access import upload_closed
-from app_pages._import_caches import SAMPLE_SPEC, content_digest, export_file, import_file
-from app_pages._import_files import REFUSED, RESULT, RESULT_CORPUS, SOURCE, chunk_upload_changed, use_sample
-from app_pages._import_golden import show_golden
-from app_pages._import_report import show_alignment, show_document, show_measures
-from app_pages._retriever import ranking, retriever_picker
+from app_pages.imports.caches import SAMPLE_SPEC, content_digest, export_file, import_file
+from app_pages.imports.files import REFUSED, RESULT, RESULT_CORPUS, SOURCE, chunk_upload_changed, use_sample
+from app_pages.imports.golden import show_golden
+from app_pages.imports.report import show_alignment, show_document, show_measures
+from app_pages.parts import chunk_sets, shared
+from app_pages.parts.access import upload_closed
+from app_pages.parts.retriever import ranking, retriever_picker
 from inspector.limits import MAX_CHUNK_FILE_BYTES
 from inspector.views import markdown_escape as md
 
@@ -62,10 +62,10 @@ st.caption("Bring the chunks your own pipeline made (LangChain, Chonkie, LlamaIn
            "JSON or CSV) and see them exactly as this app sees its built-in splitters' chunks: placed on "
            "the corpus chosen in the sidebar as exact spans, every record that did not fit listed, then "
            "measured next to the sidebar's splitter.")
-ctx = _shared.ready()
+ctx = shared.ready()
 retriever = retriever_picker()
-_shared.publish()
-state = _shared.state()
+shared.publish()
+state = shared.state()
 spec_name = str(state.spec())
 workspace, fingerprint = ctx.workspace, ctx.corpus.fingerprint
 
@@ -77,7 +77,7 @@ left.file_uploader("Chunk file (JSONL, JSON or CSV)", type=["jsonl", "ndjson", "
                    on_change=chunk_upload_changed, max_upload_size=MAX_CHUNK_FILE_BYTES // 1_000_000,
                    help=f"Up to {MAX_CHUNK_FILE_BYTES // 1_000_000} MB. The file stays in this browser session.")
 # Beside the file, not in the expander below: the problem list sends readers here when offsets shifted.
-_shared.keep("import_raw_offsets", False)
+shared.keep("import_raw_offsets", False)
 raw_offsets = left.checkbox("Offsets count in the raw files (front matter included)", key="import_raw_offsets",
                             persist_state="session",
                             help="Tools that split the file as it is on disk (LangChain, semantic-text-splitter) "
@@ -92,7 +92,7 @@ with right:
 with st.expander("Which formats work, and chunks that name no document"):
     st.markdown(FORMATS)
     documents = [d.id for d in ctx.corpus.documents]
-    _shared.keep("import_default_doc", "")
+    shared.keep("import_default_doc", "")
     if st.session_state["import_default_doc"] not in ["", *documents]:
         st.session_state["import_default_doc"] = ""  # the corpus changed under the choice
     default_doc = st.selectbox("Document for records that name none", ["", *documents], key="import_default_doc",
@@ -106,14 +106,14 @@ with st.expander("Which formats work, and chunks that name no document"):
                                          "front matter then has it to land on. Applies to every page (kept in "
                                          "the link).")
     if keep_front_matter != state.keep_front_matter:
-        _shared.update(keep_front_matter=keep_front_matter)
-        _shared.publish()
+        shared.update(keep_front_matter=keep_front_matter)
+        shared.publish()
         st.rerun()  # the sidebar reads the corpus again
 
-_chunk_sets.manage(ctx)
+chunk_sets.manage(ctx)
 if st.session_state.get(REFUSED):
     st.error(md(st.session_state[REFUSED]))
-_chunk_sets.show_message()
+chunk_sets.show_message()
 result, digest = None, None
 source = st.session_state.get(SOURCE)
 if source is not None:

@@ -3,8 +3,10 @@
 Streamlit runs this file as the app's main script when the app is started by
 ``chunk-inspector app`` (from an installed package); ``app.py`` at a checkout's root calls
 ``main()`` for ``streamlit run app.py``. Widgets, caching and layout only; every number comes from
-``inspector``. The sidebar (shared by every page) lives in ``_sidebar.py``, reached like every
-shared helper through ``_shared.py``; to add a page, add a file here and a line to ``PAGES``.
+``inspector``. The pages are the files here; their parts are in subfolders: the sidebar (shared
+by every page) in ``sidebar/``, the Orphan Test's in ``orphan/``, the Import page's in
+``imports/``, what several pages share in ``parts/``. To add a page, add a file here and a line
+to ``PAGES``.
 
 The folder is deliberately not called ``pages/``: Streamlit still treats a ``pages/`` folder next
 to the main script as an old-style multipage app until ``st.navigation`` first runs in the
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_pages import _shared
+from app_pages.parts import shared
 
 HERE = Path(__file__).resolve().parent
 
@@ -29,7 +31,7 @@ PAGES = (
     ("sizes.py", "Chunk sizes", "sizes"),
     ("fixes.py", "Fixes", "fixes"),
     ("tune.py", "Tune", "tune"),
-    ("orphan_test.py", "Orphan Test", _shared.ORPHAN_PAGE),
+    ("orphan_test.py", "Orphan Test", shared.ORPHAN_PAGE),
     ("import_chunks.py", "Import", "import"),
 )
 
@@ -54,7 +56,7 @@ def main() -> None:
     pages = [st.Page(HERE / name, title=title, default=True) if not address
              else st.Page(HERE / name, title=title, url_path=address) for name, title, address in PAGES]
     navigation = st.navigation(pages)
-    st.session_state["_context"] = _shared.sidebar(_shared.held_round(navigation.url_path))
+    st.session_state["_context"] = shared.sidebar(shared.held_round(navigation.url_path))
     navigation.run()
 
 

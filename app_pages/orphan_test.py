@@ -6,17 +6,17 @@ from its link or answered, the round is held: the sidebar shows its settings, fi
 reviewer starts another round. Every answer goes to the review store on the key press; hints and
 context appear only after answering.
 
-The page lays out the round (``_orphan_round``) and the two tabs, drawn by ``_orphan_review`` (with
-its answer form, ``_orphan_answer``) and ``_orphan_results``.
+The page lays out the round (``orphan.rounds``) and the two tabs, drawn by ``orphan.review`` (with
+its answer form, ``orphan.answer``) and ``orphan.results``.
 """
 
 import streamlit as st
 
-from app_pages import _shared
-from app_pages._orphan_model import model_reviewer
-from app_pages._orphan_results import delete_widgets, show_results
-from app_pages._orphan_review import show_review
-from app_pages._orphan_round import choose_round
+from app_pages.orphan.model_reviewer import model_reviewer
+from app_pages.orphan.results import delete_widgets, show_results
+from app_pages.orphan.review import show_review
+from app_pages.orphan.rounds import choose_round
+from app_pages.parts import shared
 from inspector.errors import ReviewStoreError
 from inspector.review import open_review_store
 from inspector.views import UPLOAD_UNIT
@@ -30,10 +30,10 @@ st.caption("An **orphan** is a chunk that cannot be understood on its own: retri
 # Which chunk's note the previous run drew; a run that stopped early drew none, so the note is
 # seeded again (Streamlit forgets the state of widgets a run does not draw).
 last_shown = st.session_state.pop("_orphan_shown", None)
-ctx = _shared.context()
-if not _shared.show_problems(ctx):
+ctx = shared.context()
+if not shared.show_problems(ctx):
     st.stop()
-if UPLOAD_UNIT.match(_shared.state().unit):
+if UPLOAD_UNIT.match(shared.state().unit):
     st.info("The Orphan Test needs a built-in unit (characters, o200k or cl100k) so that a shared link "
             "reproduces the round on any server; choose one in the sidebar.")
     st.stop()

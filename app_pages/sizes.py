@@ -5,9 +5,9 @@ import time
 import pandas as pd
 import streamlit as st
 
-from app_pages import _offload, _shared
-from app_pages._snippets import snippet_expander
-from app_pages._tables import SoFar, data_table
+from app_pages.parts import offload, shared
+from app_pages.parts.snippets import snippet_expander
+from app_pages.parts.tables import SoFar, data_table
 from inspector.csv_cells import frame_csv
 from inspector.errors import LengthError
 from inspector.lengths import LENGTH_NAMES
@@ -26,32 +26,32 @@ st.title("Chunk sizes")
 st.caption("Every chunk of the corpus, sized in your embedding model's tokens (prefix included, special "
            "tokens not). Chunks over the model's input cap are silently truncated when embedded; "
            "*runts* (under 32 tokens) carry too little text to be found.")
-ctx = _shared.ready()
+ctx = shared.ready()
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def _sizes(fingerprint: str, mode: str, spec: str, unit: str, first: int, stop: int, _ctx):
     # A run of documents per call, so what is counted so far is shown while the rest is counted.
-    return _offload.run(_ctx, "sizes", spec, unit, first, stop)
+    return offload.run(_ctx, "sizes", spec, unit, first, stop)
 
 
-state = _shared.state()
-units = list(dict.fromkeys([*LENGTH_NAMES, *model_tokenizers(), *_shared.uploaded_units()]))
+state = shared.state()
+units = list(dict.fromkeys([*LENGTH_NAMES, *model_tokenizers(), *shared.uploaded_units()]))
 embed_default, cap_default = sizes_defaults(state)  # the retriever's own model when it has one
-_shared.keep("embed", embed_default if embed_default in units else "o200k")
-_shared.keep("cap", cap_default)
+shared.keep("embed", embed_default if embed_default in units else "o200k")
+shared.keep("cap", cap_default)
 left, right = st.columns(2)
 embed = left.selectbox("Embedder's tokenizer", units, key="embed", persist_state="session",
-                       format_func=_shared.unit_label,
+                       format_func=shared.unit_label,
                        help="Upload a tokenizer.json through the sidebar's unit to use your model's own.")
 cap = right.number_input("Input cap (tokens)", min_value=1, max_value=MAX_CAP, step=64, key="cap",
                          persist_state="session",
                          help="The longest input the model embeds; 512 for many BERT-style models.")
-_shared.update(embed=embed, cap=int(cap))
-_shared.publish()
+shared.update(embed=embed, cap=int(cap))
+shared.publish()
 
 try:
-    length = _shared.length_for(_shared.engine_unit(embed))
+    length = shared.length_for(shared.engine_unit(embed))
 except LengthError as exc:
     st.error(md(f"The tokenizer cannot be used: {exc}"))
     st.stop()
@@ -59,7 +59,7 @@ parts = document_parts(ctx.corpus.documents)
 so_far, frames = st.empty(), []
 started = time.perf_counter()
 for first, stop in parts:
-    frames.append(_sizes(ctx.corpus.fingerprint, state.mode, str(ctx.spec), _shared.engine_unit(embed), first, stop,
+    frames.append(_sizes(ctx.corpus.fingerprint, state.mode, str(ctx.spec), shared.engine_unit(embed), first, stop,
                          ctx))
     if stop < len(ctx.corpus.documents) and time.perf_counter() - started > SoFar.MEASURED_AFTER:
         counted = size_summary(pd.concat(frames, ignore_index=True), int(cap), overhead=length.special_overhead)
@@ -71,8 +71,8 @@ frame = pd.concat(frames, ignore_index=True)
 summary = size_summary(frame, int(cap), overhead=length.special_overhead)
 word = "characters" if embed == "chars" else "tokens"
 
-title = md(_shared.spec_title(ctx.spec, _shared.chunk_sets(ctx)))
-st.caption(f"Splitter `{state.spec()}` ({title}); sizes in {_shared.unit_label(embed)}"
+title = md(shared.spec_title(ctx.spec, shared.chunk_sets(ctx)))
+st.caption(f"Splitter `{state.spec()}` ({title}); sizes in {shared.unit_label(embed)}"
            + (f", plus {length.special_overhead} special tokens per input" if length.special_overhead else "") + ".")
 cols = st.columns(5)
 cols[0].metric("Chunks", summary.stats.count)
@@ -94,4 +94,4 @@ else:
     st.download_button("Download the chunks over the cap (CSV)", frame_csv(over), "over-cap.csv",
                        "text/csv", key="download_over_cap", on_click="ignore")
 
-snippet_expander(ctx, _shared.state())
+snippet_expander(ctx, shared.state())

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from app_pages import _offload, _shared
-from app_pages._retriever import ranking, retriever_picker
-from app_pages._tables import SoFar, data_table
+from app_pages.parts import offload, shared
+from app_pages.parts.retriever import ranking, retriever_picker
+from app_pages.parts.tables import SoFar, data_table
 from inspector import ATOM_KINDS
 from inspector.csv_cells import frame_csv
 from inspector.model import ATOM_LABELS
@@ -23,9 +23,9 @@ st.caption("The sidebar's splitter at several budgets over the whole corpus. Big
            "atoms but every retrieved chunk costs more context: the first chart shows the share of "
            "atoms kept whole (every atom counted, even those larger than the budget), the second the "
            "tokens a query's top 5 chunks bring into the prompt.")
-ctx = _shared.ready()
+ctx = shared.ready()
 if ctx.spec.is_imported:
-    _shared.publish()
+    shared.publish()
     st.info("Imported chunks were made once, at whatever size their tool used: there is no budget to sweep. "
             "Choose a built-in splitter in the sidebar to sweep its budget, or compare the imported chunks "
             "with splitters at several budgets on the Compare page.")
@@ -35,25 +35,25 @@ if ctx.spec.is_imported:
 @st.cache_data(max_entries=256, show_spinner=False)
 def _sweep_row(fingerprint: str, mode: str, spec: str, budget: int, retriever: str, _ctx):
     # One budget per call so the progress bar can move between calls (see compare.py).
-    return _offload.run(_ctx, "sweep", spec, (budget,), retriever)
+    return offload.run(_ctx, "sweep", spec, (budget,), retriever)
 
 
-state = _shared.state()
-_shared.keep("sweep_budgets", ", ".join(map(str, state.sweep)))
+state = shared.state()
+shared.keep("sweep_budgets", ", ".join(map(str, state.sweep)))
 text = st.text_input("Budgets (comma-separated, in the sidebar's unit)", key="sweep_budgets", persist_state="session",
-                     help=f"Unit: {_shared.unit_label(state.unit)}. Overlap is kept where it still fits.")
+                     help=f"Unit: {shared.unit_label(state.unit)}. Overlap is kept where it still fits.")
 budgets, problem = parse_budgets(text)
 if problem:
     st.error(md(f"Budgets not understood: {problem}. Showing {', '.join(map(str, state.sweep))}."))
     budgets = state.sweep
-_shared.update(sweep=budgets)
+shared.update(sweep=budgets)
 uncut = {b: cuts_problem(ctx.workspace, ctx.spec.with_budget(b)) for b in budgets}
 if any(uncut.values()):
     st.warning(md(f"Budgets left out: {', '.join(str(b) for b, why in uncut.items() if why)}: "
                   f"{next(why for why in uncut.values() if why)}"))
     budgets = tuple(b for b, why in uncut.items() if not why)
 retriever = retriever_picker()
-_shared.publish()
+shared.publish()
 if not budgets:
     st.stop()
 

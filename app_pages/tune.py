@@ -3,13 +3,13 @@ golden set (or the probe), ranked with intervals, ties told apart by the paired 
 
 import streamlit as st
 
-from app_pages import _offload, _shared
-from app_pages._import_caches import chosen_golden
-from app_pages._orphan_questions import question_set_picker, show_message
-from app_pages._retriever import ranking, retriever_picker
-from app_pages._snippets import snippet_expander
-from app_pages._state import use_spec
-from app_pages._tables import data_table
+from app_pages.imports.caches import chosen_golden
+from app_pages.orphan.questions import question_set_picker, show_message
+from app_pages.parts import offload, shared
+from app_pages.parts.retriever import ranking, retriever_picker
+from app_pages.parts.snippets import snippet_expander
+from app_pages.parts.state import use_spec
+from app_pages.parts.tables import data_table
 from inspector.csv_cells import frame_csv
 from inspector.errors import QuestionsError
 from inspector.kinds import offered_kinds
@@ -24,21 +24,21 @@ st.caption("Every configuration of the space below, measured on this corpus: wit
            "queries. Each score has its 95% interval; configurations the paired test cannot tell from the best "
            "are *tied for best*, and the recommended one is the best, or a tied one that embeds a tenth fewer "
            "tokens. With 60 questions or more, every configuration is first asked a third of them.")
-ctx = _shared.ready()
+ctx = shared.ready()
 retriever = retriever_picker()
-_shared.publish()
-state = _shared.state()
+shared.publish()
+state = shared.state()
 golden, golden_digest = chosen_golden(ctx, state)
 if golden is None:
     st.caption("No golden set: answer@5 of the probe decides. Load one on the Import page for recall.")
 
-unit = _shared.engine_unit(state.unit)
+unit = shared.engine_unit(state.unit)
 for key, value in (("tune_kinds", list(DEFAULT_KINDS)), ("tune_budgets", "400, 800, 1200, 1600"),
                    ("tune_overlap", True), ("tune_path", True), ("tune_context", 2000), ("tune_duplication", 0.0)):
-    _shared.keep(key, value)
+    shared.keep(key, value)
 left, right = st.columns(2)
 kinds = left.multiselect("Splitters", offered_kinds(), key="tune_kinds", persist_state="session")
-budgets_text = left.text_input(f"Budgets ({_shared.unit_label(state.unit)}, the sidebar's unit)", key="tune_budgets",
+budgets_text = left.text_input(f"Budgets ({shared.unit_label(state.unit)}, the sidebar's unit)", key="tune_budgets",
                                max_chars=200, persist_state="session")
 overlap = left.checkbox("Also with 15% overlap (fixed, recursive)", key="tune_overlap", persist_state="session")
 path = left.checkbox("Also with the heading path prefixed", key="tune_path", persist_state="session")
@@ -99,8 +99,8 @@ def _rung(specs, sample):
             yield position, kept[found]
         else:
             todo.append(position)
-    calls = [(str(_shared.engine_spec(specs[n])), goal, retriever, sample) for n in todo]
-    for done, candidate in _offload.each(ctx, "tune_candidate", calls):
+    calls = [(str(shared.engine_spec(specs[n])), goal, retriever, sample) for n in todo]
+    for done, candidate in offload.each(ctx, "tune_candidate", calls):
         if len(kept) >= MAX_KEPT:
             kept.clear()  # a bound, not a policy: a search measures what it finds missing
         kept[keys[todo[done]]] = candidate

@@ -76,7 +76,7 @@ def test_a_cycle_between_two_modules_of_a_room_breaks_the_contract(tmp_path):
 
 
 def test_the_app_imports_the_library_only_through_its_surfaces():
-    files = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py"))]
+    files = [ROOT / "app.py", *sorted((ROOT / "app_pages").rglob("*.py"))]
     wrong = []
     for path in files:
         for line, module in _imports(path):
@@ -128,14 +128,24 @@ def test_a_command_raises_its_refusal_and_the_entry_point_alone_turns_it_into_an
 
 
 def app_import_cycles(folder: Path) -> list[list[str]]:
-    """The cycles among the app's helper modules, counting imports inside functions too."""
+    """The cycles among the app's modules (``orphan.rounds``, ``main``), counting imports inside
+    functions too."""
+    def name(path: Path) -> str:
+        return ".".join(path.relative_to(folder).with_suffix("").parts)
+
+    modules = {name(path) for path in folder.rglob("*.py")}
     graph: dict[str, set[str]] = {}
-    for path in sorted(folder.glob("*.py")):
-        graph[path.stem] = {module.split(".")[1] for _, module in _imports(path)
-                            if module.startswith("app_pages.") and module.count(".") == 1}
+    for path in sorted(folder.rglob("*.py")):
+        edges = graph.setdefault(name(path), set())
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == "app_pages":
-                graph[path.stem] |= {alias.name for alias in node.names}
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "app_pages":
+                inside = node.module.partition(".")[2]
+                for alias in node.names:  # a module of the package, or a name from a module
+                    edges.add(f"{inside}.{alias.name}".lstrip(".") if f"{inside}.{alias.name}".lstrip(".") in modules
+                              else inside)
+            elif isinstance(node, ast.Import):
+                edges |= {alias.name.partition(".")[2] for alias in node.names if alias.name.startswith("app_pages.")}
+        edges.discard("")
     cycles, done = [], set()
 
     def visit(module: str, trail: list[str]) -> None:
@@ -157,6 +167,6 @@ def test_the_app_s_modules_import_each_other_in_no_circle(tmp_path):
     assert app_import_cycles(ROOT / "app_pages") == []
     # The check finds one: a helper importing back the module that imports it.
     shutil.copytree(ROOT / "app_pages", tmp_path / "app_pages", ignore=shutil.ignore_patterns("__pycache__"))
-    caches = tmp_path / "app_pages" / "_import_caches.py"
-    caches.write_text(caches.read_text() + "\n\ndef _late():\n    from app_pages._import_files import GOLDEN_REFUSED\n")
-    assert ["_import_caches", "_import_files", "_import_caches"] in app_import_cycles(tmp_path / "app_pages")
+    caches = tmp_path / "app_pages" / "imports" / "caches.py"
+    caches.write_text(caches.read_text() + "\n\ndef _late():\n    from app_pages.imports.files import GOLDEN_REFUSED\n")
+    assert ["imports.caches", "imports.files", "imports.caches"] in app_import_cycles(tmp_path / "app_pages")

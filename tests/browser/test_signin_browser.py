@@ -147,7 +147,7 @@ def test_signed_in_reviewers_answer_under_their_identities_and_only_an_admin_ope
     expect(ravi.get_by_text("Signed in as Ravi (ravi@acme.com): reviewer.")).to_be_visible()
     answer(ravi, 1, COUNT, (True, False, True))
     # Dana touches nothing: Ravi's answer reaches her open Results tab at the next 5-second reading
-    # (app_pages/_orphan_results.EVERY), drawn within 1.5 s of it.
+    # (app_pages/orphan/results.EVERY), drawn within 1.5 s of it.
     expect(reviewers).to_have_text("2", timeout=6_500)
     expect(results.get_by_test_id("stTable").first).to_contain_text("ravi@acme.com")
     store = ReviewStore(data / STORE_NAME)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app_pages._orphan_round import hold
+from app_pages.orphan.rounds import hold
 from inspector.errors import AnswerChanged, ReviewInputError, ReviewStoreError
 from inspector.review import QUESTIONS, Draft, answer_marks, saved_message
 from inspector.views import HeldRound

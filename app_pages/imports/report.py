@@ -7,10 +7,10 @@ The page numbers the sections (``_section``); these functions draw their bodies.
 import pandas as pd
 import streamlit as st
 
-from app_pages import _chunk_sets, _shared
-from app_pages._import_caches import side_by_side_rows
-from app_pages._tables import data_table, table
-from app_pages._window import pick_window
+from app_pages.imports.caches import side_by_side_rows
+from app_pages.parts import chunk_sets, shared
+from app_pages.parts.tables import data_table, table
+from app_pages.parts.window import pick_window
 from inspector import ATOM_KINDS
 from inspector.model import ATOM_LABELS
 from inspector.views import (
@@ -71,7 +71,7 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
     else:
         st.warning(md(result.summary()))
     if result.imported:
-        _chunk_sets.use_everywhere(result)
+        chunk_sets.use_everywhere(result)
 
     st.subheader(f"Problems ({len(issues)})")
     if issues:
@@ -115,7 +115,7 @@ def show_alignment(ctx, result, name: str, data: bytes) -> list[dict]:
 
 def show_measures(ctx, state, result, digest: str, default_doc: str | None, retriever: str = "bm25") -> None:
     """The imported chunks measured like a splitter, next to the sidebar's."""
-    spec_name, unit = str(state.spec()), _shared.unit_label(state.unit)
+    spec_name, unit = str(state.spec()), shared.unit_label(state.unit)
     fingerprint = ctx.corpus.fingerprint
     st.caption(md(f"The imported chunks and the sidebar's splitter ({spec_name}) over the same "
                   f"{len(result.chunks)} documents, measured alike.") +
@@ -149,7 +149,7 @@ def show_document(ctx, state, result, text_gaps: list[dict]) -> None:
     left, right = st.columns([3, 2])
     doc_id = left.selectbox(f"Document ({len(with_chunks)} with imported chunks)", with_chunks, key="import_doc",
                             persist_state="session")
-    _shared.keep("import_lanes", False)
+    shared.keep("import_lanes", False)
     right.toggle(f"Side by side with {md(spec_name)}", key="import_lanes", persist_state="session",
                  help="Draw the sidebar splitter's chunks of the same document in a second lane.")
     document = ctx.corpus.by_id(doc_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._paid import PaidRun, offer
+from app_pages.parts.paid import PaidRun, offer
 from inspector.context import ChatEndpoint
 from inspector.errors import ContextLineError, ReviewInputError, ReviewStoreError
 from inspector.review import (

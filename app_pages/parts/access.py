@@ -116,7 +116,7 @@ def audit(ctx, action: str, once: str = "", **detail) -> None:
 
 def audit_table() -> None:
     """The latest entries, newest first."""
-    from app_pages._tables import data_table
+    from app_pages.parts.tables import data_table
 
     try:
         entries = _trail().recent(200)

@@ -1,5 +1,5 @@
 """The sidebar's splitter: its widgets, or an Orphan Test round's fixed splitter, settled into the
-run's spec. Not a page (``_sidebar`` calls it).
+run's spec. Not a page (``sidebar.panel`` calls it).
 
 Settling is separate from the widgets so that a held round (``HeldRound``) runs the very splitter
 its chunks were drawn with while the sidebar shows no splitter widget at all.
@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from app_pages._access import upload_closed
-from app_pages._chunk_sets import chunk_sets, spec_title
-from app_pages._state import kind_changed, option_key, touched, update
-from app_pages._units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
+from app_pages.parts.access import upload_closed
+from app_pages.parts.chunk_sets import chunk_sets, spec_title
+from app_pages.parts.state import kind_changed, option_key, touched, update
+from app_pages.parts.units import UNIT_LABELS, engine_spec, length_for, tokenizer_dir, uploaded_units
 from inspector import SplitterSpec
 from inspector.chunks import ChunkSetInfo
 from inspector.errors import ChunkSetError, LengthError, SpecError
@@ -39,7 +39,7 @@ from inspector.views import (
 from inspector.views import markdown_escape as md
 
 if TYPE_CHECKING:
-    from app_pages._context import Context
+    from app_pages.parts.context import Context
 
 
 def splitter_widgets(ctx: Context) -> None:

@@ -1,5 +1,5 @@
 """The sidebar's corpus: its widgets, or an Orphan Test round's fixed corpus, opened with the
-server's services wired onto its workspace. Not a page (``_sidebar`` calls it).
+server's services wired onto its workspace. Not a page (``sidebar.panel`` calls it).
 
 Opening is separate from the widgets so that a held round (``HeldRound``) opens the very corpus
 it was drawn from while the sidebar shows no corpus widget at all.
@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from app_pages._access import audit, refused
-from app_pages._state import touched, update
+from app_pages.parts.access import audit, refused
+from app_pages.parts.state import touched, update
 from inspector import Corpus, Workspace, load_corpus
 from inspector.access import Action
 from inspector.atoms import load_detector
@@ -38,7 +38,7 @@ from inspector.views import (
 from inspector.views import markdown_escape as md
 
 if TYPE_CHECKING:
-    from app_pages._context import Context
+    from app_pages.parts.context import Context
 
 #: A pasted text is one document, held to the limit of one file (its characters take up to 4 bytes).
 MAX_PASTED_CHARS = MAX_DOCUMENT_BYTES // 4

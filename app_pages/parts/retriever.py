@@ -9,8 +9,8 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from app_pages._access import audit, refused
-from app_pages._state import keep, state, update
+from app_pages.parts.access import audit, refused
+from app_pages.parts.state import keep, state, update
 from inspector.access import Action
 from inspector.errors import EmbeddingServiceError, RerankServiceError, RetrieverError, SpendRefused
 from inspector.retrieval import installed, parse_retriever
@@ -73,7 +73,7 @@ def ranking(retriever: str, ctx=None, specs=()):
 def say_what_it_sends(retriever: str, ctx, specs) -> None:
     """Say what ranking ``specs`` with ``retriever`` will send to a paid embedder; stop the page
     when it cannot be sent or waits for a click."""
-    from app_pages._context import session_id
+    from app_pages.parts.context import session_id
 
     for estimate in (embedding_estimate(ctx.workspace, parse_retriever(retriever).base,
                                         [str(s) for s in specs] or [str(ctx.spec)], ctx.launch.spend, installed(),
@@ -86,7 +86,7 @@ def say_what_it_sends(retriever: str, ctx, specs) -> None:
 def say_what_asking_sends(retriever: str, ctx, texts) -> None:
     """Say what embedding ``texts`` (questions a store is asked with) will send; stop the page when
     it cannot be sent or waits for a click."""
-    from app_pages._context import session_id
+    from app_pages.parts.context import session_id
 
     estimate = texts_estimate(ctx.workspace, retriever, texts, ctx.launch.spend, installed(), session_id())
     if estimate is not None:

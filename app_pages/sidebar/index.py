@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._access import audit, refused
-from app_pages._chunk_sets import use_chunk_set
+from app_pages.parts.access import audit, refused
+from app_pages.parts.chunk_sets import use_chunk_set
 from inspector.access import Action
 from inspector.errors import ChunkSetError, MissingExtra, StoreError
 from inspector.views import markdown_escape as md

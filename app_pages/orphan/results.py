@@ -6,8 +6,8 @@ import time
 
 import streamlit as st
 
-from app_pages._access import audit, current, signing_in
-from app_pages._tables import data_table
+from app_pages.parts.access import audit, current, signing_in
+from app_pages.parts.tables import data_table
 from inspector.access import Action
 from inspector.errors import ReviewStoreError
 from inspector.review import (

@@ -11,8 +11,8 @@ from typing import Generic, TypeVar
 
 import streamlit as st
 
-from app_pages._access import audit, refused
-from app_pages._context import session_id
+from app_pages.parts.access import audit, refused
+from app_pages.parts.context import session_id
 from inspector.access import Action
 from inspector.errors import ContextLineError, SpendRefused
 from inspector.retrieval import installed

@@ -1,6 +1,6 @@
 """Chunk sets in the app: the server's store, the sidebar's names for them, and the Import page
 widgets that turn an import into a chunk set every page can use. Not a page (``app.py`` lists
-the pages); ``_shared`` and ``_sidebar`` import from here, never the other way round.
+the pages); ``parts.shared`` and ``sidebar.panel`` import from here, never the other way round.
 
 A chunk set is stored in the data folder (``inspector.chunks.sets``), so the sidebar's splitter
 menu, shared links and Orphan Test rounds find it in any session and after a restart.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._tables import data_table
+from app_pages.parts.tables import data_table
 from inspector import SplitterSpec
 from inspector.chunks import ChunkSetInfo, ChunkSetStore, chunk_set_from_import
 from inspector.errors import ChunkSetError

@@ -2,21 +2,21 @@
 display, and (re-exported) the settings, units and chunk-set helpers the pages use.
 
 Not a page (``st.navigation`` lists the pages explicitly). Settings live in one ``AppState``
-kept in ``st.session_state["app_state"]`` and mirrored into the URL (``_state``); the sidebar
-that settles each run's ``Context`` is ``_sidebar``; length units and uploaded tokenizers are
-``_units``; imported chunk sets ``_chunk_sets``. Computation stays in ``inspector``.
+kept in ``st.session_state["app_state"]`` and mirrored into the URL (``parts.state``); the sidebar
+that settles each run's ``Context`` is ``sidebar.panel``; length units and uploaded tokenizers are
+``parts.units``; imported chunk sets ``parts.chunk_sets``. Computation stays in ``inspector``.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._chunk_sets import chunk_set_store, chunk_sets, spec_title
-from app_pages._context import Context
-from app_pages._sidebar import sidebar
-from app_pages._state import HELD, ORPHAN_PAGE, STATE, held_round, keep, publish, state, update
-from app_pages._tables import table
-from app_pages._units import UNIT_LABELS, engine_spec, engine_unit, length_for, unit_label, uploaded_units
+from app_pages.parts.chunk_sets import chunk_set_store, chunk_sets, spec_title
+from app_pages.parts.context import Context
+from app_pages.parts.state import HELD, ORPHAN_PAGE, STATE, held_round, keep, publish, state, update
+from app_pages.parts.tables import table
+from app_pages.parts.units import UNIT_LABELS, engine_spec, engine_unit, length_for, unit_label, uploaded_units
+from app_pages.sidebar.panel import sidebar
 from inspector.views import markdown_escape as md
 
 __all__ = ["HELD", "ORPHAN_PAGE", "STATE", "UNIT_LABELS", "Context", "chunk_set_store", "chunk_sets", "context",

@@ -1,8 +1,8 @@
 """The sidebar every page shares: corpus, splitter and document widgets, settling one ``Context``
 per run that the pages read. Not a page (``app.py`` calls ``sidebar`` before the page runs).
 
-Settings are read from and written to the session's ``AppState`` (``_state``); the corpus is
-opened by ``_corpus`` and the splitter settled by ``_splitter``; computation stays in
+Settings are read from and written to the session's ``AppState`` (``parts.state``); the corpus is
+opened by ``sidebar.corpus`` and the splitter settled by ``sidebar.splitter``; computation stays in
 ``inspector``. While an Orphan Test round is held on its page, the sidebar shows that round's
 corpus and splitter as fixed settings and draws none of their widgets.
 """
@@ -15,13 +15,13 @@ from dataclasses import replace
 
 import streamlit as st
 
-from app_pages._access import access_widgets, allowance_widgets, audit_widgets
-from app_pages._chunk_sets import chunk_sets, spec_title
-from app_pages._context import Context, session_id
-from app_pages._corpus import corpus_widgets, held_corpus
-from app_pages._index import follow_link, index_widgets
-from app_pages._splitter import held_splitter, splitter_widgets
-from app_pages._state import STATE, publish, seed_widgets, start_session, state, touched, update
+from app_pages.parts.access import access_widgets, allowance_widgets, audit_widgets
+from app_pages.parts.chunk_sets import chunk_sets, spec_title
+from app_pages.parts.context import Context, session_id
+from app_pages.parts.state import STATE, publish, seed_widgets, start_session, state, touched, update
+from app_pages.sidebar.corpus import corpus_widgets, held_corpus
+from app_pages.sidebar.index import follow_link, index_widgets
+from app_pages.sidebar.splitter import held_splitter, splitter_widgets
 from inspector import Corpus
 from inspector.retrieval import PAYER, ensure
 from inspector.views import PASTE, HeldRound, launch_config

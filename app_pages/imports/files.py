@@ -8,8 +8,8 @@ Session keys the page reads: ``SOURCE`` / ``GOLDEN_SOURCE`` hold the chosen file
 
 import streamlit as st
 
-from app_pages import _shared
-from app_pages._import_caches import GOLDEN_SOURCE, SAMPLE_SPEC, sample_file
+from app_pages.imports.caches import GOLDEN_SOURCE, SAMPLE_SPEC, sample_file
+from app_pages.parts import shared
 from inspector.limits import MAX_CHUNK_FILE_BYTES, MAX_GOLDEN_BYTES
 from inspector.views import SAMPLE_CORPUS
 
@@ -59,7 +59,7 @@ def golden_upload_changed() -> None:
 
 def use_sample(damaged: bool) -> None:
     """Callback of the *Try* buttons: our own export of the corpus, intact or damaged."""
-    ctx = _shared.context()
+    ctx = shared.context()
     data = sample_file(ctx.corpus.fingerprint, ctx.state.mode, damaged, ctx.workspace)
     take_chunk_file(f"{SAMPLE_SPEC.replace(':', '-')}{'-damaged' if damaged else ''}.jsonl", data)
 

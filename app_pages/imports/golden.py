@@ -5,13 +5,13 @@ recall of the imported chunks and of the sidebar's splitter at several context b
 import pandas as pd
 import streamlit as st
 
-from app_pages._access import upload_closed
-from app_pages._chunk_sets import chunk_sets
-from app_pages._import_caches import content_digest, golden_set, recall, searched_recall
-from app_pages._import_files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
-from app_pages._import_report import percent_columns
-from app_pages._retriever import say_what_asking_sends
-from app_pages._tables import data_table, table
+from app_pages.imports.caches import content_digest, golden_set, recall, searched_recall
+from app_pages.imports.files import GOLDEN_REFUSED, GOLDEN_SOURCE, golden_upload_changed, use_bundled_golden
+from app_pages.imports.report import percent_columns
+from app_pages.parts.access import upload_closed
+from app_pages.parts.chunk_sets import chunk_sets
+from app_pages.parts.retriever import say_what_asking_sends
+from app_pages.parts.tables import data_table, table
 from inspector.chunks import chunk_set_from_import
 from inspector.errors import EmbeddingServiceError, MissingExtra, RetrieverError, SpendRefused, StoreError
 from inspector.limits import MAX_GOLDEN_BYTES

@@ -11,11 +11,11 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from app_pages import _offload, _shared
-from app_pages._access import audit, current
-from app_pages._orphan_questions import CHOSEN, MESSAGE, question_set_picker, show_message
-from app_pages._retriever import ranking, retriever_picker, say_what_asking_sends, say_what_it_sends
-from app_pages._state import HELD, STATE, seed_widgets
+from app_pages.orphan.questions import CHOSEN, MESSAGE, question_set_picker, show_message
+from app_pages.parts import offload, shared
+from app_pages.parts.access import audit, current
+from app_pages.parts.retriever import ranking, retriever_picker, say_what_asking_sends, say_what_it_sends
+from app_pages.parts.state import HELD, STATE, seed_widgets
 from inspector.access import Action
 from inspector.errors import ChunkSetError, QuestionsError, ReviewInputError
 from inspector.review import DEFAULT_SIZE, MAX_SIZE, ReviewRound
@@ -29,7 +29,7 @@ SOURCES = {"sample": "A random sample of all chunks", "probe": "Chunks the probe
 @st.cache_resource(max_entries=16, show_spinner="Drawing the round's chunks…")
 def _round_chunks(round_id: str, _round: ReviewRound, _ctx):
     with ranking(_round.retriever if _round.source != "sample" else "bm25"):
-        return _offload.run(_ctx, "round", _round)
+        return offload.run(_ctx, "round", _round)
 
 
 def _opened_with() -> dict[str, str]:
@@ -81,7 +81,7 @@ def _describe(ctx, r: ReviewRound, shown: int) -> str:
         where = (f"the chunks your index {md(r.index)} answers in its top {r.k} for one of your questions (set "
                  f"{r.questions}, embedded by {md(r.retriever)})")
     return (f"{shown} chunks drawn at random (seed {r.seed}) from {where} of {md(ctx.corpus_label)}, "
-            f"split by `{r.spec}` ({md(_shared.spec_title(r.spec, _shared.chunk_sets(ctx)))}); round id `{r.id}`.")
+            f"split by `{r.spec}` ({md(shared.spec_title(r.spec, shared.chunk_sets(ctx)))}); round id `{r.id}`.")
 
 
 def choose_round(ctx) -> tuple[ReviewRound, tuple]:
@@ -91,7 +91,7 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
     if ctx.held is None:
         _apply_link()
     for key, value in (("orphan_source", "sample"), ("orphan_size", DEFAULT_SIZE), ("orphan_seed", 0), ("orphan_k", 5)):
-        _shared.keep(key, value)
+        shared.keep(key, value)
     show_message()
     with st.container(border=True):
         described = st.empty()  # filled once the settings below are read

@@ -9,7 +9,7 @@ import hashlib
 
 import streamlit as st
 
-from app_pages import _offload, _shared
+from app_pages.parts import offload, shared
 from inspector.chunks import export_text
 from inspector.views import golden_upload, import_upload, sample_export
 
@@ -40,7 +40,7 @@ def import_file(digest: str, name: str, fingerprint: str, mode: str, default_doc
 def side_by_side_rows(digest: str, fingerprint: str, mode: str, default_doc: str | None, spec: str, label: str,
                       retriever: str, _result, _ctx) -> list[dict]:
     """The imported chunks and ``spec``'s measured alike, one row each, the probe ranked by ``retriever``."""
-    return _offload.run(_ctx, "side_by_side", _result, str(_shared.engine_spec(spec)), label, retriever)
+    return offload.run(_ctx, "side_by_side", _result, str(shared.engine_spec(spec)), label, retriever)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Locating the golden evidence in the corpus…")
@@ -54,20 +54,20 @@ def recall(golden_digest: str, fingerprint: str, mode: str, spec: str, label: st
            _chunk_set=None):
     """Golden recall of one chunking (``imported:ID`` for an import, its ``_chunk_set`` given),
     named ``label``, ranked by ``retriever``."""
-    return _offload.run(_ctx, "golden", _golden_set, str(_shared.engine_spec(spec)), label, _chunk_set, retriever)
+    return offload.run(_ctx, "golden", _golden_set, str(shared.engine_spec(spec)), label, _chunk_set, retriever)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def export_file(fingerprint: str, mode: str, spec: str, _workspace) -> str:
     """Every chunk of ``spec`` over the corpus as JSON Lines."""
-    return export_text(_workspace, _shared.engine_spec(spec))
+    return export_text(_workspace, shared.engine_spec(spec))
 
 
 @st.cache_resource(max_entries=16, show_spinner="Asking your index itself for every golden question…")
 def searched_recall(golden_digest: str, fingerprint: str, mode: str, spec: str, index: str, retriever: str,
                     _golden_set, _ctx):
     """Golden recall of your index's chunks as the store itself answers, questions embedded by ``retriever``."""
-    return _offload.run(_ctx, "golden_searched", _golden_set, spec, index, retriever)
+    return offload.run(_ctx, "golden_searched", _golden_set, spec, index, retriever)
 
 
 def chosen_golden(ctx, state):

@@ -12,7 +12,7 @@ from dataclasses import asdict, replace
 
 import streamlit as st
 
-from app_pages._units import uploaded_units
+from app_pages.parts.units import uploaded_units
 from inspector.kinds import kind_named
 from inspector.spec import IMPORTED, SplitterSpec
 from inspector.views import (

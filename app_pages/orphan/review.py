@@ -1,7 +1,7 @@
 """The Orphan Test's Review tab: one chunk at a time, exactly as the embedder receives it, three
 yes/no questions and a note, saved to the review store on the click. Not a page.
 
-One key per answer (the form is ``_orphan_answer``): each question starts at *yes* and `1`, `2`,
+One key per answer (the form is ``orphan.answer``): each question starts at *yes* and `1`, `2`,
 `3` flip it (or `y` / `n` answer them in turn), `Enter` saves and opens the next unanswered chunk,
 `←` and `→` move. Context and automatic hints appear only once a chunk is answered (go back to
 it), so they cannot sway the answer. A typed reviewer name is remembered by the browser in a cookie.
@@ -13,10 +13,10 @@ from urllib.parse import unquote
 
 import streamlit as st
 
-from app_pages import _shared
-from app_pages._access import current
-from app_pages._orphan_answer import SaveTarget, answer_form, go, seed
-from app_pages._orphan_results import EVERY
+from app_pages.orphan.answer import SaveTarget, answer_form, go, seed
+from app_pages.orphan.results import EVERY
+from app_pages.parts import shared
+from app_pages.parts.access import current
 from inspector.access import Action
 from inspector.errors import ReviewStoreError
 from inspector.review import HINT_CODES, Progress, context, reviewer_problem, summarize, suspects
@@ -118,7 +118,7 @@ def _reviewer(ctx) -> str | None:
         right.button("Not you?", key="orphan_rename", on_click=_rename, help="Review under another name.")
         _remember_name(named)
         return named
-    _shared.keep("orphan_reviewer", "")
+    shared.keep("orphan_reviewer", "")
     name = st.text_input("Your name", key="orphan_reviewer", max_chars=80, on_change=_named, args=(access,),
                          placeholder="e.g. Dana", help="Answers are stored per reviewer; this browser remembers "
                          "the name, and the same name tomorrow continues where you stopped.")

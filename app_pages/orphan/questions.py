@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._access import upload_closed
-from app_pages._chunk_sets import keep_and_use, question_store
+from app_pages.parts.access import upload_closed
+from app_pages.parts.chunk_sets import keep_and_use, question_store
 from inspector.errors import QuestionsError
 from inspector.limits import MAX_GOLDEN_BYTES
 from inspector.measure import ask_theirs

@@ -1,0 +1,1 @@
+"""The sidebar: its panel, the corpus, the splitter and the index widgets."""
