@@ -64,3 +64,20 @@ def test_check_and_tune_keep_their_own_options():
 def test_unusable_arguments_are_refused_with_the_reason(argv, error, message):
     with pytest.raises(error, match=message):
         config("report", "docs", *argv)
+
+
+@pytest.mark.parametrize(("argv", "reason"), [
+    (("report", "docs", "--budgets", "400,x"), "--budgets must be whole numbers"),
+    (("report", "docs", "--budgets", ",".join(["100"] * 25)), "--budgets takes at most 24 budgets"),
+    (("report", "docs", "--jobs", "65"), "--jobs must be from 1 to 64"),
+    (("report", "docs", "--fixes", "imported:0123456789abcdef"), "--fixes takes a built-in splitter"),
+    (("tune", "docs", "--jobs", "-1"), "--jobs must be from 1 to 64"),
+    (("tune", "docs", "--context", "0"), "--context is a number of tokens"),
+    (("tune", "docs", "--max-duplication", "0.5"), "--max-duplication is a ratio of 1 or more"),
+    (("tune", "docs", "--expand", "1"), "tune does not search neighbour windows"),
+])
+def test_a_command_s_own_options_are_refused_as_argv_is_read(argv, reason):
+    """Before any file is read: the command is given checked options (``report --budgets`` as numbers)."""
+    with pytest.raises(ArgumentRefused, match=reason):
+        config(*argv)
+    assert config("report", "docs", "--budgets", "800, 400").options.budgets == (800, 400)

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from ..errors import ArgumentRefused
 from ..measure.cost import Prices
 from .options import CorpusSource, Retrieval, Stores, Tracking
 
@@ -124,11 +125,19 @@ class RunConfig(Generic[CommandOptions]):
         return replace(spec, context_model=self.context_model)
 
 
+#: The most worker processes ``--jobs`` starts (each forks a copy of this one).
+MAX_JOBS = 64
+#: The most budgets one sweep measures (as on the app's Budget sweep page).
+MAX_SWEEP_BUDGETS = 24
+
+
 @dataclass(frozen=True, slots=True)
 class ReportOptions:
     sweep: str = "structured:800"
-    budgets: str = ""
+    budgets: tuple[int, ...] = ()
+    """``--budgets``, read: the sweep's budgets, each one the sweep's splitter takes."""
     jobs: int = 0
+    """``--jobs`` (0: as many as the machine's processors)."""
     fixes: str | None = None
     by_format: bool = False
     by_language: bool = False
@@ -223,7 +232,6 @@ def _store_search_checked(config: RunConfig) -> RunConfig:
     operator's embedder: nothing a store's folder records decides where questions are sent."""
     asks = bool(config.golden) or bool(config.questions)
     if config.stores.addresses and asks and config.retrieval.retriever.dense is None:
-        from ..errors import ArgumentRefused
         from ..stores.search import needs_embedder  # only now: it imports numpy, which workers fork without
 
         raise ArgumentRefused(str(needs_embedder(config.stores.addresses[0])))
@@ -235,10 +243,38 @@ def _report(g: argparse.Namespace, model: str) -> RunConfig:
 
 
 def _report_config(g: argparse.Namespace, model: str) -> RunConfig:
+    from ..spec import parse_spec
+
+    budgets = _budgets(g.budgets)
+    for budget in budgets:
+        parse_spec(g.sweep).with_budget(budget)  # a SpecError says which budget the sweep's splitter refuses
+    fixes = parse_spec(g.fixes) if g.fixes else None
+    if fixes is not None and (fixes.is_imported or fixes.is_adapter):
+        raise ArgumentRefused("--fixes takes a built-in splitter, e.g. recursive:800")
     return RunConfig("report", CorpusSource.read(g), tuple(g.spec or ()), Retrieval.read(g), Tracking.read(g),
                      Stores.read(g), tuple(g.golden or ()), g.questions, g.json, g.quiet, model,
-                     ReportOptions(g.sweep, g.budgets, g.jobs, g.fixes, g.by_format, g.by_language, g.intervals,
+                     ReportOptions(g.sweep, budgets, _jobs(g.jobs), g.fixes, g.by_format, g.by_language, g.intervals,
                                    g.cost, Prices(g.embed_price, g.input_price, g.output_price)))
+
+
+def _budgets(text: str) -> tuple[int, ...]:
+    """``--budgets`` read, or refused with the reason."""
+    parts = [b.strip() for b in text.split(",") if b.strip()]
+    if len(parts) > MAX_SWEEP_BUDGETS:
+        raise ArgumentRefused(f"--budgets takes at most {MAX_SWEEP_BUDGETS} budgets, got {len(parts):,}")
+    if not all(p.isascii() and p.isdigit() and len(p) <= 7 for p in parts):
+        raise ArgumentRefused(f"--budgets must be whole numbers, got {text[:60]!r}{'…' if len(text) > 60 else ''}")
+    budgets = tuple(int(p) for p in parts)
+    if not budgets or any(b <= 0 for b in budgets):
+        raise ArgumentRefused("--budgets needs positive whole numbers")
+    return budgets
+
+
+def _jobs(given: int) -> int:
+    """``--jobs`` as given (0: the machine's processors), or refused."""
+    if given and not 1 <= given <= MAX_JOBS:
+        raise ArgumentRefused(f"--jobs must be from 1 to {MAX_JOBS}")
+    return given
 
 
 def _check(g: argparse.Namespace, model: str) -> RunConfig:
@@ -255,9 +291,16 @@ def _export(g: argparse.Namespace, model: str) -> RunConfig:
 
 
 def _tune(g: argparse.Namespace, model: str) -> RunConfig:
+    if g.expand:
+        raise ArgumentRefused("tune does not search neighbour windows; leave out --expand")
+    if not 1 <= g.context <= 1_000_000:
+        raise ArgumentRefused(f"--context is a number of tokens from 1 to 1,000,000, got {g.context}")
+    if g.max_duplication is not None and not 1 <= g.max_duplication <= 100:
+        raise ArgumentRefused(f"--max-duplication is a ratio of 1 or more (1.2: a fifth more text), got "
+                              f"{g.max_duplication}")
     return RunConfig("tune", CorpusSource.read(g), (), Retrieval.read(g), Tracking.read(g), Stores(),
                      tuple(g.golden or ()), g.questions, g.json, g.quiet, model,
-                     TuneOptions(g.context, g.cap, g.max_duplication, g.space, g.jobs))
+                     TuneOptions(g.context, g.cap, g.max_duplication, g.space, _jobs(g.jobs)))
 
 
 def _context(g: argparse.Namespace, model: str) -> RunConfig:

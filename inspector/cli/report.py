@@ -15,11 +15,6 @@ from .opening import Run, analysis_store, default_jobs, held_anyway, read_alone,
 from .output import ProgressBar, log_to_mlflow, tracking_ready
 from .stores import asked_of_stores, read_stores, store_labels, store_section
 
-#: The most worker processes ``report --jobs`` starts (each forks a copy of this one).
-MAX_JOBS = 64
-#: The most budgets one sweep measures (as on the app's Budget sweep page).
-MAX_SWEEP_BUDGETS = 24
-
 
 def run_report(run: Run[ReportOptions]) -> int:
     config = run.config
@@ -27,14 +22,8 @@ def run_report(run: Run[ReportOptions]) -> int:
     specs = [config.with_context_model(parse_spec(s)) for s in config.specs] or list(ARTICLE_SPECS)
     sweep = config.with_context_model(parse_spec(options.sweep))
     fixes = parse_spec(options.fixes) if options.fixes else None
-    if fixes is not None and (fixes.is_imported or fixes.is_adapter):
-        raise ArgumentRefused("--fixes takes a built-in splitter, e.g. recursive:800")
     context_model = (fixes.context_model or config.context_model) if fixes is not None else ""
-    budgets = _budgets(options.budgets)
-    if isinstance(budgets, str):
-        raise ArgumentRefused(budgets)
-    for budget in budgets:
-        sweep.with_budget(budget)
+    budgets = options.budgets
     if config.corpus.engine == "ray":
         from ..engines.ray.session import ray_available
 
@@ -43,8 +32,6 @@ def run_report(run: Run[ReportOptions]) -> int:
     if not tracking_ready(config.tracking):
         raise ArgumentRefused(f"--mlflow needs MLflow: {install_hint('mlflow')}")
     jobs = options.jobs or default_jobs()
-    if not 1 <= jobs <= MAX_JOBS:
-        raise ArgumentRefused(f"--jobs must be from 1 to {MAX_JOBS}")
     if config.corpus.engine == "ray":
         if jobs > 1 and options.jobs:
             sys.stderr.write("note: --engine ray measures on the cluster's partitions, one actor per CPU "
@@ -138,16 +125,3 @@ def _alone(specs: list) -> bool:
     sets, neighbour windows, survival by format or language and the fixes table. Imported chunks
     need the corpus in memory."""
     return all(spec.is_per_document for spec in specs)
-
-
-def _budgets(text: str) -> tuple[int, ...] | str:
-    """The sweep's budgets as given, or why they are refused."""
-    parts = [b.strip() for b in text.split(",") if b.strip()]
-    if len(parts) > MAX_SWEEP_BUDGETS:
-        return f"--budgets takes at most {MAX_SWEEP_BUDGETS} budgets, got {len(parts):,}"
-    if not all(p.isascii() and p.isdigit() and len(p) <= 7 for p in parts):
-        return f"--budgets must be whole numbers, got {text[:60]!r}{'…' if len(text) > 60 else ''}"
-    budgets = tuple(int(p) for p in parts)
-    if not budgets or any(b <= 0 for b in budgets):
-        return "--budgets needs positive whole numbers"
-    return budgets

@@ -52,13 +52,6 @@ def run_tune(run: Run[TuneOptions]) -> int:
 
     config = run.config
     options: TuneOptions = config.options
-    if config.retrieval.expand:
-        raise ArgumentRefused("tune does not search neighbour windows; leave out --expand")
-    if not 1 <= options.context <= 1_000_000:
-        raise ArgumentRefused(f"--context is a number of tokens from 1 to 1,000,000, got {options.context}")
-    if options.max_duplication is not None and not 1 <= options.max_duplication <= 100:
-        raise ArgumentRefused("--max-duplication is a ratio of 1 or more (1.2: a fifth more text), got "
-                    f"{options.max_duplication}")
     try:
         cap = parse_cap(options.cap) if options.cap else None
         space = (Space.read(options.space, options.cap) if options.space else
