@@ -242,3 +242,23 @@ def test_chunk_ids_depend_on_configuration(kind):
     a = split_document(doc, SplitterSpec(kind, 100))
     b = split_document(doc, SplitterSpec(kind, 101))
     assert a.chunks[0].id != b.chunks[0].id
+
+
+@FAST
+@given(text=st.one_of(markdown_document(), seed_text()),
+       kind=st.sampled_from([k for k in KINDS if k not in SIMILARITY_KINDS]),
+       budgets=st.lists(st.integers(20, 600), min_size=2, max_size=3, unique=True),
+       mode=st.sampled_from(["markdown", "seed"]), prefix=st.booleans())
+# The article's recursive pieces depend on the budget: kept from 600, they are too coarse for 100.
+@example(text=("Alpha beta gamma delta. " * 20 + "\n\n") * 2, kind="recursive", budgets=[600, 100],
+         mode="seed", prefix=False)
+def test_a_split_is_the_same_whatever_the_analysis_split_before(text, kind, budgets, mode, prefix):
+    """An analysis keeps what splits derive from it (a kind's pieces, token bounds) for the next
+    split: only what holds at every budget may be kept."""
+    shared = analyze(text, mode)
+    for budget in budgets:
+        spec = SplitterSpec(kind, budget, heading_prefix=prefix or None)
+        kept = split_document(Document("d.md", text), spec, shared, mode=mode).chunks
+        fresh = split_document(Document("d.md", text), spec, analyze(text, mode), mode=mode).chunks
+        assert [(c.start, c.end, c.prefix) for c in kept] == [(c.start, c.end, c.prefix) for c in fresh]
+        assert chunk_spans(text, spec, shared, get_length("chars"))[0] == [(c.start, c.end) for c in fresh]
