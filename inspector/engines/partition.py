@@ -18,6 +18,7 @@ from ..chunks.export import export_text
 from ..context.store import ContextStore
 from ..measure.derived import DerivedStore
 from ..measure.headers import HeaderCarry
+from ..measure.services import OpenedServices
 from ..measure.summary import Grouped, SplitSummary
 from ..measure.workspace import Workspace
 from ..model import Document
@@ -68,10 +69,9 @@ class Partition:
     def work(self) -> Workspace:
         """The partition's documents as a workspace, built when first measured."""
         if self._work is None:
-            self._work = Workspace(self.documents, self.mode)
+            opened = OpenedServices(context_store=self.context, split_answers=self.answers, kept=self.store)
+            self._work = Workspace(self.documents, self.mode, opened=opened)
             self._work.add_analyses(self.analyses)
-            self._work.kept, self._work.context_store = self.store, self.context
-            self._work.split_answers = self.answers
         return self._work
 
     @property

@@ -12,25 +12,15 @@ from collections.abc import Mapping
 
 from ..atoms.analysis import Analysis, HeadingIndex
 from ..atoms.detect import analyze
-from ..atoms.store import AnalysisStore
 from ..lengths import get_length
 from ..model import ATOM_KINDS, Document, every_script
 from ..retrieval.probe import query_candidates
-from ..split.answers import SplitAnswers
-from .derived import DerivedStore
 from .summary import CorpusFacts, most_first
 from .workers import TABLE_SHARE, Workers
 
 
 class Analysing:
     """What a held workspace knows of each document's structure, found once."""
-
-    def keep_in(self, folder) -> None:
-        """Keep the analyses (``atoms.store``) and what runs derive from them (``derived``) in
-        ``folder`` between runs, and read what earlier runs kept there (the answers that place an
-        ``llm`` chunker's cuts among them)."""
-        self.analysis_store, self.kept = AnalysisStore(folder), DerivedStore(folder)
-        self.split_answers = SplitAnswers(folder)
 
     def analysis(self, document: Document) -> Analysis:
         """The document's structure: kept in ``analysis_store`` (every document's is read at

@@ -12,10 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..chunks.sets import STORE_FOLDER, ChunkSetStore
 from ..context.store import ContextStore
 from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
+
+if TYPE_CHECKING:
+    from ..atoms.store import AnalysisStore
+    from ..split.answers import SplitAnswers
+    from .derived import DerivedStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +54,45 @@ class Services:
 
     def context_store(self) -> ContextStore | None:
         return ContextStore(self.data) if self.data else None
+
+
+@dataclass(frozen=True)
+class OpenedServices:
+    """An engine's services once opened: its stores and servers, handed as they are to the
+    workspaces that see part of its corpus (``Workspace.subset``, a partition's) so that they
+    keep and find what it does. None: no such service."""
+
+    chunk_set_store: ChunkSetStore | None = None
+    """Where ``imported:ID`` specs not yet registered are looked up."""
+    vector_folder: str | None = None
+    """Where dense retrievers keep their vectors (``embeddings.sqlite3``; None: in memory)."""
+    embeddings_url: str | None = None
+    """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
+    rerank_url: str | None = None
+    """The reranker's server (None: ``$CHUNK_INSPECTOR_RERANK_URL``)."""
+    question_store: QuestionSetStore | None = None
+    """Where the user's question sets are kept."""
+    context_store: ContextStore | None = None
+    """Where ``+context`` specs find their lines."""
+    split_answers: SplitAnswers | None = None
+    """Where ``llm`` specs find the answers that place their cuts."""
+    analysis_store: AnalysisStore | None = None
+    """Where analyses are kept between runs."""
+    kept: DerivedStore | None = None
+    """Where splits, query candidates, terms and the probe's token counts are kept between runs
+    (None: nowhere, and the encoding is built before forking)."""
+
+    @classmethod
+    def of(cls, services: Services) -> "OpenedServices":
+        """``services`` opened: the data folder's stores, the chunk sets' and the servers."""
+        # Imported when opened: the command line reads its Services before it forks the workers
+        # that must not inherit numpy, which the derived store imports.
+        from ..atoms.store import AnalysisStore
+        from ..split.answers import SplitAnswers
+        from .derived import DerivedStore
+
+        data = services.data
+        return cls(services.chunk_set_store(), data or None, services.embeddings_url or None,
+                   services.rerank_url or None, services.question_store(), services.context_store(),
+                   SplitAnswers(data) if data else None, AnalysisStore(data) if data else None,
+                   DerivedStore(data) if data else None)

@@ -14,7 +14,7 @@ from itertools import accumulate
 
 from ..atoms.analysis import Analysis
 from ..chunks.export import export_chunks
-from ..chunks.sets import ChunkSet, ChunkSetStore
+from ..chunks.sets import ChunkSet
 from ..corpus.load import Corpus
 from ..errors import ChunkSetError, ContextLineError
 from ..forking import collection_paused
@@ -32,7 +32,7 @@ from .arrays import AtomArrays, ChunkArrays, document_bases, document_groups, su
 from .engine import Engine
 from .headers import HeaderCarry, header_carry_spans
 from .probing import Probing
-from .services import Services
+from .services import OpenedServices, Services
 from .summary import Grouped, SplitSummary
 
 
@@ -46,7 +46,9 @@ class Workspace(Analysing, Probing, Engine):
     """
 
     def __init__(self, corpus: Corpus | list[Document], mode: str = "markdown",
-                 services: Services | None = None) -> None:
+                 services: Services | None = None, *, opened: OpenedServices | None = None) -> None:
+        """``services`` are opened as the workspace is built, unless ``opened`` gives them open
+        (a subset's, a partition's: the stores of the workspace they are part of)."""
         self.documents: list[Document] = list(corpus.documents if isinstance(corpus, Corpus) else corpus)
         self.mode = mode
         self._analyses: dict[str, Analysis] = {}
@@ -62,43 +64,27 @@ class Workspace(Analysing, Probing, Engine):
         self._groups_cache = None
         self._selections: set[frozenset[str]] = set()  # word sets looked up among the terms (``find_words``)
         self._probes: dict[tuple, ProbeResult] = {}  # by spec, retriever, k and neighbour width
-        self.chunk_set_store: ChunkSetStore | None = None
-        """Where ``imported:ID`` specs not yet registered are looked up (None: nowhere)."""
-        self.vector_folder = None
-        """Where dense retrievers keep their vectors (``embeddings.sqlite3``; None: in memory)."""
-        self.embeddings_url: str | None = None
-        self.rerank_url: str | None = None
-        """The reranker's server (``--rerank-url``; default ``$CHUNK_INSPECTOR_RERANK_URL``)."""
         self.index_search: Callable[[str, str, str], Retriever] | None = None
         """Where the user's own stores are asked themselves (an Orphan Test round drawn from what a
         store answers): ``(index name, spec of its chunks, embedder's retriever spec)`` to a retriever."""
-        """The OpenAI-compatible server of ``dense:openai:`` retrievers (None: ``$OPENAI_BASE_URL``)."""
-        self.question_store = None
-        """Where the user's question sets are kept (a ``QuestionSetStore``; None: none are)."""
-        self.context_store = None
-        """Where ``+context`` specs find their lines (a ``ContextStore``; None: nowhere)."""
-        self.split_answers = None
-        """Where ``llm`` specs find the answers that place their cuts (a ``SplitAnswers``; None: nowhere)."""
-        self.analysis_store = None
-        """Where analyses are kept between runs (an ``atoms.store.AnalysisStore``; None: nowhere)."""
-        self.kept = None
-        """Where splits, query candidates, terms and the probe's token counts are kept between
-        runs (a ``derived.DerivedStore``; None: nowhere, and the encoding is built before forking)."""
+        self.services = services or Services()
+        opened = opened or OpenedServices.of(self.services)
+        # The services, opened (``services.OpenedServices`` says what each is): only here, as the
+        # workspace is built.
+        self.chunk_set_store, self.vector_folder = opened.chunk_set_store, opened.vector_folder
+        self.embeddings_url, self.rerank_url = opened.embeddings_url, opened.rerank_url
+        self.question_store, self.context_store = opened.question_store, opened.context_store
+        self.split_answers, self.analysis_store, self.kept = opened.split_answers, opened.analysis_store, opened.kept
         self._store_read = False
         self._unsaved: list[str] = []  # ids of analyses computed here and not yet kept
         self._computed: dict[str, Analysis] = {}  # analyses computed here, by text
-        self.services = services or Services()
-        if services is not None:
-            self._open(services)
 
-    def _open(self, services: Services) -> None:
-        """Wire ``services``, once, as this workspace is built."""
-        self.chunk_set_store = services.chunk_set_store()
-        self.vector_folder = services.data or None
-        self.embeddings_url, self.rerank_url = services.embeddings_url or None, services.rerank_url or None
-        self.question_store, self.context_store = services.question_store(), services.context_store()
-        if services.data:
-            self.keep_in(services.data)  # analyses, splits and llm answers kept across restarts
+    @property
+    def opened(self) -> OpenedServices:
+        """The services this workspace uses, as they are now (what its subsets are built with)."""
+        return OpenedServices(self.chunk_set_store, self.vector_folder, self.embeddings_url, self.rerank_url,
+                              self.question_store, self.context_store, self.split_answers, self.analysis_store,
+                              self.kept)
 
     @property
     def fingerprint(self) -> str:
@@ -120,19 +106,12 @@ class Workspace(Analysing, Probing, Engine):
         drawn from those documents. Used to compare chunkings on the documents an import
         covers."""
         wanted = set(doc_ids)
-        part = Workspace([d for d in self.documents if d.id in wanted], self.mode)
+        part = Workspace([d for d in self.documents if d.id in wanted], self.mode, self.services, opened=self.opened)
         part._analyses = self._analyses
         part._whole = self  # its term table and queries are this workspace's, taken when first asked
         part._fingerprint = self.fingerprint
         part._chunk_sets = self._chunk_sets
-        part.services = self.services
-        part.chunk_set_store = self.chunk_set_store
-        part.vector_folder, part.embeddings_url = self.vector_folder, self.embeddings_url
-        part.rerank_url = self.rerank_url
-        part.question_store, part.context_store = self.question_store, self.context_store
-        part.split_answers = self.split_answers
-        part.analysis_store, part._store_read = self.analysis_store, self._store_read
-        part.kept = self.kept
+        part._store_read = self._store_read
         return part
 
     def ask(self, spec: SplitterSpec | str, questions, *, retriever=None, k: int = 5):
@@ -219,7 +198,7 @@ class Workspace(Analysing, Probing, Engine):
             return None
         if self.split_answers is None:
             raise ContextLineError(f"{spec} cuts where its model's answers say, and this workspace keeps none "
-                                   "(keep_in(folder) reads the folder's)")
+                                   "(a workspace built with a data folder's Services reads the folder's)")
         return self.split_answers
 
     def context_lines(self, spec: SplitterSpec | str) -> list[dict[Span, str]]:

@@ -14,6 +14,7 @@ from inspector.cli import main
 from inspector.data_folder import drop_oldest
 from inspector.measure import derived as derived_module
 from inspector.measure.derived import DerivedStore, derived_version
+from inspector.measure.services import Services
 from inspector.reports.article import build_report
 from inspector.spec import parse_spec
 from tests.support.engines import nothing_derived_again
@@ -181,8 +182,7 @@ def test_a_second_report_splits_and_counts_nothing_and_prints_the_same(capsys, i
 
 
 def test_a_workspace_keeps_its_analyses_and_what_it_derives_in_one_folder(tmp_path):
-    work = Workspace(documents(2))
-    work.keep_in(tmp_path)
+    work = Workspace(documents(2), services=Services(data=str(tmp_path)))
     work.probe("recursive:300")
     assert work.analysis_store.path.parent == work.kept.path.parent == tmp_path
     assert {p.name for p in tmp_path.glob("*.sqlite3")} == {"analyses.sqlite3", "kept.sqlite3"}
