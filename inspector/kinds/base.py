@@ -73,11 +73,6 @@ class KindOptions:
         """The chat model whose kept answers place the cuts; empty for a kind that needs none."""
         return ""
 
-    @property
-    def is_default(self) -> bool:
-        """True when every option has its default (what a spec built without options holds)."""
-        return self == type(self)()
-
 
 @dataclass(frozen=True, slots=True)
 class Control:
