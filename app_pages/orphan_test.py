@@ -47,7 +47,7 @@ lost = st.session_state.pop("_orphan_save_error", None)
 if lost:  # shown above the tabs so it is seen even when the store cannot be opened now
     st.error(md(lost) + " Your answer is still on the chunk: save again to retry.")
 try:
-    store = open_review_store()
+    store = open_review_store(ctx.launch.data_path)
 except (ReviewStoreError, OSError) as exc:
     st.error(md(f"The review store cannot be opened, so no answer can be saved: {exc}"))
     st.button("Retry", key="orphan_retry_open", help="Try opening the review store again.")

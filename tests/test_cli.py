@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from inspector.chunks.sets import ChunkSetStore, make_chunk_set
+from inspector.chunks.sets import STORE_FOLDER, ChunkSetStore, make_chunk_set
 from inspector.cli import main
+from inspector.data_folder import data_folder
 from tests.support.chunks import chunks_of
 from tests.support.paths import ROOT, SAMPLE
 
@@ -30,7 +31,7 @@ def test_the_command_line_reads_stored_sets_and_names_missing_ones(work, tmp_pat
 
     monkeypatch.setenv("CHUNK_INSPECTOR_DATA", str(tmp_path))
     chunk_set = make_chunk_set("copy", work.fingerprint, work.documents, chunks_of(work, "structured:800"))
-    ChunkSetStore.in_data_folder().save(chunk_set)
+    ChunkSetStore(data_folder() / STORE_FOLDER).save(chunk_set)
     spec = f"imported:{chunk_set.id}"
     assert main(["export", str(SAMPLE), "--spec", spec]) == 0
     lines = capsys.readouterr().out.splitlines()

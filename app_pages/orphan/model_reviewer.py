@@ -42,8 +42,9 @@ def model_reviewer(ctx, store, review_round, chunks) -> None:
                                help="Drawn by this round's definition with the next seed, none of the round's "
                                     "own; the model answers them and its agreement with the team says how far "
                                     "to trust the rate.")
+        search = ctx.launch.store_search and ctx.launch.store_search.on(ctx.workspace)
         try:
-            sample = sampled_chunks(review_round, ctx.workspace, int(more)) if more else []
+            sample = sampled_chunks(review_round, ctx.workspace, int(more), search) if more else []
         except ReviewInputError as exc:
             st.warning(md(str(exc)))
             sample = []

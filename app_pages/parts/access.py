@@ -53,7 +53,7 @@ def audit_widgets(ctx) -> None:
     access = current(ctx)
     if access.allows(Action.AUDIT) and access.listed:
         with st.expander("Audit trail"):
-            audit_table()
+            audit_table(ctx)
 
 
 def allowance_widgets(ctx, session: str) -> None:
@@ -109,17 +109,17 @@ def audit(ctx, action: str, once: str = "", **detail) -> None:
             return
         done.add((action, once))
     try:
-        _trail().record(current(ctx), action, **detail)
+        _trail(ctx).record(current(ctx), action, **detail)
     except ReviewStoreError as exc:
         st.warning(md(f"The audit trail could not record this: {exc}"))
 
 
-def audit_table() -> None:
+def audit_table(ctx) -> None:
     """The latest entries, newest first."""
     from app_pages.parts.tables import data_table
 
     try:
-        entries = _trail().recent(200)
+        entries = _trail(ctx).recent(200)
     except ReviewStoreError as exc:
         st.warning(md(f"The audit trail cannot be read: {exc}"))
         return
@@ -131,5 +131,5 @@ def audit_table() -> None:
     data_table(pd.DataFrame([e.as_row() for e in entries]), key="audit_table")
 
 
-def _trail():
-    return open_audit_trail()
+def _trail(ctx):
+    return open_audit_trail(ctx.launch.data_path)

@@ -29,7 +29,6 @@ from inspector.views import (
     SAMPLE_CORPUS,
     UPLOAD,
     HeldRound,
-    IndexSearch,
     corpus_folder_problem,
     is_kept,
     kept_root,
@@ -171,10 +170,6 @@ def open_workspace(ctx: Context) -> None:
     if ctx.corpus is None:
         return
     ctx.workspace = _workspace(ctx.corpus.fingerprint, ctx.state.mode, ctx.launch.services, ctx.corpus)
-    searching = ctx.workspace.index_search
-    if ctx.launch.stores and (searching is None or not searching.serves(ctx.launch.stores, ctx.launch.spend)):
-        ctx.workspace.index_search = IndexSearch(ctx.launch.stores, ctx.launch.store_credentials, ctx.workspace,
-                                                 ctx.launch.spend)
     count = len(ctx.corpus.documents)
     st.caption(f"{count} document{'s' * (count != 1)}, {ctx.corpus.characters:,} characters")
     if not ctx.corpus.documents and not ctx.problem:

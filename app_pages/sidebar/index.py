@@ -45,8 +45,8 @@ def _use(ctx, name: str) -> None:
         if ctx.workspace.chunk_set_store is not None:
             ctx.workspace.chunk_set_store.save(found.chunk_set)
         ctx.workspace.add_chunk_set(found.chunk_set)
-        if ctx.workspace.index_search is not None:
-            ctx.workspace.index_search.remember(found)
+        if ctx.launch.store_search is not None:
+            ctx.launch.store_search.remember(ctx.workspace, found)
     except ChunkSetError as exc:
         st.session_state[MESSAGE] = ("error", f"{store.name} was read but cannot be kept on this server: {exc}")
         return

@@ -5,11 +5,12 @@ tokens and price) and who deleted what, kept in the review store's file in the d
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ..review.database import ReviewDatabase, default_store_path
+from ..review.database import ReviewDatabase, store_path
 from ..review.postgres import PostgresDatabase, database_url
 from .roles import Access
 
@@ -69,8 +70,8 @@ class PostgresAuditTrail(AuditQueries, PostgresDatabase):
     """The ``audit`` table of the review store's PostgreSQL database."""
 
 
-def open_audit_trail(environ: Mapping[str, str] | None = None) -> AuditQueries:
+def open_audit_trail(data: str | os.PathLike, environ: Mapping[str, str] | None = None) -> AuditQueries:
     """The server's audit trail, where its review store is (``review.open_review_store``)."""
     if database_url(environ):
         return PostgresAuditTrail.from_environment(environ)
-    return AuditTrail(default_store_path(environ))
+    return AuditTrail(store_path(data))

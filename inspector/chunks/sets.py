@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..data_folder import data_folder
 from ..errors import ChunkSetError
 from ..model import Chunk, Document, SplitResult
 from ..spec import CHUNK_SET_ID, IMPORTED, SplitterSpec
@@ -198,11 +197,6 @@ class ChunkSetStore:
         self.folder = Path(folder)
         self._infos: dict[str, tuple[tuple[int, int], ChunkSetInfo | None]] = {}
         self._lock = threading.Lock()
-
-    @classmethod
-    def in_data_folder(cls, environ: Mapping[str, str] | None = None) -> "ChunkSetStore":
-        """The store in the data folder (``$CHUNK_INSPECTOR_DATA``, else ``data/``)."""
-        return cls(data_folder(environ) / STORE_FOLDER)
 
     def _path(self, set_id: str) -> Path:
         if not isinstance(set_id, str) or not CHUNK_SET_ID.match(set_id):

@@ -31,7 +31,7 @@ def run_review(run: Run[ReviewOptions]) -> int:
             raise ReviewInputError(f"{options.data} holds no review store ({STORE_NAME})")
         store = ReviewStore(path, readonly=True)
     else:
-        store = open_review_store()
+        store = open_review_store(config.services.data)
     stored = store.get_round(options.round_id)
     if stored is None:
         known = ", ".join(r.id for r in store.rounds()[:10]) or "none"

@@ -64,9 +64,6 @@ class Workspace(Analysing, Probing, Engine):
         self._groups_cache = None
         self._selections: set[frozenset[str]] = set()  # word sets looked up among the terms (``find_words``)
         self._probes: dict[tuple, ProbeResult] = {}  # by spec, retriever, k and neighbour width
-        self.index_search: Callable[[str, str, str], Retriever] | None = None
-        """Where the user's own stores are asked themselves (an Orphan Test round drawn from what a
-        store answers): ``(index name, spec of its chunks, embedder's retriever spec)`` to a retriever."""
         self.services = services or Services()
         opened = opened or OpenedServices.of(self.services)
         # The services, opened (``services.OpenedServices`` says what each is): only here, as the

@@ -15,7 +15,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                "draw", "reviewer_problem"],
     "reveal": ["ADDRESS_HINTS", "HINT_CODES", "Hint", "SuspectSummary", "context", "suspect_summary", "suspects"],
     "store": ["PostgresReviewStore", "ReviewStore", "open_review_store"],
-    "database": ["default_store_path"],
+    "database": ["store_path"],
     "answers": ["Answer", "Progress", "is_orphan", "saved_message"],
     "draft": ["Draft"],
     "agreement": ["AnswerChange", "AnswerHistory", "RoundSummary", "TrendPoint", "answer_history", "answer_marks",

@@ -15,12 +15,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Self
 
-from ..data_folder import data_folder, use_wal
+from ..data_folder import use_wal
 from ..errors import ReviewStoreError
 
 #: The store's file inside the data folder (``inspector.data_folder``).
@@ -72,9 +72,9 @@ CREATE TABLE IF NOT EXISTS audit (
 """
 
 
-def default_store_path(environ: Mapping[str, str] | None = None) -> Path:
-    """``reviews.sqlite3`` in the data folder (``$CHUNK_INSPECTOR_DATA``, else ``data``)."""
-    return data_folder(environ) / STORE_NAME
+def store_path(data: str | os.PathLike) -> Path:
+    """The store's file in the data folder ``data``."""
+    return Path(data) / STORE_NAME
 
 
 class ReviewDatabase:
@@ -84,9 +84,9 @@ class ReviewDatabase:
     #: The column giving rows their insertion order.
     order = "rowid"
 
-    def __init__(self, path: str | os.PathLike | None = None, *, busy_timeout_ms: int = 5000,
+    def __init__(self, path: str | os.PathLike, *, busy_timeout_ms: int = 5000,
                  readonly: bool = False) -> None:
-        self.path = Path(default_store_path() if path is None else path)
+        self.path = Path(path)
         self.busy_timeout_ms = busy_timeout_ms
         self.readonly = readonly
         self._local = threading.local()

@@ -256,11 +256,11 @@ def sample_round(review_round: ReviewRound, size: int) -> ReviewRound:
     return replace(review_round, size=min(MAX_SIZE, size + review_round.size), seed=review_round.seed + 1)
 
 
-def sampled_chunks(review_round: ReviewRound, workspace, size: int) -> list[RoundChunk]:
+def sampled_chunks(review_round: ReviewRound, workspace, size: int, search=None) -> list[RoundChunk]:
     """``size`` chunks of the corpus drawn by the round's definition with another seed, none of
-    the round's own."""
-    own = {c.chunk.id for c in draw(review_round, workspace)}
-    return [c for c in draw(sample_round(review_round, size), workspace) if c.chunk.id not in own][:size]
+    the round's own (``search``: the server's stores, for a round drawn from one; see ``draw``)."""
+    own = {c.chunk.id for c in draw(review_round, workspace, search)}
+    return [c for c in draw(sample_round(review_round, size), workspace, search) if c.chunk.id not in own][:size]
 
 
 @dataclass(frozen=True, slots=True)

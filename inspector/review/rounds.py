@@ -15,7 +15,7 @@ import hashlib
 import json
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import ClassVar
 
@@ -273,7 +273,8 @@ class RoundChunk:
     """What the embedder sees: prefix plus span text (``Chunk.embedded_text``). Untrusted: escape it."""
 
 
-def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
+def draw(review_round: ReviewRound, workspace: Workspace,
+         search: Callable[[str, str, str], object] | None = None) -> list[RoundChunk]:
     """The round's chunks in its order: ``random.Random(seed).sample`` over the pool in corpus order.
 
     The pool is every chunk (``sample``), every chunk some probe query ranked in its top ``k``
@@ -294,7 +295,7 @@ def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
             questions = workspace.question_store.get(review_round.questions)
         except QuestionsError as exc:
             raise ReviewInputError(str(exc)) from None
-        ranker = _ranker(review_round, workspace)
+        ranker = _ranker(review_round, search)
         try:
             asked = ask(workspace, review_round.spec, questions, retriever=ranker, k=review_round.k)
         except StoreError as exc:
@@ -310,14 +311,14 @@ def draw(review_round: ReviewRound, workspace: Workspace) -> list[RoundChunk]:
             for n, j in enumerate(picks, 1)]
 
 
-def _ranker(review_round: ReviewRound, workspace: Workspace):
+def _ranker(review_round: ReviewRound, search: Callable[[str, str, str], object] | None):
     """What ranks a questions round: its retriever, or the index it names asked itself."""
     if not review_round.index:
         return review_round.retriever
-    if workspace.index_search is None:
+    if search is None:
         raise ReviewInputError(f"this server offers no index; {review_round.index} cannot be asked")
     try:
-        return workspace.index_search(review_round.index, review_round.spec, review_round.retriever)
+        return search(review_round.index, review_round.spec, review_round.retriever)
     except (StoreError, MissingExtra, RetrieverError) as exc:
         raise ReviewInputError(f"{review_round.index} cannot be asked: {exc}") from None
 

@@ -10,12 +10,13 @@ Pure Python.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 
 from ..errors import AnswerChanged
 from .answers import Answer, StoredRound, answers_csv
-from .database import SCHEMA_VERSION, ReviewDatabase, default_store_path
+from .database import SCHEMA_VERSION, ReviewDatabase, store_path
 from .postgres import PostgresDatabase, database_url
 from .rounds import ReviewRound, clean_reviewer
 
@@ -185,12 +186,12 @@ class PostgresReviewStore(ReviewQueries, PostgresDatabase):
     """Rounds and answers in a PostgreSQL database, for several app replicas."""
 
 
-def open_review_store(environ: Mapping[str, str] | None = None) -> ReviewQueries:
+def open_review_store(data: str | os.PathLike, environ: Mapping[str, str] | None = None) -> ReviewQueries:
     """The server's review store: PostgreSQL when ``CHUNK_INSPECTOR_DATABASE_URL`` names one,
-    else the SQLite file in the data folder."""
+    else the SQLite file in the data folder ``data``."""
     if database_url(environ):
         return PostgresReviewStore.from_environment(environ)
-    return ReviewStore(default_store_path(environ))
+    return ReviewStore(store_path(data))
 
 
 _ANSWER_COLUMNS = ("round_id, chunk_id, position, reviewer, address, references_, completeness, note, updated")

@@ -26,7 +26,7 @@ from ..retrieval.rerank import ENV_URL as ENV_RERANK_URL
 from ..retrieval.spending import SpendPolicy
 from ..stores.address import StoreCredentials
 from .state import SAMPLE, AppState
-from .stores import ServedStore, served_stores
+from .stores import IndexSearch, ServedStore, index_search, served_stores
 
 #: Environment variables the app reads at start (AppTest sets these).
 ENV_ROOTS, ENV_CORPUS = "CHUNK_INSPECTOR_ROOTS", "CHUNK_INSPECTOR_CORPUS"
@@ -75,6 +75,11 @@ class LaunchConfig:
     def services(self) -> Services:
         """What a corpus's workspace keeps and asks in this server."""
         return Services.in_folder(self.data, self.embeddings_url, self.rerank_url)
+
+    @property
+    def store_search(self) -> IndexSearch | None:
+        """The stores it offers asked themselves (one per process and settings; None: it offers none)."""
+        return index_search(self.stores, self.store_credentials, self.spend)
 
     def default_state(self) -> AppState:
         """The opening view under this configuration."""

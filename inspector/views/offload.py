@@ -24,7 +24,7 @@ import os
 import pickle
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -49,7 +49,10 @@ from ..tune.search import measure_candidate
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
 from .kept_results import KeptResults, NotKept, result_key
-from .stores import IndexSearch, ServedStore, searched_probe_row
+from .stores import ServedStore, index_search, searched_probe_row
+
+#: The server's stores asked on one workspace: ``(index, spec of its chunks, retriever spec)`` to a retriever.
+StoreSearch = Callable[[str, str, str], object]
 
 NONE = Services()  # nothing kept, the services' default servers
 
@@ -109,10 +112,6 @@ def _workspace(handle: CorpusHandle) -> Workspace:
         with open(handle.path, "rb") as stream:
             corpus = pickle.load(stream)
         found = _WORKSPACES[key] = Workspace(corpus, handle.mode, handle.services)
-    spend = handle.spend or SpendPolicy()
-    if handle.stores and (found.index_search is None or not found.index_search.serves(handle.stores, spend)):
-        found.index_search = IndexSearch(handle.stores, handle.store_credentials or StoreCredentials(), found,
-                                         spend)
     return found
 
 
@@ -137,8 +136,8 @@ def _sizes(workspace: Workspace, spec: str, unit: str, first: int = 0, stop: int
     return sizes_frame(part, spec, get_length(unit))
 
 
-def _round(workspace: Workspace, review_round: ReviewRound):
-    return tuple(draw(review_round, workspace))
+def _round(workspace: Workspace, search: StoreSearch | None, review_round: ReviewRound):
+    return tuple(draw(review_round, workspace, search))
 
 
 def _side_by_side(workspace: Workspace, result: ImportResult, spec: str, label: str, retriever: str = "bm25"):
@@ -152,11 +151,12 @@ def _golden(workspace: Workspace, golden: GoldenSet, spec: str, label: str, chun
     return golden_recall(workspace, golden, spec, label=label, retriever=retriever)
 
 
-def _golden_searched(workspace: Workspace, golden: GoldenSet, spec: str, index: str, retriever: str):
+def _golden_searched(workspace: Workspace, search: StoreSearch | None, golden: GoldenSet, spec: str, index: str,
+                     retriever: str):
     """Golden recall of a served store's chunks as the store itself answers (``IndexSearch``)."""
-    if workspace.index_search is None:
+    if search is None:
         raise StoreError(f"this server offers no index; {index} cannot be asked")
-    searched = workspace.index_search(index, spec, retriever)
+    searched = search(index, spec, retriever)
     return golden_recall(workspace, golden, spec, label=f"your search {index}", retriever=searched)
 
 
@@ -185,6 +185,19 @@ KEPT_TASKS = {"compare": lambda specs, *_: specs, "sweep": lambda spec, *_: (spe
               "languages": lambda: ()}
 
 
+#: The tasks that may ask the server's stores themselves: called with the search of them bound to
+#: the task's workspace (``IndexSearch.on``; None when the server serves none) before their arguments.
+SEARCHING_TASKS = frozenset({"round", "golden_searched", "probe_searched"})
+
+
+def _call(task: str, workspace: Workspace, handle: CorpusHandle, args: tuple):
+    """``task`` on ``workspace`` (a worker's or, with none, the caller's) with ``args``."""
+    if task not in SEARCHING_TASKS:
+        return TASKS[task](workspace, *args)
+    search = index_search(handle.stores, handle.store_credentials, handle.spend)
+    return TASKS[task](workspace, search and search.on(workspace), *args)
+
+
 def kept_key(task: str, handle: CorpusHandle, args: tuple) -> str | None:
     """The key of ``task``'s result with ``args`` among the kept ones (None: it is not kept)."""
     if task not in KEPT_TASKS or not handle.data:
@@ -201,7 +214,7 @@ def kept_key(task: str, handle: CorpusHandle, args: tuple) -> str | None:
 def _run(task: str, handle: CorpusHandle, args: tuple):
     if handle.spend is not None and handle.data:
         ensure(handle.data, handle.spend)  # charged as the server charges
-    return TASKS[task](_workspace(handle), *args)
+    return _call(task, _workspace(handle), handle, args)
 
 
 def _identity(arg):
@@ -246,7 +259,7 @@ class Offload:
         key, found = _kept(task, handle, args)
         if found is not None:
             return found
-        return self._result(self._submit(task, workspace, handle, args, key), task, workspace, args)
+        return self._result(self._submit(task, workspace, handle, args, key), task, workspace, handle, args)
 
     def each(self, task: str, workspace: Workspace, handle: CorpusHandle,
              calls: Sequence[tuple]) -> Iterator[tuple[int, object]]:
@@ -266,7 +279,7 @@ class Offload:
                 started[self._submit(task, workspace, handle, args, key)] = position
         for future in as_completed(started):
             position = started[future]
-            yield position, self._result(future, task, workspace, calls[position])
+            yield position, self._result(future, task, workspace, handle, calls[position])
 
     def _submit(self, task: str, workspace: Workspace, handle: CorpusHandle, args: tuple,
                 kept: str | None = None) -> Future:
@@ -288,17 +301,17 @@ class Offload:
                 running.add_done_callback(lambda done: _keep(handle.data, kept, done))
             if self._pool is None:
                 try:
-                    running.set_result(TASKS[task](workspace, *args))
+                    running.set_result(_call(task, workspace, handle, args))
                 except BaseException as exc:  # handed to every session waiting for it
                     running.set_exception(exc)
         return running
 
-    def _result(self, running: Future, task: str, workspace: Workspace, args: tuple):
+    def _result(self, running: Future, task: str, workspace: Workspace, handle: CorpusHandle, args: tuple):
         try:
             return running.result()
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, answer here
             self._restart()
-            return TASKS[task](workspace, *args)
+            return _call(task, workspace, handle, args)
 
     def _forget(self, key: tuple) -> None:
         with self._lock:

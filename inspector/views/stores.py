@@ -11,8 +11,10 @@ same chunks for a colleague.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from ..chunks.sets import ChunkSet, ChunkSetInfo, make_chunk_set
 from ..errors import RetrieverError, StoreAddressError, StoreError
@@ -115,28 +117,28 @@ def index_of(spec: SplitterSpec | str, sets: Mapping[str, ChunkSetInfo], stores:
 
 
 class IndexSearch:
-    """The served stores asked themselves for one workspace (``Workspace.index_search``): each
-    store read onto the corpus once a process, then searched with the questions embedded by the
-    retriever spec's embedder, which must be one ``spend`` (the server's policy, read at its
-    start) allows: by default none."""
+    """The served stores asked themselves: each store read onto a corpus once a process, then
+    searched with the questions embedded by the retriever spec's embedder, which must be one
+    ``spend`` (the server's policy, read at its start) allows: by default none. One per process and
+    server settings (``index_search``); ``on`` binds it to the workspace a page or a task measures."""
 
-    def __init__(self, stores: Sequence[ServedStore], credentials: StoreCredentials, workspace,
+    def __init__(self, stores: Sequence[ServedStore], credentials: StoreCredentials,
                  spend: SpendPolicy | None = None) -> None:
         self.stores = {s.name: s for s in stores}
-        self.credentials, self.workspace = credentials, workspace
+        self.credentials = credentials
         self.spend = spend if spend is not None else SpendPolicy()
-        self.read: dict[str, IndexRead] = {}
+        self.read: dict[tuple[str, str, str], IndexRead] = {}  # by corpus fingerprint, mode and store
 
-    def serves(self, stores: Sequence[ServedStore], spend: SpendPolicy) -> bool:
-        """Whether this is the search of ``stores`` under ``spend`` (a cached workspace outlives a
-        server's settings in tests, and a worker's serves one server at a time)."""
-        return self.spend == spend and list(self.stores.values()) == list(stores)
+    def remember(self, workspace, found: IndexRead) -> None:
+        """A store already read onto ``workspace``'s corpus (the sidebar's read): not read again to ask it."""
+        self.read[workspace.fingerprint, workspace.mode, found.store.name] = found
 
-    def remember(self, found: IndexRead) -> None:
-        """A store already read onto this workspace's corpus (the sidebar's read): not read again to ask it."""
-        self.read[found.store.name] = found
+    def on(self, workspace) -> Callable[[str, str, str], object]:
+        """The search of ``workspace``'s corpus: ``(index name, spec of its chunks, embedder's
+        retriever spec)`` to a retriever ranking what the store itself answers."""
+        return partial(self.ask, workspace)
 
-    def __call__(self, name: str, spec: str, retriever: str):
+    def ask(self, workspace, name: str, spec: str, retriever: str):
         # The embedder must be one this server allows; its address and key are the server's own.
         embedder = parse_retriever(retriever)
         dense = embedder.dense
@@ -146,24 +148,45 @@ class IndexSearch:
         store = self.stores.get(name)
         if store is None:
             raise StoreError(f"this server offers no index named {name[:40]!r}")
-        found = self.read.get(name)
+        key = (workspace.fingerprint, workspace.mode, name)
+        found = self.read.get(key)
         if found is None:
-            found = self.read[name] = read_index(store, self.workspace, self.credentials)
+            found = self.read[key] = read_index(store, workspace, self.credentials)
         if SplitterSpec.parse(spec).chunk_set != found.chunk_set.id:
             raise StoreError(f"the round's chunks are {spec}, not {name}'s ({found.spec}): read {name} in the "
                              "sidebar (Your index) and draw the round on its chunks")
-        return store_retriever(found.imported, embedder, base_url=self.workspace.embeddings_url,
+        return store_retriever(found.imported, embedder, base_url=workspace.embeddings_url,
                                credentials=self.credentials)
 
 
-def searched_probe_row(workspace, spec: str, index: str, retriever: str) -> dict:
+_SEARCHES: dict[tuple, IndexSearch] = {}
+_SEARCHES_LOCK = threading.Lock()
+
+
+def index_search(stores: Sequence[ServedStore], credentials: StoreCredentials | None = None,
+                 spend: SpendPolicy | None = None) -> IndexSearch | None:
+    """This process's search of the served ``stores`` under ``spend`` (None: no store is served):
+    one per server's settings, shared by its sessions and tasks so a store is read once a corpus."""
+    if not stores:
+        return None
+    key = (tuple(stores), credentials or StoreCredentials(), spend or SpendPolicy())
+    with _SEARCHES_LOCK:
+        found = _SEARCHES.get(key)
+        if found is None:
+            found = _SEARCHES[key] = IndexSearch(*key)
+    return found
+
+
+def searched_probe_row(workspace, search: Callable[[str, str, str], object] | None, spec: str, index: str,
+                       retriever: str) -> dict:
     """Table b's row of the probe's queries asked of the served store ``index`` itself (queries
-    embedded by ``retriever``'s embedder), for the store's chunks ``spec``."""
-    if workspace.index_search is None:
+    embedded by ``retriever``'s embedder), for the store's chunks ``spec``; ``search``: the
+    server's stores asked on ``workspace`` (``IndexSearch.on``; None: it serves none)."""
+    if search is None:
         raise StoreError(f"this server offers no index; {index} cannot be asked")
     from ..reports.decide import probe_intervals
 
-    probe = workspace.probe(spec, retriever=workspace.index_search(index, spec, retriever))
+    probe = workspace.probe(spec, retriever=search(index, spec, retriever))
     bounds = probe_intervals(probe)
     return {"splitter": f"your search {index}", "spec": spec, "answer@5": probe.answer_rate, "cut": probe.cut_rate,
             "rank miss": probe.miss_rate and max(0.0, probe.miss_rate), "ctx chars": round(probe.context_chars, 1),

@@ -13,7 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from inspector import Workspace, load_corpus
-from inspector.chunks.sets import ChunkSetStore, make_chunk_set
+from inspector.chunks.sets import STORE_FOLDER, ChunkSetStore, make_chunk_set
+from inspector.data_folder import data_folder as folder_of_data
 from inspector.lengths import get_length
 from inspector.review.rounds import ReviewRound, draw
 from inspector.views.frames import doc_view
@@ -69,7 +70,7 @@ def opened(params: dict | None = None, page: str = "document") -> AppTest:
 
 
 def stored(chunk_set=SAMPLE_SET) -> None:
-    ChunkSetStore.in_data_folder().save(chunk_set)
+    ChunkSetStore(folder_of_data() / STORE_FOLDER).save(chunk_set)
 
 
 def test_an_import_becomes_the_sidebars_splitter_and_is_kept_on_disk(data_folder):

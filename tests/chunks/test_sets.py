@@ -13,6 +13,7 @@ from inspector.chunks.export import export_text
 from inspector.chunks.importer import import_chunks
 from inspector.chunks.sets import ChunkSetStore, chunk_set_from_import, from_json, make_chunk_set
 from inspector.errors import ChunkSetError
+from inspector.measure import Services
 from tests.support.chunks import chunks_of
 
 
@@ -106,7 +107,7 @@ def test_a_read_only_store_says_it_cannot_save(work, tmp_path):
 
 
 def test_the_store_lives_in_the_data_folder(tmp_path):
-    assert ChunkSetStore.in_data_folder({"CHUNK_INSPECTOR_DATA": str(tmp_path)}).folder == tmp_path / "chunk-sets"
+    assert Services.in_folder(tmp_path).chunk_set_store().folder == tmp_path / "chunk-sets"
 
 
 def test_from_json_reads_back_exactly_what_to_json_wrote(work):

@@ -10,8 +10,9 @@ import pytest
 
 from inspector.data_folder import ENV_DATA
 from inspector.errors import ReviewStoreError
-from inspector.review.database import SCHEMA_VERSION, default_store_path
+from inspector.review.database import SCHEMA_VERSION, store_path
 from inspector.review.store import ReviewStore
+from inspector.views.launch import launch_config
 from tests.support.review import CHUNKS, ROUND, answer_all
 
 
@@ -108,13 +109,12 @@ def test_a_locked_store_raises_and_the_retry_succeeds(store, store_path):
     assert [a.position for a in store.answers(ROUND.id)] == [1, 2]
 
 
-def test_the_default_path_is_the_data_folder(tmp_path):
-    assert default_store_path({}) == default_store_path({ENV_DATA: ""})
-    assert str(default_store_path({})) == os.path.join("data", "reviews.sqlite3")
-    assert default_store_path({ENV_DATA: str(tmp_path)}) == tmp_path / "reviews.sqlite3"
+def test_the_store_is_a_file_of_the_data_folder(tmp_path):
+    assert store_path(tmp_path) == tmp_path / "reviews.sqlite3"
+    assert str(store_path("data")) == os.path.join("data", "reviews.sqlite3")
 
 
 def test_the_environment_picks_the_folder(tmp_path, monkeypatch):
     monkeypatch.setenv(ENV_DATA, str(tmp_path / "team"))
-    ReviewStore().save_round(ROUND)
+    ReviewStore(store_path(launch_config([], os.environ).data)).save_round(ROUND)
     assert (tmp_path / "team" / "reviews.sqlite3").is_file()

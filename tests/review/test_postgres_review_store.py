@@ -52,12 +52,12 @@ def test_rounds_and_answers_are_kept_as_in_the_sqlite_file(store, tmp_path):
 
 
 def test_the_audit_trail_is_kept_there_too(store, server):
-    trail = open_audit_trail({ENV_URL: server})
+    trail = open_audit_trail("unused", {ENV_URL: server})
     dana = Access.of(Identity("s", "dana@acme.com", "Dana", True, True), parse_roles("admin=dana@acme.com"), True)
     trail.record(dana, "open folder", folder="/srv/docs")
     trail.record(dana, "delete round", round="r1")
     assert [e.action for e in trail.recent()] == ["delete round", "open folder"]
-    assert isinstance(open_review_store({ENV_URL: server}), PostgresReviewStore)
+    assert isinstance(open_review_store("unused", {ENV_URL: server}), PostgresReviewStore)
 
 
 def test_an_address_with_a_password_or_no_server_is_refused_in_words(server, tmp_path):
@@ -67,7 +67,7 @@ def test_an_address_with_a_password_or_no_server_is_refused_in_words(server, tmp
         PostgresReviewStore("postgresql://me:s3cret@127.0.0.1/db")
     with pytest.raises(ReviewStoreError, match=r"cannot connect to the review store postgresql://postgres@127\.0\.0\.1"):
         PostgresReviewStore(f"postgresql://postgres@127.0.0.1:{free_port()}/postgres", connect_timeout=3)
-    assert isinstance(open_review_store({"CHUNK_INSPECTOR_DATA": str(tmp_path)}), ReviewStore)
+    assert isinstance(open_review_store(tmp_path, {}), ReviewStore)
 
 
 def test_without_psycopg_the_store_says_which_extra_installs_it(monkeypatch):
@@ -75,4 +75,4 @@ def test_without_psycopg_the_store_says_which_extra_installs_it(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if not installed
     with pytest.raises(ReviewStoreError, match=r"needs psycopg: pip install '\.\[postgres\]'"):
-        open_review_store({ENV_URL: "postgresql://postgres@127.0.0.1/reviews"})
+        open_review_store("unused", {ENV_URL: "postgresql://postgres@127.0.0.1/reviews"})

@@ -9,7 +9,8 @@ import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.errors import ReviewInputError
-from inspector.retrieval.questions import QuestionSetStore, load_questions
+from inspector.measure import Services
+from inspector.retrieval.questions import load_questions
 from inspector.retrieval.ranking import Question
 from inspector.retrieval.spending import SpendPolicy
 from inspector.review.rounds import ReviewRound, draw
@@ -32,26 +33,32 @@ def served(tmp_path_factory):
 
 
 @pytest.fixture
-def workspace(served, tmp_path):
-    work = Workspace(load_corpus(SAMPLE))
-    work.question_store = QuestionSetStore(tmp_path / "question-sets")
+def server():
+    with EmbeddingServer(width=stores.WIDTH) as started:
+        yield started
+
+
+@pytest.fixture
+def workspace(server, tmp_path):
+    return Workspace(load_corpus(SAMPLE), services=Services.in_folder(tmp_path, embeddings_url=server.url))
+
+
+@pytest.fixture
+def search(served, workspace):
     # The server allows the embeddings model a round names; its address is the server's own.
-    work.index_search = IndexSearch([served[0]], StoreCredentials(), work, SpendPolicy(embed_models=("test-embed",)))
-    return work
+    return IndexSearch([served[0]], StoreCredentials(), SpendPolicy(embed_models=("test-embed",))).on(workspace)
 
 
-def test_a_round_drawn_from_what_your_index_answers(workspace, served):
+def test_a_round_drawn_from_what_your_index_answers(workspace, served, search):
     asked = load_questions(QUESTIONS, name="mine.jsonl")
     workspace.question_store.put(asked)
-    with EmbeddingServer(width=stores.WIDTH) as server:
-        workspace.embeddings_url = server.url
-        found = read_index(served[0], workspace, StoreCredentials())
-        review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=asked.id,
-                                          retriever="dense:openai:test-embed", index="handbook", k=3, size=5, seed=1)
-        chunks = draw(review_round, workspace)
-        searcher = workspace.index_search("handbook", found.spec, "dense:openai:test-embed")
-        pool = workspace.pool(found.spec)
-        answered = searcher.rank([Question.of(q.text) for q in asked.items], pool, 3)
+    found = read_index(served[0], workspace, StoreCredentials())
+    review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=asked.id,
+                                      retriever="dense:openai:test-embed", index="handbook", k=3, size=5, seed=1)
+    chunks = draw(review_round, workspace, search)
+    searcher = search("handbook", found.spec, "dense:openai:test-embed")
+    pool = workspace.pool(found.spec)
+    answered = searcher.rank([Question.of(q.text) for q in asked.items], pool, 3)
     texts = pool.texts()
     allowed = {texts[j] for top in answered for j in top}
     assert len(chunks) == 5 and {c.text for c in chunks} <= allowed, "every chunk is one the store answered"
@@ -63,7 +70,7 @@ def test_a_round_drawn_from_what_your_index_answers(workspace, served):
     assert plain.id != review_round.id and "index" not in plain.to_dict()
 
 
-def test_a_round_asking_an_index_is_refused_when_it_cannot_be(workspace):
+def test_a_round_asking_an_index_is_refused_when_it_cannot_be(workspace, search):
     asked = load_questions(QUESTIONS, name="mine.jsonl")
     workspace.question_store.put(asked)
     with pytest.raises(ReviewInputError, match="only a round drawn from your questions asks your index"):
@@ -76,28 +83,25 @@ def test_a_round_asking_an_index_is_refused_when_it_cannot_be(workspace):
     other = ReviewRound.create(workspace, "structured:800", source="questions", questions=asked.id,
                                retriever="dense:openai:test-embed", index="handbook")
     with pytest.raises(ReviewInputError, match=r"the round's chunks are structured:800, not handbook's"):
-        draw(other, workspace)
+        draw(other, workspace, search)
     missing = ReviewRound.create(workspace, "structured:800", source="questions", questions=asked.id,
                                  retriever="dense:openai:test-embed", index="elsewhere")
     with pytest.raises(ReviewInputError, match="no index named 'elsewhere'"):
-        draw(missing, workspace)
+        draw(missing, workspace, search)
     unallowed = ReviewRound.create(workspace, "structured:800", source="questions", questions=asked.id,
                                    retriever="dense:openai:their-model", index="handbook")
     with pytest.raises(ReviewInputError, match="their-model"):
-        draw(unallowed, workspace)
-    workspace.index_search = None
+        draw(unallowed, workspace, search)
     with pytest.raises(ReviewInputError, match="this server offers no index"):
         draw(missing, workspace)
 
 
-def test_a_golden_set_is_a_question_file_for_a_round_on_your_index(workspace, served):
+def test_a_golden_set_is_a_question_file_for_a_round_on_your_index(workspace, served, search, server):
     golden = load_questions(SAMPLE / "golden-paraphrase.csv")
     assert len(golden.items) == 25 and not golden.problems, "both golden formats read as questions"
     workspace.question_store.put(golden)
-    with EmbeddingServer(width=stores.WIDTH) as server:
-        workspace.embeddings_url = server.url
-        found = read_index(served[0], workspace, StoreCredentials())
-        review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=golden.id,
-                                          retriever="dense:openai:test-embed", index="handbook", k=2, size=10)
-        chunks = draw(review_round, workspace)
+    found = read_index(served[0], workspace, StoreCredentials())
+    review_round = ReviewRound.create(workspace, found.spec, source="questions", questions=golden.id,
+                                      retriever="dense:openai:test-embed", index="handbook", k=2, size=10)
+    chunks = draw(review_round, workspace, search)
     assert len(chunks) == 10 and server.requests[-1]["input"] == [q.text for q in golden.items]

@@ -26,11 +26,11 @@ def read_streamed(listing: Listing, reading: Reading, store: str | None = None, 
     sizes = listing.sizes()
     runs = batch_runs(sizes, jobs)
     try:
-        spill = Spill()
+        # The data folder: where the analyses are kept, and what the batches derive from them too.
+        spill = Spill(data=store)
     except OSError as exc:
         raise EngineError(f"cannot make a folder to park the corpus's batches in ({exc.strerror or exc}); "
                           "TMPDIR names where it goes") from None
-    spill.data = store  # where the analyses are kept, what the batches derive from them is too
     work = StreamWorkspace(spill, reading.mode, jobs, progress, services)
     reading = replace(reading, progress=None)  # a worker reports nothing; this process counts files
     batches = [(spill, b, reading, store, listing.entries[a:z]) for b, (a, z) in enumerate(zip(runs, runs[1:]))]

@@ -62,11 +62,11 @@ class Spill:
     ``bounds[b]`` is batch ``b``'s first document's position in the corpus; the last bound is
     the corpus's size."""
 
-    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, folder: str | os.PathLike[str] | None = None, data: str | None = None) -> None:
         self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="chunk-inspector-"))
         self.bounds: list[int] = [0]
         self.owner = os.getpid()  # a forked worker holding a copy never removes the folder
-        self.data: str | None = None
+        self.data = data or None
         """The data folder whose kept store (``derived.DerivedStore``) the batches' workers read and
         fill between runs (splits, terms, token counts), and whose context lines ``+context``
         specs read (None: nothing is kept, no line is found)."""
