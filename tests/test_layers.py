@@ -99,6 +99,35 @@ def test_no_module_imports_a_private_name_of_another():
     assert wrong == []
 
 
+#: What an engine is built with (``measure.services.OpenedServices`` and the served stores' search).
+SERVICE_ATTRIBUTES = {"services", "chunk_set_store", "vector_folder", "embeddings_url", "rerank_url",
+                      "question_store", "context_store", "split_answers", "analysis_store", "kept", "index_search",
+                      "data"}
+
+
+def _service_writes(path: Path, base: Path = ROOT) -> list[str]:
+    """Assignments of a service attribute to an object other than ``self`` in ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        for target in (t for each in targets for t in ast.walk(each)):
+            if isinstance(target, ast.Attribute) and target.attr in SERVICE_ATTRIBUTES and \
+                    not (isinstance(target.value, ast.Name) and target.value.id == "self"):
+                found.append(f"{path.relative_to(base)}:{node.lineno} .{target.attr}")
+    return found
+
+
+def test_no_service_is_wired_onto_an_engine_after_it_is_built(tmp_path):
+    """An engine gets its services as it is built (``Workspace(corpus, mode, services)``); nothing
+    in the library or the app assigns one afterwards."""
+    sources = [*sorted((ROOT / "inspector").rglob("*.py")), *sorted((ROOT / "app_pages").rglob("*.py")), ROOT / "app.py"]
+    assert [w for path in sources for w in _service_writes(path)] == []
+    wired = tmp_path / "wired.py"
+    wired.write_text("def open_it(workspace, url):\n    workspace.embeddings_url = url\n")
+    assert _service_writes(wired, tmp_path) == ["wired.py:2 .embeddings_url"], "the check sees a wiring"
+
+
 def test_argv_is_read_once_into_a_run_configuration():
     """Only the command line parses argv (and the app's launch, its own argv): argparse is
     imported by ``cli``'s parser, ``cli/config`` and the option groups of ``cli/options``, and its
