@@ -190,3 +190,11 @@ class Kind:
     """Prefixes each chunk with its heading path unless told not to (``-path``)."""
     header_default: bool = False
     """Repeats a table's header on chunks starting inside it unless told not to, outside seed mode."""
+    follows_structure: bool = False
+    """Cuts along the document's sections: the fixes table's "structure" step keeps it (with
+    headers repeated) rather than switching to ``structured``."""
+    tune_overlaps: bool = False
+    """``tune`` tries it with each overlap of its space (else without overlap only)."""
+    tune_prefixes: bool = True
+    """``tune`` tries it with and without each heading-path prefix of its space (else as it
+    is: a kind whose prefix never changes what it ranks, or that prefixes by default)."""

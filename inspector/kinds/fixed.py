@@ -12,4 +12,5 @@ def article(job: Splitting) -> list[Span]:
     return [(i, min(i + spec.budget, n)) for i in range(0, n, step)]
 
 
-KIND = Kind("fixed", "every N units", split=lambda job: job.windows(), article=article)
+KIND = Kind("fixed", "every N units", split=lambda job: job.windows(), article=article, tune_overlaps=True,
+            tune_prefixes=False)

@@ -13,4 +13,4 @@ def split(job: Splitting) -> list:
 
 
 KIND = Kind("heading", "one section per chunk", split=split, fast=lambda job: job.fast_sections(),
-            path_default=True)
+            path_default=True, follows_structure=True, tune_prefixes=False)

@@ -19,4 +19,4 @@ def fast(job: Splitting) -> object:
     return job.fast([0, *(end for _, end in job.recursive(0, len(job.text)))])
 
 
-KIND = Kind("recursive", "tries separators in turn", split=split, article=article, fast=fast)
+KIND = Kind("recursive", "tries separators in turn", split=split, article=article, fast=fast, tune_overlaps=True)

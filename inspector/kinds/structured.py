@@ -16,4 +16,4 @@ def split(job: Splitting) -> list:
 
 
 KIND = Kind("structured", "keeps code blocks and tables whole", split=split, article=article,
-            fast=lambda job: job.fast_structured(), header_default=True)
+            fast=lambda job: job.fast_structured(), header_default=True, follows_structure=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from ..context.writer import SETTINGS_HELP
 from ..errors import RetrieverError
+from ..kinds import kind_named
 from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 from ..retrieval.ranking import Retriever
 from ..retrieval.retriever_spec import parse_retriever
@@ -33,7 +34,6 @@ STEPS: tuple[tuple[str, str], ...] = (
     ("late", "late chunking"),
     ("expand", "+ neighbours read"),
 )
-STRUCTURED_KINDS = ("structured", "heading")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +155,7 @@ def fix_specs(spec: SplitterSpec | str, context_model: str = "", mode: str = "ma
         raise ValueError("the fixes are measured on a built-in splitter's configuration")
     plain = replace(spec, heading_prefix=False, table_header=False, address=False, stamp=DEFAULT_STAMP, context=False,
                     context_model="")
-    structure = replace(plain, table_header=True) if spec.kind in STRUCTURED_KINDS else \
+    structure = replace(plain, table_header=True) if kind_named(spec.kind).follows_structure else \
         replace(plain, kind="structured", table_header=True, options=None)  # its own options, not the kind's before
     steps = {"none": plain, "structure": structure, "path": replace(structure, heading_prefix=True),
              "address": replace(structure, heading_prefix=None, address=True, stamp=spec.stamp)}

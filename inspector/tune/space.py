@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import SpecError
-from ..kinds import offered_kinds
+from ..kinds import kind_named, offered_kinds
 from ..limits import MAX_SPACE_BYTES, read_limited
 from ..spec import SplitterSpec, parse_spec
 
@@ -98,8 +98,9 @@ class Space:
         tokens = "" if self.unit == "chars" else f"t:{self.unit}" if self.unit != "o200k" else "t"
         for kind in self.kinds:
             for budget in self.budgets:
-                overlaps = self.overlaps if kind in ("fixed", "recursive") else (0,)
-                prefixes = ("",) if kind in ("fixed", "heading") else self.prefixes
+                own = kind_named(kind)
+                overlaps = self.overlaps if own.tune_overlaps else (0,)
+                prefixes = self.prefixes if own.tune_prefixes else ("",)
                 for overlap in sorted({_size(o, budget) for o in overlaps}):
                     for prefix in prefixes:
                         for header in self.headers:
