@@ -22,6 +22,7 @@ from typing import ClassVar
 from ..corpus.load import Corpus
 from ..errors import MissingExtra, QuestionsError, RetrieverError, ReviewInputError, SpecError, StoreError
 from ..measure.asking import ask
+from ..measure.engine import Engine
 from ..measure.workspace import Workspace
 from ..model import MODES, Chunk, Document
 from ..retrieval.retriever_spec import parse_retriever
@@ -323,7 +324,7 @@ def _ranker(review_round: ReviewRound, search: Callable[[str, str, str], object]
         raise ReviewInputError(f"{review_round.index} cannot be asked: {exc}") from None
 
 
-def retrieved(workspace: Workspace, spec: str, *, k: int = 5, retriever: str = "bm25") -> list[list[int]]:
+def retrieved(workspace: Engine, spec: str, *, k: int = 5, retriever: str = "bm25") -> list[list[int]]:
     """Per probe query, the top ``k`` chunk indexes (into ``workspace.chunks(spec)``) as
     ``retriever`` ranks them: exactly the chunks the probe judged."""
     return [list(top) for top in workspace.probe(spec, k=k, retriever=retriever).picked]

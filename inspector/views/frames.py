@@ -15,6 +15,7 @@ from ..corpus.load import Corpus, load_uploads
 from ..kinds import offered_kinds
 from ..lengths import Length
 from ..limits import MAX_DOCUMENT_BYTES, MAX_UPLOAD_BYTES
+from ..measure.engine import Engine
 from ..measure.sizes import CapReport, SizeStats, cap_report
 from ..measure.survival import CutAtom, cut_atoms, survival, uncovered
 from ..measure.workspace import Workspace
@@ -57,7 +58,7 @@ def compare_suggestions(budget: int = 800, unit: str = "chars", adapters: Sequen
     return tuple(dict.fromkeys(str(s) for s in specs))
 
 
-def compare_frame(workspace: Workspace, specs: Iterable[SplitterSpec | str], *, fits: int | None = None,
+def compare_frame(workspace: Engine, specs: Iterable[SplitterSpec | str], *, fits: int | None = None,
                   progress: Progress | None = None, retriever=None) -> pd.DataFrame:
     """Tables a and b, one row per splitter (fractions from 0 to 1). Table a counts atoms no
     larger than ``fits`` (in each splitter's unit; None: its own budget), as the CLI does;
@@ -116,7 +117,7 @@ def survival_verdict(frame: pd.DataFrame) -> str:
     return decision.sentence() if decision else ""
 
 
-def sweep_frame(workspace: Workspace, spec: SplitterSpec | str, budgets: Sequence[int], *,
+def sweep_frame(workspace: Engine, spec: SplitterSpec | str, budgets: Sequence[int], *,
                 progress: Progress | None = None, retriever=None) -> pd.DataFrame:
     """Survival of every atom kind (every atom counted) and probe context, per budget, the
     probe ranked by ``retriever`` (default BM25)."""
