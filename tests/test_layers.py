@@ -121,7 +121,8 @@ def _service_writes(path: Path, base: Path = ROOT) -> list[str]:
 def test_no_service_is_wired_onto_an_engine_after_it_is_built(tmp_path):
     """An engine gets its services as it is built (``Workspace(corpus, mode, services)``); nothing
     in the library or the app assigns one afterwards."""
-    sources = [*sorted((ROOT / "inspector").rglob("*.py")), *sorted((ROOT / "app_pages").rglob("*.py")), ROOT / "app.py"]
+    sources = [*sorted((ROOT / "inspector").rglob("*.py")), *sorted((ROOT / "app_pages").rglob("*.py")),
+               ROOT / "app.py"]
     assert [w for path in sources for w in _service_writes(path)] == []
     wired = tmp_path / "wired.py"
     wired.write_text("def open_it(workspace, url):\n    workspace.embeddings_url = url\n")

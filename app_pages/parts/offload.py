@@ -36,7 +36,6 @@ def _corpus_folder() -> str:
 
 def _handle(ctx):
     return corpus_handle(ctx.corpus, ctx.workspace.mode, _corpus_folder(), ctx.workspace.services,
-                         spend=ctx.launch.spend, stores=ctx.launch.stores,
                          store_credentials=ctx.launch.store_credentials)
 
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from ..chunks.sets import STORE_FOLDER, ChunkSetStore
 from ..context.store import ContextStore
 from ..retrieval.questions import QUESTION_SETS, QuestionSetStore
+from ..retrieval.spending import SpendPolicy
+from ..stores.served import ServedStore
 
 if TYPE_CHECKING:
     from ..atoms.store import AnalysisStore
@@ -41,10 +43,19 @@ class Services:
     rerank_url: str = ""
     """The reranker's server (empty: ``$CHUNK_INSPECTOR_RERANK_URL``)."""
 
+    stores: tuple[ServedStore, ...] = ()
+    """The user's own stores the server offers by name (an Orphan Test round or a page's "your
+    search" row may ask one itself); their credentials never travel in this value."""
+
+    spend: SpendPolicy | None = None
+    """What the server may spend on paid endpoints, charged to the data folder's ledger (None:
+    nothing is charged)."""
+
     @classmethod
-    def in_folder(cls, data: str | Path, embeddings_url: str = "", rerank_url: str = "") -> "Services":
+    def in_folder(cls, data: str | Path, embeddings_url: str = "", rerank_url: str = "", *,
+                  stores: tuple[ServedStore, ...] = (), spend: SpendPolicy | None = None) -> "Services":
         """The services of a data folder: its chunk sets where the app keeps them, beside the rest."""
-        return cls(str(data), str(Path(data) / STORE_FOLDER), embeddings_url, rerank_url)
+        return cls(str(data), str(Path(data) / STORE_FOLDER), embeddings_url, rerank_url, tuple(stores), spend)
 
     def chunk_set_store(self) -> ChunkSetStore | None:
         return ChunkSetStore(self.chunk_sets) if self.chunk_sets else None

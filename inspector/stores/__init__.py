@@ -14,5 +14,6 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "fields": ["CONVENTIONS", "StoreFields", "StoredChunk"],
     "reading": ["PAGE_SIZE", "StoreReader"],
     "readers": ["open_reader"],
+    "served": ["ENV_STORES", "ServedStore", "served_stores"],
     "source": ["StoreImport", "read_store"],
 })

@@ -48,6 +48,6 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "window": ["WINDOW_CHARS", "WINDOW_CHUNKS", "cut_window", "window_of", "windows"],
     "notebook": ["Shown", "show"],
     "tuning": ["ASKED_COLUMNS", "TUNE_COLUMNS", "page_space", "tune_figure", "tune_frame"],
-    "stores": ["ENV_STORES", "INDEX_SET", "IndexRead", "IndexSearch", "ServedStore", "index_of", "index_search",
-               "read_index", "searched_probe_row", "served_stores"],
+    "stores": ["INDEX_SET", "IndexRead", "IndexSearch", "index_of", "index_search", "read_index",
+               "searched_probe_row"],
 })

@@ -25,8 +25,9 @@ from ..retrieval.remote import ENV_BASE_URL
 from ..retrieval.rerank import ENV_URL as ENV_RERANK_URL
 from ..retrieval.spending import SpendPolicy
 from ..stores.address import StoreCredentials
+from ..stores.served import ServedStore, served_stores
 from .state import SAMPLE, AppState
-from .stores import IndexSearch, ServedStore, index_search, served_stores
+from .stores import IndexSearch, index_search
 
 #: Environment variables the app reads at start (AppTest sets these).
 ENV_ROOTS, ENV_CORPUS = "CHUNK_INSPECTOR_ROOTS", "CHUNK_INSPECTOR_CORPUS"
@@ -74,7 +75,8 @@ class LaunchConfig:
     @property
     def services(self) -> Services:
         """What a corpus's workspace keeps and asks in this server."""
-        return Services.in_folder(self.data, self.embeddings_url, self.rerank_url)
+        return Services.in_folder(self.data, self.embeddings_url, self.rerank_url, stores=self.stores,
+                                  spend=self.spend)
 
     @property
     def store_search(self) -> IndexSearch | None:

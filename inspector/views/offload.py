@@ -41,7 +41,7 @@ from ..measure.workspace import Workspace
 from ..reports.fixes_table import FixStep, measure_step
 from ..retrieval.golden import golden_recall
 from ..retrieval.golden_files import GoldenSet
-from ..retrieval.spending import SpendPolicy, ensure
+from ..retrieval.spending import ensure
 from ..review.rounds import ReviewRound, draw
 from ..spec import parse_spec
 from ..stores.address import StoreCredentials
@@ -49,7 +49,7 @@ from ..tune.search import measure_candidate
 from .frames import compare_frame, sizes_frame, sweep_frame
 from .imports import side_by_side
 from .kept_results import KeptResults, NotKept, result_key
-from .stores import ServedStore, index_search, searched_probe_row
+from .stores import index_search, searched_probe_row
 
 #: The server's stores asked on one workspace: ``(index, spec of its chunks, retriever spec)`` to a retriever.
 StoreSearch = Callable[[str, str, str], object]
@@ -59,21 +59,15 @@ NONE = Services()  # nothing kept, the services' default servers
 
 @dataclass(frozen=True, slots=True)
 class CorpusHandle:
-    """How a worker finds a corpus: its fingerprint and mode, the file holding its documents, and
-    the server's services, allowances and stores."""
+    """How a worker finds a corpus: its fingerprint and mode, the file holding its documents, the
+    server's services (with its allowances and stores) and its stores' credentials."""
 
     fingerprint: str
     mode: str
     path: str
     services: Services = NONE
-    """The folders and servers its workspace is built with (the server's own)."""
-
-    spend: SpendPolicy | None = None
-    """What the server may spend: a worker charges its paid requests to the data folder's ledger
-    under it, as the server does (None: nothing is charged)."""
-
-    stores: tuple[ServedStore, ...] = ()
-    """The user's stores the server offers (an Orphan Test round may ask one itself)."""
+    """The folders, servers, stores and spending policy its workspace is built with (the
+    server's own): a worker charges its paid requests as the server does."""
 
     store_credentials: StoreCredentials | None = None
     """What their clients are let in with (handed over a pipe, never written to disk)."""
@@ -85,7 +79,6 @@ class CorpusHandle:
 
 
 def corpus_handle(corpus: Corpus, mode: str, folder: str | os.PathLike, services: Services = NONE, *,
-                  spend: SpendPolicy | None = None, stores: tuple[ServedStore, ...] = (),
                   store_credentials: StoreCredentials | None = None) -> CorpusHandle:
     """Write ``corpus`` once into ``folder`` (atomically; nothing when it is already there) and
     name it for the workers, with the server's ``services``."""
@@ -97,8 +90,7 @@ def corpus_handle(corpus: Corpus, mode: str, folder: str | os.PathLike, services
         with os.fdopen(handle, "wb") as stream:
             pickle.dump(corpus, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    return CorpusHandle(corpus.fingerprint, mode, str(path), services, spend=spend, stores=stores,
-                        store_credentials=store_credentials)
+    return CorpusHandle(corpus.fingerprint, mode, str(path), services, store_credentials=store_credentials)
 
 
 _WORKSPACES: dict[tuple[str, str, Services], Workspace] = {}
@@ -194,7 +186,7 @@ def _call(task: str, workspace: Workspace, handle: CorpusHandle, args: tuple):
     """``task`` on ``workspace`` (a worker's or, with none, the caller's) with ``args``."""
     if task not in SEARCHING_TASKS:
         return TASKS[task](workspace, *args)
-    search = index_search(handle.stores, handle.store_credentials, handle.spend)
+    search = index_search(handle.services.stores, handle.store_credentials, handle.services.spend)
     return TASKS[task](workspace, search and search.on(workspace), *args)
 
 
@@ -212,8 +204,8 @@ def kept_key(task: str, handle: CorpusHandle, args: tuple) -> str | None:
 
 
 def _run(task: str, handle: CorpusHandle, args: tuple):
-    if handle.spend is not None and handle.data:
-        ensure(handle.data, handle.spend)  # charged as the server charges
+    if handle.services.spend is not None and handle.data:
+        ensure(handle.data, handle.services.spend)  # charged as the server charges
     return _call(task, _workspace(handle), handle, args)
 
 

@@ -10,68 +10,26 @@ same chunks for a colleague.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from ..chunks.sets import ChunkSet, ChunkSetInfo, make_chunk_set
-from ..errors import RetrieverError, StoreAddressError, StoreError
+from ..errors import RetrieverError, StoreError
 from ..retrieval.retriever_spec import parse_retriever
 from ..retrieval.spending import SpendPolicy
 from ..spec import SplitterSpec, parse_spec
-from ..stores.address import StoreAddress, StoreCredentials, parse_store
+from ..stores.address import StoreCredentials
 from ..stores.search import store_retriever
+from ..stores.served import ServedStore
 from ..stores.source import StoreImport, read_store
 from .intervals import bound_values
 
-ENV_STORES = "CHUNK_INSPECTOR_STORES"
 #: How a served store's chunk set is named: this, then the store's name.
 INDEX_SET = "your index "
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 #: Problems listed under a store's read; the rest are counted.
 SHOWN_PROBLEMS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class ServedStore:
-    """A store the server offers, by the name links use."""
-
-    name: str
-    """What the sidebar and links call it (letters, digits, ``_ . -``)."""
-
-    address: StoreAddress
-    """Where it is; never shown to a visitor beyond its kind and collection."""
-
-    @property
-    def title(self) -> str:
-        return f"{self.name} ({self.address.kind}, {self.address.collection})"
-
-
-def served_stores(given: Sequence[str], environ: Mapping[str, str]) -> tuple[tuple[ServedStore, ...], list[str]]:
-    """The stores named at start (``NAME=URI`` or a bare ``URI``, named by its collection), and
-    the problems of those refused."""
-    entries = [e.strip() for e in environ.get(ENV_STORES, "").split(";") if e.strip()] + list(given)
-    found: dict[str, ServedStore] = {}
-    problems: list[str] = []
-    for entry in entries:
-        name, equals, uri = entry.partition("=")
-        if not equals or "://" in name or ":" in name:
-            name, uri = "", entry
-        try:
-            address = parse_store(uri.strip())
-        except StoreAddressError as exc:
-            problems.append(f"Store {name or 'given at start'} refused: {exc}")
-            continue
-        name = name.strip() or address.collection
-        if not _NAME.match(name):
-            problems.append(f"Store name {name[:40]!r} refused: letters, digits, _ . - only, at most 40")
-        elif name in found:
-            problems.append(f"Store name {name!r} is given twice; the first is kept")
-        else:
-            found[name] = ServedStore(name, address)
-    return tuple(found.values()), problems
 
 
 @dataclass(frozen=True, slots=True)

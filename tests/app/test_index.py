@@ -14,7 +14,7 @@ from inspector import Workspace, load_corpus
 from inspector.chunks.sets import make_chunk_set
 from inspector.review.rounds import ReviewRound, draw
 from inspector.stores import parse_store, read_store
-from inspector.views.stores import ENV_STORES
+from inspector.stores.served import ENV_STORES
 from tests.support import stores
 from tests.support.paths import ROOT
 

@@ -16,7 +16,8 @@ from inspector.retrieval.spending import SpendPolicy
 from inspector.review.rounds import ReviewRound, draw
 from inspector.stores import parse_store
 from inspector.stores.address import StoreCredentials
-from inspector.views.stores import IndexSearch, ServedStore, read_index
+from inspector.stores.served import ServedStore
+from inspector.views.stores import IndexSearch, read_index
 from tests.support import stores
 from tests.support.embedding import EmbeddingServer
 from tests.support.paths import SAMPLE
