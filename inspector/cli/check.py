@@ -18,16 +18,9 @@ from .stores import read_stores
 
 
 def run_check(run: Run[CheckOptions]) -> int:
-    from ..reports.gate import (
-        answered_by,
-        baseline_document,
-        check_gate,
-        format_check,
-        groups_by,
-        measure,
-        write_baseline,
-    )
-    from ..reports.gate_notes import baseline_notes, emitted_note, run_notes
+    from ..reports.gate import baseline_document, format_check, write_baseline
+    from ..reports.gate_run import GateChunking, GateLimits, run_gate
+    from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
 
     config = run.config
     options: CheckOptions = config.options
@@ -35,15 +28,9 @@ def run_check(run: Run[CheckOptions]) -> int:
     if isinstance(limits, str):
         raise ArgumentRefused(limits)
     floors, ceilings, baseline, recall_budgets = limits
-    loaded = load(run, alone=_alone(config))
-    corpus, workspace = loaded
-    chunking = _checked_chunking(config, workspace)
-    measured, spec, label, unplaced, imported, store = chunking
-    golden = None
-    if config.golden_file:
-        golden = golden_set(config.golden_file, workspace)
-    from ..retrieval.golden import DEFAULT_BUDGETS, golden_recall
-
+    corpus, workspace = load(run, alone=_alone(config))
+    measured, spec, label, unplaced, imported, store = _checked_chunking(config, workspace)
+    golden = golden_set(config.golden_file, workspace) if config.golden_file else None
     retriever = retriever_for(config.retrieval, measured)
     expand = config.retrieval.width
     if not retriever.spec.is_default:
@@ -51,59 +38,46 @@ def run_check(run: Run[CheckOptions]) -> int:
         bar = ProgressBar(enabled=sys.stderr.isatty())
         measured.embed_ahead(retriever, [spec], texts, lambda done, total: bar("texts embedded", done, total))
     scored = searched = None
+    budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
     if golden is not None:
-        budgets = tuple(sorted(set(DEFAULT_BUDGETS) | set(recall_budgets)))
         searched = _searched(config, store, retriever) if store is not None else None
         scored = golden_recall(measured, golden, spec, budgets=budgets, label=label, retriever=searched or retriever,
                                expand=expand)
-    oversized = emitted = None
-    if imported is not None and options.budget is not None:
-        from ..lengths import get_length
-
-        oversized, by_span = imported.over_budget(get_length(options.unit), measured.documents, options.budget)
-        emitted = emitted_note(imported.name, oversized, by_span, options.budget, options.unit)
-    values = measure(measured, spec, fits=options.budget, golden=scored, unplaced=unplaced, retriever=retriever,
-                     oversized=oversized, expand=expand)
-    answered = answered_by(measured, spec, golden=scored, retriever=retriever, expand=expand)
-    groups = groups_by(measured, spec, fits=options.budget)
+    chunking = GateChunking(measured, spec, label, unplaced, imported, store.address if store is not None else "")
     try:
-        result = check_gate(values, floors=floors, ceilings=ceilings, baseline=baseline, answered=answered,
-                            groups=groups,
-                            tolerance=options.tolerance, count_tolerance=options.count_tolerance, strict=options.strict)
+        gate = run_gate(chunking, GateLimits(floors, ceilings, baseline, options.tolerance, options.count_tolerance,
+                                             options.strict),
+                        fingerprint=corpus.fingerprint, retriever=retriever, expand=expand, budget=options.budget,
+                        unit=options.unit, golden=golden, scored=scored, searched=searched)
     except ValueError as exc:
         raise ArgumentRefused(str(exc)) from None
-    notes = run_notes(result.notes, retriever=retriever, expand=expand, golden=golden, scored=scored,
-                      searched=searched, store_address=store.address if store is not None else "")
-    notes += [emitted] if emitted else []
-    notes += baseline_notes(baseline, fingerprint=corpus.fingerprint, label=label, retriever=str(retriever.spec),
-                            expand=expand)
     if options.write_baseline:
         try:
             write_baseline(options.write_baseline, baseline_document(
-                values, spec=label, mode=config.corpus.mode, retriever=str(retriever.spec), expand=expand,
-                answered=answered, groups=groups,
+                gate.values, spec=label, mode=config.corpus.mode, retriever=str(retriever.spec), expand=expand,
+                answered=gate.answered, groups=gate.groups,
                 corpus={"documents": len(corpus), "characters": corpus.characters,
                         "fingerprint": corpus.fingerprint}))
         except OSError as exc:
             raise ArgumentRefused(f"cannot write {options.write_baseline}: {exc.strerror or exc}") from None
     if config.json:
-        out = result.as_dict()
-        out.update(spec=label, retriever=str(retriever.spec), notes=notes)
+        out = gate.result.as_dict()
+        out.update(spec=label, retriever=str(retriever.spec), notes=gate.notes)
         if scored is not None:
             out["golden"] = {"name": golden.name, "questions": len(golden.items), "quotes": golden.quotes,
                              "left_out": golden.left_out(), "outcomes": {str(b): scored.counts(b) for b in budgets}}
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
         title = f"check {label} on {config.corpus.path} ({len(corpus)} documents, {config.corpus.mode} atoms)"
-        sys.stdout.write(format_check(title, result, notes))
-    status = 0 if result.passed else 1
+        sys.stdout.write(format_check(title, gate.result, gate.notes))
+    status = 0 if gate.result.passed else 1
     if not config.tracking.on:
         return status
     from ..reports.tracking import check_run
 
     sys.stdout.flush()
-    return log_to_mlflow(config.tracking, [check_run(measured, spec, label, values, str(retriever.spec),
-                                          {**result.as_dict(), "notes": notes})], status)
+    return log_to_mlflow(config.tracking, [check_run(measured, spec, label, gate.values, str(retriever.spec),
+                                          {**gate.result.as_dict(), "notes": gate.notes})], status)
 
 
 def _check_limits(config: RunConfig) -> tuple | str:
