@@ -18,6 +18,7 @@ from ..data_folder import damaged
 from ..errors import InspectorError
 from ..spec import SWEEP_BUDGETS
 from .app import run_app
+from .ask import run_ask
 from .check import run_check, run_export
 from .config import AppOptions, run_config
 from .context import run_context
@@ -90,6 +91,7 @@ def _parsers(measure_help: bool, prog: str) -> tuple[argparse.ArgumentParser, di
     Retrieval.declare(report, repeatable_expand=True)
     Tracking.declare(report)
     Stores.declare(report, repeatable=True, raw_offsets=True)
+    _add_ask(commands)
     _add_check(commands, measure_help)
     _add_export(commands)
     _add_context(commands)
@@ -164,7 +166,8 @@ def main(argv: list[str] | None = None, prog: str = "chunk-inspector") -> int:
 
 
 #: Each command's run.
-COMMANDS = {"report": run_report, "check": run_check, "export": run_export, "context": run_context, "tune": run_tune,
+COMMANDS = {"ask": run_ask, "report": run_report, "check": run_check, "export": run_export, "context": run_context,
+            "tune": run_tune,
             "app": run_app, "review": run_review}
 
 
@@ -179,6 +182,26 @@ def command() -> None:
 
 def _run(run: Run) -> int:
     return COMMANDS[run.config.command](run)
+
+
+def _add_ask(commands) -> None:
+    ask = commands.add_parser("ask", help="one question asked of your splitters: the chunks that come back, and "
+                                          "where the passage that answers lands",
+                              description="Rank the chunks of each --spec for QUESTION and print the top k with "
+                                          "their scores and spans; with --quote, say whether the passage is whole "
+                                          "in a retrieved chunk, cut across several, or missing from the top k "
+                                          "(and whether the split holds it whole at all).")
+    CorpusSource.declare(ask)
+    ask.add_argument("question", help="the question, as a user would type it")
+    ask.add_argument("--spec", action="append", metavar="SPEC",
+                     help="a splitter to ask (repeatable, up to 8; default structured:800)")
+    ask.add_argument("--quote", metavar="TEXT", help="the passage that answers: where it lands in each splitter's "
+                                                     "retrieved chunks")
+    ask.add_argument("-k", type=int, default=5, metavar="N", help="chunks retrieved per splitter (1 to 100, default 5)")
+    ask.add_argument("--json", action="store_true", help="print one JSON object")
+    Retrieval.declare(ask)
+    ask.add_argument("--context-model", metavar="MODEL", help="the model whose context lines +context specs "
+                     "without ;llm= use (default $CHUNK_INSPECTOR_CONTEXT_MODEL)")
 
 
 def _add_chunking(command: argparse.ArgumentParser) -> None:

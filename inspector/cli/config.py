@@ -129,6 +129,8 @@ class RunConfig(Generic[CommandOptions]):
 MAX_JOBS = 64
 #: The most budgets one sweep measures (as on the app's Budget sweep page).
 MAX_SWEEP_BUDGETS = 24
+#: The most splitters one ``ask`` compares.
+MAX_ASK_SPECS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +161,15 @@ class CheckOptions:
     count_tolerance: float = 0.0
     strict: bool = False
     write_baseline: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AskOptions:
+    question: str
+    quote: str | None = None
+    """``--quote``: the passage that answers, looked for in the corpus."""
+
+    k: int = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +296,24 @@ def _check(g: argparse.Namespace, model: str) -> RunConfig:
                      g.tolerance, g.count_tolerance, g.strict, g.write_baseline)))
 
 
+def _ask(g: argparse.Namespace, model: str) -> RunConfig:
+    from ..measure.asked import k_problem, question_problem
+
+    problem = question_problem(g.question) or (k_problem(g.k) and "-" + k_problem(g.k))
+    if problem:
+        raise ArgumentRefused(problem)
+    if len(g.spec or ()) > MAX_ASK_SPECS:
+        raise ArgumentRefused(f"ask compares at most {MAX_ASK_SPECS} splitters, got {len(g.spec)}")
+    if g.expand:
+        raise ArgumentRefused("ask shows the chunks retrieved; leave out --expand")
+    from ..spec import parse_spec
+
+    for spec in g.spec or ():
+        parse_spec(spec)  # refused before the corpus is read
+    return RunConfig("ask", CorpusSource.read(g, engine=False), tuple(g.spec or ()), Retrieval.read(g),
+                     json=g.json, context_model=model, options=AskOptions(g.question, g.quote, g.k))
+
+
 def _export(g: argparse.Namespace, model: str) -> RunConfig:
     return RunConfig("export", CorpusSource.read(g), (g.spec,) if g.spec else (), stores=Stores.read(g),
                      context_model=model, options=ExportOptions(g.output))
@@ -316,4 +345,4 @@ def _review(g: argparse.Namespace) -> RunConfig:
                                            g.input_price, g.output_price, g.dry_run, g.yes))
 
 
-_READERS = {"report": _report, "check": _check, "export": _export, "tune": _tune, "context": _context}
+_READERS = {"ask": _ask, "report": _report, "check": _check, "export": _export, "tune": _tune, "context": _context}

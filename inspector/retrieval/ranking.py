@@ -112,6 +112,11 @@ class Retriever:
     def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
         raise NotImplementedError
 
+    def scored(self, ask: Ask, pool: Pool, k: int) -> list[tuple[int, float | None]]:
+        """``ask``'s best ``k`` chunks as ``rank`` orders them, each with the score that placed it
+        (None where the retriever keeps no score it can show: a store's own search)."""
+        return [(j, None) for j in self.rank([ask], pool, k)[0]]
+
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         """Do now what ranking these texts (chunks, questions) will need: a dense retriever embeds
         them, so that forked workers inherit the vectors and one progress bar shows the wait."""
@@ -136,6 +141,15 @@ class BM25Retriever(Retriever):
             return [[] for _ in asks]
         lens, postings = pool.postings(frozenset(w for a in asks for w in a.words))
         return BM25(lens, postings).top_many([tuple(a.words) for a in asks], n if k is None else k)
+
+    def scored(self, ask: Ask, pool: Pool, k: int) -> list[tuple[int, float | None]]:
+        from .bm25 import BM25
+
+        if not len(pool):
+            return []
+        lens, postings = pool.postings(frozenset(ask.words))
+        ranked = BM25(lens, postings).ranked([tuple(ask.words)], k)[0]
+        return [(int(j), float(score)) for j, score in zip(ranked.chunks, ranked.scores)]
 
 
 class DenseRetriever(Retriever):
@@ -183,6 +197,13 @@ class DenseRetriever(Retriever):
             return [[] for _ in asks]
         questions, chunks = self.grid([a.text for a in asks]), self.pool_grid(pool, self.progress)
         return [ranked.chunks.tolist() for ranked in dense_ranked(questions, chunks, k)]
+
+    def scored(self, ask: Ask, pool: Pool, k: int) -> list[tuple[int, float | None]]:
+        if not len(pool):
+            return []
+        ranked = dense_ranked(self.grid([ask.text]), self.pool_grid(pool, self.progress), k)[0]
+        # Grid vectors are unit vectors scaled by GRID: their dot product over GRID² is the cosine.
+        return [(int(j), float(score) / GRID ** 2) for j, score in zip(ranked.chunks, ranked.scores)]
 
 
 def on_grid(unit: np.ndarray) -> np.ndarray:
@@ -232,15 +253,24 @@ class HybridRetriever(Retriever):
         n = len(pool)
         if not asks or not n:
             return [[] for _ in asks]
-        lexical = self.bm25.rank(asks, pool, None)
-        dense = self.dense.rank(asks, pool, None)
         depth = n if k is None else min(k, n)
+        return [np.argsort(-score, kind="stable")[:depth].tolist() for score in self._fused(asks, pool)]
+
+    def scored(self, ask: Ask, pool: Pool, k: int) -> list[tuple[int, float | None]]:
+        if not len(pool):
+            return []
+        score = self._fused([ask], pool)[0]
+        return [(int(j), float(score[j])) for j in np.argsort(-score, kind="stable")[:k]]
+
+    def _fused(self, asks: Sequence[Ask], pool: Pool) -> list[np.ndarray]:
+        """Per ask, every chunk's fused score."""
+        n = len(pool)
         out = []
-        for by_terms, by_vectors in zip(lexical, dense):
+        for by_terms, by_vectors in zip(self.bm25.rank(asks, pool, None), self.dense.rank(asks, pool, None)):
             ranks = np.zeros((2, n), dtype=np.int64)
             for row, ranking in zip(ranks, (by_terms, by_vectors)):
                 row[np.asarray(ranking, dtype=np.int64)] = np.arange(1, len(ranking) + 1)
-            out.append(np.argsort(-fused(*ranks), kind="stable")[:depth].tolist())
+            out.append(fused(*ranks))
         return out
 
 
