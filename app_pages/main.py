@@ -27,6 +27,7 @@ HERE = Path(__file__).resolve().parent
 PAGES = (
     ("document.py", "Document", ""),
     ("compare.py", "Compare", "compare"),
+    ("ask.py", "Ask", "ask"),
     ("sweep.py", "Budget sweep", "sweep"),
     ("sizes.py", "Chunk sizes", "sizes"),
     ("fixes.py", "Fixes", "fixes"),

@@ -4,7 +4,8 @@
 and may read, ``menu`` how the splitter menu names its choices; ``frames`` the tables,
 ``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
 ``intervals`` a rate's interval and count as tables show them,
-``imports`` what the Import page shows, ``fixes`` the Fixes page's table and context step,
+``imports`` what the Import page shows, ``asking`` the Ask page's answer drawn,
+``fixes`` the Fixes page's table and context step,
 ``text`` escaping for Streamlit's markdown, ``window``
 the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here,
 ``spend`` what a page's run would send to a paid endpoint, ``stores`` the user's vector stores
@@ -33,6 +34,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "intervals": ["bound_columns", "bound_values", "interval_notes", "interval_text", "is_bound", "with_intervals"],
     "figures": ["golden_outcome_figure", "orphan_trend_figure", "probe_figure", "size_histogram", "survival_figure",
                 "sweep_context_figure", "sweep_survival_figure"],
+    "asking": ["LANDING_ALERTS", "asked_cards_html", "landing_line"],
     "render": ["chunk_card_html", "cut_list_html", "lanes_html", "overlay_cuts", "overlay_html", "style_html"],
     "imports": ["coverage_rows", "folder_rows", "gap_rows", "golden_problem_rows", "language_rows",
                 "golden_upload", "import_upload", "imported_spec", "miss_rows", "problem_rows", "recall_rows",

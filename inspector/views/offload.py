@@ -35,6 +35,7 @@ from ..chunks.sets import ChunkSet
 from ..corpus.load import Corpus
 from ..errors import StoreError
 from ..lengths import get_length
+from ..measure.asked import QuoteSpan, ask_question
 from ..measure.cost import IndexCost, index_cost
 from ..measure.services import Services
 from ..measure.workspace import Workspace
@@ -152,6 +153,10 @@ def _golden_searched(workspace: Workspace, search: StoreSearch | None, golden: G
     return golden_recall(workspace, golden, spec, label=f"your search {index}", retriever=searched)
 
 
+def _ask(workspace: Workspace, spec: str, question: str, retriever: str, k: int, quote: QuoteSpan | None):
+    return ask_question(workspace, spec, question, retriever=retriever, k=k, quote=quote)
+
+
 def _fix_step(workspace: Workspace, step: FixStep, golden: GoldenSet | None, retriever: str):
     return measure_step(workspace, step, golden=golden, retriever=retriever)
 
@@ -164,7 +169,8 @@ def _tune_candidate(workspace: Workspace, spec: str, goal, retriever: str, sampl
 
 
 #: What a worker can compute for a page, by name: ``(workspace, *args) -> what the page shows``.
-TASKS = {"compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
+TASKS = {"ask": _ask,
+         "compare": _compare, "languages": Workspace.language_counts, "sweep": _sweep, "sizes": _sizes, "round": _round,
          "side_by_side": _side_by_side, "golden": _golden, "golden_searched": _golden_searched,
          "probe_searched": searched_probe_row, "fix_step": _fix_step, "cost": _cost,
          "tune_candidate": _tune_candidate}

@@ -72,6 +72,7 @@ font-size:13px}
 .ci-card .ci-card-hints{padding:5px 10px;border-top:1px solid #e4e8ee;font-size:12px;color:#4a5565;\
 background:#fafbfc}
 .ci-card .ci-empty{color:#8a94a3;font-style:italic}
+.ci-card mark.ci-quote{background:#c8f0d2;color:inherit;box-shadow:inset 0 -2px 0 #2e8b57}
 """
 
 _LANE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -324,13 +325,17 @@ def lanes_html(document: Document | str, analysis: Analysis | None,
 
 
 def chunk_card_html(text: str, prefix: str = "", *, title: str = "", hint_lines: Sequence[str] = (),
-                    style: bool = True) -> str:
-    """Exactly what an embedder receives: the prefix (highlighted), then the text, escaped."""
+                    style: bool = True, marked: tuple[int, int] | None = None) -> str:
+    """Exactly what an embedder receives: the prefix (highlighted), then the text, escaped;
+    ``marked``: a span of ``text`` drawn as the passage that answers (a quote)."""
     head = f'<div class="ci-card-title" data-label="">{escape(title)}</div>' if title else ""
     pre = ""
     if prefix:
         pre = f'<span class="ci-prefix" title="prefix added by the splitter">{escape(prefix)}</span>'
     body = escape(text)
+    if marked is not None and 0 <= marked[0] < marked[1] <= len(text):
+        a, b = marked
+        body = f'{escape(text[:a])}<mark class="ci-quote">{escape(text[a:b])}</mark>{escape(text[b:])}'
     if not prefix and not text:
         body = '<span class="ci-empty" data-label="">(empty chunk)</span>'
     hints = "".join(f"<div>{escape(line)}</div>" for line in hint_lines)

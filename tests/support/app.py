@@ -15,10 +15,12 @@ from tests.support.paths import ROOT
 
 SAMPLE = load_corpus(ROOT / "sample_corpus")
 FIRST = SAMPLE.documents[0]
-PAGES = ("app_pages/document.py", "app_pages/compare.py", "app_pages/sweep.py", "app_pages/sizes.py")
-CHARTS = {"app_pages/document.py": 0, "app_pages/compare.py": 2, "app_pages/sweep.py": 2, "app_pages/sizes.py": 1}
+PAGES = ("app_pages/document.py", "app_pages/compare.py", "app_pages/sweep.py", "app_pages/sizes.py",
+         "app_pages/ask.py")
+CHARTS = {"app_pages/document.py": 0, "app_pages/compare.py": 2, "app_pages/sweep.py": 2, "app_pages/sizes.py": 1,
+          "app_pages/ask.py": 0}
 TITLES = {"app_pages/document.py": "Document", "app_pages/compare.py": "Compare splitters",
-          "app_pages/sweep.py": "Budget sweep", "app_pages/sizes.py": "Chunk sizes"}
+          "app_pages/sweep.py": "Budget sweep", "app_pages/sizes.py": "Chunk sizes", "app_pages/ask.py": "Ask"}
 
 
 def app(params: dict | None = None) -> AppTest:
