@@ -3,6 +3,7 @@
 import streamlit as st
 
 from app_pages.parts import shared
+from app_pages.parts.asking import QUESTION, answers, question_box
 from app_pages.parts.snippets import snippet_expander
 from app_pages.parts.window import pick_window
 from inspector import ATOM_KINDS
@@ -124,5 +125,11 @@ with st.expander("What the embedder receives, chunk by chunk"):
             hints.append("Section: " + " › ".join(chunk.heading_path))
         st.html(chunk_card_html(chunk.text(doc), chunk.prefix, title=f"Chunk #{int(pick)}", hint_lines=hints,
                                 style=False))
+
+with st.expander("Ask a question of " + ("both splitters" if lane_b is not None else "this splitter"),
+                 expanded=bool(st.query_params.get(QUESTION))):
+    question, quote, k = question_box("doc")
+    lanes = [(f"a: {state.spec()}", spec)] + ([(f"b: {lane_b}", shared.engine_spec(lane_b))] if lane_b else [])
+    answers(ctx, lanes, question, quote, k, state.retriever)
 
 snippet_expander(ctx, shared.state())

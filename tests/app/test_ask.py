@@ -53,3 +53,11 @@ def test_a_question_or_quote_it_cannot_use_is_said_and_nothing_breaks():
     assert _cards(at).count('class="ci-card"') == 10, "the chunks are still shown"
     at = opened({"ask": "a" * 3000})
     assert "at most 2,000 characters" in errors(at)[0]
+
+
+def test_the_document_page_asks_the_linked_question_of_both_lanes():
+    at = app({"spec": "structured:800", "vs": "fixed:300", "ask": HOLIDAYS, "quote": SINGAPORE})
+    assert_clean(at)
+    assert at.text_input(key="doc_question").value == HOLIDAYS
+    assert [plain(s.value) for s in at.success if "quote" in s.value] == ["The quote is whole in chunk 1."]
+    assert "The quote is cut across chunks 1." in [plain(e.value) for e in at.error]
