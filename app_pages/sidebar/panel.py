@@ -23,8 +23,9 @@ from app_pages.sidebar.corpus import corpus_widgets, held_corpus
 from app_pages.sidebar.index import follow_link, index_widgets
 from app_pages.sidebar.splitter import held_splitter, splitter_widgets
 from inspector import Corpus
+from inspector.errors import InspectorError
 from inspector.retrieval import PAYER, ensure
-from inspector.views import PASTE, HeldRound, launch_config
+from inspector.views import PASTE, HeldRound, damage, launch_config
 from inspector.views import markdown_escape as md
 
 
@@ -82,6 +83,25 @@ def _has_document(corpus: Corpus, doc_id: str) -> bool:
     return True
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _damage(fingerprint: str, mode: str, spec: str, _workspace):
+    return damage(_workspace, spec)
+
+
+def _worst_document(ctx: Context) -> str | None:
+    """The document with the most cut atoms under the sidebar's splitter (None: none is cut, or
+    the corpus is too long to split for a first look); a corpus with no cut says so."""
+    if ctx.workspace is None or ctx.spec is None or ctx.held is not None:
+        return None
+    try:
+        found = _damage(ctx.workspace.fingerprint, ctx.workspace.mode, str(ctx.spec), ctx.workspace)
+    except (InspectorError, OSError):  # the page that draws the splitter says why it cannot
+        return None
+    if found is not None and found.worst is None:
+        st.caption(md(f"No atom of {ctx.corpus_label} is cut by {ctx.spec.label}: its first document is shown."))
+    return found.worst if found is not None else None
+
+
 def _document_widgets(ctx: Context) -> None:
     documents = ctx.corpus.documents
     query = st.text_input("Find a document", key="doc_filter", placeholder="words from its name or title")
@@ -93,7 +113,9 @@ def _document_widgets(ctx: Context) -> None:
     wanted = ctx.state.doc
     if wanted and not _has_document(ctx.corpus, wanted) and ctx.state.corpus != PASTE:  # one text, renamed by mode
         st.warning(md(f"Document {wanted!r} is not in {ctx.corpus_label}; showing the first one."))
-        wanted = ""
+        wanted = documents[0].id
+    if not wanted and "doc" not in st.session_state:  # a first look: open where the splitter does most damage
+        wanted = _worst_document(ctx) or ""
     if st.session_state.get("doc") not in matches:
         st.session_state["doc"] = wanted if wanted in matches else matches[0]
     titles = {d.id: d.title for d in documents}

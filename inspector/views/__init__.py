@@ -5,7 +5,7 @@ and may read, ``menu`` how the splitter menu names its choices; ``frames`` the t
 ``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
 ``intervals`` a rate's interval and count as tables show them,
 ``imports`` what the Import page shows, ``asking`` the Ask page's answer drawn,
-``fixes`` the Fixes page's table and context step,
+``fixes`` the Fixes page's table and context step, ``first_look`` the document a first look opens on,
 ``text`` escaping for Streamlit's markdown, ``window``
 the parts a long document is drawn in, ``retrievers`` which retrievers a link may choose here,
 ``spend`` what a page's run would send to a paid endpoint, ``stores`` the user's vector stores
@@ -28,6 +28,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],
     "costs": ["COST_COLUMNS", "cost_frame", "prices_for"],
     "readiness": ["cuts_problem"],
+    "first_look": ["Damage", "damage"],
     "frames": ["TABLE_A", "TABLE_B", "article_specs", "compare_frame", "compare_suggestions", "doc_view",
                "document_parts", "probe_verdict", "size_summary", "sizes_frame", "survival_verdict", "sweep_frame",
                "uploads_corpus"],

@@ -18,6 +18,7 @@ from inspector.data_folder import data_folder as folder_of_data
 from inspector.lengths import get_length
 from inspector.review.rounds import ReviewRound, draw
 from inspector.views.frames import doc_view
+from tests.support.app import OPENED
 from tests.support.paths import ROOT
 
 SAMPLE = Workspace(load_corpus(ROOT / "sample_corpus"))
@@ -91,7 +92,7 @@ def test_an_import_becomes_the_sidebars_splitter_and_is_kept_on_disk(data_folder
     # The Document page draws the imported chunks: those of structured:800, span for span.
     at.switch_page(PAGES["document"]).run()
     clean(at)
-    first = SAMPLE.documents[0]
+    first = OPENED  # the first look, under structured:800, opened on it
     assert metrics(at)["Chunks"] == str(len(STRUCTURED[first.id]))
     overlay = next(h.value for h in at.html if 'class="ci-overlay"' in h.value)
     cuts = len(doc_view(SAMPLE, first, "structured:800", get_length("chars")).cuts)

@@ -10,6 +10,7 @@ from inspector.views.text import markdown_escape
 from inspector.views.window import windows
 from tests.support.app import (
     FIRST,
+    OPENED,
     SAMPLE,
     app,
     assert_clean,
@@ -17,23 +18,45 @@ from tests.support.app import (
     errors,
     expected_cuts,
     metrics,
+    plain,
     warnings,
     write_corpus,
 )
 from tests.support.hostile import wide_table
 
 
-def test_document_page_opens_on_the_first_document():
+def test_a_first_look_opens_on_the_document_the_splitter_cuts_most():
     at = app()
     assert_clean(at)
     assert at.title[0].value == "Document"
     shown = metrics(at)
-    assert shown["Cut atoms"] == str(expected_cuts("structured:800"))
-    assert shown["Chunks"] == str(len(doc_view(Workspace(SAMPLE), FIRST, "structured:800", get_length("chars"))
+    cuts = {d.id: expected_cuts("structured:800", d) for d in SAMPLE.documents}
+    assert shown["Cut atoms"] == str(max(cuts.values())) == str(cuts[OPENED.id]) != "0"
+    assert OPENED.id == next(d for d, n in cuts.items() if n == max(cuts.values())), "the first of a tie"
+    assert shown["Chunks"] == str(len(doc_view(Workspace(SAMPLE), OPENED, "structured:800", get_length("chars"))
                                       .result.chunks))
-    assert at.query_params == {"spec": "structured:800", "doc": FIRST.id}
+    assert at.query_params == {"spec": "structured:800", "doc": OPENED.id}
     overlay = drawing(at)
-    assert overlay.startswith('<div class="ci-overlay"') and "# 2025 in review" in overlay
+    assert overlay.startswith('<div class="ci-overlay"') and 'class="ci-cut' in overlay
+
+
+def test_a_link_naming_its_document_opens_on_it_and_one_no_longer_there_says_so():
+    at = app({"doc": FIRST.id})
+    assert_clean(at)
+    assert at.query_params["doc"] == FIRST.id and "# 2025 in review" in drawing(at)
+    at = app({"doc": "gone/away.md"})
+    assert_clean(at)
+    assert any("'gone/away.md' is not in" in plain(w.value) for w in at.sidebar.warning)
+    assert at.query_params["doc"] == FIRST.id
+
+
+def test_a_corpus_no_splitter_cuts_opens_on_its_first_document_and_says_so(tmp_path, monkeypatch):
+    folder = write_corpus(tmp_path / "plain", {"b.md": b"# B\n\nJust words here.\n", "a.md": b"# A\n\nMore words.\n"})
+    monkeypatch.setenv(ENV_ROOTS, str(tmp_path))
+    at = app({"corpus": str(folder)})
+    assert_clean(at)
+    assert any("No atom of" in c.value and "is cut by" in c.value for c in at.sidebar.caption)
+    assert at.query_params["doc"] == "a.md"
 
 
 def test_changing_splitter_and_budget_changes_the_red_count_and_the_url():
@@ -137,7 +160,7 @@ def test_the_document_caption_names_its_language():
 def test_in_seed_mode_the_header_box_shows_what_the_articles_structured_splitter_does():
     """Seed mode's structured splitter repeats no table header unasked: the box starts unticked,
     and ticking it names the header in the link (where the default mode needs no saying)."""
-    at = app({"spec": "structured:800", "mode": "seed"})
+    at = app({"spec": "structured:800", "mode": "seed", "doc": FIRST.id})
     assert_clean(at)
     assert at.checkbox(key="table_header").value is False
     at.checkbox(key="table_header").check().run()

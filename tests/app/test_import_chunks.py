@@ -12,6 +12,7 @@ from inspector import Workspace, load_corpus
 from inspector.chunks.export import export_text
 from inspector.retrieval.golden import golden_recall
 from inspector.retrieval.golden_files import load_golden
+from tests.support.app import OPENED
 from tests.support.paths import ROOT
 
 PAGE = "app_pages/import_chunks.py"
@@ -65,7 +66,7 @@ def test_the_sample_export_aligns_fully_and_is_measured_like_a_splitter():
     assert list(measures["chunks from"]) == ["imported:structured-800.jsonl", "structured:800"]
     assert measures.drop(columns="chunks from").iloc[0].equals(measures.drop(columns="chunks from").iloc[1])
     overlay = [h.value for h in at.html if 'class="ci-overlay"' in h.value]
-    assert len(overlay) == 1 and "# 2025 in review" in overlay[0]
+    assert len(overlay) == 1 and OPENED.text[:40].split("\n")[0] in overlay[0]
     result = at.session_state["imported_chunks"]
     assert at.session_state["imported_chunks_corpus"] == SAMPLE.fingerprint
     assert [(c.doc_id, c.start, c.end) for c in result.all_chunks()] == [(c.doc_id, c.start, c.end) for c in chunks]

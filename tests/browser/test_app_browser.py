@@ -8,6 +8,7 @@ import pytest
 
 from inspector import ATOM_KINDS, Workspace, get_length, load_corpus
 from inspector.views.frames import doc_view
+from tests.support.app import OPENED
 from tests.support.browser import (
     all_metrics,
     assert_no_exception,
@@ -24,11 +25,11 @@ from tests.support.paths import ROOT
 pytestmark = pytest.mark.browser
 
 SAMPLE = load_corpus(ROOT / "sample_corpus")
-FIRST = SAMPLE.documents[0]
 
 
 def expected_cuts(spec: str) -> str:
-    return str(len(doc_view(Workspace(SAMPLE), FIRST, spec, get_length("chars")).cuts))
+    """The cut atoms, under ``spec``, of the document a first look opened on."""
+    return str(len(doc_view(Workspace(SAMPLE), OPENED, spec, get_length("chars")).cuts))
 
 
 

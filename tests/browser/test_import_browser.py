@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from inspector import Workspace, load_corpus
+from tests.support.app import OPENED
 from tests.support.browser import all_metrics, assert_no_exception, main_title, metric, open_app, settle, shoot
 from tests.support.paths import ROOT
 
@@ -43,8 +44,9 @@ def test_an_import_becomes_the_splitter_and_its_link_travels(page, context, app_
 
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Document").click()
     expect(main_title(page, "Document")).to_be_visible()
-    expect(exact_metric(page, "Chunks")).to_have_text(str(len(STRUCTURED[0].chunks)))
-    expect(page.locator(".ci-overlay .ci-legend").first).to_contain_text(f"{len(STRUCTURED[0].chunks)} chunks")
+    opened = next(r for r in STRUCTURED if r.doc_id == OPENED.id)  # the first look opened on it
+    expect(exact_metric(page, "Chunks")).to_have_text(str(len(opened.chunks)))
+    expect(page.locator(".ci-overlay .ci-legend").first).to_contain_text(f"{len(opened.chunks)} chunks")
     shoot(page, "document-imported-chunks")
     assert_no_exception(page)
 

@@ -9,12 +9,15 @@ from streamlit.testing.v1 import AppTest
 
 from inspector import Workspace, get_length, load_corpus
 from inspector.data_folder import data_folder
-from inspector.split.answers import SplitAnswers
+from inspector.measure import Services
+from inspector.views.first_look import damage
 from inspector.views.frames import doc_view
 from tests.support.paths import ROOT
 
 SAMPLE = load_corpus(ROOT / "sample_corpus")
 FIRST = SAMPLE.documents[0]
+#: The document a first look opens on: the one the default splitter cuts most.
+OPENED = SAMPLE.by_id(damage(Workspace(SAMPLE), "structured:800").worst)
 PAGES = ("app_pages/document.py", "app_pages/compare.py", "app_pages/sweep.py", "app_pages/sizes.py",
          "app_pages/ask.py")
 CHARTS = {"app_pages/document.py": 0, "app_pages/compare.py": 2, "app_pages/sweep.py": 2, "app_pages/sizes.py": 1,
@@ -57,10 +60,10 @@ def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def expected_cuts(spec: str, document=FIRST) -> int:
-    """The cut atoms of ``document`` under ``spec`` (an llm spec's cuts read from the data folder)."""
-    workspace = Workspace(SAMPLE)
-    workspace.split_answers = SplitAnswers(data_folder())
+def expected_cuts(spec: str, document=OPENED) -> int:
+    """The cut atoms of ``document`` (by default the one a first look opens on) under ``spec`` (an
+    llm spec's cuts read from the data folder)."""
+    workspace = Workspace(SAMPLE, services=Services.in_folder(data_folder()))
     return len(doc_view(workspace, document, spec, get_length("chars")).cuts)
 
 

@@ -1,0 +1,48 @@
+"""Where a corpus is damaged most under a splitter: the document a demo opens on.
+
+A first look should show what the tool is for: a cut, in red. The document holding the most cut
+atoms under the sidebar's splitter is opened (ties: the earlier in corpus order); a corpus that
+no splitter cuts opens on its first document and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..measure.survival import cut_atoms
+from ..spec import SplitterSpec, parse_spec
+
+#: Characters from which the first look does not split the whole corpus to find its worst
+#: document (the corpus's first is opened at once).
+MAX_DAMAGE_CHARACTERS = 20_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """Cut atoms per document under one splitter."""
+
+    spec: str
+    cuts: tuple[tuple[str, int], ...]
+    """``(document id, cut atoms)`` in corpus order."""
+
+    @property
+    def worst(self) -> str | None:
+        """The document with the most cut atoms (the first of a tie), None when nothing is cut."""
+        most = max((n for _, n in self.cuts), default=0)
+        return next(doc for doc, n in self.cuts if n == most) if most else None
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.cuts)
+
+
+def damage(workspace, spec: SplitterSpec | str) -> Damage | None:
+    """Cut atoms per document of ``workspace`` under ``spec``; None for a corpus over
+    ``MAX_DAMAGE_CHARACTERS`` (too long to split for a first look)."""
+    if workspace.characters > MAX_DAMAGE_CHARACTERS:
+        return None
+    spec = parse_spec(spec)
+    counts = []
+    for document, result in zip(workspace.documents, workspace.split(spec)):
+        counts.append((document.id, len(cut_atoms(workspace.analysis(document).atoms, result.spans))))
+    return Damage(str(spec), tuple(counts))
