@@ -15,6 +15,7 @@ from inspector.views import (
     chunk_numbers,
     cut_list_html,
     doc_view,
+    lane_changes,
     lanes_html,
     overlay_html,
     style_html,
@@ -88,6 +89,13 @@ view_b = None
 if lane_b is not None:
     view_b = doc_view(ctx.workspace, doc, shared.engine_spec(lane_b), shared.length_for(
         shared.engine_unit(lane_b.unit)))
+    cols = st.columns(4)
+    cols[0].metric("Chunks · b", len(view_b.result.chunks), help=f"Chunks {lane_b} makes of this document.")
+    cols[1].metric("Cut atoms · b", len(view_b.cuts), delta=len(view_b.cuts) - len(view.cuts), delta_color="inverse",
+                   help="Atoms no single chunk of b holds whole; the arrow compares them with a's.")
+    cols[2].metric("Duplication · b", f"{view_b.duplication:.2f}×", help="Characters inside b's chunks over the "
+                                                                           "document's length.")
+    cols[3].metric("Oversized chunks · b", len(view_b.result.oversized), help="b's chunks over its budget.")
 starts = [c.start for c in chunks] + ([c.start for c in view_b.result.chunks] if view_b else [])
 window = pick_window("doc", len(doc.text), starts, view.cuts)
 st.html(style_html())  # once; the fragments below leave theirs out
@@ -99,6 +107,16 @@ if view.cuts:
 else:
     st.success(f"No atom of this document is cut by {md(title)}. To see what cutting looks like, "
                "choose the *fixed* splitter in the sidebar.")
+if view_b is not None:
+    changes = lane_changes(view.cuts, view_b.cuts)
+    drawn = lambda cuts: [c for c in cuts if window is None or window[0] <= c.start < window[1]]  # noqa: E731
+    cols = st.columns(2)
+    with cols[0].expander(f"Cut by a, whole in b ({len(changes.fixed):,})", expanded=bool(changes.fixed)):
+        st.html(cut_list_html(doc, list(view.cuts), "a", limit=500, style=False, only=drawn(changes.fixed))
+                if changes.fixed else "<p>b keeps no atom whole that a cuts.</p>")
+    with cols[1].expander(f"Whole in a, cut by b ({len(changes.broken):,})", expanded=bool(changes.broken)):
+        st.html(cut_list_html(doc, list(view_b.cuts), "b", limit=500, style=False, only=drawn(changes.broken))
+                if changes.broken else "<p>b cuts no atom that a keeps whole.</p>")
 
 if view_b is not None:
     # One unit labels every lane: a lane counted in another unit is labelled with span characters.

@@ -1,8 +1,10 @@
-"""Where a corpus is damaged most under a splitter: the document a demo opens on.
+"""What a demo opens on and points at: the document a splitter damages most, and what a second
+splitter fixes and breaks on it.
 
 A first look should show what the tool is for: a cut, in red. The document holding the most cut
 atoms under the sidebar's splitter is opened (ties: the earlier in corpus order); a corpus that
-no splitter cuts opens on its first document and says so.
+no splitter cuts opens on its first document and says so. Beside a second splitter, the atoms
+one cuts and the other keeps whole are listed each way.
 """
 
 from __future__ import annotations
@@ -46,3 +48,22 @@ def damage(workspace, spec: SplitterSpec | str) -> Damage | None:
     for document, result in zip(workspace.documents, workspace.split(spec)):
         counts.append((document.id, len(cut_atoms(workspace.analysis(document).atoms, result.spans))))
     return Damage(str(spec), tuple(counts))
+
+
+@dataclass(frozen=True, slots=True)
+class LaneChanges:
+    """What a second splitter fixes and breaks on one document, atom by atom."""
+
+    fixed: tuple
+    """Atoms lane a cuts and lane b keeps whole (``CutAtom`` of lane a, its chunks a's)."""
+
+    broken: tuple
+    """Atoms lane a keeps whole and lane b cuts (``CutAtom`` of lane b, its chunks b's)."""
+
+
+def lane_changes(cuts_a, cuts_b) -> LaneChanges:
+    """The atoms cut by one of two splitters of the same document and whole in the other."""
+    in_a = {(c.kind, c.start, c.end) for c in cuts_a}
+    in_b = {(c.kind, c.start, c.end) for c in cuts_b}
+    return LaneChanges(tuple(c for c in cuts_a if (c.kind, c.start, c.end) not in in_b),
+                       tuple(c for c in cuts_b if (c.kind, c.start, c.end) not in in_a))

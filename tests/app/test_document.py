@@ -169,3 +169,21 @@ def test_in_seed_mode_the_header_box_shows_what_the_articles_structured_splitter
                                                      get_length("chars")).result.chunks))
     at.checkbox(key="table_header").uncheck().run()
     assert at.query_params["spec"] == "structured:800"
+
+
+def test_side_by_side_shows_both_lanes_tiles_and_what_b_fixes_and_breaks():
+    at = app({"spec": "fixed:400", "vs": "structured:800", "doc": FIRST.id})
+    assert_clean(at)
+    shown = metrics(at)
+    workspace = Workspace(SAMPLE)
+    a = doc_view(workspace, FIRST, "fixed:400", get_length("chars"))
+    b = doc_view(workspace, FIRST, "structured:800", get_length("chars"))
+    assert shown["Cut atoms"] == str(len(a.cuts)) and shown["Cut atoms · b"] == str(len(b.cuts))
+    assert shown["Chunks · b"] == str(len(b.result.chunks))
+    keys = lambda cuts: {(c.kind, c.start, c.end) for c in cuts}
+    fixed, broken = keys(a.cuts) - keys(b.cuts), keys(b.cuts) - keys(a.cuts)
+    labels = [e.label for e in at.expander]
+    assert f"Cut by a, whole in b ({len(fixed):,})" in labels and f"Whole in a, cut by b ({len(broken):,})" in labels
+    assert fixed, "structured:800 keeps whole some atom fixed:400 cuts"
+    listed = next(h.value for h in at.html if 'href="#ci-a-' in h.value and h.value.count("<li>") == len(fixed))
+    assert listed.count("<li>") == len(fixed)
