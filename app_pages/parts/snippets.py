@@ -11,11 +11,18 @@ from inspector.views import PASTE, SAMPLE, UPLOAD
 
 def snippet_expander(ctx, state) -> None:
     """The sidebar splitter's code for Python, LangChain, LlamaIndex, Chonkie and the command line, each
-    with Streamlit's copy button; ``check``'s floors are this corpus's survival now."""
+    with Streamlit's copy button; ``check``'s floors are this corpus's survival now.
+
+    A closed expander still runs: a splitter that embeds or asks a model to split (minutes over a
+    corpus) measures the floors only when the reader asks, so the page is not kept busy for them."""
     corpus = ("sample_corpus" if state.corpus == SAMPLE else "YOUR_FOLDER" if state.corpus in (UPLOAD, PASTE)
               else state.corpus)
-    floors = check_floors(ctx.workspace.summarize(ctx.spec))
     with st.expander("Use this splitter in your pipeline"):
+        measure = not ctx.spec.splits_by_meaning or st.toggle(
+            "Write check's floors from this corpus", key="snippet_floors",
+            help="Splits the whole corpus with this splitter (it embeds or asks a model, so it takes a while) "
+                 "to put its survival now in the check command's --min floors.")
+        floors = check_floors(ctx.workspace.summarize(ctx.spec)) if measure else None
         for snippet in snippets_for(ctx.spec, corpus, mode=state.mode, floors=floors):
             st.caption(snippet.title)
             st.code(snippet.code, language=snippet.language)

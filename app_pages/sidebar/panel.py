@@ -89,9 +89,10 @@ def _damage(fingerprint: str, mode: str, spec: str, _workspace):
 
 
 def _worst_document(ctx: Context) -> str | None:
-    """The document with the most cut atoms under the sidebar's splitter (None: none is cut, or
-    the corpus is too long to split for a first look); a corpus with no cut says so."""
-    if ctx.workspace is None or ctx.spec is None or ctx.held is not None:
+    """The document with the most cut atoms under the sidebar's splitter (None: none is cut, the
+    corpus is too long to split for a first look, or the splitter embeds or asks a model to split,
+    which takes minutes over a corpus); a corpus with no cut says so."""
+    if ctx.workspace is None or ctx.spec is None or ctx.held is not None or ctx.spec.splits_by_meaning:
         return None
     try:
         found = _damage(ctx.workspace.fingerprint, ctx.workspace.mode, str(ctx.spec), ctx.workspace)

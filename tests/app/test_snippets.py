@@ -19,3 +19,14 @@ def test_each_view_shows_the_code_of_its_splitter(page):
     assert any("ChunkInspectorChunker('recursive:600+address')" in c for c in code)
     (cli,) = [c for c in code if c.startswith("chunk-inspector export sample_corpus")]
     assert "check sample_corpus --spec recursive:600+address --min code=" in cli
+
+
+def test_a_splitter_that_embeds_to_split_measures_the_floors_only_when_asked():
+    at = app({"spec": "semantic:800"})
+    assert_clean(at)
+    (cli,) = [c.value for c in at.code if c.value.startswith("chunk-inspector export sample_corpus")]
+    assert "--min" not in cli, "nothing measured over the corpus for a closed section"
+    at.toggle(key="snippet_floors").set_value(True).run()
+    assert_clean(at)
+    (cli,) = [c.value for c in at.code if c.value.startswith("chunk-inspector export sample_corpus")]
+    assert "check sample_corpus --spec semantic:800 --min code=" in cli
