@@ -46,3 +46,51 @@ def test_a_bad_app_setting_is_refused_with_one_line(argv, message, tmp_path):
     assert shown.returncode == 2
     assert message in shown.stderr and "Traceback" not in shown.stderr
     assert len(shown.stderr.strip().splitlines()) == 1 or shown.stderr.startswith("usage:")
+
+
+def _serving(port: int) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_stopping_the_command_stops_its_server(tmp_path, signum):
+    import signal
+    import time
+
+    from tests.support.services import free_port
+
+    port = free_port()
+    command = subprocess.Popen([sys.executable, "-m", "inspector", "app", "--no-browser", "--port", str(port),
+                                "--address", "127.0.0.1"], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while not _serving(port):
+            assert command.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.5)
+        command.send_signal(getattr(signal, signum))
+        assert command.wait(timeout=30) == 0
+        deadline = time.monotonic() + 15
+        while _serving(port) and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert not _serving(port), "the server outlived its command"
+        assert "http://127.0.0.1:" + str(port) in command.stderr.read()
+    finally:
+        if command.poll() is None:
+            command.kill()
+
+
+def test_a_server_on_every_interface_names_this_machine_too():
+    import socket
+
+    from inspector.cli.app import server_addresses
+
+    shown = server_addresses("0.0.0.0", 8501)
+    assert shown.startswith("http://localhost:8501") and f"http://{socket.gethostname()}:8501" in shown
+    assert server_addresses("::1", 80) == "http://[::1]:80"
+    assert server_addresses("localhost", 8501) == "http://localhost:8501"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -59,9 +61,40 @@ def run_app(run: Run[AppOptions]) -> int:
     # of a Streamlit started elsewhere.
     environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(main.parent.parent), environ.get("PYTHONPATH")]))
     options: AppOptions = config.options
-    host = "localhost" if options.address in ("localhost", "0.0.0.0", "::") else options.address
-    sys.stderr.write(f"Chunk Inspector on http://{host}:{options.port} (Ctrl-C stops it)\n")
+    sys.stderr.write(f"Chunk Inspector on {server_addresses(options.address, options.port)} (Ctrl-C stops it)\n")
+    return _serve(streamlit_command(config, main), environ)
+
+
+def server_addresses(address: str, port: int) -> str:
+    """Where a browser reaches a server listening on ``address``: this machine's name too when it
+    listens on every interface."""
+    if address in ("0.0.0.0", "::"):
+        return f"http://localhost:{port} and, from the network, http://{socket.gethostname()}:{port}"
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{port}"
+
+
+def _serve(command: list[str], environ: dict[str, str]) -> int:
+    """Run the server until it stops or this command is told to (SIGTERM or SIGINT, from a
+    terminal or a process manager): the server is stopped with it, never left serving."""
+    server = subprocess.Popen(command, env=environ)
+    told: list[int] = []
+
+    def stop(signum, _frame) -> None:
+        told.append(signum)
+        if server.poll() is None:
+            server.terminate()  # Streamlit shuts down cleanly on SIGTERM
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGINT)}
     try:
-        return subprocess.call(streamlit_command(config, main), env=environ)
-    except KeyboardInterrupt:  # the server has seen the same interrupt and stopped
-        return 0
+        status = server.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return 0 if told else status
