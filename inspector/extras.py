@@ -35,11 +35,26 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 
 def install_hint(extra: str) -> str:
-    """The command that installs ``extra``, as messages print it. Chunk Inspector is installed
-    from its folder, not from a package index, where another project could take its name."""
+    """The command that installs ``extra``, as messages print it: the packages themselves, at the
+    versions this install declares for the extra, so it works from a wheel as from a checkout
+    (Chunk Inspector itself is not on a package index, where another project could take its name)."""
     if extra not in EXTRAS:
         raise KeyError(f"no extra {extra!r}; the extras are {', '.join(EXTRAS)}")
-    return f"pip install '.[{extra}]' in Chunk Inspector's folder"
+    return "pip install " + " ".join(f"'{r}'" if re.search(r"[\[\]<>=!;]", r) else r for r in _declared(extra))
+
+
+@functools.lru_cache(maxsize=None)
+def _declared(extra: str) -> tuple[str, ...]:
+    """``extra``'s requirements as the installed package declares them (pinned), else its bare names."""
+    try:
+        from importlib.metadata import PackageNotFoundError, requires
+
+        declared = requires("chunk-inspector") or []
+    except (ImportError, PackageNotFoundError):
+        declared = []
+    marker = re.compile(r"""^(.*?);\s*extra\s*==\s*["']([^"']+)["']\s*$""")
+    pinned = tuple(found[1].strip() for found in map(marker.match, declared) if found and found[2] == extra)
+    return pinned or EXTRAS[extra]
 
 
 def installed_version(distribution: str) -> str:

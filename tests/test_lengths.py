@@ -9,6 +9,7 @@ import base64
 import bisect
 import gzip
 import hashlib
+import re
 import socket
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
 
 from inspector import lengths
 from inspector.errors import LengthError
+from inspector.extras import install_hint
 from inspector.lengths import (
     LENGTH_NAMES,
     CharLength,
@@ -549,7 +551,7 @@ def test_the_minilm_unit_names_the_extra_when_the_wheel_is_missing(monkeypatch):
     lengths.minilm_length.cache_clear()
     monkeypatch.setattr("inspector.packaged.importlib.util.find_spec", lambda name: None)
     try:
-        with pytest.raises(LengthError, match=r"minilm unit cannot be used.*pip install '\.\[minilm\]'"):
+        with pytest.raises(LengthError, match="minilm unit cannot be used.*" + re.escape(install_hint("minilm"))):
             get_length("minilm")
     finally:
         lengths.minilm_length.cache_clear()

@@ -4,11 +4,14 @@ pipeline reported per file when its models are not on the machine."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.corpus import docling_converter
 from inspector.errors import CorpusError
+from inspector.extras import install_hint
 from tests.support.documents import unreadable_files
 from tests.support.files import reasons, write
 from tests.support.paths import SAMPLE
@@ -65,7 +68,7 @@ def test_docling_and_markitdown_conversions_are_kept_apart(tmp_path):
 
 def test_without_docling_the_converter_is_refused_with_the_way_to_get_it(monkeypatch):
     monkeypatch.setattr(docling_converter, "docling_available", lambda: False)
-    hint = r"needs the docling package \(pip install '\.\[docling\]' in Chunk Inspector's folder\)"
+    hint = re.escape(f"needs the docling package ({install_hint('docling')})")
     with pytest.raises(CorpusError, match=hint):
         load_corpus(SAMPLE / "formats", converter="docling")
     with pytest.raises(CorpusError, match="unknown converter 'pandoc'"):

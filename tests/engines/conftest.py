@@ -27,7 +27,7 @@ def cluster():
         if os.environ.get("CI"):
             pytest.fail("Ray is not installed (pip install -r requirements-dev.txt); under CI the Ray tests run",
                         pytrace=False)
-        pytest.skip("Ray is not installed: pip install '.[ray]' in Chunk Inspector's folder to run the Ray "
+        pytest.skip("Ray is not installed: pip install '.[ray]' in the checkout to run the Ray "
                     "engine's tests")
     from inspector.engines.ray.session import start_ray
 

@@ -17,6 +17,7 @@ from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
 from inspector.engines.ray.corpus import ClusterWorkspace
 from inspector.engines.ray.partitions import RayBM25Retriever
+from inspector.extras import install_hint
 from inspector.measure.workspace import Workspace
 from tests.support.engines import check_and_export, generated, with_unreadable_files
 from tests.support.paths import SAMPLE
@@ -134,7 +135,7 @@ def test_the_cluster_alone_reads_and_measures_the_corpus(cluster, capsys, monkey
 def test_without_ray_the_engine_is_refused_with_what_to_install(capsys, monkeypatch):
     monkeypatch.setattr("inspector.engines.ray.session.ray_available", lambda: False)
     assert main(["report", str(SAMPLE), "--engine", "ray", "--quiet"]) == 2
-    assert "pip install '.[ray]' in Chunk Inspector's folder" in capsys.readouterr().err
+    assert install_hint("ray") in capsys.readouterr().err
 
 
 def test_jobs_asked_of_the_ray_engine_are_said_to_be_unused(cluster, capsys, monkeypatch, tmp_path):

@@ -9,6 +9,7 @@ from inspector.kinds import offered_kinds
 from tests.support.drop_in import without
 
 pytest.importorskip("chonkie")
+from inspector.extras import install_hint
 from inspector.integrations.chonkie import ChunkInspectorChunker  # noqa: E402
 from inspector.integrations.core import split_source  # noqa: E402
 
@@ -38,4 +39,4 @@ def test_a_batch_goes_through_chonkies_own_batching(sample_markdown):
 
 def test_without_chonkie_the_chunker_names_the_package():
     shown = without(["chonkie"], "import inspector.integrations.chonkie")
-    assert "MissingExtra" in shown and "pip install '.[chonkie]' in Chunk Inspector's folder" in shown
+    assert "MissingExtra" in shown and install_hint("chonkie") in shown

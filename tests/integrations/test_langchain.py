@@ -10,6 +10,7 @@ from inspector.errors import SpecError
 from tests.support.drop_in import SPECS, our_chunks, without
 
 pytest.importorskip("langchain_text_splitters")
+from inspector.extras import install_hint
 from inspector.integrations.langchain import ChunkInspectorSplitter  # noqa: E402
 
 
@@ -45,7 +46,7 @@ def test_what_cannot_run_is_refused_with_the_reason():
 
 def test_without_langchain_inspector_imports_and_the_splitter_names_the_package():
     shown = without(["langchain_text_splitters"], "import inspector.integrations.langchain")
-    assert "MissingExtra" in shown and "pip install '.[langchain]' in Chunk Inspector's folder" in shown
+    assert "MissingExtra" in shown and install_hint("langchain") in shown
 
 
 def _langchain_document(text, metadata):

@@ -13,6 +13,7 @@ from llama_index.core import Document  # noqa: E402
 from llama_index.core.ingestion import IngestionPipeline  # noqa: E402
 from llama_index.core.schema import MetadataMode, NodeRelationship, TextNode  # noqa: E402
 
+from inspector.extras import install_hint
 from inspector.integrations.llamaindex import ChunkInspectorNodeParser  # noqa: E402
 
 
@@ -79,4 +80,4 @@ def test_what_cannot_run_is_refused_with_the_reason():
 
 def test_without_llamaindex_inspector_imports_and_the_parser_names_the_extra():
     shown = without(["llama_index", "llama_index.core"], "inspector.integrations.ChunkInspectorNodeParser")
-    assert "MissingExtra" in shown and "pip install '.[llamaindex]' in Chunk Inspector's folder" in shown
+    assert "MissingExtra" in shown and install_hint("llamaindex") in shown

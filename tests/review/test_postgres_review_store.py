@@ -5,10 +5,13 @@ database."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from inspector.access import Access, Identity, open_audit_trail, parse_roles
 from inspector.errors import AnswerChanged, ReviewStoreError
+from inspector.extras import install_hint
 from inspector.review import PostgresReviewStore, ReviewStore, open_review_store
 from inspector.review.postgres import ENV_URL
 from tests.support.review import CHUNKS, ROUND, answer_all
@@ -74,5 +77,5 @@ def test_without_psycopg_the_store_says_which_extra_installs_it(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if not installed
-    with pytest.raises(ReviewStoreError, match=r"needs psycopg: pip install '\.\[postgres\]'"):
+    with pytest.raises(ReviewStoreError, match=re.escape(f"needs psycopg: {install_hint('postgres')}")):
         open_review_store("unused", {ENV_URL: "postgresql://postgres@127.0.0.1/reviews"})

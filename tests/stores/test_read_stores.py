@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import re
 
 import pytest
 
@@ -13,6 +14,7 @@ from inspector import Workspace, load_corpus
 from inspector.chunks.importer import import_chunks
 from inspector.chunks.sets import make_chunk_set
 from inspector.errors import MissingExtra, StoreError
+from inspector.extras import install_hint
 from inspector.stores import parse_store, read_store
 from tests.support import stores
 from tests.support.files import write
@@ -178,7 +180,7 @@ def test_a_missing_client_names_its_extra(raw, chunks, tmp_path, monkeypatch):
 
     for name in [m for m in sys.modules if m.startswith("qdrant_client")]:
         monkeypatch.delitem(sys.modules, name)
-    with pytest.raises(MissingExtra, match=r"pip install '\.\[qdrant\]'"):
+    with pytest.raises(MissingExtra, match=re.escape(install_hint("qdrant"))):
         read_store(parse_store(uri), list(raw.documents))
 
 
