@@ -204,3 +204,23 @@ def test_an_embeddings_server_answering_nan_fails_the_run_and_leaves_nothing_cac
     assert status == 0
     with EmbeddingServer() as healthy:  # the same vectors from a server that was never sick
         assert run(capsys, *args, "--embeddings-url", healthy.url)[1] == out
+
+
+def test_a_golden_set_of_another_corpus_is_refused_in_one_line_first(tmp_path, capsys):
+    golden = tmp_path / "other.jsonl"
+    golden.write_text("".join(f'{{"question": "q{i}?", "evidence": "text found nowhere {i}", "doc_id": "x{i}.md"}}\n'
+                              for i in range(40)), encoding="utf-8")
+    assert main(["check", str(SAMPLE), "--spec", "structured:800", "--golden", str(golden)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no question of other.jsonl could be located in the corpus (40 " in err[0]
+    assert "is it the golden set of another corpus?" in err[0]
+
+
+def test_a_golden_set_with_many_problems_shows_the_first_ten_and_counts_the_rest(tmp_path, capsys):
+    lines = [json.dumps(r) for r in map(json.loads, (SAMPLE / "golden-questions.jsonl").read_text().splitlines())]
+    lines += [f'{{"question": "q{i}?", "evidence": "text found nowhere {i}"}}' for i in range(25)]
+    golden = tmp_path / "mixed.jsonl"
+    golden.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["check", str(SAMPLE), "--spec", "structured:800", "--golden", str(golden), "--json"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("mixed.jsonl")]
+    assert len(err) == 11 and err[-1].startswith("mixed.jsonl: ... and 15 more problems (15 ")
