@@ -15,8 +15,13 @@ MAX_MESSAGE = 600
 SHIFTS_SHOWN = 3
 
 
+#: Seconds between two progress lines written to a log (stderr not a terminal).
+LOGGED_EVERY = 10.0
+
+
 class ProgressBar:
-    """A one-line progress bar on stderr (redrawn in place on a terminal)."""
+    """A one-line progress bar on stderr: redrawn in place on a terminal; in a log (a CI job's,
+    a file), a line when a stage starts or ends and every ``LOGGED_EVERY`` seconds between."""
 
     def __init__(self, stream=None, enabled: bool = True, estimate: bool = False) -> None:
         self.stream = stream or sys.stderr
@@ -24,10 +29,17 @@ class ProgressBar:
         self.estimate = estimate
         """Say how long the rest will take, at the pace so far."""
         self.started = time.perf_counter()
+        self._logged: tuple[str, float] | None = None  # the stage and time of the last line logged
 
     def __call__(self, what: str, done: int, total: int) -> None:
         if not self.enabled:
             return
+        if not self.stream.isatty():
+            now = time.perf_counter()
+            if self._logged is not None and self._logged[0] == what and done < total and \
+                    now - self._logged[1] < LOGGED_EVERY:
+                return
+            self._logged = (what, now)
         width = 24
         filled = int(width * done / total) if total else width
         elapsed = time.perf_counter() - self.started

@@ -72,7 +72,7 @@ def run_tune(run: Run[TuneOptions]) -> int:
     retriever = retriever_for(config.retrieval, workspace)
     from ..tune.search import tune
 
-    bar = ProgressBar(enabled=not config.quiet and sys.stderr.isatty(), estimate=True)
+    bar = ProgressBar(enabled=not config.quiet, estimate=True)  # a log gets a line every few seconds
     result = tune(workspace, space, golden=golden, context=options.context, cap=cap,
                   max_duplication=options.max_duplication, retriever=retriever, progress=bar, questions=questions,
                   jobs=options.jobs or default_jobs())
