@@ -112,10 +112,14 @@ def _document_widgets(ctx: Context) -> None:
         st.caption(f"No document matches {md(repr(query))}.")
         matches = [d.id for d in documents]
     wanted = ctx.state.doc
-    if wanted and not _has_document(ctx.corpus, wanted) and ctx.state.corpus != PASTE:  # one text, renamed by mode
+    # A pasted text is one document, renamed by the mode: never stale.
+    stale = bool(wanted) and not _has_document(ctx.corpus, wanted) and ctx.state.corpus != PASTE
+    if stale and "doc" not in st.session_state:  # the link this session opened with names it
         st.warning(md(f"Document {wanted!r} is not in {ctx.corpus_label}; showing the first one."))
         wanted = documents[0].id
-    if not wanted and "doc" not in st.session_state:  # a first look: open where the splitter does most damage
+    elif stale:  # another corpus was chosen: it opens as a first look does, without a word
+        wanted = ""
+    if not wanted and (stale or "doc" not in st.session_state):  # open where the splitter does most damage
         wanted = _worst_document(ctx) or ""
     if st.session_state.get("doc") not in matches:
         st.session_state["doc"] = wanted if wanted in matches else matches[0]

@@ -301,3 +301,18 @@ def test_an_llm_chunker_reads_its_kept_cuts_and_says_how_to_write_missing_ones(i
     at.switch_page("app_pages/compare.py").run(timeout=120)
     assert_clean(at)
     assert any(e.startswith("Splitter left out: 'llm:400;llm=tiny'") for e in errors(at)), errors(at)
+
+
+def test_choosing_another_corpus_opens_it_without_a_word_about_the_last_document(tmp_path, monkeypatch):
+    fence = "```\n" + "x = 1\n" * 300 + "```\n"
+    folder = write_corpus(tmp_path / "mine", {"a.md": b"# A\n\nCalm words.\n", "b.md": f"# B\n\n{fence}".encode()})
+    monkeypatch.setenv(ENV_ROOTS, str(tmp_path))
+    at = app({"doc": SAMPLE.documents[3].id})
+    assert_clean(at)
+    at.radio(key="corpus_source").set_value("folder").run()
+    at.text_input(key="corpus_path").input(str(folder)).run()
+    assert_clean(at)
+    assert not at.sidebar.warning, [w.value for w in at.sidebar.warning]
+    assert at.selectbox(key="doc").value == "b.md", "opened where the splitter cuts most"
+    at.radio(key="corpus_source").set_value("sample").run()
+    assert not at.sidebar.warning and at.query_params["doc"] != "b.md"
