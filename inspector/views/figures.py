@@ -18,6 +18,9 @@ from ..review.agreement import TrendPoint
 OUTCOME_COLOURS = {"answer@5": "#2e7d32", "cut": "#c62828", "rank miss": "#9e9e9e"}
 
 #: Colours of a golden question's outcomes: hit, and the three kinds of miss.
+#: One colour per atom kind, none of them the red that means "cut" or the green that means
+#: "answered" everywhere else in the app.
+ATOM_COLOURS = {"code": "#1f5fa8", "table": "#6a51a3", "row": "#1b9aaa", "num": "#8c6d31", "cite": "#5f6b7a"}
 GOLDEN_OUTCOME_COLOURS = {"hit": "#2e7d32", "cut": "#c62828", "rank-miss": "#9e9e9e", "uncovered": "#f9a825"}
 
 
@@ -90,7 +93,7 @@ def survival_figure(frame: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     for kind in ATOM_KINDS:
         data, bounds = _interval_hover(frame, kind)
-        fig.add_bar(name=ATOM_LABELS[kind] + "s", x=frame["splitter"], y=frame[kind],
+        fig.add_bar(name=ATOM_LABELS[kind] + "s", x=frame["splitter"], y=frame[kind], marker_color=ATOM_COLOURS[kind],
                     error_y=_error_bars(frame, kind), customdata=data,
                     hovertemplate="%{x}: %{y:.1%}" + bounds + "<extra>" + ATOM_LABELS[kind] + "s</extra>")
     fig.update_layout(barmode="group")
@@ -116,7 +119,7 @@ def sweep_survival_figure(frame: pd.DataFrame) -> go.Figure:
     for kind in ATOM_KINDS:
         data, bounds = _interval_hover(frame, kind)
         fig.add_scatter(name=ATOM_LABELS[kind] + "s", x=frame["budget"], y=frame[kind], mode="lines+markers",
-                        error_y=_error_bars(frame, kind), customdata=data,
+                        line_color=ATOM_COLOURS[kind], error_y=_error_bars(frame, kind), customdata=data,
                         hovertemplate="budget %{x}: %{y:.1%}" + bounds + "<extra>" + ATOM_LABELS[kind] + "s</extra>")
     fig.update_xaxes(title="budget")
     return _layout(fig, "Atoms kept whole, by budget (every atom counted)", "survival", percent=True)

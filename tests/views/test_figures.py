@@ -9,6 +9,7 @@ from inspector import ATOM_KINDS, get_length
 from inspector.review.agreement import TrendPoint
 from inspector.views.figures import (
     GOLDEN_OUTCOME_COLOURS,
+    OUTCOME_COLOURS,
     golden_outcome_figure,
     orphan_trend_figure,
     probe_figure,
@@ -83,3 +84,14 @@ def test_orphan_trend_labels_each_round_with_its_orphan_answers_over_answers():
     assert list(bar.x) == ["1. structured:800", "2. structured:800+path"]
     assert list(bar.y) == [0.25, 0.1]
     assert list(bar.text) == ["5 of 20 answers", "1 of 10 answers"], "answers, not chunks: the unit is said"
+
+
+def test_no_atom_kind_is_drawn_in_the_red_of_a_cut_or_the_green_of_an_answer(workspace):
+    frame = compare_frame(workspace, ["fixed:400", "structured:800"], fits=800)
+    taken = {OUTCOME_COLOURS["cut"], OUTCOME_COLOURS["answer@5"], "#b3261e"}
+    bars = [t.marker.color for t in survival_figure(frame).data]
+    lines = [t.line.color for t in sweep_survival_figure(sweep_frame(workspace, "structured:800", (400, 800))).data]
+    assert bars == lines and len(set(bars)) == len(ATOM_KINDS) and not set(bars) & taken
+    for colour in bars:  # no kind is a red: its red channel does not dominate
+        red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert red < max(green, blue) + 40, colour
