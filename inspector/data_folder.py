@@ -1,8 +1,10 @@
 """Where the server keeps what users leave behind: the review store, the chunk sets and the
 embedding cache.
 
-One folder, named by ``$CHUNK_INSPECTOR_DATA`` (else ``data/`` in the working folder), so a
-team's answers, imported chunk sets and embedded vectors sit side by side and move together.
+One folder, named by ``$CHUNK_INSPECTOR_DATA`` (else the user's data directory, as the system
+keeps it: ``~/.local/share/chunk-inspector`` on Linux), so a team's answers, imported chunk sets
+and embedded vectors sit side by side and move together, and no command fills the folder it is
+run from.
 Its stores are SQLite files in write-ahead-log mode, which several processes open at once
 (``use_wal``). Every value a store keeps is sealed with a digest of its key and itself
 (``sealed``): a value damaged on disk, or moved to another row, fails its seal when read and is
@@ -22,14 +24,28 @@ from pathlib import Path
 
 #: Environment variable naming the data folder.
 ENV_DATA = "CHUNK_INSPECTOR_DATA"
-#: The folder used when the variable is unset or empty (relative to the working folder).
-DEFAULT_FOLDER = "data"
+
+
+def default_folder() -> Path:
+    """The folder used when the variable is unset or empty: the user's data directory."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("chunk-inspector", appauthor=False))
 
 
 def data_folder(environ: Mapping[str, str] | None = None) -> Path:
-    """``$CHUNK_INSPECTOR_DATA``, else ``data``."""
+    """``$CHUNK_INSPECTOR_DATA``, else ``default_folder()``."""
     environ = os.environ if environ is None else environ
-    return Path(environ.get(ENV_DATA) or DEFAULT_FOLDER)
+    return Path(environ.get(ENV_DATA) or default_folder())
+
+
+def first_use_note(environ: Mapping[str, str] | None = None) -> str | None:
+    """What to say the first time the default folder is used (None: it is named, or already there)."""
+    environ = os.environ if environ is None else environ
+    if environ.get(ENV_DATA) or default_folder().exists():
+        return None
+    return (f"note: Chunk Inspector keeps what it measures in {default_folder()} ({ENV_DATA} names another "
+            "folder)")
 
 
 def document_hash(text: str) -> str:

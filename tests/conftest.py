@@ -19,6 +19,13 @@ pytest_plugins = ("tests.support.ci_skips", "pytester")
 
 def pytest_configure(config):
     switch_off()
+    # A command run without CHUNK_INSPECTOR_DATA keeps what it measures in the user's data
+    # directory: for the suite, one under the checkout's artifacts (shared by the workers, left
+    # out of the user's home), already there, so no first-use note is printed where a test counts
+    # the lines a command writes.
+    home = Path(__file__).resolve().parents[1] / "artifacts" / "data-home"
+    (home / "chunk-inspector").mkdir(parents=True, exist_ok=True)
+    os.environ["XDG_DATA_HOME"] = str(home)
 
 
 def pytest_collection_modifyitems(items):

@@ -3,17 +3,33 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from inspector.data_folder import DEFAULT_FOLDER, ENV_DATA, data_folder
+from inspector.data_folder import ENV_DATA, data_folder, default_folder, first_use_note
 from inspector.review.database import store_path
 from inspector.views.launch import launch_config
 from tests.support.paths import ROOT
 
 
-def test_the_environment_names_the_folder_else_data(tmp_path):
-    assert data_folder({}) == data_folder({ENV_DATA: ""}) == Path(DEFAULT_FOLDER) == Path("data")
+def test_the_environment_names_the_folder_else_the_users_data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    assert data_folder({}) == data_folder({ENV_DATA: ""}) == default_folder() == tmp_path / "share" / "chunk-inspector"
     assert data_folder({ENV_DATA: str(tmp_path)}) == tmp_path
+
+
+def test_the_default_folder_is_announced_once_and_the_run_folder_stays_clean(tmp_path, monkeypatch, capsys):
+    from inspector.cli import main
+    from tests.support.paths import SAMPLE
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    monkeypatch.delenv(ENV_DATA, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert first_use_note({ENV_DATA: str(tmp_path)}) is None
+    for _ in range(2):
+        assert main(["export", str(SAMPLE), "--spec", "fixed:4000", "-o", str(tmp_path / "chunks.jsonl")]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note: Chunk Inspector keeps")]
+    assert notes == [f"note: Chunk Inspector keeps what it measures in {tmp_path / 'share' / 'chunk-inspector'} "
+                     f"({ENV_DATA} names another folder)"]
+    assert (tmp_path / "share" / "chunk-inspector").is_dir() and not (tmp_path / "data").exists()
 
 
 def test_the_review_store_and_the_chunk_sets_share_it(tmp_path):

@@ -14,7 +14,7 @@ import argparse
 import gc
 import sys
 
-from ..data_folder import damaged
+from ..data_folder import damaged, first_use_note
 from ..errors import InspectorError
 from ..spec import SWEEP_BUDGETS
 from .app import run_app
@@ -145,6 +145,9 @@ def main(argv: list[str] | None = None, prog: str = "chunk-inspector") -> int:
     run = None
     try:
         run = Run(run_config(given))
+        note = first_use_note()
+        if note:  # said once: the folder exists from this run on
+            sys.stderr.write(note + "\n")
         if run.config.corpus.engine == "ray":
             from ..engines.ray.session import ray_session
 

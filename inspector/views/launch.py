@@ -65,7 +65,8 @@ class LaunchConfig:
     """Who may do what (``CHUNK_INSPECTOR_ROLES``); none listed: everyone may do everything."""
 
     data: str = ""
-    """The data folder (``CHUNK_INSPECTOR_DATA``, else ``data/``): reviews, kept results, vectors."""
+    """The data folder (``CHUNK_INSPECTOR_DATA``, else the user's data directory): reviews, kept
+    results, vectors."""
 
     @property
     def data_path(self) -> Path:
