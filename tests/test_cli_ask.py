@@ -34,7 +34,7 @@ def test_the_text_names_each_splitter_its_landing_and_its_chunks(capsys):
     assert main(["ask", str(SAMPLE), HOLIDAYS, "--spec", "fixed:300", "--spec", "structured:800",
                  "--quote", SINGAPORE, "-k", "3"]) == 0
     out = capsys.readouterr().out
-    assert "fixed:300: the quote is cut across chunks 1" in out
+    assert "fixed:300: the quote is cut: chunk 1 holds only part of it" in out
     assert "structured:800: the quote is whole in chunk 1" in out
     assert out.count("handbook/leave-policy.md [") >= 2 and "top 3 by bm25" in out
 

@@ -76,7 +76,9 @@ class Landing:
         if self.status == "whole":
             return f"whole in chunk {self.chunks[0]}"
         if self.status == "cut":
-            return f"cut across chunks {', '.join(map(str, self.chunks))}" + (
+            held = (f"cut: chunk {self.chunks[0]} holds only part of it" if len(self.chunks) == 1
+                    else f"cut across chunks {', '.join(map(str, self.chunks))}")
+            return held + (
                 "" if self.in_split == "cut" else " (one chunk below them holds it whole)")
         return "missing from the top k" + (" (a rank miss: one chunk holds it whole)" if self.in_split == "whole"
                                            else " (and cut by the split)")

@@ -27,7 +27,7 @@ def test_a_linked_question_shows_the_row_cut_by_one_splitter_and_whole_in_the_ot
     at = opened({"spec": "structured:800", "ask": HOLIDAYS, "quote": SINGAPORE, "vs": "fixed:300"})
     assert at.text_input(key="ask_page_question").value == HOLIDAYS
     assert [plain(s.value) for s in at.success] == ["The quote is whole in chunk 1."]
-    assert [plain(e.value) for e in at.error] == ["The quote is cut across chunks 1."]
+    assert [plain(e.value) for e in at.error] == ["The quote is cut: chunk 1 holds only part of it."]
     cards = _cards(at)
     assert cards.count('class="ci-card"') == 10 and 'mark class="ci-quote"' in cards
     assert html.escape("Singapore | 11 | next working day") in cards
@@ -60,4 +60,4 @@ def test_the_document_page_asks_the_linked_question_of_both_lanes():
     assert_clean(at)
     assert at.text_input(key="doc_question").value == HOLIDAYS
     assert [plain(s.value) for s in at.success if "quote" in s.value] == ["The quote is whole in chunk 1."]
-    assert "The quote is cut across chunks 1." in [plain(e.value) for e in at.error]
+    assert "The quote is cut: chunk 1 holds only part of it." in [plain(e.value) for e in at.error]

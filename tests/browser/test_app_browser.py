@@ -312,3 +312,20 @@ def test_the_fixes_page_measures_each_fix_and_says_why_the_context_step_is_left_
     assert parse_qs(urlsplit(page.url).query)["spec"] == ["recursive:800+address"]
     shoot(page, "page-fixes")
     assert_no_exception(page)
+
+
+def test_ask_shows_the_row_one_splitter_cuts_and_the_other_keeps_whole(page, app_url):
+    from playwright.sync_api import expect
+
+    question = quote("How many public holidays does the Singapore office observe in 2026?")
+    row = quote("Singapore | 11 | next working day | Lunar New Year eve (half)")
+    page.goto(f"{app_url}/ask?spec=structured:800&vs=fixed:300&ask={question}&quote={row}")
+    expect(main_title(page, "Ask")).to_be_visible()
+    settle(page)
+    expect(page.get_by_text("The quote is whole in chunk 1.")).to_be_visible()
+    expect(page.get_by_text("The quote is cut: chunk 1 holds only part of it.")).to_be_visible()
+    marks = page.locator(".ci-card mark.ci-quote")
+    expect(marks.first).to_be_visible()
+    assert marks.count() >= 2, "the row marked where each splitter's chunks hold it"
+    shoot(page, "page-ask")
+    assert_no_exception(page)
