@@ -18,6 +18,7 @@ from inspector.views import (
     lane_changes,
     lanes_html,
     overlay_html,
+    strip_html,
     style_html,
 )
 from inspector.views import markdown_escape as md
@@ -118,17 +119,21 @@ if view_b is not None:
         st.html(cut_list_html(doc, list(view_b.cuts), "b", limit=500, style=False, only=drawn(changes.broken))
                 if changes.broken else "<p>b cuts no atom that a keeps whole.</p>")
 
+text_column, strip_column = st.columns([60, 1 if view_b is None else 2], gap="small")
+with strip_column:  # the whole drawn stretch at a glance: chunk starts, and each cut a link to it
+    st.html(strip_html(len(doc.text), [("a", view.result.spans, view.cuts)] + (
+        [("b", view_b.result.spans, view_b.cuts)] if view_b is not None else []), window=window, style=False))
 if view_b is not None:
     # One unit labels every lane: a lane counted in another unit is labelled with span characters.
     sizes_b = list(view_b.sizes) if lane_b.unit == state.unit else None
-    st.html(lanes_html(doc, view.analysis, [
+    text_column.html(lanes_html(doc, view.analysis, [
         (f"a: {state.spec()}" + (f" ({title})" if spec.is_imported else ""), chunks, list(view.sizes)),
         (f"b: {lane_b}" + (f" ({shared.spec_title(lane_b, sets)})" if lane_b.is_imported else ""),
          view_b.result.chunks, sizes_b),
     ], unit=state.unit, window=window, style=False))
 else:
-    st.html(overlay_html(doc, chunks, view.analysis, sizes=list(view.sizes), unit=state.unit,
-                         lane="a", window=window, style=False))
+    text_column.html(overlay_html(doc, chunks, view.analysis, sizes=list(view.sizes), unit=state.unit,
+                                  lane="a", window=window, style=False))
 
 with st.expander("What the embedder receives, chunk by chunk"):
     if chunks:

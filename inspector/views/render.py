@@ -72,6 +72,10 @@ font-size:13px}
 .ci-card .ci-card-hints{padding:5px 10px;border-top:1px solid #e4e8ee;font-size:12px;color:#4a5565;\
 background:#fafbfc}
 .ci-card .ci-empty{color:#8a94a3;font-style:italic}
+.ci-strip{display:flex;gap:3px;height:75vh;margin-top:34px}
+.ci-strip .ci-strip-lane{position:relative;width:10px;background:#eef2f7;border-radius:3px}
+.ci-strip .ci-strip-bound{position:absolute;left:0;right:0;height:1px;background:#8a94a3}
+.ci-strip .ci-strip-cut{position:absolute;left:-2px;right:-2px;height:4px;background:#c62828;border-radius:2px}
 .ci-card mark.ci-quote{background:#c8f0d2;color:inherit;box-shadow:inset 0 -2px 0 #2e8b57}
 """
 
@@ -342,3 +346,23 @@ def chunk_card_html(text: str, prefix: str = "", *, title: str = "", hint_lines:
     foot = f'<div class="ci-card-hints" data-label="">{hints}</div>' if hints else ""
     return (f'<div class="ci-card">{style_html() if style else ""}{head}'
             f'<div class="ci-card-body">{pre}{body}</div>{foot}</div>')
+
+
+def strip_html(length: int, lanes: Sequence[tuple[str, Sequence[Span], Sequence[CutAtom]]], *,
+               window: Span | None = None, style: bool = True) -> str:
+    """A slim strip of the whole drawn stretch beside the text, one column per lane (ids ``a``,
+    ``b``... as ``lanes_html`` gives them): a line at each chunk's start and a red mark at each
+    bisected atom, a link to its mark in the overlay (``#ci-{lane}-cut-{k}``, numbered as
+    ``cuts``)."""
+    first, last = window if window is not None else (0, length)
+    size = max(1, last - first)
+    columns = []
+    for (lane, spans, cuts) in lanes:
+        lane = _check_lane(lane)
+        marks = [f'<span class="ci-strip-bound" style="top:{100 * (a - first) / size:.3f}%"></span>'
+                 for a, _ in spans if first < a < last]
+        marks += [f'<a class="ci-strip-cut" href="#ci-{lane}-cut-{k}" '
+                  f'style="top:{100 * (c.start - first) / size:.3f}%" title="{escape(_cut_title(c), quote=True)}"></a>'
+                  for k, c in enumerate(cuts) if first <= c.start < last]
+        columns.append(f'<div class="ci-strip-lane" data-lane="{lane}" title="lane {lane}">{"".join(marks)}</div>')
+    return f'<div class="ci-strip" data-label="">{style_html() if style else ""}{"".join(columns)}</div>'

@@ -187,3 +187,16 @@ def test_side_by_side_shows_both_lanes_tiles_and_what_b_fixes_and_breaks():
     assert fixed, "structured:800 keeps whole some atom fixed:400 cuts"
     listed = next(h.value for h in at.html if 'href="#ci-a-' in h.value and h.value.count("<li>") == len(fixed))
     assert listed.count("<li>") == len(fixed)
+
+
+def test_the_strip_beside_the_text_links_every_cut_of_each_lane():
+    at = app({"spec": "fixed:400", "vs": "structured:800", "doc": FIRST.id})
+    assert_clean(at)
+    strip = next(h.value for h in at.html if 'class="ci-strip"' in h.value)
+    workspace = Workspace(SAMPLE)
+    a = doc_view(workspace, FIRST, "fixed:400", get_length("chars"))
+    b = doc_view(workspace, FIRST, "structured:800", get_length("chars"))
+    assert strip.count('href="#ci-a-cut-') == len(a.cuts) and strip.count('href="#ci-b-cut-') == len(b.cuts)
+    assert strip.count('class="ci-strip-bound"') == len(a.result.chunks) - 1 + len(b.result.chunks) - 1
+    overlay = drawing(at)
+    assert all(f'id="ci-a-cut-{k}"' in overlay for k in range(len(a.cuts))), "each link has its mark"

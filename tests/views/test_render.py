@@ -496,3 +496,19 @@ def test_the_overlay_grows_linearly_with_the_text_and_the_chunks(make, spec):
         shown = overlay_html(document, chunks, view.analysis, sizes=list(view.sizes), window=part)
         assert len(shown) <= 3 * WINDOW_CHARS + 450 * WINDOW_CHUNKS + 10_000
         assert assert_safe(shown).text == document.text[part[0]:part[1]]
+
+
+def test_the_strip_marks_each_chunk_start_and_links_each_cut_to_its_mark():
+    from inspector.measure.survival import CutAtom
+    from inspector.views.render import strip_html
+
+    spans = [(0, 50), (50, 100)]
+    cuts = [CutAtom("code", 40, 60, (0, 1)), CutAtom("row", 90, 95, (1,))]
+    out = strip_html(100, [("a", spans, cuts), ("b", [(0, 100)], [])], style=False)
+    assert out.count('class="ci-strip-lane"') == 2 and out.count('class="ci-strip-bound"') == 1
+    assert 'href="#ci-a-cut-0" style="top:40.000%"' in out and 'href="#ci-a-cut-1" style="top:90.000%"' in out
+    windowed = strip_html(100, [("a", spans, cuts)], window=(50, 100), style=False)
+    assert 'href="#ci-a-cut-1" style="top:80.000%"' in windowed and "ci-a-cut-0" not in windowed, \
+        "numbered as the overlay numbers them; only the drawn stretch"
+    with pytest.raises(ValueError):
+        strip_html(10, [('x" onclick="y', [], [])])
