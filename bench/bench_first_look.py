@@ -1,0 +1,115 @@
+"""What a new tab waits for, in Chromium, beside a bare Streamlit page opened the same way in the
+same run: the Document page's first look (which opens on the document the splitter cuts most),
+the same page under the semantic splitter, and a shared Compare link (to its run's end, then to
+both its charts drawn).
+
+Targets on a 2-core machine: the semantic splitter's Document page settled within 5 s on the
+sample corpus; a shared Compare link's run ended within 0.3 s of the bare page's, its charts
+drawn within 0.5 s after that. Each figure is the median of a few new tabs (after one that warms
+the server's caches). The figures go, dated, to ``bench/results/first_look.json``.
+
+    python bench/bench_first_look.py
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import SAMPLE, free_port, health, record, start_app, stop_app, verdict
+
+TARGETS = {"semantic_document_s": 5.0, "compare_over_bare_s": 0.3, "charts_after_run_s": 0.5}
+TABS = 3
+SETTLED = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+
+def bare_server(folder: Path) -> tuple[subprocess.Popen, str]:
+    """A two-line Streamlit page, served the way the app is."""
+    script = folder / "bare.py"
+    script.write_text('import streamlit as st\n\nst.title("Bare")\nst.write("A page with nothing to compute.")\n')
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true",
+                               f"--server.port={port}", "--server.address=127.0.0.1",
+                               "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
+                              cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            health(url, 2)
+            return server, url
+        except OSError:
+            time.sleep(0.25)
+    server.kill()
+    raise SystemExit("the bare page did not start")
+
+
+def opened(browser, url: str, title: str, charts: int = 0) -> tuple[float, float]:
+    """Seconds from a new tab's navigation to its run's end, and to ``charts`` charts drawn."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        start = time.perf_counter()
+        page.goto(url, timeout=300_000)
+        page.get_by_role("heading", name=title, exact=True, level=1).wait_for(timeout=300_000)
+        page.wait_for_selector(SETTLED, timeout=300_000)
+        ended = time.perf_counter() - start
+        drawn = ended
+        if charts:
+            page.wait_for_function(f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {charts}",
+                                   timeout=300_000)
+            drawn = time.perf_counter() - start
+        return ended, drawn
+    finally:
+        page.close()
+
+
+def median_of(browser, url: str, title: str, charts: int = 0) -> tuple[float, float, float]:
+    """The first tab's run end, then the medians of ``TABS`` more: run end and charts drawn."""
+    first, _ = opened(browser, url, title, charts)
+    runs = [opened(browser, url, title, charts) for _ in range(TABS)]
+    return first, statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    folder = Path(tempfile.mkdtemp(prefix="ci-first-look-"))
+    figures: dict = {"targets": TARGETS}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])
+        bare, bare_url = bare_server(folder)
+        app, url = start_app(SAMPLE, folder / "data", "bench-first-look-server.log")
+        try:
+            _, bare_s, _ = median_of(browser, bare_url, "Bare")
+            first_look = median_of(browser, url, "Document")
+            semantic = median_of(browser, f"{url}/?spec=semantic:800", "Document")
+            compare = median_of(browser, f"{url}/compare?spec=structured:800", "Compare splitters", charts=2)
+        finally:
+            stop_app(app)
+            stop_app(bare)
+            browser.close()
+    shutil.rmtree(folder, ignore_errors=True)
+    figures.update(bare_s=round(bare_s, 3), document_first_s=round(first_look[0], 3),
+                   document_s=round(first_look[1], 3), semantic_document_first_s=round(semantic[0], 3),
+                   semantic_document_s=round(semantic[1], 3), compare_first_s=round(compare[0], 3),
+                   compare_s=round(compare[1], 3), compare_charts_s=round(compare[2], 3))
+    over, charts = compare[1] - bare_s, compare[2] - compare[1]
+    print(f"bare page        {bare_s:.2f} s to its run's end (median of {TABS} new tabs)")
+    print(f"Document         first tab {first_look[0]:.2f} s, then {first_look[1]:.2f} s (opens where it cuts most)")
+    print(f"semantic:800     first tab {semantic[0]:.2f} s, then {semantic[1]:.2f} s: "
+          f"{verdict(round(semantic[1], 2), TARGETS['semantic_document_s'])}")
+    print(f"Compare link     first tab {compare[0]:.2f} s, then {compare[1]:.2f} s, {over:+.2f} s over the bare "
+          f"page: {verdict(round(over, 2), TARGETS['compare_over_bare_s'])}")
+    print(f"Compare charts   drawn {charts:.2f} s after its run: "
+          f"{verdict(round(charts, 2), TARGETS['charts_after_run_s'])}")
+    record("first_look", figures)
+
+
+if __name__ == "__main__":
+    main()
