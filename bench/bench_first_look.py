@@ -16,12 +16,11 @@ from __future__ import annotations
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import SAMPLE, free_port, health, record, start_app, stop_app, verdict
+from common import SAMPLE, record, serve, start_app, stop_app, verdict
 
 TARGETS = {"semantic_document_s": 5.0, "compare_over_bare_s": 0.3, "charts_after_run_s": 0.5}
 TABS = 3
@@ -32,21 +31,7 @@ def bare_server(folder: Path) -> tuple[subprocess.Popen, str]:
     """A two-line Streamlit page, served the way the app is."""
     script = folder / "bare.py"
     script.write_text('import streamlit as st\n\nst.title("Bare")\nst.write("A page with nothing to compute.")\n')
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true",
-                               f"--server.port={port}", "--server.address=127.0.0.1",
-                               "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
-                              cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            health(url, 2)
-            return server, url
-        except OSError:
-            time.sleep(0.25)
-    server.kill()
-    raise SystemExit("the bare page did not start")
+    return serve(script, "bench-first-look-bare.log")
 
 
 def opened(browser, url: str, title: str, charts: int = 0) -> tuple[float, float]:

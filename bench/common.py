@@ -117,14 +117,20 @@ def health(url: str, timeout: float = 30.0) -> float:
 def start_app(corpus, data, log_name: str, port: int | None = None) -> tuple[subprocess.Popen, str]:
     """The app on 127.0.0.1 over ``corpus`` with its data folder ``data``, answering its health
     check; its output in ``artifacts/<log_name>``."""
-    port = port or free_port()
     env = dict(os.environ, CHUNK_INSPECTOR_CORPUS=str(corpus), CHUNK_INSPECTOR_DATA=str(data))
+    return serve(ROOT / "app.py", log_name, env, port)
+
+
+def serve(script, log_name: str, env=None, port: int | None = None) -> tuple[subprocess.Popen, str]:
+    """The Streamlit ``script`` on 127.0.0.1, served as the app is, answering its health check;
+    its output in ``artifacts/<log_name>``."""
+    port = port or free_port()
     (ROOT / "artifacts").mkdir(exist_ok=True)
     log = open(ROOT / "artifacts" / log_name, "ab")
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true",
                                f"--server.port={port}", "--server.address=127.0.0.1",
                                "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
-                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                              cwd=ROOT, env=env or dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
