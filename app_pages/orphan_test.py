@@ -12,6 +12,7 @@ its answer form, ``orphan.answer``) and ``orphan.results``.
 
 import streamlit as st
 
+from app_pages.orphan.answer import WHOLE_PAGE
 from app_pages.orphan.model_reviewer import model_reviewer
 from app_pages.orphan.results import delete_widgets, show_results
 from app_pages.orphan.review import show_review
@@ -28,8 +29,10 @@ st.caption("An **orphan** is a chunk that cannot be understood on its own: retri
            "nothing around it) and answers three yes/no questions; one **no** makes the chunk an orphan. "
            "The Results tab then shows the orphan rate, where reviewers disagree, and their agreement.")
 # Which chunk's note the previous run drew; a run that stopped early drew none, so the note is
-# seeded again (Streamlit forgets the state of widgets a run does not draw).
+# seeded again (Streamlit forgets the state of widgets a run does not draw). The Review tab takes
+# it back: its own reruns do not pass here.
 last_shown = st.session_state.pop("_orphan_shown", None)
+st.session_state.pop(WHOLE_PAGE, None)  # this run draws the whole page already
 ctx = shared.context()
 if not shared.show_problems(ctx):
     st.stop()
@@ -58,7 +61,9 @@ except (ReviewStoreError, OSError) as exc:
 review_tab, results_tab = st.tabs(["Review", "Results"], key="orphan_tab", on_change="rerun")
 if review_tab.open:
     with review_tab:
-        show_review(ctx, store, review_round, chunks, last_shown)
+        if last_shown is not None:
+            st.session_state["_orphan_shown"] = last_shown
+        show_review(ctx, store, review_round, chunks)
 if results_tab.open:
     with results_tab:
         show_results(store, review_round, chunks)

@@ -22,6 +22,10 @@ from inspector.views import markdown_escape as md
 Here = tuple[str, str, int]
 """A chunk as one reviewer sees it: round id, reviewer, position."""
 
+#: Set by a save whose outcome shows outside the Review tab's fragment (the sidebar's held round,
+#: a message above the tabs): the tab then reruns the whole page.
+WHOLE_PAGE = "_orphan_whole_page"
+
 
 @dataclass(frozen=True)
 class SaveTarget:
@@ -88,8 +92,10 @@ def _save(target: SaveTarget, move: bool = True, replacing=_SHOWN) -> None:
         return
     except (ReviewStoreError, ReviewInputError) as exc:
         st.session_state["_orphan_save_error"] = f"Answer for chunk {position} NOT saved: {exc}"
+        st.session_state[WHOLE_PAGE] = True
         return
-    hold(target.held)  # answering starts the round: from now on it stays on the screen
+    if hold(target.held):  # answering starts the round: from now on it stays on the screen
+        st.session_state[WHOLE_PAGE] = True
     bases[here] = stored.updated
     st.session_state.pop("_orphan_conflict", None)
     st.session_state["_orphan_ticks"].pop(here, None)  # the store holds it now
@@ -98,6 +104,7 @@ def _save(target: SaveTarget, move: bool = True, replacing=_SHOWN) -> None:
         st.session_state["_orphan_round_gone"] = (
             f"Round {round_id} was deleted while you reviewed it, with every answer given in it: it starts again "
             f"with this answer (chunk {position}), saved.")
+        st.session_state[WHOLE_PAGE] = True
     st.session_state["_orphan_saved"] = saved_message(stored) + (
         f" Press \u2190 (or go back to chunk {position}) to see its context and hints." if moved else "")
     if moved:

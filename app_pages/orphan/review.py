@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 import streamlit as st
 
-from app_pages.orphan.answer import SaveTarget, answer_form, go, seed
+from app_pages.orphan.answer import WHOLE_PAGE, SaveTarget, answer_form, go, seed
 from app_pages.orphan.results import EVERY
 from app_pages.parts import shared
 from app_pages.parts.access import current
@@ -57,9 +57,15 @@ def _reveal(ctx, item) -> None:
                     if around.next is not None else '<div class="ci-card-none">Last chunk of its document.</div>')
 
 
-def show_review(ctx, store, review_round, chunks, last_shown) -> None:
-    """The Review tab. ``last_shown`` is the chunk whose note the previous run drew (None when it
-    drew none): elsewhere the note is seeded from the answer being given."""
+@st.fragment
+def show_review(ctx, store, review_round, chunks) -> None:
+    """The Review tab, a fragment: a key press reruns the tab alone (the sidebar, the round's box and
+    the page's top are not sent again), unless a save changed what shows outside it."""
+    if st.session_state.pop(WHOLE_PAGE, False):
+        st.rerun()
+    # Which chunk's note the previous run drew (None when it drew none): elsewhere the note is
+    # seeded from the answer being given. The page puts back what its top took.
+    last_shown = st.session_state.pop("_orphan_shown", None)
     reviewer = _reviewer(ctx)
     if reviewer is None:
         return

@@ -101,7 +101,8 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
                            "reviews the same chunks in the same order.")
         linked = st.session_state.get("_orphan_link")
         if ctx.held is None and linked is not None and linked.id == review_round.id:
-            hold(HeldRound(review_round, ctx.state, ctx.corpus_label, ctx.uploaded))  # opened from its link
+            if hold(HeldRound(review_round, ctx.state, ctx.corpus_label, ctx.uploaded)):  # opened from its link
+                st.rerun()  # the sidebar, drawn before this, shows the round's settings fixed
         elif ctx.held is None and linked is not None and (linked.corpus, linked.mode, linked.spec) != (
                 review_round.corpus, review_round.mode, review_round.spec):
             st.warning(md(f"The link you opened names a round split by {linked.spec} ({linked.mode} mode) over "
@@ -127,9 +128,13 @@ def choose_round(ctx) -> tuple[ReviewRound, tuple]:
     return review_round, chunks
 
 
-def hold(held: HeldRound) -> None:
-    """Fix ``held`` on the page (from the next run on) unless a round is held already."""
-    st.session_state.setdefault(HELD, held)
+def hold(held: HeldRound) -> bool:
+    """Fix ``held`` on the page (from the next run on) unless a round is held already; True when
+    this call held it."""
+    if HELD in st.session_state:
+        return False
+    st.session_state[HELD] = held
+    return True
 
 
 def _start_another(held: HeldRound, link: str) -> None:
