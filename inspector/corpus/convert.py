@@ -39,7 +39,7 @@ from .docling_converter import DOCLING_KINDS, docling_markdown, import_backends
 CONVERTED_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx",
                                       ".html": "html", ".htm": "html", ".epub": "epub"}
 #: Bumped when what this module makes of a file changes (cached conversions are then redone).
-FORMAT_REVISION = 1
+FORMAT_REVISION = 2
 _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->$", re.M)
 #: An image in converted markdown: MarkItDown's ``![alt](src)``, Docling's ``<!-- image -->``.
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)|<!-- image -->")
@@ -183,6 +183,17 @@ def converted_in_box(header: dict, raw: bytes, limits: BoxLimits) -> dict:
     return {"text": converted.text, "pages": list(converted.pages), "kind": converted.kind}
 
 
+#: Word paragraph styles that hold source code (Word's own, Pandoc's, the usual custom names),
+#: made a fenced block with one line per paragraph, and character styles made inline code: without
+#: them a code listing comes out as loose paragraphs, its indentation and markup lost.
+DOCX_CODE_STYLES = "\n".join(
+    [f"p[style-name='{name}'] => pre:separator('\\n')" for name in (
+        "HTML Preformatted", "Macro Text", "Plain Text", "Source Code")]
+    + ["p[style-name^='Code'] => pre:separator('\\n')"]
+    + [f"r[style-name='{name}'] => code" for name in (
+        "HTML Code", "HTML Typewriter", "HTML Keyboard", "HTML Sample", "Verbatim Char", "Inline Code")]
+    + ["r[style-name^='Code'] => code"])
+
 #: MarkItDown's converter class for each kind: called directly, so a damaged file fails with
 #: its reason instead of falling through to MarkItDown's plain-text reading of the bytes.
 _CONVERTERS = {"pdf": "PdfConverter", "docx": "DocxConverter", "pptx": "PptxConverter", "xlsx": "XlsxConverter",
@@ -233,7 +244,7 @@ def _run(raw: bytes, kind: str) -> str:
     converter = getattr(converters, _CONVERTERS[kind])()
     info = StreamInfo(extension="." + kind, charset="utf-8" if kind == "html" else None)
     try:
-        result = converter.convert(io.BytesIO(raw), info)
+        result = converter.convert(io.BytesIO(raw), info, **({"style_map": DOCX_CODE_STYLES} if kind == "docx" else {}))
     except (MemoryError, RecursionError):
         raise  # the box says what limit it met
     except Exception as exc:  # each converter raises its own (zipfile, KeyError, NotImplementedError...)

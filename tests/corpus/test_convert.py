@@ -13,7 +13,7 @@ from inspector.corpus import ConversionCache, to_markdown
 from inspector.corpus import convert as convert_module
 from inspector.corpus.listing import list_corpus
 from inspector.corpus.load import Reading, load_listing
-from tests.support.documents import unreadable_files
+from tests.support.documents import CODE_LINES, docx_with_code, unreadable_files
 from tests.support.files import reasons, write
 from tests.support.paths import ROOT, SAMPLE
 
@@ -101,6 +101,23 @@ def test_every_chunk_of_the_pdf_knows_its_pages(converted, spec):
 
     for chunk in split_document(document, spec, analysis).chunks:
         assert document.page_span(chunk.start, chunk.end) == expected_pages(document, chunk.start, chunk.end)
+
+
+@pytest.mark.parametrize(("paragraph_style", "character_style"), [
+    ("Code", "Code Char"), ("HTML Preformatted", "HTML Code"), ("Source Code", "Verbatim Char")])
+def test_a_word_listing_in_a_code_style_is_one_code_atom(tmp_path, paragraph_style, character_style):
+    write(tmp_path, "deploy.docx", docx_with_code(paragraph_style, character_style))
+    (document,) = load_corpus(tmp_path).documents
+    analysis = Workspace(load_corpus(tmp_path)).analysis(document)
+    (code,) = atom_texts(document, analysis, "code")
+    assert code == "```\n" + "\n".join(CODE_LINES) + "\n```", "one block, indentation and asterisks kept"
+    assert "Then call `rollback(a_b)` if the check fails." in document.text
+
+
+def test_a_word_paragraph_in_an_ordinary_style_is_not_code(tmp_path):
+    write(tmp_path, "deploy.docx", docx_with_code("Quote", "Emphasis"))
+    (document,) = load_corpus(tmp_path).documents
+    assert "```" not in document.text and "`rollback" not in document.text
 
 
 def test_files_that_cannot_become_text_are_listed_and_the_rest_loads(tmp_path):

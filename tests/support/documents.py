@@ -47,6 +47,31 @@ def docx_with_only_an_image() -> bytes:
     return out.getvalue()
 
 
+CODE_LINES = ("def deploy(env):", "    if env == '*prod*':", "        return limits[env] < 2")
+
+
+def docx_with_code(paragraph_style: str, character_style: str) -> bytes:
+    """A Word file whose listing is written in ``paragraph_style``, one paragraph per line, and
+    whose prose names a function in ``character_style``."""
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+
+    document = docx.Document()
+    document.add_heading("Deploying", 1)
+    document.add_paragraph("Run this before the release:")
+    for name, kind in ((paragraph_style, WD_STYLE_TYPE.PARAGRAPH), (character_style, WD_STYLE_TYPE.CHARACTER)):
+        if name not in [s.name for s in document.styles]:
+            document.styles.add_style(name, kind)
+    for line in CODE_LINES:
+        document.add_paragraph(line, style=paragraph_style)
+    said = document.add_paragraph("Then call ")
+    said.add_run("rollback(a_b)", style=character_style)
+    said.add_run(" if the check fails.")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
 def pptx_with_only_an_image() -> bytes:
     from pptx import Presentation
     from pptx.util import Inches
