@@ -84,7 +84,8 @@ class Shown:
         return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
                 f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">'
                 f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-                f'<title>{escape(self.document.title or "Chunk Inspector")}</title></head>'
+                f'<title>{escape(self.document.title or "Chunk Inspector")}</title>'
+                f'<style>body{{margin:0;padding:16px 24px;background:#fff}}</style></head>'
                 f'<body>{self.fragment()}</body></html>')
 
     def save(self, path: str | Path) -> Path:

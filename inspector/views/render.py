@@ -51,6 +51,13 @@ text-decoration:underline wavy #d93025 1px;text-decoration-skip-ink:none;text-un
 .ci-overlay .ci-label{display:inline-block;margin:0 4px 0 1px;padding:0 5px;border-radius:3px;\
 background:#334155;color:#fff;font:600 10.5px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;\
 vertical-align:1px;white-space:nowrap;user-select:none;text-decoration:none;unicode-bidi:isolate}
+.ci-overlay .ci-label.ci-aside{float:right;clear:right;margin:3px 0 0 8px;vertical-align:0}
+.ci-overlay .ci-bound{display:inline-block;width:0;height:1.3em;margin-right:-2px;border-left:2px solid #334155;\
+vertical-align:-4px;position:relative;z-index:1}
+.ci-shown{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;font-size:14px}
+.ci-shown .ci-summary{margin:0 0 8px;font-size:15px;font-weight:600}
+.ci-shown .ci-problems{margin:0 0 10px;padding:6px 10px 6px 28px;border-radius:4px;background:#fff4d6;\
+color:#6b5200;font-size:13px}
 .ci-overlay .ci-notice{margin:6px 0 0;padding:6px 10px;border-radius:4px;background:#fff4d6;color:#6b5200;\
 font-size:12px}
 .ci-lanes{display:grid;gap:14px;align-items:start}
@@ -118,14 +125,27 @@ def _cut_title(cut: CutAtom) -> str:
     return f"{what} outside every chunk"
 
 
+def _laid_out(analysis: Analysis | None) -> list[Span]:
+    """Where columns carry meaning (code blocks, tables: ASCII diagrams, aligned output): a chunk
+    label starting inside one goes to the margin instead of pushing its line to the right."""
+    if analysis is None:
+        return []
+    return sorted((a, b) for kind in ("code", "table") for a, b in analysis.atoms.get(kind, ()))
+
+
 def _overlay_body(text: str, chunks: Sequence[Chunk], cuts: list[CutAtom], sizes: Sequence[int] | None,
-                  unit: str, lane: str, window: Span | None, document: Document | None = None) -> str:
+                  unit: str, lane: str, window: Span | None, document: Document | None = None,
+                  laid_out: Sequence[Span] = ()) -> str:
     """Legend, text block and notice of one overlay, without the style block."""
     spans = [(c.start, c.end) for c in chunks]
     _check_spans(len(text), spans, sizes)
     window = _checked_window(window, len(text))
     pages = [document.page_span(a, b) for a, b in spans] if document is not None and document.pages else None
     labels = _labels(spans, sizes, _unit_word(unit) if sizes is not None else "chars", pages)
+    for i, (a, _) in enumerate(spans):
+        if any(start < a < end for start, end in laid_out):
+            labels[i] = ('<span class="ci-bound" data-label=""></span>'
+                         + labels[i].replace('class="ci-label"', 'class="ci-label ci-aside"', 1))
     block, has_gap = _text_block(text, spans, cuts, labels, lane, window)
     return (f'<div class="ci-legend" data-label="">{_legend(spans, cuts, has_gap)}</div>'
             f'<div class="ci-text">{block}</div>{_notice(spans, window, len(text))}')
@@ -256,7 +276,7 @@ def overlay_html(document: Document | str, chunks: Sequence[Chunk], analysis: An
     _check_lane(lane)
     cuts = overlay_cuts(analysis, chunks)
     body = _overlay_body(_text_of(document), chunks, cuts, sizes, unit, lane, window,
-                         document if isinstance(document, Document) else None)
+                         document if isinstance(document, Document) else None, _laid_out(analysis))
     return (f'<div class="ci-overlay" data-lane="{lane}">{style_html() if style else ""}{body}</div>')
 
 
@@ -316,12 +336,13 @@ def lanes_html(document: Document | str, analysis: Analysis | None,
     Lanes get the ids ``a``, ``b``, ``c``... in order, so their anchors never collide.
     """
     text = _text_of(document)
+    laid_out = _laid_out(analysis)
     columns = []
     for position, (label, chunks, sizes) in enumerate(lanes):
         lane = chr(ord("a") + position) if position < 26 else f"l{position + 1}"
         cuts = overlay_cuts(analysis, chunks)
         body = _overlay_body(text, chunks, cuts, sizes, unit, lane, window,
-                             document if isinstance(document, Document) else None)
+                             document if isinstance(document, Document) else None, laid_out)
         columns.append(f'<div class="ci-lane"><h4 class="ci-lane-title" data-label="">{escape(label)}</h4>'
                        f'<div class="ci-overlay" data-lane="{lane}">{body}</div></div>')
     grid = f"grid-template-columns:repeat({max(1, len(columns))},minmax(0,1fr))"

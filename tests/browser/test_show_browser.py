@@ -43,3 +43,43 @@ def test_the_notebook_output_draws_red_cuts_and_runs_nothing(page, tmp_path):
     page.goto(path.as_uri())
     _checked(page)
     assert page.evaluate("window.cell") == "drawn"  # the cell's own script ran: scripts were not off
+
+
+DIAGRAM = ("# Flow\n\nThe gateway sends each request through three stages before the worker sees it.\n\n"
+           "```\n+---------+      +---------+      +---------+\n| gateway | ---> |  queue  | ---> | worker  |\n"
+           "+---------+      +---------+      +---------+\n     |                                 ^\n"
+           "     +------------ retry --------------+\n```\n\nEach stage keeps 30 days of logs.\n")
+
+
+def test_chunk_labels_inside_a_diagram_move_no_column_and_the_summary_is_styled(page, tmp_path):
+    shown = inspector.show("fixed:120", DIAGRAM)
+    starts = [c.start for c in shown.chunks]
+    fence = DIAGRAM.index("```")
+    assert any(fence < s < DIAGRAM.rindex("```") for s in starts), "a chunk starts inside the diagram"
+    page.set_viewport_size({"width": 1000, "height": 800})
+    page.goto(shown.save(tmp_path / "diagram.html").as_uri())
+    # Where each diagram line's last "+" or "|" is drawn: the same column on every box line.
+    rights = page.evaluate("""() => {
+      const text = document.querySelector('.ci-text');
+      const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+        n.parentElement.closest('[data-label]') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+      const xs = {};
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.data.length; i++) {
+          if (node.data[i] !== '+' && node.data[i] !== '|') continue;
+          const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+          const box = range.getBoundingClientRect();
+          const line = Math.round(box.top);
+          xs[line] = Math.max(xs[line] || 0, Math.round(box.right));
+        }
+      }
+      return Object.keys(xs).sort((a, b) => a - b).map(k => xs[k]);
+    }""")
+    assert len(rights) >= 3 and len(set(rights[:3])) == 1, rights  # the three box lines end in one column
+    labels = page.locator(".ci-label.ci-aside")
+    assert labels.count() >= 1
+    assert page.locator(".ci-bound").count() == labels.count(), "each moved label leaves a mark at its start"
+    summary = page.locator(".ci-summary")
+    assert "sans" in summary.evaluate("e => getComputedStyle(e).fontFamily") or \
+        "system-ui" in summary.evaluate("e => getComputedStyle(e).fontFamily")
+    assert summary.evaluate("e => getComputedStyle(e).fontWeight") == "600"

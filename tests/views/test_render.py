@@ -355,6 +355,21 @@ def test_labels_use_given_sizes_and_unit():
     assert [label for _, label in parsed.labels] == ["#1 · 11 chars", "#2 · 11 chars"]
 
 
+def test_a_label_starting_inside_a_code_block_or_table_goes_to_the_margin_and_marks_its_start():
+    text = "Intro line.\n\n```\n+---+   +---+\n| a |-->| b |\n+---+   +---+\n```\n\n| x | y |\n|---|---|\n| 1 | 2 |\n"
+    analysis = analyze(text, "markdown")
+    in_code = text.index("| a |") + 4
+    in_table = text.index("| 1 |")
+    chunks = chunks_from([(0, in_code), (in_code, in_table), (in_table, len(text))])
+    html = overlay_html(text, chunks, analysis)
+    labels = re.findall(r'<span class="(ci-label[^"]*)" data-label="">#(\d)', html)
+    assert labels == [("ci-label", "1"), ("ci-label ci-aside", "2"), ("ci-label ci-aside", "3")]
+    assert html.count('class="ci-bound"') == 2
+    assert html.index('class="ci-bound"') < html.index('class="ci-label ci-aside"'), "the mark sits where the chunk starts"
+    assert assert_safe(html).labels[0] == (0, "#1 · " + f"{in_code} chars")
+    assert 'class="ci-label ci-aside"' not in overlay_html(text, chunks, None), "no atoms known: every label inline"
+
+
 def test_bad_arguments_raise_clear_errors():
     text = "abc"
     with pytest.raises(ValueError, match="outside the text"):
