@@ -5,6 +5,7 @@ import streamlit as st
 from app_pages.parts import shared
 from app_pages.parts.asking import QUESTION, answers, question_box
 from app_pages.parts.snippets import snippet_expander
+from app_pages.parts.state import OPENED_ON_DAMAGE
 from app_pages.parts.window import pick_window
 from inspector import ATOM_KINDS
 from inspector.errors import ChunkSetError, SpecError
@@ -18,6 +19,7 @@ from inspector.views import (
     lane_changes,
     lanes_html,
     overlay_html,
+    scroll_to_html,
     strip_html,
     style_html,
 )
@@ -98,7 +100,10 @@ if lane_b is not None:
                                                                            "document's length.")
     cols[3].metric("Oversized chunks · b", len(view_b.result.oversized), help="b's chunks over its budget.")
 starts = [c.start for c in chunks] + ([c.start for c in view_b.result.chunks] if view_b else [])
-window = pick_window("doc", len(doc.text), starts, view.cuts)
+# A first look opens where the splitter cuts most, scrolled to its first cut (once: the reader
+# scrolls on from there).
+first_cut = view.cuts[0] if view.cuts and st.session_state.pop(OPENED_ON_DAMAGE, None) == doc.id else None
+window = pick_window("doc", len(doc.text), starts, view.cuts, open_at=first_cut)
 st.html(style_html())  # once; the fragments below leave theirs out
 if view.cuts:
     shown = [c for c in view.cuts if window is None or window[0] <= c.start < window[1]]
@@ -134,6 +139,9 @@ if view_b is not None:
 else:
     text_column.html(overlay_html(doc, chunks, view.analysis, sizes=list(view.sizes), unit=state.unit,
                                   lane="a", window=window, style=False))
+
+if first_cut is not None:
+    st.html(scroll_to_html("ci-a-cut-0"), unsafe_allow_javascript=True)
 
 with st.expander("What the embedder receives, chunk by chunk"):
     if chunks:

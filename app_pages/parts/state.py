@@ -29,6 +29,9 @@ from inspector.views import (
 )
 
 STATE = "app_state"
+#: The document a first look opened on (where the splitter cuts most), until the Document page
+#: has scrolled it to its first cut.
+OPENED_ON_DAMAGE = "_opened_on_damage"
 #: Where the Orphan Test round held on its page is kept (a ``HeldRound``), and that page's address.
 HELD, ORPHAN_PAGE = "_orphan_held", "orphan-test"
 

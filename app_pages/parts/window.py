@@ -19,12 +19,15 @@ def _jump(key: str, parts: list[Span], cuts) -> None:
         st.session_state[f"{key}_part"] = cut_window(cuts[int(number) - 1], parts) + 1
 
 
-def pick_window(key: str, length: int, starts: list[int], cuts) -> Span | None:
-    """The stretch of the text to draw (None: all of it), with the widgets choosing it."""
+def pick_window(key: str, length: int, starts: list[int], cuts, *, open_at=None) -> Span | None:
+    """The stretch of the text to draw (None: all of it), with the widgets choosing it; with
+    ``open_at`` (a cut atom), the part holding it."""
     parts = windows(length, starts)
     if len(parts) == 1:
         return None
     part_key = f"{key}_part"
+    if open_at is not None:
+        st.session_state[part_key] = cut_window(open_at, parts) + 1
     if not 1 <= st.session_state.get(part_key, 1) <= len(parts):
         st.session_state[part_key] = 1  # another document or splitter: fewer parts
     left, right = st.columns([2, 1])

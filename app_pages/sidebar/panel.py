@@ -18,7 +18,7 @@ import streamlit as st
 from app_pages.parts.access import access_widgets, allowance_widgets, audit_widgets
 from app_pages.parts.chunk_sets import chunk_sets, spec_title
 from app_pages.parts.context import Context, session_id
-from app_pages.parts.state import STATE, publish, seed_widgets, start_session, state, touched, update
+from app_pages.parts.state import OPENED_ON_DAMAGE, STATE, publish, seed_widgets, start_session, state, touched, update
 from app_pages.sidebar.corpus import corpus_widgets, held_corpus
 from app_pages.sidebar.index import follow_link, index_widgets
 from app_pages.sidebar.splitter import held_splitter, splitter_widgets
@@ -121,6 +121,8 @@ def _document_widgets(ctx: Context) -> None:
         wanted = ""
     if not wanted and (stale or "doc" not in st.session_state):  # open where the splitter does most damage
         wanted = _worst_document(ctx) or ""
+        if wanted:
+            st.session_state[OPENED_ON_DAMAGE] = wanted
     if st.session_state.get("doc") not in matches:
         st.session_state["doc"] = wanted if wanted in matches else matches[0]
     titles = {d.id: d.title for d in documents}

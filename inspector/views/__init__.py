@@ -28,7 +28,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "menu": ["chunk_set_of", "chunk_set_title", "menu_choice", "menu_label", "menu_value"],
     "costs": ["COST_COLUMNS", "cost_frame", "prices_for"],
     "readiness": ["cuts_problem"],
-    "first_look": ["Damage", "LaneChanges", "damage", "lane_changes"],
+    "first_look": ["Damage", "LaneChanges", "damage", "lane_changes", "scroll_to_html"],
     "frames": ["TABLE_A", "TABLE_B", "article_specs", "compare_frame", "compare_suggestions", "doc_view",
                "document_parts", "probe_verdict", "size_summary", "sizes_frame", "survival_verdict", "sweep_frame",
                "uploads_corpus"],

@@ -9,6 +9,7 @@ one cuts and the other keeps whole are listed each way.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..measure.survival import cut_atoms
@@ -68,3 +69,21 @@ def lane_changes(cuts_a, cuts_b) -> LaneChanges:
     in_b = {(c.kind, c.start, c.end) for c in cuts_b}
     return LaneChanges(tuple(c for c in cuts_a if (c.kind, c.start, c.end) not in in_b),
                        tuple(c for c in cuts_b if (c.kind, c.start, c.end) not in in_a))
+
+
+_ANCHOR = re.compile(r"^ci-[A-Za-z0-9_-]{1,40}-cut-[0-9]{1,9}$")
+
+
+def scroll_to_html(anchor: str) -> str:
+    """A script that scrolls the overlay holding ``anchor`` (an id such as ``ci-a-cut-0``) so the
+    mark sits in the top third of its text box, then the page only as far as it must to show it.
+    It waits for the overlay to be drawn (up to 5 s) and does nothing when the mark is absent."""
+    if not _ANCHOR.match(anchor):
+        raise ValueError(f"{anchor!r} is not an overlay anchor (ci-LANE-cut-N)")
+    return ("<script>(() => { const begun = Date.now(); const go = () => {"
+            f"const mark = document.getElementById('{anchor}');"
+            "if (!mark) { if (Date.now() - begun < 5000) setTimeout(go, 50); return; }"
+            "const box = mark.closest('.ci-text');"
+            "if (box) box.scrollTop += mark.getBoundingClientRect().top - box.getBoundingClientRect().top"
+            " - box.clientHeight / 3;"
+            "mark.scrollIntoView({block: 'nearest'}); }; go(); })();</script>")

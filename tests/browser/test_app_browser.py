@@ -33,21 +33,24 @@ def expected_cuts(spec: str) -> str:
 
 
 
+def test_a_first_look_opens_scrolled_to_the_first_cut(page, app_url):
+    from playwright.sync_api import expect
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_app(page, app_url)
+    expect(main_title(page, "Document")).to_be_visible()
+    first = page.locator("#ci-a-cut-0")
+    expect(first).to_be_in_viewport()
+    box = page.locator(".ci-overlay .ci-text").first
+    offset = first.evaluate("m => m.getBoundingClientRect().top - m.closest('.ci-text').getBoundingClientRect().top")
+    height = box.evaluate("b => b.clientHeight")
+    assert 0 <= offset <= height / 2, (offset, height)  # in the upper half of the text box
+    assert box.evaluate("b => b.scrollTop") > 0, "the text box was scrolled to the cut"
+    shoot(page, "document-first-look")
+    page.get_by_test_id("stSidebar").get_by_label("Budget", exact=True).fill("700")
+    page.get_by_test_id("stSidebar").get_by_label("Budget", exact=True).press("Enter")
+    settle(page)
+    assert box.evaluate("b => b.scrollTop") == 0, "only the first look scrolls: a change shows the top"
 
 
 def test_switching_splitter_and_budget_changes_the_red_count(page, app_url):

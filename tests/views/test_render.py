@@ -365,7 +365,7 @@ def test_a_label_starting_inside_a_code_block_or_table_goes_to_the_margin_and_ma
     labels = re.findall(r'<span class="(ci-label[^"]*)" data-label="">#(\d)', html)
     assert labels == [("ci-label", "1"), ("ci-label ci-aside", "2"), ("ci-label ci-aside", "3")]
     assert html.count('class="ci-bound"') == 2
-    assert html.index('class="ci-bound"') < html.index('class="ci-label ci-aside"'), "the mark sits where the chunk starts"
+    assert html.index('class="ci-bound"') < html.index('class="ci-label ci-aside"'), "the mark comes first"
     assert assert_safe(html).labels[0] == (0, "#1 · " + f"{in_code} chars")
     assert 'class="ci-label ci-aside"' not in overlay_html(text, chunks, None), "no atoms known: every label inline"
 
