@@ -11,7 +11,14 @@ from app_pages.parts.retriever import ranking
 from app_pages.parts.state import keep
 from inspector.errors import ChunkSetError, QuestionsError, SpecError
 from inspector.measure import MAX_K, find_quote, question_problem
-from inspector.views import asked_cards_html, landing_line, style_html
+from inspector.views import (
+    answer_document,
+    answer_document_said,
+    asked_cards_html,
+    asked_on_document_html,
+    landing_line,
+    style_html,
+)
 from inspector.views import markdown_escape as md
 
 #: The link's keys this part owns.
@@ -90,4 +97,11 @@ def answers(ctx, lanes: list[tuple[str, object]], question: str, quote_text: str
             getattr(st, alert)(md(sentence))
             if not asked.chunks:
                 st.caption("No chunk holds a word of the question.")
-            st.html(asked_cards_html(asked, documents, quote))
+                continue
+            on_document, cards = st.tabs(["On the document", "Chunk by chunk"])
+            with on_document:
+                doc_id = answer_document(asked, quote)
+                st.caption(md(answer_document_said(asked, quote)))
+                st.html(asked_on_document_html(asked, documents[doc_id], quote))
+            with cards:
+                st.html(asked_cards_html(asked, documents, quote))

@@ -76,7 +76,8 @@ _ANCHOR = re.compile(r"^ci-[A-Za-z0-9_-]{1,40}-cut-[0-9]{1,9}$")
 
 def scroll_to_html(anchor: str) -> str:
     """A script that scrolls the overlay holding ``anchor`` (an id such as ``ci-a-cut-0``) so the
-    mark sits in the top third of its text box, then the page only as far as it must to show it.
+    mark sits in the top third of its text box, then, when the mark is still out of sight, the page so
+    the text box starts at its top.
     It waits for the overlay to be drawn (up to 5 s) and does nothing when the mark is absent."""
     if not _ANCHOR.match(anchor):
         raise ValueError(f"{anchor!r} is not an overlay anchor (ci-LANE-cut-N)")
@@ -86,4 +87,6 @@ def scroll_to_html(anchor: str) -> str:
             "const box = mark.closest('.ci-text');"
             "if (box) box.scrollTop += mark.getBoundingClientRect().top - box.getBoundingClientRect().top"
             " - box.clientHeight / 3;"
-            "mark.scrollIntoView({block: 'nearest'}); }; go(); })();</script>")
+            "const seen = mark.getBoundingClientRect();"
+            "if (seen.top < 0 || seen.bottom > window.innerHeight) (box || mark).scrollIntoView({block: 'start'});"
+            " }; go(); })();</script>")

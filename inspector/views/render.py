@@ -64,6 +64,7 @@ font-size:12px}
 .ci-lanes .ci-lane{min-width:0}
 .ci-lanes .ci-lane-title{margin:0 0 4px;font-size:14px;font-weight:600}
 .ci-cuts{margin:0;padding-left:2.2em;font-size:13px}
+.ci-cutlist{max-height:45vh;overflow:auto}
 .ci-cuts li{margin:2px 0}
 .ci-cuts a{color:#b3261e;font-weight:600;text-decoration:none}
 .ci-cuts a:hover{text-decoration:underline}
@@ -84,6 +85,11 @@ background:#fafbfc}
 .ci-strip .ci-strip-bound{position:absolute;left:0;right:0;height:1px;background:#8a94a3}
 .ci-strip .ci-strip-cut{position:absolute;left:-2px;right:-2px;height:4px;background:#c62828;border-radius:2px}
 .ci-card mark.ci-quote{background:#c8f0d2;color:inherit;box-shadow:inset 0 -2px 0 #2e8b57}
+.ci-overlay mark.ci-quote{background:transparent;color:#14532d;font-weight:600;box-shadow:inset 0 -3px 0 #2e8b57}
+.ci-overlay .ci-hit{background:#cddcf7}
+.ci-overlay .ci-hit-b{background:#e2cff5}
+.ci-overlay .ci-skip{display:block;margin:6px 0;color:#7b8594;font-style:italic;font-family:system-ui,sans-serif;\
+font-size:12px}
 """
 
 _LANE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")

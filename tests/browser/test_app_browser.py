@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
@@ -317,6 +318,28 @@ def test_the_fixes_page_measures_each_fix_and_says_why_the_context_step_is_left_
     assert_no_exception(page)
 
 
+def test_a_demo_opens_on_the_damage_with_both_splitters_measured_side_by_side(page, app_url):
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1400, "height": 1300})
+    open_app(page, app_url + "/?spec=fixed:300&vs=structured:800")
+    expect(main_title(page, "Document")).to_be_visible()
+    settle(page)
+    for tile in ("Chunks · b", "Cut atoms · b", "Duplication · b", "Oversized chunks · b"):
+        expect(page.get_by_test_id("stMetric").filter(has_text=re.compile("^" + re.escape(tile)))).to_be_visible()
+    fixed = page.get_by_text(re.compile(r"^Cut by a, whole in b \(\d+\)$"))
+    expect(fixed).to_be_visible()
+    assert int(re.search(r"\((\d+)\)", fixed.inner_text()).group(1)) > 0, "structured keeps whole what fixed cuts"
+    expect(page.get_by_text(re.compile(r"^Whole in a, cut by b \(\d+\)$"))).to_be_visible()
+    expect(page.locator(".ci-strip .ci-strip-lane")).to_have_count(2)
+    expect(page.locator(".ci-lanes .ci-lane")).to_have_count(2)
+    expect(page.locator("#ci-a-cut-0")).to_be_in_viewport()
+    page.set_viewport_size({"width": 1400, "height": 1800})
+    main_title(page, "Document").scroll_into_view_if_needed()  # the shot: tiles, lists, strip and lanes
+    shoot(page, "document-side-by-side")
+    assert_no_exception(page)
+
+
 def test_ask_shows_the_row_one_splitter_cuts_and_the_other_keeps_whole(page, app_url):
     from playwright.sync_api import expect
 
@@ -327,8 +350,14 @@ def test_ask_shows_the_row_one_splitter_cuts_and_the_other_keeps_whole(page, app
     settle(page)
     expect(page.get_by_text("The quote is whole in chunk 1.")).to_be_visible()
     expect(page.get_by_text("The quote is cut: chunk 1 holds only part of it.")).to_be_visible()
+    drawn = page.locator(".ci-overlay mark.ci-quote")  # first: each answer on its document
+    expect(drawn.first).to_be_visible()
+    assert page.locator(".ci-overlay .ci-hit").count() >= 2 and page.locator(".ci-overlay .ci-label").count() >= 2
+    shoot(page, "page-ask")
+    for tab in page.get_by_role("tab", name="Chunk by chunk").all():
+        tab.click()
     marks = page.locator(".ci-card mark.ci-quote")
     expect(marks.first).to_be_visible()
     assert marks.count() >= 2, "the row marked where each splitter's chunks hold it"
-    shoot(page, "page-ask")
+    shoot(page, "page-ask-cards")
     assert_no_exception(page)
