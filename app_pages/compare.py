@@ -35,9 +35,9 @@ from inspector.views import (
     cuts_problem,
     index_of,
     interval_notes,
-    probe_figure,
+    probe_chart,
     probe_verdict,
-    survival_figure,
+    survival_chart,
     survival_verdict,
     with_intervals,
 )
@@ -64,16 +64,6 @@ def _compare_row(fingerprint: str, mode: str, spec: str, fits: int, retriever: s
 @st.cache_data(max_entries=64, show_spinner=False)
 def _cost_row(fingerprint: str, mode: str, spec: str, retriever: str, language: str, _ctx):
     return offload.run(_ctx, "cost", str(shared.engine_spec(spec)), retriever, language)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def _survival_figure(frame: pd.DataFrame):
-    return survival_figure(frame)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def _probe_figure(frame: pd.DataFrame):
-    return probe_figure(frame)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -206,7 +196,7 @@ if survival_said:
     st.info(md(survival_said), icon=":material/balance:")
 st.download_button("Download table a (CSV)", frame_csv(table_a), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
-st.plotly_chart(_survival_figure(frame), key="survival_chart")
+st.altair_chart(survival_chart(frame), key="survival_chart")
 if st.toggle("Index-time cost", key="compare_cost",
              help="What building each index costs: seconds to split, what the splitter and the retriever embed, "
                   "context-line prompts, and dollars at this server's prices."):
@@ -239,6 +229,6 @@ if verdict:
     st.info(md(verdict), icon=":material/balance:")
 st.download_button("Download table b (CSV)", frame_csv(table_b), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")
-st.plotly_chart(_probe_figure(frame), key="probe_chart")
+st.altair_chart(probe_chart(frame), key="probe_chart")
 
 snippet_expander(ctx, shared.state())

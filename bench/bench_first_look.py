@@ -25,6 +25,8 @@ from common import SAMPLE, record, serve, start_app, stop_app, verdict
 TARGETS = {"semantic_document_s": 5.0, "compare_over_bare_s": 0.3, "charts_after_run_s": 0.5}
 TABS = 3
 SETTLED = "[data-testid=stApp][data-test-script-state=notRunning]"
+#: A drawn Vega-Lite chart (Compare's two).
+CHART = "[data-testid=stVegaLiteChart] svg.marks"
 
 
 def bare_server(folder: Path) -> tuple[subprocess.Popen, str]:
@@ -45,8 +47,7 @@ def opened(browser, url: str, title: str, charts: int = 0) -> tuple[float, float
         ended = time.perf_counter() - start
         drawn = ended
         if charts:
-            page.wait_for_function(f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {charts}",
-                                   timeout=300_000)
+            page.wait_for_function(f"document.querySelectorAll('{CHART}').length >= {charts}", timeout=300_000)
             drawn = time.perf_counter() - start
         return ended, drawn
     finally:

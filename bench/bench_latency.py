@@ -84,7 +84,7 @@ _CHARTS = """() => {
   window.__charts = new Promise(resolve => {
     let started = null;
     document.addEventListener('pointerdown', () => { started = performance.now(); }, {capture: true, once: true});
-    const drawn = () => document.querySelectorAll('.js-plotly-plot .main-svg').length >= 2;
+    const drawn = () => document.querySelectorAll('[data-testid=stVegaLiteChart] svg.marks').length >= 2;
     const watch = new MutationObserver(() => {
       if (started !== null && drawn()) { watch.disconnect(); resolve(performance.now() - started); }
     });

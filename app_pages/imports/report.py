@@ -19,9 +19,9 @@ from inspector.views import (
     lanes_html,
     overlay_cuts,
     overlay_html,
-    probe_figure,
+    probe_chart,
     problem_rows,
-    survival_figure,
+    survival_chart,
 )
 from inspector.views import markdown_escape as md
 
@@ -131,9 +131,9 @@ def show_measures(ctx, state, result, digest: str, default_doc: str | None, retr
     data_table(frame, column_config=config, key="import_measures")
     charts = st.columns(2)
     with charts[0]:
-        st.plotly_chart(survival_figure(frame.rename(columns={"chunks from": "splitter"})), key="import_survival")
+        st.altair_chart(survival_chart(frame.rename(columns={"chunks from": "splitter"})), key="import_survival")
     with charts[1]:
-        st.plotly_chart(probe_figure(frame.rename(columns={"chunks from": "splitter"})), key="import_probe")
+        st.altair_chart(probe_chart(frame.rename(columns={"chunks from": "splitter"})), key="import_probe")
 
 
 def show_document(ctx, state, result, text_gaps: list[dict]) -> None:

@@ -2,7 +2,8 @@
 
 ``state`` is the app's settings and their URL form, ``launch`` what the app was started on
 and may read, ``menu`` how the splitter menu names its choices; ``frames`` the tables,
-``figures`` the charts, ``render`` the overlay HTML (every byte of document text escaped),
+``figures`` the plotly charts, ``charts`` Compare's Vega-Lite ones, ``render`` the overlay HTML
+(every byte of document text escaped),
 ``intervals`` a rate's interval and count as tables show them,
 ``imports`` what the Import page shows, ``asking`` the Ask page's answer drawn,
 ``fixes`` the Fixes page's table and context step, ``first_look`` the document a first look opens on,
@@ -33,8 +34,9 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
                "document_parts", "probe_verdict", "size_summary", "sizes_frame", "survival_verdict", "sweep_frame",
                "uploads_corpus"],
     "intervals": ["bound_columns", "bound_values", "interval_notes", "interval_text", "is_bound", "with_intervals"],
-    "figures": ["golden_outcome_figure", "orphan_trend_figure", "probe_figure", "size_histogram", "survival_figure",
-                "sweep_context_figure", "sweep_survival_figure"],
+    "figures": ["golden_outcome_figure", "orphan_trend_figure", "size_histogram", "sweep_context_figure",
+                "sweep_survival_figure"],
+    "charts": ["probe_chart", "survival_chart"],
     "asking": ["LANDING_ALERTS", "answer_document", "answer_document_said", "asked_cards_html",
                "asked_on_document_html", "landing_line"],
     "render": ["chunk_card_html", "cut_list_html", "lanes_html", "overlay_cuts", "overlay_html", "strip_html",

@@ -1,7 +1,7 @@
 """The plotly figures the app's pages chart, built without Streamlit from the frames of
-``frames`` and ``imports``: survival and probe outcomes per splitter, the budget sweep, chunk
-sizes against the embedder's cap, golden questions by outcome (the Import page) and the Orphan
-Test's orphan rate across rounds. Pages only lay these out.
+``frames`` and ``imports``: the budget sweep, chunk sizes against the embedder's cap, golden
+questions by outcome (the Import page) and the Orphan Test's orphan rate across rounds (Compare's
+two charts are Vega-Lite: ``charts``). Pages only lay these out.
 """
 
 from __future__ import annotations
@@ -85,32 +85,6 @@ def _interval_hover(frame: pd.DataFrame, column: str) -> tuple[list | None, str]
         return None, ""
     return frame[[f"{column} low", f"{column} high"]].astype(float).values.tolist(), \
         " [%{customdata[0]:.1%}, %{customdata[1]:.1%}]"
-
-
-def survival_figure(frame: pd.DataFrame) -> go.Figure:
-    """Grouped bars: share of atoms kept whole, per kind, per splitter, each with its 95%
-    interval (documents resampled) as an error bar."""
-    fig = go.Figure()
-    for kind in ATOM_KINDS:
-        data, bounds = _interval_hover(frame, kind)
-        fig.add_bar(name=ATOM_LABELS[kind] + "s", x=frame["splitter"], y=frame[kind], marker_color=ATOM_COLOURS[kind],
-                    error_y=_error_bars(frame, kind), customdata=data,
-                    hovertemplate="%{x}: %{y:.1%}" + bounds + "<extra>" + ATOM_LABELS[kind] + "s</extra>")
-    fig.update_layout(barmode="group")
-    return _layout(fig, "Atoms kept whole (table a)", "survival", percent=True)
-
-
-def probe_figure(frame: pd.DataFrame) -> go.Figure:
-    """Stacked bars per splitter: answered in the top 5, cut, missed by ranking; answer@5 (the
-    bottom of each stack) with its 95% interval as an error bar."""
-    fig = go.Figure()
-    for column, colour in OUTCOME_COLOURS.items():
-        data, bounds = _interval_hover(frame, column)
-        fig.add_bar(name=column, x=frame["splitter"], y=frame[column], marker_color=colour,
-                    error_y=_error_bars(frame, column) if column == "answer@5" else None, customdata=data,
-                    hovertemplate="%{x}: %{y:.1%}" + bounds + "<extra>" + column + "</extra>")
-    fig.update_layout(barmode="stack")
-    return _layout(fig, "Lexical probe: where the evidence ends up (table b)", "share of queries", percent=True)
 
 
 def sweep_survival_figure(frame: pd.DataFrame) -> go.Figure:

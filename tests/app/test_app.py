@@ -12,6 +12,7 @@ from tests.support.app import (
     TITLES,
     app,
     assert_clean,
+    charts,
     errors,
 )
 
@@ -23,7 +24,7 @@ def test_every_page_opens_cleanly_and_keeps_the_url(page):
     assert_clean(at)
     assert not errors(at) and not at.warning
     assert at.title[0].value == TITLES[page]
-    assert len(at.get("plotly_chart")) == CHARTS[page]
+    assert len(charts(at)) == CHARTS[page]
     assert at.query_params["spec"] == "fixed:800/120"
     json.dumps(at.query_params)  # plain strings and lists only
     for table in at.dataframe:  # wider than the page, a table scrolls with its rows still named

@@ -124,7 +124,8 @@ def test_an_orphan_round_drawn_from_a_dense_probe_keeps_its_retriever_in_the_lin
     colleague.run()
     colleague.switch_page("app_pages/orphan_test.py").run()
     assert_clean(colleague)
-    assert colleague.selectbox(key="retriever").value == "hybrid"
+    held = " ".join(m.value for m in colleague.sidebar.markdown)  # opened from its link: its settings fixed
+    assert "hybrid, top 5" in held and "retriever" not in [s.key for s in colleague.selectbox]
     assert colleague.query_params["round"] == expected.id
 
 

@@ -13,6 +13,7 @@ from tests.support.app import (
     TITLES,
     app,
     assert_clean,
+    charts,
     drawing,
     errors,
     expected_cuts,
@@ -94,7 +95,7 @@ def test_bad_splitter_settings_show_an_error_on_every_page(page, setting):
     assert_clean(at)
     assert any(reason in e for e in errors(at)), errors(at)
     assert at.title[0].value == TITLES[page]
-    assert not at.dataframe and not at.get("plotly_chart")  # nothing drawn from settings that cannot run
+    assert not at.dataframe and not charts(at)  # nothing drawn from settings that cannot run
 
 
 def test_tokenizer_upload_that_is_not_a_tokenizer_is_refused():
@@ -278,7 +279,7 @@ def test_an_llm_chunker_reads_its_kept_cuts_and_says_how_to_write_missing_ones(i
     assert at.selectbox(key="kind").value == "llm" and at.text_input(key="option_model").value == "tiny"
     assert at.number_input(key="overlap").disabled and at.checkbox(key="option_atoms").value is True
     assert any(f"chunk-inspector context CORPUS --spec '{link}'" in e for e in errors(at)), errors(at)
-    assert not at.get("plotly_chart"), "nothing drawn without the cuts"
+    assert not charts(at), "nothing drawn without the cuts"
     spec, store = SplitterSpec.parse(link), SplitAnswers(isolated_app)
     for document in load_corpus(SAMPLE_CORPUS).documents:
         run = document_run(document, spec, analyze(document.text), get_length("chars"), {},

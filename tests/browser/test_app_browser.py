@@ -116,15 +116,16 @@ def test_the_compare_page_draws_each_rates_interval_and_says_which_rows_tie(page
     expect(main_title(page, "Compare splitters")).to_be_visible()
     verdict = page.get_by_test_id("stAlertContentInfo").filter(has_text="on answer@5")
     expect(verdict).to_contain_text("tied within noise")
-    charts = page.locator("[data-testid=stPlotlyChart]")
+    charts = page.locator("[data-testid=stVegaLiteChart]")
     expect(charts.nth(1)).to_be_visible()
     settle(page)
-    # Plotly draws an error bar as a path in a g.errorbar group: five atom kinds a splitter, and
-    # answer@5's on the probe's stacks.
-    survival_bars = charts.nth(0).locator("g.errorbar path")
-    probe_bars = charts.nth(1).locator("g.errorbar path")
+    # Vega draws each error bar as a line in a rule mark's group: five atom kinds a splitter, and
+    # answer@5's on the probe's stacks; the bars are paths in a rect mark's group.
+    survival_bars = charts.nth(0).locator("g.mark-rule.role-mark line")
+    probe_bars = charts.nth(1).locator("g.mark-rule.role-mark line")
     expect(survival_bars.first).to_be_attached()
     assert survival_bars.count() >= 5 * 7 and probe_bars.count() >= 7
+    assert charts.nth(0).locator("g.mark-rect.role-mark path").count() == 5 * 7
     charts.nth(0).scroll_into_view_if_needed()
     shoot(page, "compare-error-bars")
     assert_no_exception(page)

@@ -32,6 +32,11 @@ def app(params: dict | None = None) -> AppTest:
     return at.run()
 
 
+def charts(at: AppTest) -> list:
+    """Every chart the run drew: plotly's and Vega-Lite's (Compare's)."""
+    return [*at.get("plotly_chart"), *at.get("vega_lite_chart")]
+
+
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
