@@ -1,9 +1,11 @@
 """The field's table: a golden section laid out as Chroma's chunking evaluation prints its results
-(chunker, size, overlap, then span recall, precision, precision-Ω and IoU of the top five chunks),
-for the configurations its debate compares.
+(chunker, size, overlap, then span recall, precision, precision-Ω and IoU of the top five chunks,
+each "mean ± standard deviation over questions"), for the configurations its debate compares.
 
-Chroma prints each mean with its standard deviation over questions; here each mean has its 95%
-interval (a bootstrap over the questions), which says how far the mean itself may be off.
+Its precision-Ω is Chroma's (a chunk that only touches the evidence reaches it); the project's
+own, stricter precision-Ω follows in the last column. Below each row, the 95% interval of each
+mean (a bootstrap over the questions): the ± of Chroma's tables is how far questions differ,
+not how far the mean may be off.
 """
 
 from __future__ import annotations
@@ -26,25 +28,39 @@ def field_rows(section: dict) -> list[dict]:
     for row in section["rows"]:
         spec = parse_spec(row["spec"])
         scores = row["span_scores"][CUT]
+        spread = scores.get("std", {})
+        omega_spread = row.get("precision_omega_std", {})
         rows.append({"chunker": spec.kind + spec.options.flags(), "size": spec.budget,
                      "unit": "tokens" if spec.in_tokens else "characters", "overlap": spec.overlap,
                      "recall": scores["recall"], "precision": scores["precision"],
                      "precision_omega": row["precision_omega"], "iou": scores["iou"],
+                     "precision_omega_chroma": row.get("precision_omega_chroma", 0.0),
+                     "std": {**spread, "precision_omega": omega_spread.get("precision_omega", 0.0),
+                             "precision_omega_chroma": omega_spread.get("precision_omega_chroma", 0.0)},
                      "intervals": scores["intervals"]})
     return rows
 
 
 def format_field(section: dict) -> list[str]:
-    """The field's table as text, every figure a percentage with its interval below."""
+    """The field's table as text, as Chroma prints it: each figure a percentage ± the standard
+    deviation over questions, precision-Ω by Chroma's rule then by the project's; each mean's
+    95% interval below it."""
     lines = [f"{section['name']}: {section['questions']} questions, the {CUT} chunks ranked by {section['retriever']}",
-             f"{'chunker':14s}{'size':>6s}{'overlap':>8s}{'recall':>13s}{'precision':>13s}{'precision-Ω':>13s}"
-             f"{'IoU':>13s}"]
+             f"{'chunker':14s}{'size':>6s}{'overlap':>8s}{'recall':>14s}{'precision':>14s}{'precision-Ω':>14s}"
+             f"{'IoU':>14s}{'Ω (strict)':>14s}"]
     for row in field_rows(section):
-        lines.append(f"{row['chunker']:14s}{row['size']:6d}{row['overlap']:8d}{100 * row['recall']:13.1f}"
-                     f"{100 * row['precision']:13.2f}{100 * row['precision_omega']:13.2f}{100 * row['iou']:13.2f}")
+        std = row["std"]
+        cells = [(row["recall"], std.get("recall", 0.0)), (row["precision"], std.get("precision", 0.0)),
+                 (row["precision_omega_chroma"], std["precision_omega_chroma"]), (row["iou"], std.get("iou", 0.0)),
+                 (row["precision_omega"], std["precision_omega"])]
+        lines.append(f"{row['chunker']:14s}{row['size']:6d}{row['overlap']:8d}"
+                     + "".join(f"{f'{100 * mean:.1f} ± {100 * spread:.1f}':>14s}" for mean, spread in cells))
         bounds = row["intervals"]
-        lines.append(f"{'':28s}{_bounds(bounds['recall'], 1):>13s}{_bounds(bounds['precision'], 2):>13s}"
-                     f"{'':13s}{_bounds(bounds['iou'], 2):>13s}")
+        lines.append(f"{'':28s}{_bounds(bounds['recall'], 1):>14s}{_bounds(bounds['precision'], 1):>14s}"
+                     f"{'':14s}{_bounds(bounds['iou'], 1):>14s}")
+    lines.append("precision-Ω as Chroma's code computes it (a chunk that only touches the evidence counts); "
+                 "Ω (strict): only chunks sharing a character with it. Below each row: the 95% interval of "
+                 "each mean.")
     return lines
 
 

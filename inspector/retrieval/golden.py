@@ -22,7 +22,7 @@ from ..lengths import Length, get_length
 from .expansion import Windows
 from .golden_files import GoldenItem, GoldenSet
 from .ranking import BM25Retriever, Pool, Question, Retriever
-from .span_scores import SpanScores, best_copies, merged, precision_omega, question_scores
+from .span_scores import SpanScores, best_copies, merged, precision_omega, question_scores, spread
 
 DEFAULT_BUDGETS: tuple[int, ...] = (2000, 4000)
 OUTCOMES: tuple[str, ...] = ("hit", "cut", "rank-miss", "uncovered")
@@ -82,6 +82,12 @@ class GoldenResult:
 
     precision_omega: float = 0.0
     """Mean precision-Ω: the best precision any retriever could reach on this split."""
+
+    precision_omega_chroma: float = 0.0
+    """Mean precision-Ω by Chroma's rule (a chunk that only touches the evidence reaches it)."""
+
+    omega_spread: tuple[float, ...] = ()
+    """The standard deviation over questions of precision-Ω, then of Chroma's."""
 
     expand: int = 0
     """Neighbours read on each side of every ranked chunk (``expansion.Windows``)."""
@@ -168,6 +174,9 @@ class GoldenResult:
                if self.several_languages else {}),
             "span_scores": {s.cut: s.as_dict() for s in self.span_scores},
             "precision_omega": self.precision_omega,
+            "precision_omega_chroma": self.precision_omega_chroma,
+            **({"precision_omega_std": dict(zip(("precision_omega", "precision_omega_chroma"), self.omega_spread))}
+               if self.omega_spread else {}),
             "misses": [{"line": q.item.line, "question": q.item.question,
                         "outcomes": dict(zip(map(str, self.budgets), q.outcomes)), "rank": q.rank,
                         "tokens_needed": q.tokens_needed}
@@ -224,7 +233,7 @@ class Scoring:
         self.budgets = budgets
         self.results: list[QuestionResult] = []
         self.cuts = _Cuts(budgets, unit)
-        self.omega = 0.0
+        self.omegas: tuple[list[float], list[float]] = ([], [])
 
     def add(self, item: GoldenItem, ranking: Sequence[int], spans, sizes, quotes) -> None:
         holders, touched, held = zip(*quotes) if quotes else ((), (), ())
@@ -248,12 +257,16 @@ class Scoring:
             every[0] if every else None, every[1] if every else None,
             _outcomes(budgets, first, any(held), any(touched)), first[1] if first else None))
         self.cuts.add(spans, item, ranking, sizes)
-        self.omega += precision_omega(spans.evidence(item), spans.near(item))
+        evidence, near = spans.evidence(item), spans.near(item)
+        self.omegas[0].append(precision_omega(evidence, near))
+        self.omegas[1].append(precision_omega(evidence, near, touching=True))
 
     def result(self, label: str, retriever: str, expand: int = 0) -> GoldenResult:
         count = len(self.results)
+        strict, chroma = (sum(values) / count if count else 0.0 for values in self.omegas)
         return GoldenResult(label, self.budgets, self.cuts.unit, tuple(self.results), retriever,
-                            self.cuts.scores(count), self.omega / count if count else 0.0, expand)
+                            self.cuts.scores(count), strict, chroma, tuple(spread(v) for v in self.omegas)
+                            if count else (), expand)
 
 
 def _outcomes(budgets, reached, holders_enough: bool, touched: bool) -> tuple[str, ...]:
@@ -355,7 +368,8 @@ class _Cuts:
         for name, found in zip(names, self.values):
             means = [mean(values) for values in found]
             out.append(SpanScores(name, *(sum(values) / count if count else 0.0 for values in found),
-                                  tuple((m.low, m.high) for m in means) if count else ()))
+                                  tuple((m.low, m.high) for m in means) if count else (),
+                                  tuple(spread(values) for values in found) if count else ()))
         return tuple(out)
 
 

@@ -10,11 +10,16 @@ spans in the corpus; prefixes are not corpus text and are not counted):
   twice: it is in the prompt twice);
 - IoU = I / (Σ|r| + |E| − I);
 - precision-Ω = |E ∩ ∪H| / |(∪H) ∪ E|, H being every chunk that overlaps E: the precision of
-  a perfect retriever returning exactly those chunks (a property of the split alone).
+  a perfect retriever returning exactly those chunks (a property of the split alone). Chroma's
+  code also puts in H a chunk that only touches E (its ``intersect_two_ranges`` keeps an empty
+  intersection, ``max(starts) <= min(ends)``), so on chunks that tile the text its precision-Ω
+  is lower: both are given, ``touching=True`` being Chroma's.
 
 Chroma's published code counts characters in the same way (its metrics are named after tokens
 but sum character ranges); ``docs/metrics.md`` writes the formulas out with a worked example.
-Scores are averaged over questions. When a quote occurs in several places and no offsets pinned
+Scores are averaged over questions, each mean given with its 95% interval (a bootstrap over the
+questions) and, as Chroma prints it, the standard deviation of the questions' scores (``np.std``,
+over the questions, not of the mean). When a quote occurs in several places and no offsets pinned
 one, the copy the retrieved chunks cover best is the one scored (the first on a tie).
 """
 
@@ -38,11 +43,26 @@ class SpanScores:
     bounds: tuple[tuple[float, float], ...] = ()
     """The 95% interval of each mean (recall, precision, IoU), a bootstrap over the questions."""
 
+    spread: tuple[float, ...] = ()
+    """The standard deviation of the questions' recall, precision and IoU (Chroma's "±")."""
+
     def as_dict(self) -> dict:
         out = {"recall": self.recall, "precision": self.precision, "iou": self.iou}
         if self.bounds:
             out["intervals"] = {name: list(bound) for name, bound in zip(("recall", "precision", "iou"), self.bounds)}
+        if self.spread:
+            out["std"] = dict(zip(("recall", "precision", "iou"), self.spread))
         return out
+
+
+def spread(values) -> float:
+    """The population standard deviation of ``values`` (``np.std``'s default, as Chroma's
+    tables use it); 0 for none."""
+    values = list(values)
+    if not values:
+        return 0.0
+    average = sum(values) / len(values)
+    return (sum((v - average) ** 2 for v in values) / len(values)) ** 0.5
 
 
 def merged(spans) -> list[Span]:
@@ -87,11 +107,16 @@ def question_scores(evidence: list[Span], retrieved: list[Span]) -> tuple[float,
     return recall, precision, held / union if union else 0.0
 
 
-def precision_omega(evidence: list[Span], chunks: list[Span]) -> float:
-    """Precision-Ω of one question: ``chunks`` are every chunk of the split (any order)."""
-    touching = merged(c for c in chunks if any(c[0] < b and a < c[1] for a, b in evidence))
-    held = overlap(evidence, touching)
-    union = size(merged(touching + evidence))
+def precision_omega(evidence: list[Span], chunks: list[Span], *, touching: bool = False) -> float:
+    """Precision-Ω of one question: ``chunks`` are every chunk of the split (any order); with
+    ``touching``, by Chroma's rule: a chunk that only touches the evidence counts as reaching it."""
+    if touching:
+        reaching = [c for c in chunks if any(c[0] <= b and a <= c[1] for a, b in evidence)]
+    else:
+        reaching = [c for c in chunks if any(c[0] < b and a < c[1] for a, b in evidence)]
+    near = merged(reaching)
+    held = overlap(evidence, near)
+    union = size(merged(near + evidence))
     return held / union if union else 0.0
 
 

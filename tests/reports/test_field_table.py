@@ -21,8 +21,15 @@ def test_the_field_table_reads_each_rows_top_five_span_scores():
         top = measured["span_scores"]["top 5"]
         assert (row["recall"], row["precision"], row["iou"]) == (top["recall"], top["precision"], top["iou"])
         assert row["precision_omega"] == measured["precision_omega"] > 0
+        assert row["precision_omega_chroma"] == measured["precision_omega_chroma"] <= row["precision_omega"]
+        assert row["std"]["recall"] == top["std"]["recall"] > 0
     lines = format_field(section)
     assert lines[0].startswith("golden-paraphrase.csv: 25 questions, the top 5 chunks ranked by bm25")
-    assert lines[2].split()[:4] == ["fixed", "800", "400", f"{100 * rows[0]['recall']:.1f}"]
+    fixed = lines[2].split()
+    assert fixed[:6] == ["fixed", "800", "400", f"{100 * rows[0]['recall']:.1f}", "±",
+                         f"{100 * rows[0]['std']['recall']:.1f}"]
+    assert fixed[9:12] == [f"{100 * rows[0]['precision_omega_chroma']:.1f}", "±",
+                           f"{100 * rows[0]['std']['precision_omega_chroma']:.1f}"]
     assert lines[3].strip().startswith("[")
+    assert lines[-1].startswith("precision-Ω as Chroma's code computes it")
     assert all(parse_spec(s).kind in ("recursive", "fixed", "semantic", "cluster") for s in FIELD_SPECS)

@@ -35,6 +35,69 @@ def test_precision_omega_of_the_worked_example():
     assert precision_omega(EVIDENCE, [(10, 30), (50, 60), (60, 100)]) == 1.0
 
 
+def test_chromas_precision_omega_lets_a_chunk_that_only_touches_the_evidence_in():
+    # [50, 60) and [60, 100) touch at 60: by Chroma's rule [60, 100) reaches the evidence too.
+    chunks = [(10, 30), (50, 60), (60, 100)]
+    assert precision_omega(EVIDENCE, chunks) == 1.0
+    assert precision_omega(EVIDENCE, chunks, touching=True) == pytest.approx(30 / 70)
+    assert precision_omega(EVIDENCE, SPLIT, touching=True) == precision_omega(EVIDENCE, SPLIT)
+
+
+def _chromas_precision_omega(references, chunks):
+    """Chroma's ``_full_precision_score`` for one question, step by step as its code takes them:
+    ranges intersect when ``max(starts) <= min(ends)``, the numerator and the chunks reaching a
+    reference are unions, the references no chunk reached are added to the denominator."""
+    def union(ranges):
+        out = []
+        for a, b in sorted(ranges):
+            if out and a <= out[-1][1]:
+                out[-1] = (out[-1][0], max(out[-1][1], b))
+            else:
+                out.append((a, b))
+        return out
+
+    def minus(ranges, cut):
+        c, d = cut
+        kept = []
+        for a, b in ranges:
+            if b < c or a > d:
+                kept.append((a, b))
+            elif a < c and b > d:
+                kept += [(a, c), (d, b)]
+            elif a < c:
+                kept.append((a, c))
+            elif b > d:
+                kept.append((d, b))
+        return kept
+
+    numerator, reached, unused = [], [], list(references)
+    for a, b in chunks:
+        for c, d in references:
+            if max(a, c) <= min(b, d):
+                unused = minus(unused, (max(a, c), min(b, d)))
+                numerator = union([(max(a, c), min(b, d))] + numerator)
+                reached = union([(a, b)] + reached)
+    if not numerator:
+        return 0.0
+    return sum(b - a for a, b in numerator) / sum(b - a for a, b in union(reached + unused))
+
+
+@given(st.lists(st.integers(0, 60), min_size=2, max_size=8, unique=True),
+       st.lists(st.tuples(st.integers(0, 59), st.integers(1, 20)), min_size=1, max_size=3))
+def test_chromas_precision_omega_is_chromas_code_on_any_split(cuts, references):
+    points = sorted({0, 60, *cuts})
+    split = list(zip(points, points[1:]))
+    references = [(a, min(60, a + n)) for a, n in references]
+    assert precision_omega(merged(references), split, touching=True) == pytest.approx(
+        _chromas_precision_omega(references, split))
+
+
+def test_the_spread_is_the_population_standard_deviation_as_chromas_tables_print_it():
+    from inspector.retrieval.span_scores import spread
+
+    assert spread([1.0, 0.0, 1.0, 0.0]) == 0.5 and spread([]) == 0.0 and spread([0.3]) == 0.0
+
+
 def test_nothing_retrieved_scores_zero():
     assert question_scores(EVIDENCE, []) == (0.0, 0.0, 0.0)
     assert question_scores([], [(0, 5)]) == (0.0, 0.0, 0.0)
