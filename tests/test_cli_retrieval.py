@@ -224,3 +224,28 @@ def test_a_golden_set_with_many_problems_shows_the_first_ten_and_counts_the_rest
     assert main(["check", str(SAMPLE), "--spec", "structured:800", "--golden", str(golden), "--json"]) == 0
     err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("mixed.jsonl")]
     assert len(err) == 11 and err[-1].startswith("mixed.jsonl: ... and 15 more problems (15 ")
+
+
+def test_the_chroma_layout_prints_each_golden_set_as_chromas_evaluation_does(capsys, data):
+    status, out, _ = run(capsys, "report", str(SAMPLE), "--spec", "recursive:200t", "--golden",
+                         str(SAMPLE / "golden-paraphrase.csv"), "--layout", "chroma")
+    assert status == 0
+    lines = out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("golden-paraphrase.csv: 25 questions"))
+    assert lines[head + 1].split() == ["chunker", "size", "overlap", "recall", "precision", "precision-Ω", "IoU",
+                                       "Ω", "(strict)"]
+    row = lines[head + 2].split()
+    assert row[:3] == ["recursive", "200", "0"] and row.count("±") == 5
+    _, as_json, _ = run(capsys, "report", str(SAMPLE), "--spec", "recursive:200t", "--golden",
+                        str(SAMPLE / "golden-paraphrase.csv"), "--json")
+    (measured,) = json.loads(as_json)["golden"][0]["rows"]
+    top = measured["span_scores"]["top 5"]
+    assert row[3:6] == [f"{100 * top['recall']:.1f}", "±", f"{100 * top['std']['recall']:.1f}"]
+    assert row[9:12] == [f"{100 * measured['precision_omega_chroma']:.1f}", "±",
+                         f"{100 * measured['precision_omega_std']['precision_omega_chroma']:.1f}"]
+    assert measured["precision_omega_chroma"] <= measured["precision_omega"]
+
+
+def test_the_chroma_layout_without_a_golden_set_is_refused(capsys):
+    assert main(["report", str(SAMPLE), "--layout", "chroma"]) == 2
+    assert "--layout chroma lays out golden sets' scores: give one with --golden FILE" in capsys.readouterr().err

@@ -16,6 +16,7 @@ import sys
 
 from ..data_folder import damaged, first_use_note
 from ..errors import InspectorError
+from ..reports.printed import LAYOUTS
 from ..spec import SWEEP_BUDGETS
 from .app import run_app
 from .ask import run_ask
@@ -58,6 +59,10 @@ def _parsers(measure_help: bool, prog: str) -> tuple[argparse.ArgumentParser, di
     report.add_argument("--intervals", action=argparse.BooleanOptionalAction, default=None,
                         help="print each rate's 95%% interval and each table's verdict (default: on, except with "
                              "--atoms seed, whose tables stay the article's); --json always carries them")
+    report.add_argument("--layout", choices=LAYOUTS, default="article",
+                        help="how each golden set's table is printed: article (recall at each budget, the "
+                             "default) or chroma (Chroma's columns: the top 5's recall, precision, "
+                             "precision-Ω and IoU, each mean ± standard deviation over questions)")
     report.add_argument("--spec", action="append", metavar="SPEC",
                         help="splitters to compare (repeatable); default: the article's seven")
     report.add_argument("--sweep", metavar="SPEC", default="structured:800",

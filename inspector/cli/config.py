@@ -146,6 +146,8 @@ class ReportOptions:
     intervals: bool | None = None
     cost: bool = False
     prices: Prices = Prices()
+    layout: str = "article"
+    """``--layout``: how golden sets print (``article`` or ``chroma``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,13 +261,15 @@ def _report_config(g: argparse.Namespace, model: str) -> RunConfig:
     budgets = _budgets(g.budgets)
     for budget in budgets:
         parse_spec(g.sweep).with_budget(budget)  # a SpecError says which budget the sweep's splitter refuses
+    if g.layout == "chroma" and not g.golden:
+        raise ArgumentRefused("--layout chroma lays out golden sets' scores: give one with --golden FILE")
     fixes = parse_spec(g.fixes) if g.fixes else None
     if fixes is not None and (fixes.is_imported or fixes.is_adapter):
         raise ArgumentRefused("--fixes takes a built-in splitter, e.g. recursive:800")
     return RunConfig("report", CorpusSource.read(g), tuple(g.spec or ()), Retrieval.read(g), Tracking.read(g),
                      Stores.read(g), tuple(g.golden or ()), g.questions, g.json, g.quiet, model,
                      ReportOptions(g.sweep, budgets, _jobs(g.jobs), g.fixes, g.by_format, g.by_language, g.intervals,
-                                   g.cost, Prices(g.embed_price, g.input_price, g.output_price)))
+                                   g.cost, Prices(g.embed_price, g.input_price, g.output_price), g.layout))
 
 
 def _budgets(text: str) -> tuple[int, ...]:

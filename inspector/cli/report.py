@@ -114,7 +114,7 @@ def _printed(run: Run, report: dict, skipped) -> int:
 
     report["skipped"] = [{"path": s.path, "reason": s.reason} for s in skipped]
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if run.config.json
-                     else format_report(report, run.config.options.intervals))
+                     else format_report(report, run.config.options.intervals, run.config.options.layout))
     return 0
 
 

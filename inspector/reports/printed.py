@@ -42,10 +42,15 @@ def cost_lines(costs: dict) -> list[str]:
     return lines
 
 
-def format_report(report: dict, intervals: bool | None = None) -> str:
+#: How ``format_report`` may lay golden sets out.
+LAYOUTS = ("article", "chroma")
+
+
+def format_report(report: dict, intervals: bool | None = None, layout: str = "article") -> str:
     """The tables as the article prints them (same columns, widths and rounding); with
     ``intervals`` (the default except in seed mode, whose tables stay the article's) every rate
-    gets its 95% interval on the line below and each table its verdict."""
+    gets its 95% interval on the line below and each table its verdict. ``layout="chroma"``
+    prints each golden set as Chroma's evaluation does (``field_table``)."""
     if intervals is None:
         intervals = report["mode"] != "seed"
     corpus = report["corpus"]
@@ -126,7 +131,12 @@ def format_report(report: dict, intervals: bool | None = None) -> str:
     if "golden" in report or "questions" in report:
         from .golden_table import format_golden, format_questions
     for section in report.get("golden", ()):
-        lines += ["", *format_golden(section, intervals)]
+        if layout == "chroma":
+            from .field_table import format_field
+
+            lines += ["", *format_field(section)]
+        else:
+            lines += ["", *format_golden(section, intervals)]
     if "questions" in report:
         lines += ["", *format_questions(report["questions"], intervals)]
     if "by_format" in report:
