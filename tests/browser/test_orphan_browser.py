@@ -234,3 +234,23 @@ def test_a_team_answers_one_round_from_its_link_whatever_the_sidebar_is_given(br
         assert page.page_errors == []
     for page in (ana, ben, cara):
         page.context.close()
+
+
+def test_a_round_deleted_while_a_reviewer_answers_says_so_above_the_tabs(browser, review_app):
+    from playwright.sync_api import expect
+
+    from inspector.review.store import ReviewStore
+
+    url, store_file = review_app
+    gone = ReviewRound.create(WORKSPACE, "structured:800", size=3, seed=23)
+    link = f"{url}/orphan-test?" + urlencode({"spec": gone.spec, **gone.to_query_params()})
+    ravi = reviewer(browser, link, "Ravi")
+    press(ravi, "Enter")  # chunk 1 saved, with the round
+    expect(ravi.get_by_text("Saved chunk 1;")).to_be_visible()
+    with ReviewStore(store_file) as store:
+        store.delete_round(gone.id)
+    press(ravi, "Enter")  # a key press reruns the Review tab alone, but this save shows above it
+    expect(ravi.get_by_test_id("stAlertContentWarning").filter(
+        has_text=f"Round {gone.id} was deleted while you reviewed it")).to_be_visible()
+    with ReviewStore(store_file) as store:
+        assert [a.position for a in store.answers(gone.id)] == [2]
