@@ -44,12 +44,16 @@ _WATCH = """() => {
     const mark = () => { if (started === null) started = performance.now(); };
     document.addEventListener('keydown', event => { if (event.key === 'Enter') mark(); }, {capture: true, once: true});
     document.addEventListener('pointerdown', mark, {capture: true, once: true});
-    const watch = new MutationObserver(() => {
+    // A run can start and end before the observer is called: its records' old values still say
+    // it ran (reading the attribute alone would wait for the next run, an Orphan Test's team
+    // line 5 s later).
+    const watch = new MutationObserver(records => {
+      if (records.some(record => record.oldValue === 'running')) ran = true;
       const state = app.getAttribute('data-test-script-state');
       if (state === 'running') ran = true;
       else if (ran && state === 'notRunning') { watch.disconnect(); resolve(performance.now() - started); }
     });
-    watch.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+    watch.observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
   });
 }"""
 
