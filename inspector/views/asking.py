@@ -8,6 +8,7 @@ from html import escape
 
 from ..measure.asked import Asked, QuoteSpan
 from ..model import Document, Span
+from ..retrieval.span_scores import merged
 from .render import chunk_card_html
 
 #: Characters of the document drawn around each retrieved chunk and the quote.
@@ -100,13 +101,7 @@ def asked_on_document_html(asked: Asked, document: Document, quote: QuoteSpan | 
 
 def _stretches(marked: list[Span], length: int) -> list[Span]:
     """The marked spans widened by ``AROUND`` characters, overlapping ones merged, in order."""
-    merged: list[list[int]] = []
-    for a, b in sorted((max(0, a - AROUND), min(length, b + AROUND)) for a, b in marked):
-        if merged and a <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], b)
-        else:
-            merged.append([a, b])
-    return [(a, b) for a, b in merged]
+    return merged((max(0, a - AROUND), min(length, b + AROUND)) for a, b in marked)
 
 
 def _skipped(characters: int) -> str:
