@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from functools import partial
 from urllib.parse import urlencode
 
 import pytest
@@ -14,7 +15,7 @@ from inspector import Workspace, load_corpus
 from inspector.review.database import STORE_NAME
 from inspector.review.rounds import QUESTIONS, ReviewRound, draw
 from tests.support.browser import answer as shared_answer
-from tests.support.browser import card_title, chosen_no, main_title, question_row, settle
+from tests.support.browser import card_title, chosen_no, main_title, question_row, settle, through_a_run
 from tests.support.browser import reviewer as shared_reviewer
 from tests.support.paths import ROOT
 
@@ -174,22 +175,17 @@ def test_a_team_answers_one_round_from_its_link_whatever_the_sidebar_is_given(br
             settle(ben)
             finder = sidebar.get_by_placeholder("words from its name or title")
             finder.fill("api")
-            finder.press("Enter")
-            settle(ben)
+            through_a_run(ben, partial(finder.press, "Enter"))
             finder.fill("")
-            finder.press("Enter")
-            settle(ben)
+            through_a_run(ben, partial(finder.press, "Enter"))
             main_title(ben, "Orphan Test").click()  # focus back on the page, off the sidebar
         if position == 10:  # elsewhere the sidebar is live: a new budget there, then back to the round
-            sidebar.get_by_role("link", name="Document").click()
-            settle(ben)
+            through_a_run(ben, sidebar.get_by_role("link", name="Document").click)
             budget = sidebar.get_by_label("Budget", exact=True)
             budget.fill("400")
-            budget.press("Enter")
-            settle(ben)
+            through_a_run(ben, partial(budget.press, "Enter"))
             expect(ben).to_have_url(re.compile(r"spec=structured%3A400"))
-            sidebar.get_by_role("link", name="Orphan Test").click()
-            settle(ben)
+            through_a_run(ben, sidebar.get_by_role("link", name="Orphan Test").click)
             expect(sidebar).to_contain_text(f"Round: {TEAM_ROUND.id}")
             expect(card_title(ben)).to_have_text(f"Chunk {position} of {TEAM_ROUND.size}")
             main_title(ben, "Orphan Test").click()

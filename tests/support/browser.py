@@ -42,6 +42,32 @@ def settle(page) -> None:
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]")
 
 
+_WATCH_ONE_RUN = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  window.__ciRunEnded = new Promise(resolve => {
+    let ran = false;
+    // A run can start and end before the observer is called: the records' old values still say it ran.
+    const watch = new MutationObserver(records => {
+      if (records.some(record => record.oldValue === 'running')) ran = true;
+      const state = app.getAttribute('data-test-script-state');
+      if (state === 'running') ran = true;
+      else if (ran && state === 'notRunning') { watch.disconnect(); resolve(true); }
+    });
+    watch.observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
+  });
+}"""
+
+
+def through_a_run(page, act) -> None:
+    """Do ``act`` (an action that surely starts a run, such as a page link) and wait until that
+    run has ended. ``settle`` alone can return before the run has started; a key pressed then
+    lands on a page still being drawn."""
+    settle(page)
+    page.evaluate(_WATCH_ONE_RUN)
+    act()
+    page.evaluate("window.__ciRunEnded")
+
+
 def open_app(page, url: str) -> None:
     page.goto(url)
     settle(page)
