@@ -124,6 +124,12 @@ class Length:
         """
         raise NotImplementedError
 
+    def token_starts(self, text: str) -> list[int]:
+        """The character offset of every token of ``text``, one per token and in order (tokens
+        starting inside one character share its offset; the first is 0): what cuts a text
+        after every N tokens of its whole tokenization, as a token-window splitter does."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -142,6 +148,9 @@ class CharLength(Length):
         return [len(text) for text in texts]
 
     def boundaries(self, text: str) -> list[int]:
+        return list(range(len(text)))
+
+    def token_starts(self, text: str) -> list[int]:
         return list(range(len(text)))
 
 
@@ -273,6 +282,22 @@ class TiktokenLength(Length):
         return each_distinct_once(texts, lambda distinct: [len(encode(_clean(text))) for text in distinct])
 
     def boundaries(self, text: str) -> list[int]:
+        import numpy as np
+
+        starts = self._starts(text)
+        if not len(starts):
+            return []
+        points = np.unique(starts[starts < len(_clean(text))])
+        points[0] = 0
+        return points.tolist()
+
+    def token_starts(self, text: str) -> list[int]:
+        starts = self._starts(text)
+        if len(starts):
+            starts[0] = 0
+        return starts.tolist()
+
+    def _starts(self, text: str) -> np.ndarray:
         # The same offsets as ``Encoding.decode_with_offsets`` (a token starting inside a
         # character belongs to that character), computed with arrays: a token's character
         # offset is the number of UTF-8 lead bytes up to its first byte, minus one.
@@ -280,14 +305,11 @@ class TiktokenLength(Length):
 
         text = _clean(text)
         if not text:
-            return []
+            return np.zeros(0, dtype=np.int64)
         tokens = np.asarray(self.encoding.encode_ordinary(text), dtype=np.int64)
         lead = (np.frombuffer(text.encode("utf-8"), dtype=np.uint8) & 0xC0) != 0x80
         byte_starts = np.concatenate(([0], np.cumsum(self._byte_lengths()[tokens])[:-1]))
-        starts = np.cumsum(lead)[byte_starts] - 1
-        points = np.unique(starts[starts < len(text)])
-        points[0] = 0
-        return points.tolist()
+        return np.cumsum(lead)[byte_starts] - 1
 
     def _byte_lengths(self) -> np.ndarray:
         found = _BYTE_LENGTHS.get(self.encoding_name)
@@ -367,6 +389,13 @@ class HFTokenizerLength(Length):
         text = _clean(text)
         encoding = self.tokenizer.encode(text, add_special_tokens=False)
         return _cut_points((start for start, _ in encoding.offsets), len(text))
+
+    def token_starts(self, text: str) -> list[int]:
+        offsets = self.tokenizer.encode(_clean(text), add_special_tokens=False).offsets
+        starts = [start for start, _ in offsets]
+        for k in range(1, len(starts)):  # a tokenizer's offsets never run backwards here
+            starts[k] = max(starts[k], starts[k - 1])
+        return [0, *starts[1:]] if starts else []
 
 
 @functools.cache

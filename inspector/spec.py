@@ -274,6 +274,11 @@ class SplitterSpec:
         return replace(self, context=False, context_model="") if self.context else self
 
     @property
+    def names_separators(self) -> bool:
+        """True when the spec names separators of its own (``;seps=``)."""
+        return self.separators != DEFAULT_SEPARATORS
+
+    @property
     def in_tokens(self) -> bool:
         """True when the budget counts tokens rather than characters."""
         return self.unit != "chars"

@@ -28,7 +28,7 @@ def lines_kind():
 
 def test_the_registry_lists_the_kinds_once_in_their_order():
     assert kind_names() == ("fixed", "paragraph", "sentence", "recursive", "structured", "heading", "semantic",
-                            "cluster", "llm")
+                            "cluster", "llm", "chroma-recursive", "chroma-fixed", "chroma-cluster", "chroma-kamradt")
     assert "llm" not in offered_kinds() and all(KINDS[name].name == name for name in kind_names())
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from inspector import SplitterSpec, parse_spec
 from inspector.errors import SpecError
 from inspector.kinds import kind_names
+from inspector.kinds.chroma_cluster import ChromaMeaningOptions
 from inspector.kinds.cluster import ClusterOptions
 from inspector.kinds.llm import LlmOptions
 from inspector.kinds.meaning import SIMILARITY_MODELS
@@ -149,7 +150,11 @@ def test_every_spec_round_trips(kind, budget, tokens, unit, overlap_share, path,
                                 piece_share, model, context):
     piece = int(budget * piece_share)
     options = {"semantic": SemanticOptions(atoms, embed, threshold), "cluster": ClusterOptions(atoms, embed, piece),
-               "llm": LlmOptions(atoms, model, piece)}.get(kind)
+               "llm": LlmOptions(atoms, model, piece),
+               "chroma-cluster": ChromaMeaningOptions(embed, max(1, piece)),
+               "chroma-kamradt": ChromaMeaningOptions(embed, max(1, piece))}.get(kind)
+    if isinstance(options, ChromaMeaningOptions):
+        options = ChromaMeaningOptions(embed, min(options.piece, budget))
     spec = SplitterSpec(kind, budget, unit if tokens else "chars", 0 if options else int(budget * overlap_share),
                         heading_prefix=path, table_header=header, context=context, context_model=model * context,
                         options=options)
@@ -163,8 +168,10 @@ def test_every_spec_round_trips(kind, budget, tokens, unit, overlap_share, path,
 @pytest.mark.parametrize(("text", "reason"), [
     ("fixed:800+atoms", "+atoms belongs to the semantic, cluster and llm chunkers, not 'fixed'"),
     ("structured:800;threshold=90", "threshold belongs to the semantic chunker, not 'structured'"),
-    ("semantic:800;piece=40", "piece belongs to the cluster and llm chunkers, not 'semantic'"),
-    ("ext-langchain:800;embed=minilm", "embed belongs to the semantic and cluster chunkers"),
+    ("semantic:800;piece=40", "piece belongs to the cluster, llm, chroma-cluster and chroma-kamradt chunkers, not "
+                              "'semantic'"),
+    ("ext-langchain:800;embed=minilm", "embed belongs to the semantic, cluster, chroma-cluster and chroma-kamradt "
+                                       "chunkers"),
     ("cluster:800-atoms", "there is no -atoms"),
 ])
 def test_a_kind_s_own_flags_and_options_are_refused_on_another_kind(text, reason):

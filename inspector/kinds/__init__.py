@@ -9,13 +9,28 @@ written against ``base.Splitting``. To add a kind, write its module and add it t
 
 from __future__ import annotations
 
-from . import cluster, fixed, heading, llm, paragraph, recursive, semantic, sentence, structured
+from . import (
+    chroma_cluster,
+    chroma_fixed,
+    chroma_kamradt,
+    chroma_recursive,
+    cluster,
+    fixed,
+    heading,
+    llm,
+    paragraph,
+    recursive,
+    semantic,
+    sentence,
+    structured,
+)
 from .base import Control, Kind, KindOptions, Splitting
 
 #: Every kind, in the order menus and tables list them.
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     fixed.KIND, paragraph.KIND, sentence.KIND, recursive.KIND, structured.KIND, heading.KIND, semantic.KIND,
-    cluster.KIND, llm.KIND,
+    cluster.KIND, llm.KIND, chroma_recursive.KIND, chroma_fixed.KIND,
+    chroma_cluster.KIND, chroma_kamradt.KIND,
 )}
 
 __all__ = ["KINDS", "Control", "Kind", "KindOptions", "Splitting", "kind_named", "kind_names", "offered_kinds",

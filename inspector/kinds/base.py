@@ -124,6 +124,22 @@ class Splitting(Protocol):
         """Pieces (spans, or ``structured``'s) packed greedily under the budget, with prefixes."""
     def windows(self) -> list:
         """Fixed windows of the budget, each starting ``budget - overlap`` after the one before."""
+    def chroma_recursive(self) -> list[Span]:
+        """Chroma's ``RecursiveTokenChunker`` at the budget and overlap, sizes in the spec's unit
+        (``split.chroma``): stripped chunks, the whitespace at their cuts between them."""
+    def token_windows(self) -> list[Span]:
+        """Chroma's ``FixedTokenChunker``: windows of the budget over the whole text's tokens,
+        each starting ``budget - overlap`` tokens after the one before."""
+    def chroma_pieces(self) -> list[Span]:
+        """Chroma's pieces for its chunkers by meaning: ``chroma_recursive`` at the piece size."""
+    def chroma_clusters(self) -> list[Span]:
+        """Chroma's ``ClusterSemanticChunker``'s groups of ``chroma_pieces``, each as one span."""
+    def kamradt_texts(self) -> list[str]:
+        """What ``KamradtModifiedChunker`` embeds: each piece with three on either side."""
+    def kamradt_groups(self) -> list[Span]:
+        """Chroma's ``KamradtModifiedChunker``'s groups of ``chroma_pieces``, each as one span."""
+    def placed(self, spans: Sequence[Span]) -> list:
+        """``spans`` as chunks, each with its prefix (which its budget does not count)."""
     def article(self, name: str, pieces: Callable[[], Sequence[Span]]) -> list[Span]:
         """The article's packer over ``pieces`` (made once per document and ``name``, for
         pieces that do not depend on the budget)."""
@@ -195,6 +211,12 @@ class Kind:
     headers repeated) rather than switching to ``structured``."""
     tune_overlaps: bool = False
     """``tune`` tries it with each overlap of its space (else without overlap only)."""
+    caps_chunks: bool = True
+    """No chunk is over the budget but one holding an indivisible piece (Chroma's chunkers by
+    meaning: Kamradt's budget is a mean, and the cluster programme can run a group past it)."""
+    tiles: bool = True
+    """Without overlap its chunks cover the text with nothing between them (Chroma's chunkers
+    leave out the whitespace at their cuts)."""
     tune_prefixes: bool = True
     """``tune`` tries it with and without each heading-path prefix of its space (else as it
     is: a kind whose prefix never changes what it ranks, or that prefixes by default)."""

@@ -4,6 +4,7 @@ chat model's kept answers. The kinds say what to cut at; this module and its sib
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
@@ -15,6 +16,9 @@ from ..spec import SplitterSpec
 from . import similarity
 from .address import Address
 from .answers import SplitAnswers
+from .chroma import recursive_spans, window_spans
+from .chroma_meaning import cluster_ends as chroma_cluster_ends
+from .chroma_meaning import kamradt_ends, kamradt_windows
 from .llm import SplitAnswersMissing, replay, window_for
 from .packing import Packed, Piece, Sizer, pack, tile_text
 from .packing_fast import Columns, pack_chars, packed_sections, packed_structured, packed_units
@@ -88,6 +92,57 @@ class SplitJob:
 
     def windows(self) -> list[Packed]:
         return fixed_windows(self.text, self.spec, self.sizer, self.prefix_at, self.seed)
+
+    def chroma_recursive(self) -> list[Span]:
+        spec = self.spec
+        return recursive_spans(self.text, spec.budget, spec.overlap, self.sizer.exact)
+
+    def token_windows(self) -> list[Span]:
+        length = self.sizer.length
+        key = ("token_starts", length.key)
+        starts = self.analysis.memo.get(key) if length.key else None
+        if starts is None:
+            starts = array("q", length.token_starts(self.text))
+            if length.key:
+                self.analysis.memo[key] = starts
+        return window_spans(starts, len(self.text), self.spec.budget, self.spec.overlap)
+
+    def chroma_pieces(self) -> list[Span]:
+        length = self.sizer.length
+        piece = self.spec.options.piece_size(self.spec)
+        key = ("chroma_pieces", length.key, piece)
+        found = self.analysis.memo.get(key) if length.key else None
+        if found is None:
+            found = recursive_spans(self.text, piece, 0, self.sizer.exact)
+            if length.key:
+                self.analysis.memo[key] = found
+        return found
+
+    def chroma_clusters(self) -> list[Span]:
+        pieces = self.chroma_pieces()
+        if not pieces:
+            return []
+        vectors = similarity.similarity_embedder(self.spec.options.embedder).embed(self._texts(pieces))
+        most = self.spec.budget // self.spec.options.piece_size(self.spec)
+        return _grouped(pieces, chroma_cluster_ends(vectors, most))
+
+    def kamradt_texts(self) -> list[str]:
+        return kamradt_windows(self._texts(self.chroma_pieces()))
+
+    def kamradt_groups(self) -> list[Span]:
+        pieces = self.chroma_pieces()
+        if not pieces:
+            return []
+        vectors = similarity.similarity_embedder(self.spec.options.embedder).embed(self.kamradt_texts())
+        total = sum(self.sizer.exact(text) for text in self._texts(pieces))
+        return _grouped(pieces, kamradt_ends(vectors, total, self.spec.budget))
+
+    def _texts(self, spans: Sequence[Span]) -> list[str]:
+        return [self.text[a:b] for a, b in spans]
+
+    def placed(self, spans: Sequence[Span]) -> list[Packed]:
+        prefix_at = self.prefix_at
+        return [Packed(a, b, prefix_at(a) if prefix_at else "") for a, b in spans]
 
     def article(self, name: str, pieces: Callable[[], Sequence[Span]]) -> list[Span]:
         key = f"seed_pieces:{name}"
@@ -168,3 +223,8 @@ class SplitJob:
         if neighbours:
             return neighbourhoods(self.text, pieces)
         return [self.text[p.start:p.end] for p in pieces]
+
+
+def _grouped(pieces: Sequence[Span], ends: list[int]) -> list[Span]:
+    """Each group of consecutive pieces (ending at ``ends``) as one span, first start to last end."""
+    return [(pieces[a][0], pieces[b - 1][1]) for a, b in zip([0, *ends], ends)]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from inspector import SplitterSpec
 from inspector.errors import SpecError
-from inspector.kinds import offered_kinds
+from inspector.kinds import kind_named, offered_kinds
 from inspector.kinds.cluster import ClusterOptions
 from inspector.kinds.semantic import SemanticOptions
 from inspector.model import MODES
@@ -47,7 +47,7 @@ def test_any_valid_state_round_trips(kind, budget, overlap_share, unit, prefix, 
                                      threshold, piece_share):
     options = {"semantic": SemanticOptions(atoms, threshold=threshold),
                "cluster": ClusterOptions(atoms, piece=int(budget * piece_share))}.get(kind)
-    overlap = int(budget * overlap_share) if budget > 1 and not options else 0
+    overlap = int(budget * overlap_share) if budget > 1 and not kind_named(kind).overlap_refusal else 0
     state = AppState(splitter=SplitterSpec(kind, budget, unit, overlap, heading_prefix=prefix, table_header=header,
                                            options=options), mode=mode, doc=doc, cap=cap)
     again, problems = AppState.from_query_params(state.to_query_params())
