@@ -24,6 +24,7 @@ from app_pages.imports.caches import SAMPLE_SPEC, content_digest, export_file, i
 from app_pages.imports.files import REFUSED, RESULT, RESULT_CORPUS, SOURCE, chunk_upload_changed, use_sample
 from app_pages.imports.golden import show_golden
 from app_pages.imports.report import show_alignment, show_document, show_measures
+from app_pages.imports.writing import write_golden_section
 from app_pages.parts import chunk_sets, shared
 from app_pages.parts.access import upload_closed
 from app_pages.parts.retriever import ranking, retriever_picker
@@ -145,6 +146,7 @@ if result is not None and result.imported:
     show_document(ctx, state, result, text_gaps)
 
 _section("Golden questions: recall at a context budget")
+write_golden_section(ctx)
 with ranking(retriever, ctx):
     show_golden(ctx, state, result, retriever)
 

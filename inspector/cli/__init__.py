@@ -23,6 +23,7 @@ from .ask import run_ask
 from .check import run_check, run_export
 from .config import AppOptions, run_config
 from .context import run_context
+from .golden import run_golden
 from .opening import Run
 from .options import CorpusSource, Retrieval, Stores, Tracking
 from .output import fail, one_line
@@ -100,6 +101,7 @@ def _parsers(measure_help: bool, prog: str) -> tuple[argparse.ArgumentParser, di
     _add_check(commands, measure_help)
     _add_export(commands)
     _add_context(commands)
+    _add_golden(commands)
     add_tune(commands)
     app = commands.add_parser("app", help="serve the app on this machine (default: on the bundled sample corpus)",
                               description="Start the app's server and open it in a browser. The corpus folder "
@@ -175,7 +177,7 @@ def main(argv: list[str] | None = None, prog: str = "chunk-inspector") -> int:
 
 #: Each command's run.
 COMMANDS = {"ask": run_ask, "report": run_report, "check": run_check, "export": run_export, "context": run_context,
-            "tune": run_tune,
+            "tune": run_tune, "golden": run_golden,
             "app": run_app, "review": run_review}
 
 
@@ -291,6 +293,32 @@ def _add_context(commands) -> None:
     context.add_argument("--import", dest="import_file", metavar="FILE",
                          help="keep lines written elsewhere (JSONL: chunk_id or doc_id/start/end, and line)")
     context.add_argument("--name", metavar="NAME", help="with --import: the name the lines are kept under")
+
+
+def _add_golden(commands) -> None:
+    golden = commands.add_parser(
+        "golden", help="write a golden set from the corpus itself (Chroma's CSV format), by a chat model",
+        description="For each document a chat model reads a stretch at a time and writes a question with the "
+                    "passages that answer it, copied word for word; each excerpt is placed at its exact offsets "
+                    "(one not found verbatim is left out), and questions that give their answer away or repeat "
+                    "another are left out. What will be sent is printed first; answers are kept in the data "
+                    "folder, so a stopped run resumes and a second one sends nothing. Without a model, the "
+                    "probe's figure-sentence questions are written, marked as such.")
+    CorpusSource.declare(golden)
+    golden.add_argument("-o", "--output", metavar="FILE", default="-", help="the CSV written (default: stdout)")
+    golden.add_argument("--model", dest="context_model", metavar="MODEL",
+                        help="the chat model (default $CHUNK_INSPECTOR_CONTEXT_MODEL; none: the probe's questions)")
+    golden.add_argument("--context-url", metavar="URL",
+                        help="base URL of the chat endpoint (default $CHUNK_INSPECTOR_CONTEXT_URL, then "
+                             "$OPENAI_BASE_URL); the key is $CHUNK_INSPECTOR_CONTEXT_KEY or $OPENAI_API_KEY")
+    golden.add_argument("--per-document", type=int, default=2, metavar="N",
+                        help="questions asked of each document, each about another stretch of it (default 2)")
+    golden.add_argument("--input-price", type=_price, metavar="USD", help="dollars per million input tokens")
+    golden.add_argument("--output-price", type=_price, metavar="USD", help="dollars per million output tokens")
+    golden.add_argument("--dry-run", action="store_true", help="print what would be sent and stop (needs no endpoint)")
+    golden.add_argument("--yes", action="store_true",
+                        help="send without asking (asked on a terminal after the plan; without one, nothing is "
+                             "sent unless --yes)")
 
 
 def _add_export(commands) -> None:

@@ -226,6 +226,20 @@ class ContextOptions:
     name: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class GoldenOptions:
+    """``golden``: where the set goes, how many questions a document is asked for, the model's
+    endpoint and prices, and whether to send."""
+
+    output: str = "-"
+    per_document: int = 2
+    context_url: str | None = None
+    input_price: float | None = None
+    output_price: float | None = None
+    dry_run: bool = False
+    yes: bool = False
+
+
 def run_config(given: argparse.Namespace, environ=None) -> RunConfig:
     """``given`` (argparse's namespace of one command) and the environment, read once; an
     argument the parser took but that cannot be used is refused (``ArgumentRefused``)."""
@@ -343,10 +357,19 @@ def _context(g: argparse.Namespace, model: str) -> RunConfig:
                                             g.yes, g.import_file, g.name))
 
 
+def _golden(g: argparse.Namespace, model: str) -> RunConfig:
+    if not 1 <= g.per_document <= 20:
+        raise ArgumentRefused(f"--per-document is a number of questions from 1 to 20, got {g.per_document}")
+    return RunConfig("golden", CorpusSource.read(g, engine=False), context_model=model,
+                     options=GoldenOptions(g.output, g.per_document, g.context_url, g.input_price, g.output_price,
+                                           g.dry_run, g.yes))
+
+
 def _review(g: argparse.Namespace) -> RunConfig:
     return RunConfig("review", CorpusSource(g.corpus or ""), json=g.json,
                      options=ReviewOptions(g.round, g.data, g.base_url, g.model or "", g.context_url, g.sample,
                                            g.input_price, g.output_price, g.dry_run, g.yes))
 
 
-_READERS = {"ask": _ask, "report": _report, "check": _check, "export": _export, "tune": _tune, "context": _context}
+_READERS = {"ask": _ask, "report": _report, "check": _check, "export": _export, "tune": _tune, "context": _context,
+            "golden": _golden}

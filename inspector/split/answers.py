@@ -1,4 +1,5 @@
-"""``SplitAnswers``: what a chat model answered the ``llm`` chunker, kept in the data folder.
+"""``SplitAnswers``: what a chat model answered the ``llm`` chunker (or, in a file of their own,
+the prompts that write a golden set), kept in the data folder.
 
 An answer belongs to its prompt: the key is the model, a hash of the document's text and a
 digest of the prompt (which holds the pieces shown and their numbers, so the piece size, unit
@@ -30,9 +31,11 @@ def prompt_digest(prompt: str) -> str:
 class SplitAnswers:
     """The answers kept in ``folder/llm-splits.sqlite3`` (or at ``folder`` when it names a file)."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, name: str = STORE_NAME, what: str = "split answers") -> None:
         folder = Path(folder)
-        self.path = folder if folder.suffix == ".sqlite3" else folder / STORE_NAME
+        self.path = folder if folder.suffix == ".sqlite3" else folder / name
+        self.what = what
+        """What the answers are, for messages (another store of answers keeps its own file)."""
 
     def _connect(self):
         import sqlite3
@@ -40,7 +43,7 @@ class SplitAnswers:
         try:
             return open_store(self.path, _SCHEMA)
         except (OSError, sqlite3.Error) as exc:
-            raise ContextLineError(f"cannot open the store of split answers {self.path.name}: {exc}") from None
+            raise ContextLineError(f"cannot open the store of {self.what} {self.path.name}: {exc}") from None
 
     def answers(self, model: str, document: str) -> dict[str, str]:
         """Every answer ``model`` gave for the document hashed ``document``, by prompt digest."""
@@ -53,7 +56,7 @@ class SplitAnswers:
             kept, damaged = {}, []
             for prompt, answer, seal in rows:
                 if isinstance(answer, str) and seal_holds(_key(model, document, prompt), _bytes(answer), seal,
-                                                          STORE_NAME):
+                                                          self.path.name):
                     kept[prompt] = answer
                 else:
                     damaged.append((model, document, prompt))
@@ -76,7 +79,7 @@ class SplitAnswers:
                                    (model, document, prompt, answer,
                                     seal_of(_key(model, document, prompt), _bytes(answer))))
         except sqlite3.Error as exc:
-            raise ContextLineError(f"cannot write the store of split answers {self.path.name}: {exc}") from None
+            raise ContextLineError(f"cannot write the store of {self.what} {self.path.name}: {exc}") from None
         finally:
             connection.close()
 

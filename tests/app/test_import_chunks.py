@@ -223,3 +223,48 @@ def test_the_front_matter_box_reads_the_corpus_as_the_pipeline_did(isolated_app,
     clean(at)
     assert at.query_params["frontmatter"] == "keep"
     assert metrics(at)["Placed"] == "2" and metrics(at)["Problems"] == "0"
+
+
+def test_an_admin_has_a_model_write_a_golden_set_from_the_corpus_and_uses_it(isolated_app, monkeypatch):
+    from app_pages.imports.writing import SECTION
+    from tests.support.chat import ChatServer
+
+    with ChatServer() as server:
+        monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_URL", server.url)
+        monkeypatch.setenv("CHUNK_INSPECTOR_CONTEXT_MODEL", "tiny")
+        at = clean(import_page())
+        assert "golden_write" not in [b.key for b in at.button], "closed, the section computes nothing"
+        at.session_state[SECTION] = True
+        clean(at.run())
+        (panel,) = [e for e in at.expander if e.label == "No golden set? Write one from this corpus"]
+        assert any("up to 224 prompts to tiny for 56 documents (0 answers kept)" in plain(m.value)
+                   for m in panel.markdown)
+        assert server.prompts == [], "nothing is sent before the click"
+        at.button(key="golden_write").click().run()
+        clean(at)
+        sent = len(server.prompts)
+        assert 112 < sent <= 224
+        (panel,) = [e for e in at.expander if e.label == "No golden set? Write one from this corpus"]
+        said = " ".join(plain(m.value) for m in panel.markdown)
+        assert "questions written by tiny" in said and "left out:" in said
+        at.button(key="golden_write_use").click().run()
+        clean(at)
+        assert "golden_write" not in [b.key for b in at.button], "every answer kept: nothing left to send"
+        assert len(server.prompts) == sent
+    questions = table(at, "recall")["questions"]
+    assert set(questions) and all(n > 20 for n in questions), "the written set is measured on the page"
+
+
+def test_without_a_model_the_probes_questions_are_the_golden_set(isolated_app, monkeypatch):
+    from app_pages.imports.writing import SECTION
+
+    for key in ("CHUNK_INSPECTOR_CONTEXT_URL", "OPENAI_BASE_URL", "CHUNK_INSPECTOR_CONTEXT_MODEL"):
+        monkeypatch.delenv(key, raising=False)
+    at = clean(import_page())
+    at.session_state[SECTION] = True
+    clean(at.run())
+    (panel,) = [e for e in at.expander if e.label == "No golden set? Write one from this corpus"]
+    assert any("No chat model on this server" in plain(c.value) for c in panel.caption)
+    at.button(key="golden_write_probe").click().run()
+    clean(at)
+    assert set(table(at, "recall")["questions"]) == {len(SAMPLE.queries())}

@@ -34,6 +34,38 @@ def judge(chunk: str) -> dict[str, str]:
             "completeness": "no" if "\n|" in chunk else "yes"}
 
 
+def question_for(prompt: str) -> str:
+    """The server's answer to a golden-set prompt: a question on the stretch's first sentence
+    long enough to be evidence, and that sentence, copied. A stretch saying PARAPHRASE gets its
+    excerpt reworded, GIVEAWAY a question holding its whole answer, TRIVIA one the closed-book
+    model answers, and one saying GARBLED an answer that is not JSON; a stretch already asked
+    about gets the same question again."""
+    stretch = re.search(r'<document title="[^"]*">\n(.*?)\n</document>', prompt, re.S)[1]
+    if "GARBLED" in stretch:
+        return "Here is a question: what is it?"
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n", stretch) if len(s.strip()) >= 25]
+    sentence = sentences[0] if sentences else stretch.strip()
+    excerpt = sentence.replace(" the ", " a ") if "PARAPHRASE" in stretch else sentence
+    topic = " ".join(sorted(re.findall(r"[A-Za-z]{6,}", sentence), key=len, reverse=True)[:3]) or "this"
+    question = f"What does the passage say of {topic}?"
+    if "GIVEAWAY" in stretch:
+        question = f"Is it true that {sentence}"
+    if "TRIVIA" in stretch:
+        question = f"TRIVIA: {question}"
+        _TRIVIA[question] = sentence
+    return "```json\n" + json.dumps({"question": question, "excerpts": [excerpt]}) + "\n```"
+
+
+#: The answers a closed-book model knows: TRIVIA questions, answered by their sentence.
+_TRIVIA: dict[str, str] = {}
+
+
+def closed_book_for(prompt: str) -> str:
+    """The server's closed-book answer: the sentence of a TRIVIA question, else that it needs the document."""
+    question = prompt.rsplit("Question: ", 1)[1].strip()
+    return _TRIVIA.get(question, "NEEDS THE DOCUMENT")
+
+
 def review_for(prompt: str) -> str:
     """The server's answer to an Orphan Test prompt: ``judge`` as JSON, unless the chunk asks
     for a bad answer by holding MAYBE, SILENT or BROKEN."""
@@ -67,6 +99,7 @@ class ChatServer(LoopbackServer):
         if refused:
             return (*refused, {})
         answer = cuts_for(prompt) if "<piece " in prompt else review_for(prompt) if "<chunk>" in prompt \
-            else line_for(prompt)
+            else question_for(prompt) if '{"question": "...", "excerpts"' in prompt \
+            else closed_book_for(prompt) if "without any document" in prompt else line_for(prompt)
         return 200, {"object": "chat.completion", "model": body["model"], "choices": [
             {"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}]}, {}
