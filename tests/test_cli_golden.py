@@ -102,6 +102,27 @@ def test_what_cannot_be_evidence_is_left_out_and_counted(capsys, monkeypatch, tm
     assert [row["corpus_id"] for row in rows(tmp_path / "q.csv")] == ["kept.md"]
 
 
+def test_an_excerpt_is_kept_only_from_the_stretch_shown_and_a_sentence_long(capsys, monkeypatch, tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    title = "Far away heading for this page"
+    first = "".join(f"Paragraph {k} of the page says one more ordinary thing.\n\n" for k in range(150))
+    second = "".join(f"Paragraph {k} of the second half, ELSEWHERE, says more.\n\n" for k in range(150))
+    (corpus / "far.md").write_text(f"# {title}\n\n{first}{second}")
+    (corpus / "terse.md").write_text("# Terse\n\nTERSE " + "Yes. The page says so at length. " * 8)
+    with ChatServer() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        status, out, _ = run(capsys, "golden", str(corpus), "--model", "tiny", "--yes", "-o", str(tmp_path / "q.csv"))
+    assert status == 0 and f"# {title}" in (corpus / "far.md").read_text()
+    # far.md's second stretch quotes its title, terse.md a word: both left out (terse.md twice,
+    # its second prompt being its first again).
+    assert "left out: 3 × excerpt not in the stretch shown, word for word, or too short" in out
+    assert "left out: 3 × question left with no excerpt" in out
+    written = rows(tmp_path / "q.csv")
+    assert [row["corpus_id"] for row in written] == ["far.md"]
+    assert all("far from its heading" not in row["question"] for row in written)
+
+
 def test_a_run_stopped_by_failures_resumes_where_it_stopped(capsys, monkeypatch, tmp_path):
     refuse = lambda prompt: (500, {"error": {"message": "down"}}) if "Lisbon" in prompt else None
     out_file = tmp_path / "q.csv"
@@ -110,6 +131,11 @@ def test_a_run_stopped_by_failures_resumes_where_it_stopped(capsys, monkeypatch,
         assert run(capsys, "golden", HANDBOOK, "--model", "tiny", "--yes", "-o", str(tmp_path / "all.csv"))[0] == 0
         everything = len(server.prompts)
     monkeypatch.setenv("CHUNK_INSPECTOR_DATA", str(tmp_path / "fresh"))
+    with ChatServer(lambda prompt: (503, {"error": {"message": "down"}})) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        status, out, _ = run(capsys, "golden", HANDBOOK, "--model", "tiny", "--yes", "-o", str(out_file))
+        assert status == 1 and len(server.prompts) == 5 * 3, "five failures in a row (each tried 3 times) stop it"
+        assert "56 prompts not sent after 5 failures" in out
     with ChatServer(refuse) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.url)
         status, out, err = run(capsys, "golden", HANDBOOK, "--model", "tiny", "--yes", "-o", str(out_file))

@@ -38,11 +38,17 @@ def question_for(prompt: str) -> str:
     """The server's answer to a golden-set prompt: a question on the stretch's first sentence
     long enough to be evidence, and that sentence, copied. A stretch saying PARAPHRASE gets its
     excerpt reworded, GIVEAWAY a question holding its whole answer, TRIVIA one the closed-book
-    model answers, and one saying GARBLED an answer that is not JSON; a stretch already asked
-    about gets the same question again."""
+    model answers, one saying GARBLED an answer that is not JSON, ELSEWHERE an excerpt from
+    another stretch of its document and TERSE one shorter than a sentence; a stretch already
+    asked about gets the same question again."""
     stretch = re.search(r'<document title="[^"]*">\n(.*?)\n</document>', prompt, re.S)[1]
     if "GARBLED" in stretch:
         return "Here is a question: what is it?"
+    if "ELSEWHERE" in stretch:  # quotes the page's title, which this stretch does not hold
+        title = re.search(r'<document title="([^"]*)">', prompt)[1]
+        return json.dumps({"question": "Which page is this, far from its heading?", "excerpts": [f"# {title}"]})
+    if "TERSE" in stretch:
+        return json.dumps({"question": "Does the terse page agree?", "excerpts": ["Yes."]})
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n", stretch) if len(s.strip()) >= 25]
     sentence = sentences[0] if sentences else stretch.strip()
     excerpt = sentence.replace(" the ", " a ") if "PARAPHRASE" in stretch else sentence
