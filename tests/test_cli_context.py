@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from inspector.cli import main
 from tests.support.chat import ChatServer
+from tests.support.cli import run, without_chat_settings
 from tests.support.paths import SAMPLE
 
 HANDBOOK = str(SAMPLE / "handbook")
@@ -16,16 +16,8 @@ HANDBOOK = str(SAMPLE / "handbook")
 
 @pytest.fixture(autouse=True)
 def data(isolated_app, monkeypatch):
-    for key in ("CHUNK_INSPECTOR_CONTEXT_URL", "CHUNK_INSPECTOR_CONTEXT_MODEL", "CHUNK_INSPECTOR_CONTEXT_KEY",
-                "OPENAI_BASE_URL", "OPENAI_API_KEY"):
-        monkeypatch.delenv(key, raising=False)
+    without_chat_settings(monkeypatch)
     return isolated_app
-
-
-def run(capsys, *args):
-    status = main([*args])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_context_prices_the_run_writes_the_lines_and_a_second_run_sends_nothing(capsys, monkeypatch):

@@ -11,10 +11,10 @@ import json
 import pytest
 
 from inspector import Document, load_corpus
-from inspector.cli import main
 from inspector.context.golden_writer import STRETCH_CHARS, stretches
 from inspector.retrieval.golden_written import PROBE_AUTHOR
 from tests.support.chat import ChatServer
+from tests.support.cli import run, without_chat_settings
 from tests.support.paths import SAMPLE
 
 HANDBOOK = str(SAMPLE / "handbook")
@@ -22,16 +22,8 @@ HANDBOOK = str(SAMPLE / "handbook")
 
 @pytest.fixture(autouse=True)
 def data(isolated_app, monkeypatch):
-    for key in ("CHUNK_INSPECTOR_CONTEXT_URL", "CHUNK_INSPECTOR_CONTEXT_MODEL", "CHUNK_INSPECTOR_CONTEXT_KEY",
-                "OPENAI_BASE_URL", "OPENAI_API_KEY"):
-        monkeypatch.delenv(key, raising=False)
+    without_chat_settings(monkeypatch)
     return isolated_app
-
-
-def run(capsys, *args):
-    status = main([*args])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def rows(path) -> list[dict]:

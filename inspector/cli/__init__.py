@@ -279,17 +279,9 @@ def _add_context(commands) -> None:
                     "sent (chunks, input tokens, cost) is printed first; lines are kept in the data folder by "
                     "model, document and span, so a second run sends nothing. Exit status 1 when some chunk failed.")
     _add_chunking(context)
-    context.add_argument("--context-url", metavar="URL",
-                         help="base URL of the chat endpoint (default $CHUNK_INSPECTOR_CONTEXT_URL, then "
-                              "$OPENAI_BASE_URL); the key is $CHUNK_INSPECTOR_CONTEXT_KEY or $OPENAI_API_KEY")
     context.add_argument("--context-model", metavar="MODEL",
                          help="the chat model (default: the spec's ;llm=, then $CHUNK_INSPECTOR_CONTEXT_MODEL)")
-    context.add_argument("--input-price", type=_price, metavar="USD", help="dollars per million input tokens")
-    context.add_argument("--output-price", type=_price, metavar="USD", help="dollars per million output tokens")
-    context.add_argument("--dry-run", action="store_true", help="print what would be sent and stop (needs no endpoint)")
-    context.add_argument("--yes", action="store_true",
-                         help="send without asking (asked on a terminal after the plan; without one, nothing is "
-                              "sent unless --yes)")
+    _add_chat_run(context)
     context.add_argument("--import", dest="import_file", metavar="FILE",
                          help="keep lines written elsewhere (JSONL: chunk_id or doc_id/start/end, and line)")
     context.add_argument("--name", metavar="NAME", help="with --import: the name the lines are kept under")
@@ -308,17 +300,23 @@ def _add_golden(commands) -> None:
     golden.add_argument("-o", "--output", metavar="FILE", default="-", help="the CSV written (default: stdout)")
     golden.add_argument("--model", dest="context_model", metavar="MODEL",
                         help="the chat model (default $CHUNK_INSPECTOR_CONTEXT_MODEL; none: the probe's questions)")
-    golden.add_argument("--context-url", metavar="URL",
-                        help="base URL of the chat endpoint (default $CHUNK_INSPECTOR_CONTEXT_URL, then "
-                             "$OPENAI_BASE_URL); the key is $CHUNK_INSPECTOR_CONTEXT_KEY or $OPENAI_API_KEY")
     golden.add_argument("--per-document", type=int, default=2, metavar="N",
                         help="questions asked of each document, each about another stretch of it (default 2)")
-    golden.add_argument("--input-price", type=_price, metavar="USD", help="dollars per million input tokens")
-    golden.add_argument("--output-price", type=_price, metavar="USD", help="dollars per million output tokens")
-    golden.add_argument("--dry-run", action="store_true", help="print what would be sent and stop (needs no endpoint)")
-    golden.add_argument("--yes", action="store_true",
-                        help="send without asking (asked on a terminal after the plan; without one, nothing is "
-                             "sent unless --yes)")
+    _add_chat_run(golden)
+
+
+def _add_chat_run(command) -> None:
+    """The options of a command that sends prompts to a chat endpoint: where it is, the prices
+    that cost the plan, and whether to send."""
+    command.add_argument("--context-url", metavar="URL",
+                         help="base URL of the chat endpoint (default $CHUNK_INSPECTOR_CONTEXT_URL, then "
+                              "$OPENAI_BASE_URL); the key is $CHUNK_INSPECTOR_CONTEXT_KEY or $OPENAI_API_KEY")
+    command.add_argument("--input-price", type=_price, metavar="USD", help="dollars per million input tokens")
+    command.add_argument("--output-price", type=_price, metavar="USD", help="dollars per million output tokens")
+    command.add_argument("--dry-run", action="store_true", help="print what would be sent and stop (needs no endpoint)")
+    command.add_argument("--yes", action="store_true",
+                         help="send without asking (asked on a terminal after the plan; without one, nothing is "
+                              "sent unless --yes)")
 
 
 def _add_export(commands) -> None:
