@@ -5,13 +5,12 @@ saying where each question came from. Every command reads the file back as it re
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..csv_cells import csv_text
 from ..model import Document, Span
 from .probe import Query
 
@@ -35,16 +34,15 @@ class WrittenQuestion:
 
 
 def chroma_csv(questions: Sequence[WrittenQuestion], documents: Sequence[Document]) -> str:
-    """The questions as Chroma's CSV, ``written_by`` last."""
+    """The questions as Chroma's CSV, ``written_by`` last (through the project's one CSV writer:
+    a cell a spreadsheet would run as a formula is neutralised)."""
     texts = {document.id: document.text for document in documents}
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    rows = []
     for item in questions:
         text = texts[item.doc_id]
         references = [{"content": text[a:b], "start_index": a, "end_index": b} for a, b in item.excerpts]
-        writer.writerow([item.question, json.dumps(references, ensure_ascii=False), item.doc_id, item.written_by])
-    return out.getvalue()
+        rows.append([item.question, json.dumps(references, ensure_ascii=False), item.doc_id, item.written_by])
+    return csv_text(COLUMNS, rows)
 
 
 def probe_questions(documents: Sequence[Document], queries: Sequence[Query]) -> list[WrittenQuestion]:
