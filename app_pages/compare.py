@@ -162,13 +162,14 @@ if not specs:
     st.info("Choose at least one splitter.")
     st.stop()
 
-bar = st.progress(0.0, text="Measuring the corpus…")
 so_far = SoFar("splitters", len(specs), (*TABLE_A, "answer@5", "cut"), (*ATOM_KINDS, "answer@5", "cut"))
 with ranking(retriever, ctx, specs):
     for done, spec in enumerate(specs):
-        bar.progress(done / len(specs), text=f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…")
-        so_far.add(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language, ctx))
-bar.empty()
+        # A spinner, not a progress bar: it shows only for a row that takes half a second, so a
+        # shared link whose rows are kept draws no element it then removes.
+        with st.spinner(f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…"):
+            so_far.add(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language,
+                                    ctx))
 frame = so_far.clear()
 frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)
 frame["splitter"] = [chunk_set_title(s, sets) or name for s, name in zip(specs, frame["splitter"])]
@@ -196,7 +197,7 @@ if survival_said:
     st.info(md(survival_said), icon=":material/balance:")
 st.download_button("Download table a (CSV)", frame_csv(table_a), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
-st.altair_chart(survival_chart(frame), key="survival_chart")
+st.vega_lite_chart(spec=survival_chart(frame), key="survival_chart")
 if st.toggle("Index-time cost", key="compare_cost",
              help="What building each index costs: seconds to split, what the splitter and the retriever embed, "
                   "context-line prompts, and dollars at this server's prices."):
@@ -229,6 +230,6 @@ if verdict:
     st.info(md(verdict), icon=":material/balance:")
 st.download_button("Download table b (CSV)", frame_csv(table_b), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")
-st.altair_chart(probe_chart(frame), key="probe_chart")
+st.vega_lite_chart(spec=probe_chart(frame), key="probe_chart")
 
 snippet_expander(ctx, shared.state())

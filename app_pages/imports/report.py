@@ -129,11 +129,11 @@ def show_measures(ctx, state, result, digest: str, default_doc: str | None, retr
     config |= {k: st.column_config.NumberColumn(ATOM_LABELS[k] + "s", format="percent") for k in ATOM_KINDS}
     config["duplication"] = st.column_config.NumberColumn("duplication", format="%.2f×")
     data_table(frame, column_config=config, key="import_measures")
-    charts = st.columns(2)
+    charts, named = st.columns(2), frame.rename(columns={"chunks from": "splitter"})
     with charts[0]:
-        st.altair_chart(survival_chart(frame.rename(columns={"chunks from": "splitter"})), key="import_survival")
+        st.vega_lite_chart(spec=survival_chart(named), key="import_survival")
     with charts[1]:
-        st.altair_chart(probe_chart(frame.rename(columns={"chunks from": "splitter"})), key="import_probe")
+        st.vega_lite_chart(spec=probe_chart(named), key="import_probe")
 
 
 def show_document(ctx, state, result, text_gaps: list[dict]) -> None:

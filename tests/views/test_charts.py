@@ -3,6 +3,8 @@ each rate's 95% interval as an error bar, in the app's colours."""
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -26,14 +28,22 @@ def workspace_module():
     return Workspace(load_corpus(SAMPLE))
 
 
-def _rows(chart) -> list[dict]:
-    spec = chart.to_dict()
-    (values,) = spec["datasets"].values()
-    return values
+def _rows(spec: dict) -> list[dict]:
+    return spec["data"]["values"]
+
+
+@pytest.mark.parametrize("chart", [survival_chart, probe_chart])
+def test_each_chart_is_a_valid_vega_lite_specification(frame, chart):
+    from altair.utils.schemapi import validate_jsonschema
+    from altair.vegalite.v6.schema.core import load_schema
+
+    spec = chart(frame)
+    validate_jsonschema(spec, load_schema())  # raises on any property Vega-Lite does not define
+    json.dumps(spec, allow_nan=False)  # plain JSON: no NaN, no numpy value
 
 
 def test_survival_has_a_bar_per_kind_and_splitter_and_an_error_bar_from_each_interval(frame):
-    spec = survival_chart(frame).to_dict()
+    spec = survival_chart(frame)
     bars, rules = spec["layer"]
     assert bars["mark"]["type"] == "bar" and rules["mark"]["type"] == "rule"
     assert bars["encoding"]["xOffset"]["field"] == "series", "grouped, one bar per kind"
@@ -50,7 +60,7 @@ def test_survival_has_a_bar_per_kind_and_splitter_and_an_error_bar_from_each_int
 
 
 def test_probe_stacks_answered_at_the_bottom_with_only_its_interval_drawn(frame):
-    spec = probe_chart(frame).to_dict()
+    spec = probe_chart(frame)
     bars, answered = spec["layer"]
     assert bars["encoding"]["y"]["stack"] == "zero" and bars["encoding"]["order"]["field"] == "position"
     assert bars["encoding"]["color"]["scale"]["domain"] == list(OUTCOME_COLOURS)

@@ -71,7 +71,7 @@ def test_orphan_trend_labels_each_round_with_its_orphan_answers_over_answers():
 
 def test_no_atom_kind_is_drawn_in_the_red_of_a_cut_or_the_green_of_an_answer(workspace):
     taken = {OUTCOME_COLOURS["cut"], OUTCOME_COLOURS["answer@5"], "#b3261e"}
-    bars = survival_chart(compare_frame(workspace, ["fixed:400", "structured:800"], fits=800)).to_dict()[
+    bars = survival_chart(compare_frame(workspace, ["fixed:400", "structured:800"], fits=800))[
         "layer"][0]["encoding"]["color"]["scale"]["range"]
     lines = [t.line.color for t in sweep_survival_figure(sweep_frame(workspace, "structured:800", (400, 800))).data]
     assert bars == lines and len(set(bars)) == len(ATOM_KINDS) and not set(bars) & taken
