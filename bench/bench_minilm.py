@@ -34,6 +34,20 @@ TARGETS = {"speedup": 2.0, "cosine_min": 0.99}
 ROUNDS = 2
 
 
+def as_before(model: MiniLM, texts: list[str], hidden) -> np.ndarray:
+    """Mean-pooled, normalised vectors as ``dense:minilm`` batched them before: sorted by length,
+    32 texts a batch; ``hidden`` gives a batch's token vectors and mask."""
+    ids = [one[:MAX_PIECES - 1] + one[-1:] if len(one) > MAX_PIECES else one for one in model.pieces(texts)]
+    out = np.zeros((len(ids), 384), dtype=np.float32)
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+    for first in range(0, len(order), 32):
+        batch = order[first:first + 32]
+        x, mask = hidden([ids[i] for i in batch])
+        pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
+        out[batch] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+    return out
+
+
 class Replaced(Embedder):
     """``dense:minilm``'s forward pass before this one, as it was."""
 
@@ -41,15 +55,7 @@ class Replaced(Embedder):
         self.model, self.weights = model, minilm.load_weights(model.path)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        ids = [one[:MAX_PIECES - 1] + one[-1:] if len(one) > MAX_PIECES else one for one in self.model.pieces(texts)]
-        out = np.zeros((len(ids), 384), dtype=np.float32)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for first in range(0, len(order), 32):
-            batch = order[first:first + 32]
-            x, mask = self.hidden([ids[i] for i in batch])
-            pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
-            out[batch] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
-        return out
+        return as_before(self.model, texts, self.hidden)
 
     def hidden(self, batch):
         w, heads = self.weights, 12
@@ -105,20 +111,16 @@ class Int8(Embedder):
                                                     providers=["CPUExecutionProvider"])
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        ids = [one[:MAX_PIECES - 1] + one[-1:] if len(one) > MAX_PIECES else one for one in self.model.pieces(texts)]
-        out = np.zeros((len(ids), 384), dtype=np.float32)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for first in range(0, len(order), 32):
-            batch = order[first:first + 32]
-            tokens = np.zeros((len(batch), max(len(ids[i]) for i in batch)), dtype=np.int64)
-            mask = np.zeros_like(tokens)
-            for row, i in enumerate(batch):
-                tokens[row, :len(ids[i])], mask[row, :len(ids[i])] = ids[i], 1
-            hidden = self.session.run(None, {"input_ids": tokens, "attention_mask": mask,
-                                             "token_type_ids": np.zeros_like(tokens)})[0]
-            pooled = (hidden * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
-            out[batch] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
-        return out
+        return as_before(self.model, texts, self.hidden)
+
+    def hidden(self, batch):
+        tokens = np.zeros((len(batch), max(len(ids) for ids in batch)), dtype=np.int64)
+        mask = np.zeros_like(tokens)
+        for row, ids in enumerate(batch):
+            tokens[row, :len(ids)], mask[row, :len(ids)] = ids, 1
+        hidden = self.session.run(None, {"input_ids": tokens, "attention_mask": mask,
+                                         "token_type_ids": np.zeros_like(tokens)})[0]
+        return hidden, mask
 
 
 def top5(workspace: Workspace, embedder: Embedder) -> list[tuple[int, ...]]:
