@@ -90,6 +90,10 @@ def test_a_server_on_every_interface_names_this_machine_too():
 
     from inspector.cli.app import server_addresses
 
+    # To Streamlit as well, which would otherwise ask an outside service for the machine's address.
+    named = f"--browser.serverAddress={socket.gethostname()}"
+    assert named in streamlit_command(_config("--address", "0.0.0.0", "--no-browser"), router())
+    assert not any(a.startswith("--browser.serverAddress") for a in streamlit_command(_config(), router()))
     shown = server_addresses("0.0.0.0", 8501)
     assert shown.startswith("http://localhost:8501") and f"http://{socket.gethostname()}:8501" in shown
     assert server_addresses("::1", 80) == "http://[::1]:80"

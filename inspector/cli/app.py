@@ -33,6 +33,10 @@ def router() -> Path:
     return main
 
 
+#: The addresses a server listens on every interface with.
+EVERY_INTERFACE = ("0.0.0.0", "::")
+
+
 def streamlit_command(config: RunConfig, main: Path) -> list[str]:
     """``python -m streamlit run`` with the server's settings, then the app's own arguments."""
     options: AppOptions = config.options
@@ -40,6 +44,10 @@ def streamlit_command(config: RunConfig, main: Path) -> list[str]:
                f"--server.port={options.port}", f"--server.address={options.address}"]
     if not options.browser:
         command.append("--server.headless=true")
+    if options.address in EVERY_INTERFACE:
+        # Named, so Streamlit does not ask an outside service for this machine's address (it
+        # would, on every start on all interfaces): the app makes no request beyond its machine.
+        command.append(f"--browser.serverAddress={socket.gethostname()}")
     command.append("--")
     if config.corpus.path:
         command += ["--corpus", config.corpus.path]
@@ -68,7 +76,7 @@ def run_app(run: Run[AppOptions]) -> int:
 def server_addresses(address: str, port: int) -> str:
     """Where a browser reaches a server listening on ``address``: this machine's name too when it
     listens on every interface."""
-    if address in ("0.0.0.0", "::"):
+    if address in EVERY_INTERFACE:
         return f"http://localhost:{port} and, from the network, http://{socket.gethostname()}:{port}"
     host = f"[{address}]" if ":" in address else address
     return f"http://{host}:{port}"
