@@ -40,7 +40,7 @@ class Embedder:
     """The most tokens of an input the model reads (0: it reports no cap)."""
 
     runtime: str = ""
-    """What computes the vectors, where the model can run on more than one ("": nothing to say)."""
+    """What computes the vectors and on how many cores, said when a command ranks with it ("": nothing to say)."""
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One vector per text, in order."""

@@ -110,7 +110,7 @@ class Retriever:
     """What the user should know about this run (an embedding cache that could not be used)."""
 
     runtime: str = ""
-    """What computes its vectors, where its model can run on more than one ("": nothing to say)."""
+    """What computes its vectors (its embedder's ``runtime``; "": nothing to say)."""
 
     def rank(self, asks: Sequence[Ask], pool: Pool, k: int | None) -> list[list[int]]:
         raise NotImplementedError
