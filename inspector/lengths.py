@@ -211,6 +211,11 @@ def build_encoding(encoding_name: str, data_dir: str | os.PathLike[str] | None =
     loader is swapped for one that serves the local ranks; tiktoken's cache is never used.
     Uncached: use ``TiktokenLength``, which shares one encoding per name.
     """
+    return _encoding_and_ranks(encoding_name, data_dir)[0]
+
+
+def _encoding_and_ranks(encoding_name: str, data_dir: str | os.PathLike[str] | None = None):
+    """``build_encoding``'s encoding, and the ranks it holds (the very dict)."""
     import tiktoken
     import tiktoken_ext.openai_public as openai_public
 
@@ -241,7 +246,7 @@ def build_encoding(encoding_name: str, data_dir: str | os.PathLike[str] | None =
             openai_public.load_tiktoken_bpe = original
     if not served:
         raise LengthError(f"tiktoken's {canonical} constructor did not load its rank file")
-    return tiktoken.Encoding(**params)
+    return tiktoken.Encoding(**params), ranks
 
 
 # The shared encodings, in a list that holds itself: once ``gc.freeze()`` has moved it out of the
@@ -256,7 +261,16 @@ _BYTE_LENGTHS: dict[str, "np.ndarray"] = {}
 
 @functools.lru_cache(maxsize=None)
 def _shared_encoding(canonical: str):
-    encoding = build_encoding(canonical)
+    import numpy as np
+
+    encoding, ranks = _encoding_and_ranks(canonical)
+    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
+    lengths[np.fromiter(ranks.values(), np.int64, len(ranks))] = np.fromiter(map(len, ranks), np.int64, len(ranks))
+    _BYTE_LENGTHS[canonical] = lengths
+    # The encoder (Rust) holds its own copy of the ranks; the encoding's Python copy serves only
+    # to pickle it, which ``TiktokenLength`` does by name. o200k's costs about 30 MB in every
+    # process, the streamed engine's forked workers included.
+    ranks.clear()
     _OUTLIVING.append(encoding)
     return encoding
 
@@ -271,6 +285,9 @@ class TiktokenLength(Length):
         self.name = self.encoding_name.removesuffix("_base")
         self.key = ("tiktoken", self.encoding_name)
         self.encoding = _shared_encoding(self.encoding_name)
+
+    def __reduce__(self):  # by name: the shared encoding keeps no Python copy of its ranks to send
+        return TiktokenLength, (self.encoding_name,)
 
     def count(self, text: str) -> int:
         return len(self.encoding.encode_ordinary(text))
@@ -312,24 +329,7 @@ class TiktokenLength(Length):
         return np.cumsum(lead)[byte_starts] - 1
 
     def _byte_lengths(self) -> np.ndarray:
-        found = _BYTE_LENGTHS.get(self.encoding_name)
-        if found is None:
-            import numpy as np
-
-            encoding = self.encoding
-            found = np.zeros(encoding.n_vocab, dtype=np.int64)
-            ranks = getattr(encoding, "_mergeable_ranks", None)
-            if ranks:
-                found[np.fromiter(ranks.values(), np.int64, len(ranks))] = np.fromiter(
-                    map(len, ranks.keys()), np.int64, len(ranks))
-            else:
-                for token in range(encoding.n_vocab):
-                    try:
-                        found[token] = len(encoding.decode_single_token_bytes(token))
-                    except KeyError:  # gaps in the id space hold no token
-                        pass
-            _BYTE_LENGTHS[self.encoding_name] = found
-        return found
+        return _BYTE_LENGTHS[self.encoding_name]  # filled with the shared encoding
 
 
 class HFTokenizerLength(Length):

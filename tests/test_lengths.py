@@ -9,6 +9,7 @@ import base64
 import bisect
 import gzip
 import hashlib
+import pickle
 import re
 import socket
 from pathlib import Path
@@ -244,11 +245,26 @@ def test_same_encoding_as_tiktoken(reference, name):
     # tiktoken has no public accessor for these; equal internals mean equal encodings.
     assert ours._pat_str == ref._pat_str  # noqa: SLF001
     assert ours._special_tokens == ref._special_tokens  # noqa: SLF001
-    assert ours._mergeable_ranks == ref._mergeable_ranks  # noqa: SLF001
+    assert build_encoding(name)._mergeable_ranks == ref._mergeable_ranks  # noqa: SLF001
+    assert sorted(ours.token_byte_values()) == sorted(ref._mergeable_ranks)  # noqa: SLF001
     assert ours.n_vocab == ref.n_vocab
     for text in TEXTS:
         assert ours.encode_ordinary(text) == ref.encode(text, disallowed_special=())
         assert ours.encode(text, allowed_special="all") == ref.encode(text, allowed_special="all")
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_the_shared_encoding_holds_its_ranks_once_and_a_length_sent_elsewhere_counts_alike(reference, name):
+    """The Rust encoder holds the ranks; the Python copy (30 MB for o200k, in every process)
+    is let go, so the length travels by name, and the bare encoding refuses to travel empty."""
+    length = TiktokenLength(name)
+    assert not length.encoding._mergeable_ranks  # noqa: SLF001
+    arrived = pickle.loads(pickle.dumps(length))
+    for text in TEXTS:
+        assert arrived.count(text) == length.count(text) == len(reference[name].encode(text, disallowed_special=()))
+        assert arrived.boundaries(text) == length.boundaries(text)
+    with pytest.raises(ValueError):
+        pickle.loads(pickle.dumps(length.encoding))
 
 
 @given(st.lists(st.sampled_from(["", "a b", "the lazy fox", "漢字 😀", "a b "]), max_size=12))

@@ -7,6 +7,8 @@ from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..model import ATOM_KINDS, Span
 from ..spec import SplitterSpec
 from .sizes import percentile
@@ -117,21 +119,55 @@ class SplitSummary:
     def total(cls, spec: SplitterSpec, parts: Iterable["SplitSummary"]) -> "SplitSummary":
         """The summary of a corpus from those of its parts (runs of its documents, measured apart):
         every count is a sum over documents."""
-        chunks = span_chars = oversized = 0
-        fit = dict.fromkeys(ATOM_KINDS, (0, 0))
-        every = dict(fit)
-        parts = list(parts)
+        running = RunningSummary(spec)
         for part in parts:
-            chunks, span_chars = chunks + part.chunks, span_chars + part.span_chars
-            oversized += part.oversized
-            for mine, theirs in ((fit, part.survival_fit), (every, part.survival_all)):
-                for kind, (intact, counted) in theirs.items():
-                    mine[kind] = (mine[kind][0] + intact, mine[kind][1] + counted)
-        tallies = [{kind: merged(part.tally_fit.get(kind, ()) for part in parts) for kind in ATOM_KINDS},
-                   {kind: merged(part.tally_all.get(kind, ()) for part in parts) for kind in ATOM_KINDS}]
-        groups = [{kind: merged_buckets(part.groups_fit.get(kind, ()) for part in parts) for kind in ATOM_KINDS},
-                  {kind: merged_buckets(part.groups_all.get(kind, ()) for part in parts) for kind in ATOM_KINDS}]
-        return cls(spec, chunks, span_chars, fit, every, oversized, *tallies, *groups)
+            running.add(part)
+        return running.summary()
+
+
+class RunningSummary:
+    """A configuration's counts summed as the summaries of runs of its documents come in, holding
+    the running sums only: a pass over a corpus in many batches does not keep every batch's
+    per-group counts until its end (4,096 groups per kind each)."""
+
+    def __init__(self, spec: SplitterSpec) -> None:
+        self.spec = spec
+        self.chunks = self.span_chars = self.oversized = 0
+        self.survival = (dict.fromkeys(ATOM_KINDS, (0, 0)), dict.fromkeys(ATOM_KINDS, (0, 0)))
+        self.tallies: tuple[dict[str, dict], ...] = tuple({k: {} for k in ATOM_KINDS} for _ in range(2))
+        # Per kind, fit and every atom: (intact, counted) of each group, and which groups appeared.
+        self.groups = tuple({k: np.zeros((BUCKETS, 2), dtype=np.int64) for k in ATOM_KINDS} for _ in range(2))
+        self.seen = tuple({k: np.zeros(BUCKETS, dtype=bool) for k in ATOM_KINDS} for _ in range(2))
+
+    def add(self, part: SplitSummary) -> None:
+        """Count one run of documents."""
+        self.chunks += part.chunks
+        self.span_chars += part.span_chars
+        self.oversized += part.oversized
+        for which, (survival, tallies, groups) in enumerate((
+                (part.survival_fit, part.tally_fit, part.groups_fit),
+                (part.survival_all, part.tally_all, part.groups_all))):
+            mine = self.survival[which]
+            for kind, (intact, counted) in survival.items():
+                mine[kind] = (mine[kind][0] + intact, mine[kind][1] + counted)
+            for kind in ATOM_KINDS:
+                found = self.tallies[which][kind]
+                for pair, n in tallies.get(kind, ()):
+                    found[pair] = found.get(pair, 0) + n
+                buckets = groups.get(kind, ())
+                if buckets:
+                    rows = np.asarray(buckets, dtype=np.int64)
+                    np.add.at(self.groups[which][kind], rows[:, 0], rows[:, 1:])
+                    self.seen[which][kind][rows[:, 0]] = True
+
+    def summary(self) -> SplitSummary:
+        """The counts so far, as one summary."""
+        tallies = [{kind: tuple(sorted(found[kind].items())) for kind in ATOM_KINDS} for found in self.tallies]
+        groups = [{kind: tuple((group, int(a), int(b)) for group, (a, b) in
+                               zip(np.flatnonzero(seen[kind]).tolist(), sums[kind][seen[kind]].tolist()))
+                   for kind in ATOM_KINDS} for sums, seen in zip(self.groups, self.seen)]
+        return SplitSummary(self.spec, self.chunks, self.span_chars, dict(self.survival[0]), dict(self.survival[1]),
+                            self.oversized, *tallies, *groups)
 
 
 #: A configuration's counts per group of documents (by format or language): group -> (documents,
@@ -142,14 +178,14 @@ Grouped = dict[str, tuple[int, dict[str, SplitSummary]]]
 def grouped_total(parts: Iterable[Grouped]) -> Grouped:
     """The groups' counts over a corpus from those of its runs of documents, measured apart."""
     documents: dict[str, int] = {}
-    found: dict[str, dict[str, list[SplitSummary]]] = {}
+    found: dict[str, dict[str, RunningSummary]] = {}
     for part in parts:
         for group, (count, summaries) in part.items():
             documents[group] = documents.get(group, 0) + count
             for spec, summary in summaries.items():
-                found.setdefault(group, {}).setdefault(spec, []).append(summary)
-    return {group: (documents[group], {spec: SplitSummary.total(summaries[0].spec, summaries)
-                                       for spec, summaries in found[group].items()}) for group in documents}
+                found.setdefault(group, {}).setdefault(spec, RunningSummary(summary.spec)).add(summary)
+    return {group: (documents[group], {spec: running.summary() for spec, running in found[group].items()})
+            for group in documents}
 
 
 @dataclass(slots=True)

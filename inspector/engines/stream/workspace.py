@@ -42,7 +42,7 @@ from ...measure.asking import AskResult
 from ...measure.engine import Engine
 from ...measure.headers import HeaderCarry
 from ...measure.services import Services
-from ...measure.summary import CorpusFacts, Grouped, SpanLists, SplitSummary, grouped_total
+from ...measure.summary import CorpusFacts, Grouped, RunningSummary, SpanLists, SplitSummary, grouped_total
 from ...measure.workspace import Workspace
 from ...model import ImportProblem
 from ...retrieval.bm25 import Statistics
@@ -202,21 +202,20 @@ class StreamWorkspace(Engine):
         asked = replace(asked, tag=len(self.passes), embedding=self.embedding(retriever) if asked.probes else None)
         if asked.probes:
             asked = replace(asked, wanted=frozenset(w for q in self.queries() for w in q.words))
-        parts: dict[tuple[str, int | None], list[SplitSummary]] = {key: [] for key in asked.summaries}
+        parts = {key: RunningSummary(parse_spec(key[0])) for key in asked.summaries}
         carried: dict[str, list[HeaderCarry]] = {spec: [] for spec in asked.headers}
         statistics: dict[str, list[Statistics]] = {spec: [] for spec in asked.probes}
         jobs = [(self.batches, batch, self.mode, asked) for batch in range(len(self.batches))]
         for batch, measures in enumerate(self.crossed("measure", measure_batch, jobs)):
             for key, summary in measures.summaries.items():
-                parts[key].append(summary)
+                parts[key].add(summary)
             for spec, carry in measures.headers.items():
                 carried[spec].append(carry)
             for spec, found in measures.statistics.items():
                 statistics[spec].append(found)
             if self.progress is not None:
                 self.progress("documents measured", self.batches.bounds[batch + 1], len(self))
-        for key, found in parts.items():
-            self._summaries[key] = SplitSummary.total(parse_spec(key[0]), found)
+        self._summaries.update((key, running.summary()) for key, running in parts.items())
         self._headers.update((spec, HeaderCarry.total(found)) for spec, found in carried.items())
         if statistics:
             try:
