@@ -18,6 +18,7 @@ ask for work under the limits it states.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import select
@@ -301,7 +302,10 @@ def _worker(pipe: int, header: dict, raw: bytes, limits: BoxLimits, work) -> Non
         except RecursionError:
             answer = _refused("nested too deeply to convert")
         except Exception as exc:  # a converter's own failure, told as it is
-            answer = _refused(f"the converter failed ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})")
+            if out_of_memory(exc):
+                answer = exceeded
+            else:
+                answer = _refused(f"the converter failed ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})")
     except MemoryError:
         answer = exceeded
     try:
@@ -312,6 +316,25 @@ def _worker(pipe: int, header: dict, raw: bytes, limits: BoxLimits, work) -> Non
         code = 1
     finally:
         os._exit(code)
+
+
+#: What the dynamic loader says when the limit refuses to map a shared object.
+_UNMAPPED = ("failed to map segment", "Cannot allocate memory")
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether a failure, or one it came from, is the memory limit refusing an allocation: a
+    converter that loads a module late (an XLSX reader's numpy) fails to map its shared object
+    under the limit, and the library may wrap that ImportError in advice of its own."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM):
+            return True
+        if isinstance(exc, ImportError) and any(sign in str(exc) for sign in _UNMAPPED):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 class _OutOfCpu(Exception):

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from ..errors import CorpusError, UnreadableFile
 from ..extras import install_hint, installed_version
 from .archive import check_archive
-from .box import BoxLimits, run_boxed, start_host
+from .box import BoxLimits, out_of_memory, run_boxed, start_host
 from .docling_converter import DOCLING_KINDS, docling_markdown, import_backends
 
 #: Extensions converted to markdown, compared lower-cased, and the kind each one is.
@@ -248,6 +248,8 @@ def _run(raw: bytes, kind: str) -> str:
     except (MemoryError, RecursionError):
         raise  # the box says what limit it met
     except Exception as exc:  # each converter raises its own (zipfile, KeyError, NotImplementedError...)
+        if out_of_memory(exc):  # a module loaded late, under the box's limit, could not be mapped
+            raise MemoryError from None
         raise UnreadableFile(_reason(kind, exc)) from None
     return _normalised(result.markdown or "")
 

@@ -14,6 +14,7 @@ import io
 
 from ..errors import UnreadableFile
 from ..extras import installed_version
+from .box import out_of_memory
 
 #: The kinds Docling converts (its input formats).
 DOCLING_KINDS: frozenset[str] = frozenset({"pdf", "docx", "pptx", "xlsx", "html"})
@@ -62,6 +63,8 @@ def docling_markdown(raw: bytes, kind: str) -> str:
     except (UnreadableFile, MemoryError, RecursionError):
         raise  # the box says what limit a conversion met
     except Exception as exc:  # Docling and its backends raise their own
+        if out_of_memory(exc):  # a module loaded late, under the box's limit, could not be mapped
+            raise MemoryError from None
         detail = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise UnreadableFile(f"the Docling converter failed on this {kind.upper()} file "
                              f"({type(exc).__name__}: {detail})") from None

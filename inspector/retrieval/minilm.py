@@ -75,9 +75,10 @@ def _load_tokenizer(path: str):
     return tokenizer
 
 
-@functools.cache
 def load_weights(path: str):
-    """The float32 weights from ``path`` (one load per process: 0.3 s, 91 MB)."""
+    """The float32 weights from ``path``, read at each call (0.3 s, 91 MB): the forward pass
+    keeps its own layout of them (``_layers``), and a cached copy beside it would hold the
+    encoder's matrices twice (42 MB more in every process ranking with it)."""
     from safetensors.numpy import load
 
     try:
@@ -147,7 +148,7 @@ def _layers(path: str) -> tuple:
     layers = []
     for layer in range(_LAYERS):
         def get(name: str, p: str = f"encoder.layer.{layer}."):
-            return w[p + name]
+            return w[p + name].copy()  # a view would keep the whole file's buffer alive
 
         def matrix(name: str):
             return np.ascontiguousarray(get(name).T)
@@ -161,9 +162,10 @@ def _layers(path: str) -> tuple:
                        matrix("intermediate.dense.weight"), get("intermediate.dense.bias"),
                        matrix("output.dense.weight"), get("output.dense.bias"),
                        get("output.LayerNorm.weight"), get("output.LayerNorm.bias")))
-    embeddings = (w["embeddings.word_embeddings.weight"], w["embeddings.position_embeddings.weight"],
-                  w["embeddings.token_type_embeddings.weight"][0], w["embeddings.LayerNorm.weight"],
-                  w["embeddings.LayerNorm.bias"])
+    embeddings = tuple(w[name].copy() for name in ("embeddings.word_embeddings.weight",
+                                                   "embeddings.position_embeddings.weight"))
+    embeddings += (w["embeddings.token_type_embeddings.weight"][0].copy(), w["embeddings.LayerNorm.weight"].copy(),
+                   w["embeddings.LayerNorm.bias"].copy())
     return embeddings, tuple(layers)
 
 
@@ -174,6 +176,11 @@ class NumpyEncoder:
 
     def __init__(self, path: str) -> None:
         self._embeddings, self._layers = _layers(path)
+
+    @property
+    def arrays(self) -> list:
+        """Every array the pass holds (each its own, none a view into the file's tensors)."""
+        return [*self._embeddings, *(array for layer in self._layers for array in layer)]
 
     def hidden(self, batch: list[list[int]]):
         """The last layer's token vectors of a batch of id lists, and the mask of real tokens."""

@@ -36,6 +36,7 @@ def test_a_job_runs_in_a_worker_of_its_own_and_answers():
 
 @pytest.mark.parametrize(("function", "header", "reason", "limits"), [
     ("eat_memory", {"blocks": 10}, "exceeds 200 MB while converting", SMALL),
+    ("import_when_full", {}, "exceeds 200 MB while converting", SMALL),
     ("spin", {}, "took more than 2 s of CPU to convert", CPU_BOUND),
     ("sleep", {"seconds": 30}, "took longer than 4 s to convert", SMALL),
     ("crash", {}, "the converter crashed (signal SIGABRT)", SMALL),

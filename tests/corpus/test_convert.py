@@ -250,3 +250,26 @@ def test_this_process_never_parses_what_it_converts():
     imported, xlsx = done.stdout.splitlines()
     assert imported == "[]"
     assert xlsx == repr("## Sheet\n| name | price |\n| --- | --- |\n| tea | 3 |\n")
+
+
+def _unmapped(*args, **kwargs):
+    """What a late import fails with when the box's memory limit refuses to map its shared object,
+    wrapped in advice as numpy wraps it."""
+    try:
+        raise ImportError("/lib/_bounded_integers.so: failed to map segment from shared object")
+    except ImportError as cause:
+        raise ImportError("IMPORTANT: PLEASE READ THIS FOR ADVICE ON HOW TO SOLVE THIS ISSUE!") from cause
+
+
+@pytest.mark.parametrize(("converter", "target"), [
+    ("markitdown", "markitdown.converters.HtmlConverter.convert"),
+    ("docling", "inspector.corpus.docling_converter._rule_based"),
+])
+def test_a_converter_that_cannot_map_a_module_has_run_out_of_memory_not_failed(monkeypatch, converter, target):
+    """The box tells the memory limit, not "the converter failed (ImportError ...)"."""
+    from inspector.corpus.box import BoxLimits
+    from inspector.corpus.convert import converted_in_box
+
+    monkeypatch.setattr(target, _unmapped)
+    with pytest.raises(MemoryError):
+        converted_in_box({"kind": "html", "converter": converter}, b"<p>Fine.</p>", BoxLimits.default())

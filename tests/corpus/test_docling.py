@@ -16,6 +16,10 @@ from tests.support.documents import unreadable_files
 from tests.support.files import reasons, write
 from tests.support.paths import SAMPLE
 
+# With the conversion bombs: one worker pays for Docling's first conversion (10 s), and for this
+# module's conversion once.
+pytestmark = pytest.mark.xdist_group("converters")
+
 
 @pytest.fixture(scope="module")
 def converted():

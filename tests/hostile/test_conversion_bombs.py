@@ -30,8 +30,9 @@ BOMBS = {
 }
 
 
-# One worker builds the bombs once and runs both converters on them.
-pytestmark = pytest.mark.xdist_group("bombs")
+# One worker builds the bombs once and runs both converters on them, with Docling's other tests
+# (Docling's first conversion in a process takes 10 s: once).
+pytestmark = pytest.mark.xdist_group("converters")
 
 
 @pytest.fixture(scope="module")

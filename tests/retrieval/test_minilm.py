@@ -82,6 +82,16 @@ def test_the_forward_pass_is_the_published_models_own(model):
     assert mask.sum(1).tolist() == [float(len(ids)) for ids in batch]
 
 
+def test_the_pass_holds_the_weights_once(model):
+    """The layout owns its arrays (a view would keep the whole file's tensors alive beside it)
+    and no copy of the file's tensors is kept for later: 42 MB held twice otherwise."""
+    weights = minilm.load_weights(model.path)
+    assert minilm.load_weights(model.path) is not weights
+    held = minilm.NumpyEncoder(model.path).arrays
+    assert all(array.flags.owndata for array in held)
+    assert sum(array.nbytes for array in held) <= sum(tensor.nbytes for tensor in weights.values())
+
+
 def test_batches_hold_texts_of_like_length_within_their_bounds():
     lengths = [256] * 40 + [10] * 70 + [100, 3]
     batches = minilm.batches(lengths)

@@ -36,3 +36,18 @@ def crash(header: dict, raw: bytes, limits) -> dict:
 
 def ready() -> None:
     """A host's preparation that does nothing: a test's own host, apart from the others'."""
+
+
+def import_when_full(header: dict, raw: bytes, limits) -> dict:
+    """Takes memory until refused, lets a little go, then loads an extension module it has not
+    loaded yet: the loader cannot map it ("failed to map segment"), an ImportError that means
+    the memory ran out."""
+    held = []
+    try:
+        while True:
+            held.append(bytearray(5_000_000))
+    except MemoryError:
+        held.pop()
+    import numpy  # noqa: F401  (not in the host: its shared objects are mapped here, under the limit)
+
+    return {"held": len(held)}
