@@ -16,6 +16,7 @@ from inspector.views import (
     chunk_numbers,
     cut_list_html,
     doc_view,
+    drawn_lines,
     lane_changes,
     lanes_html,
     overlay_html,
@@ -127,7 +128,8 @@ if view_b is not None:
 text_column, strip_column = st.columns([60, 1 if view_b is None else 2], gap="small")
 with strip_column:  # the whole drawn stretch at a glance: chunk starts, and each cut a link to it
     st.html(strip_html(len(doc.text), [("a", view.result.spans, view.cuts)] + (
-        [("b", view_b.result.spans, view_b.cuts)] if view_b is not None else []), window=window, style=False))
+        [("b", view_b.result.spans, view_b.cuts)] if view_b is not None else []), window=window, style=False,
+        lines=drawn_lines(doc.text, window, 100 if view_b is None else 50)))
 if view_b is not None:
     # One unit labels every lane: a lane counted in another unit is labelled with span characters.
     sizes_b = list(view_b.sizes) if lane_b.unit == state.unit else None

@@ -375,12 +375,24 @@ def chunk_card_html(text: str, prefix: str = "", *, title: str = "", hint_lines:
             f'<div class="ci-card-body">{pre}{body}</div>{foot}</div>')
 
 
+def drawn_lines(text: str, window: Span | None = None, line_chars: int = 100) -> int:
+    """About how many lines the drawn stretch of ``text`` takes in a box about ``line_chars``
+    characters wide (long lines wrap; a final newline starts no line)."""
+    first, last = window if window is not None else (0, len(text))
+    return sum(max(1, -(-len(line) // line_chars)) for line in text[first:last].removesuffix("\n").split("\n"))
+
+
+#: The overlay's text box: 13 px at a line height of 1.7, 10 px of padding and a border each side.
+_LINE_PX, _BOX_PX = 13 * 1.7, 22
+
+
 def strip_html(length: int, lanes: Sequence[tuple[str, Sequence[Span], Sequence[CutAtom]]], *,
-               window: Span | None = None, style: bool = True) -> str:
+               window: Span | None = None, style: bool = True, lines: int | None = None) -> str:
     """A slim strip of the whole drawn stretch beside the text, one column per lane (ids ``a``,
     ``b``... as ``lanes_html`` gives them): a line at each chunk's start and a red mark at each
     bisected atom, a link to its mark in the overlay (``#ci-{lane}-cut-{k}``, numbered as
-    ``cuts``)."""
+    ``cuts``). As tall as the text's scrolling box (75% of the window), or, given the text's
+    ``lines`` (``drawn_lines``), as the text when it is shorter: a mark sits beside what it marks."""
     first, last = window if window is not None else (0, length)
     size = max(1, last - first)
     columns = []
@@ -392,4 +404,5 @@ def strip_html(length: int, lanes: Sequence[tuple[str, Sequence[Span], Sequence[
                   f'style="top:{100 * (c.start - first) / size:.3f}%" title="{escape(_cut_title(c), quote=True)}"></a>'
                   for k, c in enumerate(cuts) if first <= c.start < last]
         columns.append(f'<div class="ci-strip-lane" data-lane="{lane}" title="lane {lane}">{"".join(marks)}</div>')
-    return f'<div class="ci-strip" data-label="">{style_html() if style else ""}{"".join(columns)}</div>'
+    height = "" if lines is None else f' style="height:min(75vh,{lines * _LINE_PX + _BOX_PX:.0f}px)"'
+    return f'<div class="ci-strip"{height} data-label="">{style_html() if style else ""}{"".join(columns)}</div>'

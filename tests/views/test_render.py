@@ -527,3 +527,16 @@ def test_the_strip_marks_each_chunk_start_and_links_each_cut_to_its_mark():
         "numbered as the overlay numbers them; only the drawn stretch"
     with pytest.raises(ValueError):
         strip_html(10, [('x" onclick="y', [], [])])
+
+
+def test_the_strip_is_as_tall_as_a_short_text_so_its_marks_sit_beside_what_they_mark():
+    from inspector.views.render import drawn_lines, strip_html
+
+    short = "# Title\n\nA few words.\n"
+    assert drawn_lines(short) == 3 and drawn_lines("x" * 250) == 3 and drawn_lines("x" * 250, line_chars=50) == 5
+    assert drawn_lines("a\nb\nc\nd", window=(2, 5)) == 2
+    tall = strip_html(len(short), [("a", [(0, 10)], [])], lines=drawn_lines(short), style=False)
+    assert 'class="ci-strip" style="height:min(75vh,88px)"' in tall
+    long = "line\n" * 5000
+    assert "height:min(75vh,110522px)" in strip_html(len(long), [("a", [], [])], lines=drawn_lines(long), style=False)
+    assert 'class="ci-strip" data-label=""' in strip_html(10, [("a", [], [])], style=False), "the scroll box's height"
