@@ -17,6 +17,7 @@ import cProfile
 import io
 import os
 import pstats
+import re
 import shutil
 import statistics
 import subprocess
@@ -82,7 +83,8 @@ def profiled(folder: Path, top: int = 12) -> list[str]:
     rows = sorted(stats.stats.items(), key=lambda item: -item[1][2])[:top]
     lines = []
     for (filename, line, name), (_, calls, own, cumulative, _) in rows:
-        where = filename.split("/site-packages/")[-1].split(str(ROOT) + "/")[-1]
+        # a library's file by its path among the libraries, the project's by its path in it
+        where = re.sub(r".*/(site-packages|lib/python3[.][0-9]+)/", "", filename).removeprefix(f"{ROOT}/")
         lines.append(f"{own:6.2f} s own {100 * own / total:4.1f}%  {cumulative:6.2f} s with callees  "
                      f"{calls:>8,d} calls  {where}:{line}({name})")
     return lines
