@@ -159,13 +159,7 @@ class _Sampler(threading.Thread):
 
 
 def _high_water(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return _kilobytes(f"/proc/{pid}/status", "VmHWM:")
 
 
 def _descendants(root: int) -> list[int]:
@@ -184,9 +178,14 @@ def _descendants(root: int) -> list[int]:
 
 
 def _pss(pid: int) -> int:
+    return _kilobytes(f"/proc/{pid}/smaps_rollup", "Pss:")
+
+
+def _kilobytes(path: str, field: str) -> int:
+    """A ``/proc`` file's figure in kB (0 once the process is gone)."""
     try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(field):
                 return int(line.split()[1])
     except OSError:
         pass
