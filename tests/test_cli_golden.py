@@ -12,6 +12,7 @@ import pytest
 
 from inspector import Document, load_corpus
 from inspector.context.golden_writer import STRETCH_CHARS, stretches
+from inspector.context.writer import ChatEndpoint
 from inspector.retrieval.golden_written import PROBE_AUTHOR
 from tests.support.chat import ChatServer
 from tests.support.cli import run, without_chat_settings
@@ -117,6 +118,10 @@ def test_an_excerpt_is_kept_only_from_the_stretch_shown_and_a_sentence_long(caps
 
 def test_a_run_stopped_by_failures_resumes_where_it_stopped(capsys, monkeypatch, tmp_path):
     refuse = lambda prompt: (500, {"error": {"message": "down"}}) if "Lisbon" in prompt else None
+    # Each failed prompt is tried three times, pausing 0.5 s then 1 s: the pauses are not what is tested.
+    endpoint = ChatEndpoint.from_settings.__func__
+    monkeypatch.setattr(ChatEndpoint, "from_settings",
+                        classmethod(lambda cls, *args, **options: endpoint(cls, *args, **options, first_pause=0.01)))
     out_file = tmp_path / "q.csv"
     with ChatServer() as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.url)
