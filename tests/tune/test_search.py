@@ -149,21 +149,32 @@ def test_your_questions_ride_along_and_reach_the_tracked_runs(sample_markdown, t
     assert fixed["whole_at_5.low"] <= fixed["whole_at_5"] <= fixed["whole_at_5.high"]
 
 
-@pytest.mark.parametrize("order", ["reversed", "odd first"])
-def test_a_rung_finishing_in_any_order_settles_as_one_by_one(sample_markdown, many, order):
-    """What a pool of workers gives the page: a rung's candidates as they finish, not in order."""
-    from inspector.tune.search import Goal, measure_candidate, measure_space, one_by_one, settled
+@pytest.fixture(scope="module")
+def one_by_one_space(sample_markdown, many):
+    """The candidates measured one after another, and what ``tune`` makes of them."""
+    from inspector.tune.search import Goal, measure_candidate, measure_space, one_by_one
 
-    specs = [parse_spec(s) for s in SPECS]
     goal = Goal((many,), 2000)
     serial = one_by_one(lambda spec, sample: measure_candidate(sample_markdown, spec, goal, None, sample))
+    in_order = measure_space([parse_spec(s) for s in SPECS], goal, serial)
+    return serial, in_order, tune(sample_markdown, SPECS, golden=[many])
+
+
+@pytest.mark.parametrize("order", ["reversed", "odd first"])
+def test_a_rung_finishing_in_any_order_settles_as_one_by_one(sample_markdown, many, one_by_one_space, order):
+    """What a pool of workers gives the page: a rung's candidates as they finish, not in order."""
+    from inspector.tune.search import Goal, measure_space, settled
+
+    serial, in_order, tuned = one_by_one_space
+    goal = Goal((many,), 2000)
 
     def shuffled(rung_specs, sample):
         found = list(serial(rung_specs, sample))
         return found[::-1] if order == "reversed" else found[1::2] + found[::2]
 
     steps = []
-    scattered = measure_space(specs, goal, shuffled, lambda what, done, total: steps.append((done, total)))
-    assert scattered == measure_space(specs, goal, serial)
+    scattered = measure_space([parse_spec(s) for s in SPECS], goal, shuffled,
+                              lambda what, done, total: steps.append((done, total)))
+    assert scattered == in_order
     assert [done for done, _ in steps] == list(range(1, len(steps) + 1)) and steps[-1][0] == steps[-1][1]
-    assert settled(scattered, goal, sample_markdown) == tune(sample_markdown, SPECS, golden=[many])
+    assert settled(scattered, goal, sample_markdown) == tuned
