@@ -48,15 +48,6 @@ def merged_buckets(parts: Iterable[Buckets]) -> Buckets:
     return tuple((group, a, b) for group, (a, b) in sorted(found.items()))
 
 
-def merged(tallies: Iterable[Tally]) -> Tally:
-    """One tally from those of runs of documents measured apart."""
-    found: dict[tuple[int, int], int] = {}
-    for one in tallies:
-        for pair, n in one:
-            found[pair] = found.get(pair, 0) + n
-    return tuple(sorted(found.items()))
-
-
 @dataclass(frozen=True, slots=True)
 class SplitSummary:
     """A configuration's corpus-wide counts (survival as ``kind -> (intact, counted)``)."""
