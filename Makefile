@@ -22,8 +22,10 @@ $(BIN)/.dev: $(BIN)/.runtime requirements-dev.txt
 app: $(BIN)/.runtime
 	$(BIN)/chunk-inspector app $(CORPUS)
 
+# Bytecode is written even where the environment says not to: pytest caches its rewrite of each
+# test module there, and without it every worker and every pytest a test starts rewrites all of them.
 test: $(BIN)/.dev
-	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadgroup --durations=25
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadgroup --durations=25
 
 # Style and import order (ruff), and the layering contracts of pyproject.toml (import-linter).
 lint: $(BIN)/.dev
