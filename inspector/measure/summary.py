@@ -6,12 +6,13 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
 from ..model import ATOM_KINDS, Span
 from ..spec import SplitterSpec
-from .sizes import percentile
+from .sizes import percentiles
 
 #: Survival per document in a canonical form: ``((intact, counted), documents)`` pairs, sorted,
 #: for the documents with any such atom. Sums over runs of documents merge tallies; the cluster
@@ -147,7 +148,9 @@ class RunningSummary:
                     found[pair] = found.get(pair, 0) + n
                 buckets = groups.get(kind, ())
                 if buckets:
-                    rows = np.asarray(buckets, dtype=np.int64)
+                    # Flattened first: numpy reads a flat run of ints at twice the speed of nested tuples.
+                    rows = np.fromiter(chain.from_iterable(buckets), dtype=np.int64,
+                                       count=3 * len(buckets)).reshape(-1, 3)
                     np.add.at(self.groups[which][kind], rows[:, 0], rows[:, 1:])
                     self.seen[which][kind][rows[:, 0]] = True
 
@@ -210,9 +213,9 @@ class CorpusFacts:
         """The report's ``corpus`` section: atom counts and length percentiles (p50, p90, p99, max)."""
         lengths = {}
         for kind in ATOM_KINDS:
-            sizes = self.lengths[kind].tolist()
-            lengths[kind] = {"p50": percentile(sizes, 50), "p90": percentile(sizes, 90),
-                             "p99": percentile(sizes, 99), "max": max(sizes) if sizes else 0}
+            sizes = self.lengths[kind]
+            p50, p90, p99 = percentiles(sizes, (50, 90, 99))
+            lengths[kind] = {"p50": p50, "p90": p90, "p99": p99, "max": max(sizes) if sizes else 0}
         return {"documents": self.documents, "characters": self.characters, "languages": self.language_counts(),
                 "atoms": {kind: len(self.lengths[kind]) for kind in ATOM_KINDS}, "atom_lengths": lengths}
 
