@@ -13,7 +13,7 @@ from app_pages.parts.tables import data_table
 from inspector.csv_cells import frame_csv
 from inspector.errors import QuestionsError
 from inspector.kinds import offered_kinds
-from inspector.tune import DEFAULT_KINDS, Goal, measure_space, settled
+from inspector.tune import DEFAULT_KINDS, Goal, embedding_line, measure_space, settled
 from inspector.views import markdown_escape as md
 from inspector.views import page_space, parse_budgets, tune_figure, tune_frame
 
@@ -129,6 +129,8 @@ percent = {"score": st.column_config.NumberColumn(result.objective, format="perc
            "score 95%": st.column_config.TextColumn(f"{result.objective} 95%"),
            "whole@5": st.column_config.NumberColumn("whole@5", format="percent")}
 data_table(frame, column_config=percent, key="tune_table")
+if result.embedding is not None:
+    st.caption(md(embedding_line(result)))
 st.download_button("Download the search (CSV)", frame_csv(frame), "tune.csv", "text/csv",
                    key="download_tune", on_click="ignore")
 if result.recommended is not None:

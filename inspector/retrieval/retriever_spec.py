@@ -120,6 +120,12 @@ class RetrieverSpec:
             RetrieverSpec("dense", self.embedder, self.model, late=self.late)
 
     @property
+    def embeds_chunks(self) -> bool:
+        """Whether its index embeds each chunk's text (dense and hybrid; late chunking pools a
+        document's token vectors instead)."""
+        return self.kind != "bm25" and not self.late
+
+    @property
     def base(self) -> "RetrieverSpec":
         """The retriever without its reranker."""
         return RetrieverSpec(self.kind, self.embedder, self.model, late=self.late) if self.reranker else self

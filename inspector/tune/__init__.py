@@ -10,7 +10,7 @@ from ..surface import lazy_surface
 
 __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "space": ["DEFAULT_KINDS", "Space", "parse_cap"],
-    "search": ["Candidate", "Goal", "Rung", "TuneResult", "measure_candidate", "measure_space", "one_by_one", "settled",
-               "survivors", "tune"],
-    "printed": ["format_tune"],
+    "search": ["Candidate", "EmbeddingShare", "Goal", "Rung", "TuneResult", "measure_candidate", "measure_space",
+               "one_by_one", "settled", "survivors", "tune"],
+    "printed": ["embedding_line", "format_tune"],
 })

@@ -33,6 +33,8 @@ def format_tune(result: TuneResult, *, documents: int) -> list[str]:
     lines.append(f"   embedded counts {result.unit} tokens embedded to build the index (the chunks, and what a "
                  f"semantic or cluster chunker embeds to cut); * marks the Pareto front of {result.objective} "
                  "against them")
+    if result.embedding is not None:
+        lines.append("   " + embedding_line(result))
     if yours:
         lines.append(f"   whole@5: questions of {result.asked} whose five chunks hold no atom cut in two "
                      "(not a measure of answers: those questions have no evidence)")
@@ -50,6 +52,14 @@ def format_tune(result: TuneResult, *, documents: int) -> list[str]:
     else:
         lines += ["", "recommended: none (no configuration could be scored)"]
     return lines
+
+
+def embedding_line(result: TuneResult) -> str:
+    """How many chunk texts the candidates' indexes share (vectors are kept by text)."""
+    share = result.embedding
+    return (f"vectors: the {share.indexes} indexes hold {share.texts:,} chunk texts, {share.distinct:,} of them "
+            f"different; each is embedded once and kept by its text, so {share.shared:,} were shared "
+            "between configurations")
 
 
 def _row(lead: str, c: Candidate, marks: dict[str, str], yours: bool = False) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..confidence import SEED, Interval, rate
-from ..measure.cost import splitter_tokens
+from ..measure.cost import DIGEST_BYTES, embedded_digests, splitter_tokens
 from ..reports.decide import Decision, decide
 from ..retrieval.ranking import Retriever
 from ..spec import SplitterSpec, parse_spec
@@ -79,6 +79,10 @@ class Candidate:
     asked_tokens: float = 0.0
     """With the user's own questions: the mean context of their five chunks."""
 
+    embedded_texts: bytes = field(default=b"", compare=False, repr=False)
+    """With a retriever that embeds chunks: a digest of each chunk's text (``embedded_digests``),
+    for ``EmbeddingShare``; let go once the search has settled."""
+
     @property
     def label(self) -> str:
         return self.spec.label
@@ -91,6 +95,40 @@ class Candidate:
                 "ctx_tokens": self.ctx_tokens, "over_cap": self.over_cap, "excluded": self.excluded,
                 "front": self.front, "answered": "".join(map(str, self.hits)),
                 **({"whole": self.whole.as_dict(), "asked_tokens": self.asked_tokens} if self.whole else {})}
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingShare:
+    """What the candidates' indexes embed, counted by text: vectors are kept by text, so a chunk
+    text two candidates share (a chunk that neither budget nor overlap moved) is embedded once."""
+
+    indexes: int
+    """Candidates whose index was built (not left out for their duplication)."""
+
+    texts: int
+    """Chunk texts over every candidate's index, each index counted apart."""
+
+    distinct: int
+    """Of them, different texts: what is embedded, at most."""
+
+    @property
+    def shared(self) -> int:
+        """Texts an index found embedded for another candidate's."""
+        return self.texts - self.distinct
+
+    @classmethod
+    def of(cls, candidates: Iterable[Candidate]) -> "EmbeddingShare | None":
+        """The share among ``candidates`` (None when none embeds its chunks)."""
+        import numpy as np
+
+        built = [c.embedded_texts for c in candidates if c.embedded_texts]
+        if not built:
+            return None
+        found = np.frombuffer(b"".join(built), dtype=f"V{DIGEST_BYTES}")
+        return cls(len(built), len(found), len(np.unique(found)))
+
+    def as_dict(self) -> dict:
+        return {"indexes": self.indexes, "texts": self.texts, "distinct": self.distinct, "shared": self.shared}
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +159,9 @@ class TuneResult:
     asked: str = ""
     """The user's own questions (their file's name), or empty."""
 
+    embedding: EmbeddingShare | None = None
+    """With a retriever that embeds chunks: how many chunk texts the candidates share."""
+
     @property
     def ranked(self) -> tuple[Candidate, ...]:
         """The candidates scored on every question, best first."""
@@ -137,7 +178,8 @@ class TuneResult:
                 **({"asked": self.asked} if self.asked else {}),
                 "recommended": str(self.recommended) if self.recommended else None,
                 "winners": list(self.winners), "decision": self.decision.as_dict() if self.decision else None,
-                "candidates": [c.as_dict() for c in self.candidates]}
+                "candidates": [c.as_dict() for c in self.candidates],
+                **({"embedding": self.embedding.as_dict()} if self.embedding else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +305,9 @@ def measure_candidate(workspace, spec: SplitterSpec | str, goal: Goal, retriever
                           duplication=duplication, over_cap=over_cap)
     if goal.max_duplication is not None and duplication > goal.max_duplication + 1e-12:
         return replace(candidate, excluded=f"duplication {duplication:.2f} over {goal.max_duplication:g}")
+    if retriever.spec.embeds_chunks:  # this candidate's index is built: what it embeds, by text
+        candidate = replace(candidate, embedded_texts=b"".join(
+            workspace.per_part("digest what the index embeds", embedded_digests, str(spec))))
     if goal.asked is not None and not sample:
         asked = workspace.ask(spec, goal.asked, retriever=retriever)
         served = asked.served_whole()
@@ -311,10 +356,11 @@ def settled(measured: Sequence[Candidate], goal: Goal, workspace) -> TuneResult:
     recommended = _recommended(scored, decision)
     rest = sorted((c for c in measured if c.sampled), key=lambda c: -c.score.value) + \
         [c for c in measured if c.excluded]
+    ranked = [replace(c, embedded_texts=b"") for c in _fronted(scored) + rest]
     return TuneResult(goal.objective, goal.context, goal.unit, goal.questions(workspace), sum(map(len, goal.sample())),
-                      tuple(_fronted(scored) + rest),
-                      decision, recommended.spec if recommended else None, tuple(g.name for g in goal.golden),
-                      goal.asked.name if goal.asked is not None else "")
+                      tuple(ranked), decision, recommended.spec if recommended else None,
+                      tuple(g.name for g in goal.golden), goal.asked.name if goal.asked is not None else "",
+                      EmbeddingShare.of(measured))
 
 
 def _recommended(scored: list[Candidate], decision: Decision | None) -> Candidate | None:

@@ -8,7 +8,7 @@ import pytest
 
 from inspector import Workspace, load_corpus
 from inspector.retrieval.golden_files import load_golden
-from inspector.tune import tune
+from inspector.tune import embedding_line, tune
 from tests.support.app import app, assert_clean, errors
 from tests.support.paths import SAMPLE
 
@@ -46,6 +46,19 @@ def test_a_search_ranks_the_space_as_the_library_does_and_its_winner_becomes_the
     at.button(key="use_recommended").click().run()
     assert_clean(at)
     assert at.query_params["spec"] in (str(truth.recommended), [str(truth.recommended)])
+
+
+def test_with_a_dense_retriever_the_page_says_how_many_chunk_texts_the_indexes_shared():
+    at = _opened(app({"spec": "recursive:800", "retriever": "dense:wordllama"}))
+    at.text_input(key="tune_budgets").set_value("4000, 8000")
+    at.multiselect(key="tune_kinds").set_value(["structured"])
+    at.button(key="tune_search").click().run()
+    assert_clean(at)
+    work = Workspace(load_corpus(SAMPLE))
+    truth = tune(work, ["structured:4000", "structured:8000"], retriever="dense:wordllama",
+                 golden=[load_golden(SAMPLE / "golden-questions.jsonl", work)])
+    said = embedding_line(truth)
+    assert truth.embedding.shared > 0 and any(said == c.value.replace("\\", "") for c in at.caption), said
 
 
 def test_a_second_visitor_sees_the_finished_search_without_asking_again():

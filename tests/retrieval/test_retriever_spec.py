@@ -59,6 +59,12 @@ def test_the_short_forms_read_as_documented(text, kind, embedder, model, label):
         assert spec.label == label
 
 
+@pytest.mark.parametrize("text, embeds", [("bm25", False), ("dense", True), ("hybrid", True),
+                                          ("dense:minilm|late", False), ("dense|rerank=tei", True)])
+def test_an_index_embeds_its_chunks_unless_it_ranks_words_or_pools_token_vectors(text, embeds):
+    assert RetrieverSpec.parse(text).embeds_chunks is embeds
+
+
 def test_the_dense_part_of_a_hybrid_is_the_dense_spec_it_fuses():
     hybrid = RetrieverSpec.parse("hybrid:dense:model2vec:/m")
     assert hybrid.dense == RetrieverSpec.parse("dense:model2vec:/m")

@@ -178,3 +178,56 @@ def test_a_rung_finishing_in_any_order_settles_as_one_by_one(sample_markdown, ma
     assert scattered == in_order
     assert [done for done, _ in steps] == list(range(1, len(steps) + 1)) and steps[-1][0] == steps[-1][1]
     assert settled(scattered, goal, sample_markdown) == tuned
+
+
+def _counted_dense():
+    from inspector.retrieval.ranking import DenseRetriever
+    from inspector.retrieval.retriever_spec import RetrieverSpec
+    from inspector.retrieval.vectors import Vectors
+    from tests.support.embedding import CountingEmbedder
+
+    embedder = CountingEmbedder()
+    return embedder, DenseRetriever(RetrieverSpec("dense", "minilm"), Vectors(embedder))
+
+
+def test_a_chunk_text_several_candidates_share_is_embedded_once_and_the_share_is_told(sample_markdown):
+    """Sections that fit both structured budgets are the same chunk under each: their texts are
+    embedded once for the two indexes, and the result says how many were shared."""
+    from inspector.tune import format_tune
+
+    specs = ["structured:4000", "structured:8000", "fixed:400"]
+    embedder, retriever = _counted_dense()
+    result = tune(sample_markdown, specs, retriever=retriever)
+    every = [text for spec in specs for text in sample_markdown.pool(spec).texts()]
+    share = result.embedding
+    assert (share.indexes, share.texts, share.distinct) == (3, len(every), len(set(every)))
+    assert share.shared == len(every) - len(set(every)) > 0
+    sent = [text for text in embedder.texts if text in set(every)]
+    assert sorted(sent) == sorted(set(every))  # every different chunk text, and each once
+    assert result.as_dict()["embedding"] == {"indexes": 3, "texts": share.texts, "distinct": share.distinct,
+                                             "shared": share.shared}
+    assert f"{share.shared:,} were shared" in "\n".join(format_tune(result, documents=58))
+    assert all(c.embedded_texts == b"" for c in result.candidates)  # let go once settled
+
+
+def test_an_index_left_out_for_its_duplication_embeds_nothing_and_bm25_counts_no_share(sample_markdown):
+    _, retriever = _counted_dense()
+    result = tune(sample_markdown, ["structured:800", "fixed:800/400"], retriever=retriever, max_duplication=1.2)
+    assert result.embedding.indexes == 1
+    assert result.embedding.texts == len(sample_markdown.pool("structured:800").texts())
+    plain = tune(sample_markdown, ["structured:800", "fixed:800/400"])
+    assert plain.embedding is None and "embedding" not in plain.as_dict()
+
+
+def test_the_streamed_engine_counts_the_same_share(tmp_path):
+    from inspector import Workspace, load_corpus
+    from inspector.corpus.listing import list_corpus
+    from inspector.corpus.load import Reading
+    from inspector.engines.stream.read import read_streamed
+
+    folder, specs = SAMPLE / "handbook", ["structured:4000", "structured:8000", "fixed:400"]
+    held = tune(Workspace(load_corpus(folder), "markdown"), specs, retriever="dense:wordllama")
+    with read_streamed(list_corpus(folder), Reading("markdown"), str(tmp_path), jobs=2) as work:
+        streamed = tune(work, specs, retriever="dense:wordllama")
+    assert streamed.embedding == held.embedding and held.embedding.shared > 0
+    assert streamed.as_dict() == held.as_dict()
