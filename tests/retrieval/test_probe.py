@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from inspector import Document, SplitterSpec, analyze, split_document
 from inspector.atoms.seed import analyze_seed
-from inspector.retrieval.probe import make_queries, run_probe
+from inspector.retrieval.probe import make_queries, run_probe, script_words
+from inspector.retrieval.scripts import BIGRAM_CHARACTERS
 from inspector.retrieval.terms import TermTable
 from tests.support import reference_seed as plain
 from tests.support.strategies import FAST, markdown_document, seed_text
@@ -98,3 +99,15 @@ def test_queries_follow_the_recipe():
     queries = make_queries([doc], [analyze(text, "seed").atoms["num"]])
     assert len(queries) == 1
     assert queries[0].words == ("datacenter", "harborline", "partitions")  # longest first, then a-z
+
+
+#: The query words of any script, as the probe defines them: letters outside the bigram scripts.
+_LETTER = rf"(?![{BIGRAM_CHARACTERS}])[^\W\d_]"
+_SCRIPT_WORD = re.compile(rf"{_LETTER}(?:{_LETTER}|[.+\-]){{5,}}")
+
+
+@given(st.text(alphabet=st.sampled_from("abcXYZ.+-_9 ,é日本語한글ｶ\u00a0") | st.characters(), max_size=80))
+def test_a_sentences_query_words_on_ascii_are_found_without_the_script_pattern_and_are_the_same(text):
+    ascii_only = text.encode("ascii", "ignore").decode()
+    assert script_words(text) == _SCRIPT_WORD.findall(text)
+    assert script_words(ascii_only) == _SCRIPT_WORD.findall(ascii_only)
