@@ -207,7 +207,10 @@ def measure_batch(job: tuple[Held, int, str, Asked]) -> BatchMeasures:
                 held.keep(batch, asked.vectors(spec), asked.embedding.grid(pool).astype(np.float32))
             statistics[spec] = counted.statistics()
         part.release(spec)
-    gc.collect()  # the command runs with the collector paused; a worker lives for many batches
+    # The command runs with the collector paused, and a worker lives for many batches; the batch
+    # let go first, so the collection walks what outlives it, not every object of its documents.
+    del part
+    gc.collect()
     return BatchMeasures(summaries, headers, statistics)
 
 
@@ -233,8 +236,10 @@ def read_batch(job: tuple[Spill, int, Reading, str | None, Sequence[tuple[str, s
     found = read_analysed(reading, store, entries)
     analysed = [item for item in found if not isinstance(item, SkippedFile)]
     spill.write(batch, [d for d, _ in analysed], [a for _, a in analysed])
+    facts = [item if isinstance(item, SkippedFile) else facts_of(*item, reading.mode) for item in found]
+    del found, analysed  # as in ``measure_batch``: the collection walks what outlives the batch
     gc.collect()
-    return [item if isinstance(item, SkippedFile) else facts_of(*item, reading.mode) for item in found]
+    return facts
 
 
 @dataclass(frozen=True, slots=True)
