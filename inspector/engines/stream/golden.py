@@ -81,7 +81,10 @@ def golden_batch(job) -> dict[tuple[str, int], BatchGolden]:
             ranking = queries.ranking(held, batch, name, pool)
         out.update(((spec, width), found) for width, found in
                    _ranked_here(part, spec, ranking, len(queries.words), limit, places, near, widths))
-    gc.collect()  # the command runs with the collector paused; a worker lives for many batches
+    # The command runs with the collector paused, and a worker lives for many batches: the batch
+    # let go first, so the collection walks what outlives it (``batches.measure_batch``).
+    del part
+    gc.collect()
     return out
 
 
