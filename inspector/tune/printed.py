@@ -4,7 +4,7 @@ left out, and the recommendation."""
 from __future__ import annotations
 
 from ..reports.decide import bounds_text, decision_lines
-from .search import Candidate, TuneResult
+from .result import Candidate, TuneResult
 
 
 def format_tune(result: TuneResult, *, documents: int) -> list[str]:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..tune.search import TuneResult
+from ..tune.result import TuneResult
 from ..tune.space import DEFAULT_KINDS, Space
 
 #: Columns of ``tune_frame``.
