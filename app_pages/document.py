@@ -102,8 +102,8 @@ if lane_b is not None:
     cols[3].metric("Oversized chunks · b", len(view_b.result.oversized), help="b's chunks over its budget.")
 starts = [c.start for c in chunks] + ([c.start for c in view_b.result.chunks] if view_b else [])
 # A first look opens where the splitter cuts most, scrolled to its first cut (once: the reader
-# scrolls on from there).
-first_cut = view.cuts[0] if view.cuts and st.session_state.pop(OPENED_ON_DAMAGE, None) == doc.id else None
+# scrolls on from there; a run stopped before the script was sent leaves it to the next).
+first_cut = view.cuts[0] if view.cuts and st.session_state.get(OPENED_ON_DAMAGE) == doc.id else None
 window = pick_window("doc", len(doc.text), starts, view.cuts, open_at=first_cut)
 st.html(style_html())  # once; the fragments below leave theirs out
 if view.cuts:
@@ -144,6 +144,7 @@ else:
 
 if first_cut is not None:
     st.html(scroll_to_html("ci-a-cut-0"), unsafe_allow_javascript=True)
+st.session_state.pop(OPENED_ON_DAMAGE, None)
 
 with st.expander("What the embedder receives, chunk by chunk"):
     if chunks:

@@ -78,15 +78,28 @@ def scroll_to_html(anchor: str) -> str:
     """A script that scrolls the overlay holding ``anchor`` (an id such as ``ci-a-cut-0``) so the
     mark sits in the top third of its text box, then, when the mark is still out of sight, the page so
     the text box starts at its top.
-    It waits for the overlay to be drawn (up to 5 s) and does nothing when the mark is absent."""
+    It waits for the overlay to be drawn (up to 5 s) and does nothing when the mark is absent. For
+    5 s after, elements drawn above the text can still push the mark out of sight: it is placed
+    again, unless the reader has scrolled, typed or clicked meanwhile (any scroll it did not make)."""
     if not _ANCHOR.match(anchor):
         raise ValueError(f"{anchor!r} is not an overlay anchor (ci-LANE-cut-N)")
-    return ("<script>(() => { const begun = Date.now(); const go = () => {"
-            f"const mark = document.getElementById('{anchor}');"
-            "if (!mark) { if (Date.now() - begun < 5000) setTimeout(go, 50); return; }"
-            "const box = mark.closest('.ci-text');"
+    return ("<script>(() => { const begun = Date.now(); let placed = 0, left = false, kept = null;"
+            "const leave = () => { left = true; };"
+            "for (const kind of ['wheel', 'touchstart', 'keydown', 'mousedown'])"
+            " window.addEventListener(kind, leave, {capture: true, once: true});"
+            "const place = (mark, box) => {"
             "if (box) box.scrollTop += mark.getBoundingClientRect().top - box.getBoundingClientRect().top"
             " - box.clientHeight / 3;"
             "const seen = mark.getBoundingClientRect();"
             "if (seen.top < 0 || seen.bottom > window.innerHeight) (box || mark).scrollIntoView({block: 'start'});"
-            " }; go(); })();</script>")
+            "placed = placed || Date.now(); kept = [box ? box.scrollTop : 0, window.scrollY]; };"
+            "const go = () => { if (left) return;"
+            f"const mark = document.getElementById('{anchor}');"
+            "if (!mark) { if (!placed && Date.now() - begun < 5000) setTimeout(go, 50); return; }"
+            "const box = mark.closest('.ci-text');"
+            "if (!placed) place(mark, box);"
+            "else if (kept[0] !== (box ? box.scrollTop : 0) || kept[1] !== window.scrollY) return;"
+            "else { const seen = mark.getBoundingClientRect(), top = box ? box.getBoundingClientRect() : seen;"
+            " if (seen.top < 0 || seen.bottom > window.innerHeight || seen.top < top.top"
+            " || (box && seen.top > top.top + box.clientHeight)) place(mark, box); }"
+            "if (Date.now() - placed < 5000) setTimeout(go, 100); }; go(); })();</script>")
