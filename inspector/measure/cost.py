@@ -12,7 +12,6 @@ why a report prints them only when asked.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import asdict, dataclass, replace
 
@@ -153,14 +152,12 @@ def splitter_tokens(part, spec: str, unit: str) -> int:
                for document in part.documents)
 
 
-#: Bytes of each digest ``embedded_digests`` gives: a clash among a corpus's chunk texts is
-#: one in 2**32 at four billion texts.
-DIGEST_BYTES = 8
-
 
 def embedded_digests(part, spec: str) -> bytes:
-    """A digest of each text a dense retriever embeds for ``spec``'s chunks over ``part``'s
-    documents (a chunk's prefix and its span's text), ``DIGEST_BYTES`` each, in chunk order:
-    configurations whose chunks read alike share their vectors, and these say how many do."""
-    return b"".join(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=DIGEST_BYTES).digest()
-                    for text in part.pool(spec).texts())
+    """The key each text a dense retriever embeds for ``spec``'s chunks over ``part``'s documents
+    (a chunk's prefix and its span's text) is kept by in the vector store
+    (``retrieval.vectors.digest_of``), joined in chunk order: configurations whose chunks read
+    alike share their vectors, and these say how many do."""
+    from ..retrieval.vectors import digest_of
+
+    return b"".join(digest_of(text) for text in part.pool(spec).texts())

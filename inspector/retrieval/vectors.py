@@ -47,9 +47,13 @@ CREATE TABLE IF NOT EXISTS vectors (
 """
 
 
+#: Bytes of a text's digest (``digest_of``), the key its vector is kept by.
+DIGEST_SIZE = 16
+
+
 def digest_of(text: str) -> bytes:
-    """16 bytes naming a text exactly (surrogates kept, so every ``str`` has one)."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    """``DIGEST_SIZE`` bytes naming a text exactly (surrogates kept, so every ``str`` has one)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=DIGEST_SIZE).digest()
 
 
 class VectorStore:

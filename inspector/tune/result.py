@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..confidence import Interval
-from ..measure.cost import DIGEST_BYTES
 from ..reports.decide import Decision
+from ..retrieval.vectors import DIGEST_SIZE
 from ..spec import SplitterSpec
 
 
@@ -58,7 +58,7 @@ class Candidate:
     """With the user's own questions: the mean context of their five chunks."""
 
     embedded_texts: bytes = field(default=b"", compare=False, repr=False)
-    """With a retriever that embeds chunks: a digest of each chunk's text (``embedded_digests``),
+    """With a retriever that embeds chunks: the key each chunk's vector is kept by (``embedded_digests``),
     for ``EmbeddingShare``; let go once the search has settled."""
 
     @property
@@ -102,7 +102,7 @@ class EmbeddingShare:
         built = [c.embedded_texts for c in candidates if c.embedded_texts]
         if not built:
             return None
-        found = np.frombuffer(b"".join(built), dtype=f"V{DIGEST_BYTES}")
+        found = np.frombuffer(b"".join(built), dtype=f"V{DIGEST_SIZE}")
         return cls(len(built), len(found), len(np.unique(found)))
 
     def as_dict(self) -> dict:
