@@ -3,6 +3,7 @@ Document page, and a colleague's copy of the link showing the same chunks on Chu
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -39,6 +40,8 @@ def test_an_import_becomes_the_splitter_and_its_link_travels(page, context, app_
     expect(page.get_by_role("combobox", name="Splitter")).to_have_value(
         f"imported: structured-800.jsonl ({total:,} chunks)")
     expect(page.get_by_label("Budget", exact=True)).to_be_disabled()
+    # The address follows the run that drew the widgets: waited for, not read at once.
+    expect(page).to_have_url(re.compile(r"[?&]spec=imported%3A[^&]{16}(&|$)"))
     spec = parse_qs(urlsplit(page.url).query)["spec"][0]
     assert spec.startswith("imported:") and len(spec) == len("imported:") + 16
 
