@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import atexit
 import os
-import tempfile
 
 import streamlit as st
 
+from inspector.scratch import scratch_folder
 from inspector.views import Offload, corpus_handle
 
 ENV_PROCESSES = "CHUNK_INSPECTOR_PROCESSES"
@@ -31,7 +31,7 @@ def offload() -> Offload:
 @st.cache_resource(show_spinner=False)
 def _corpus_folder() -> str:
     # Where corpora are written once for the workers: this server's own temporary folder.
-    return tempfile.mkdtemp(prefix="chunk-inspector-corpora-")
+    return scratch_folder("chunk-inspector-corpora-")
 
 
 def _handle(ctx):

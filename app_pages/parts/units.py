@@ -7,13 +7,13 @@ it as ``hf:<file>`` in one process-wide folder (``engine_unit`` / ``engine_spec`
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 import streamlit as st
 
 from inspector import Length, SplitterSpec, get_length
+from inspector.scratch import scratch_folder
 from inspector.views import UPLOAD_UNIT
 
 UNIT_LABELS = {"chars": "characters", "o200k": "o200k tokens (GPT-4o)", "cl100k": "cl100k tokens (GPT-4)",
@@ -31,7 +31,7 @@ def tokenizer_dir() -> str:
     """The folder that holds this server's uploaded tokenizer files."""
     # Uploaded tokenizers live as files because the engine names units by path; this
     # process-wide folder is the only place an ``upload:`` unit can point to.
-    return tempfile.mkdtemp(prefix="chunk-inspector-tokenizers-")
+    return scratch_folder("chunk-inspector-tokenizers-")
 
 
 def uploaded_units() -> list[str]:

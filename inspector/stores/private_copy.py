@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..limits import MAX_STORE_COPY_BYTES
+from ..scratch import remove_owned
 from .address import StoreAddress
 
 #: Free space the temporary folder keeps beyond a copy.
@@ -83,7 +84,7 @@ def _remove(folder: str, owner: int) -> None:
     if os.getpid() != owner:
         return  # a forked worker ending: the copy is its parent's
     _LIVE.difference_update({p for p in _LIVE if p.startswith(folder + os.sep)})
-    shutil.rmtree(folder, ignore_errors=True)
+    remove_owned(folder, owner)
 
 
 def private(address: StoreAddress) -> tuple[StoreAddress, PrivateCopy | None]:

@@ -93,8 +93,9 @@ def index_store(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
-def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data, index_store) -> str:
-    """A running app (its output in artifacts/streamlit-server.log); stopped by its pid afterwards."""
+def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data, index_store, tmp_path_factory) -> str:
+    """A running app (its output in artifacts/streamlit-server.log); stopped by its pid afterwards,
+    leaving nothing in its temporary folder (corpora written for its workers, tokenizers uploaded)."""
     ARTIFACTS.mkdir(exist_ok=True)
     SCREENSHOTS.mkdir(exist_ok=True)
     port = free_port()
@@ -102,6 +103,7 @@ def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data, index_store) 
     env = dict(os.environ, CHUNK_INSPECTOR_ROOTS=roots, CHUNK_INSPECTOR_DATA=str(app_data),
                CHUNK_INSPECTOR_STORES=f"handbook={index_store}")
     env.pop("CHUNK_INSPECTOR_CORPUS", None)
+    scratch = env["TMPDIR"] = str(tmp_path_factory.mktemp("server-tmp"))
     log_path = ARTIFACTS / "streamlit-server.log"
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
                f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
@@ -119,6 +121,9 @@ def app_url(chromium_path, hostile_corpus, heavy_corpus, app_data, index_store) 
         except subprocess.TimeoutExpired:
             os.kill(server.pid, signal.SIGKILL)
             server.wait(timeout=10)
+            return  # killed: nothing of its own ran at its exit
+        left = sorted(p.name for p in Path(scratch).glob("chunk-inspector-*"))
+        assert left == [], f"the stopped server left its scratch folders behind: {left}"
 
 
 @pytest.fixture(scope="session")
