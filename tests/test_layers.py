@@ -20,7 +20,7 @@ SUBPACKAGES = {"corpus", "atoms", "split", "chunks", "retrieval", "context", "me
                "integrations", "kinds"}
 
 
-SHARED = {"model", "spec", "lengths", "errors", "data_folder", "limits", "csv_cells"}
+SHARED = {"model", "spec", "lengths", "errors", "data_folder", "limits", "csv_cells", "scratch"}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess:
