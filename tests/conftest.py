@@ -28,10 +28,12 @@ def pytest_configure(config):
     os.environ["XDG_DATA_HOME"] = str(home)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     # Under xdist (``make test``), the Ray tests run in one worker: a module starts one local Ray
     # for its tests, and two clusters at once on two cores would starve each other. The tests
-    # starting a real service (an MLflow server) share another.
+    # starting a real service (an MLflow server) share another. First, before xdist's own hook
+    # reads the groups off the items.
     for item in items:
         if item.get_closest_marker("ray"):
             item.add_marker(pytest.mark.xdist_group("ray"))
