@@ -85,24 +85,35 @@ class VectorStore:
     def get(self, model: str, digests: list[bytes], width: int | None) -> dict[bytes, np.ndarray]:
         """The stored vectors among ``digests`` (rows of another width than ``width`` are ignored)."""
         found: dict[bytes, np.ndarray] = {}
+        damaged = []
         with self._lock:
-            for first in range(0, len(digests), _LOOKUP):
-                part = digests[first:first + _LOOKUP]
-                marks = ",".join("?" * len(part))
-                rows = self._connect().execute(
-                    f"SELECT digest, vector, seal FROM vectors WHERE model = ? AND digest IN ({marks})",
-                    (model, *part)).fetchall()
-                damaged = []
-                for digest, blob, seal in rows:
-                    if not seal_holds(_key(model, digest), blob, seal, STORE_NAME) or len(blob) % 4:
-                        damaged.append(digest)
-                        continue
-                    vector = np.frombuffer(blob, dtype=np.float32)
-                    if width is None or len(vector) == width:
-                        found[bytes(digest)] = vector
-                if damaged:  # embedded again, and kept anew
-                    self._connect().executemany("DELETE FROM vectors WHERE model = ? AND digest = ?",
-                                                [(model, d) for d in damaged])
+            connection = self._connect()
+            # One snapshot for every query: read in several, a batch another session keeps meanwhile
+            # would be seen in part, and the texts left to embed would no longer fall into the
+            # batches the other sessions lock (a text then embedded twice).
+            connection.execute("BEGIN")
+            try:
+                for first in range(0, len(digests), _LOOKUP):
+                    part = digests[first:first + _LOOKUP]
+                    marks = ",".join("?" * len(part))
+                    rows = connection.execute(
+                        f"SELECT digest, vector, seal FROM vectors WHERE model = ? AND digest IN ({marks})",
+                        (model, *part)).fetchall()
+                    for digest, blob, seal in rows:
+                        if not seal_holds(_key(model, digest), blob, seal, STORE_NAME) or len(blob) % 4:
+                            damaged.append(digest)
+                            continue
+                        vector = np.frombuffer(blob, dtype=np.float32)
+                        if width is None or len(vector) == width:
+                            found[bytes(digest)] = vector
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+            if damaged:  # embedded again, and kept anew
+                connection.executemany("DELETE FROM vectors WHERE model = ? AND digest = ?",
+                                       [(model, d) for d in damaged])
         return found
 
     def put(self, model: str, items: list[tuple[bytes, np.ndarray]]) -> None:

@@ -204,6 +204,41 @@ def test_sessions_asking_for_the_same_texts_at_once_embed_each_text_once(tmp_pat
         assert VectorStore(folder / STORE_NAME).count() == len(texts)
 
 
+class _Interleaved:
+    """A connection that lets ``between`` run once, right after its first lookup query: another
+    session keeping a batch while this one is halfway through its queries."""
+
+    def __init__(self, real, between) -> None:
+        self.real, self.between = real, between
+
+    def execute(self, sql, *args):
+        answer = self.real.execute(sql, *args)
+        if sql.lstrip().startswith("SELECT digest") and self.between is not None:
+            between, self.between = self.between, None
+            between()
+        return answer
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_a_lookup_sees_a_batch_another_session_keeps_meanwhile_whole_or_not_at_all(tmp_path, monkeypatch):
+    # Texts left to embed must fall into the batches the other sessions lock: a lookup seeing part
+    # of a batch (its first queries before the batch was kept, the rest after) would embed the
+    # other part again.
+    monkeypatch.setattr("inspector.retrieval.vectors._LOOKUP", 4)
+    digests = [digest_of(f"text {i}") for i in range(10)]
+    other = VectorStore(tmp_path / STORE_NAME)
+    other.count()  # its connection opened before the lookup's is made
+    batch = [(d, np.full(3, 0.5, dtype=np.float32)) for d in digests]
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: _Interleaved(connect(*a, **k),
+                                                                          lambda: other.put("m", batch)))
+    found = VectorStore(tmp_path / STORE_NAME).get("m", digests, None)
+    assert len(found) in (0, len(digests)), f"{len(found)} of the batch's {len(digests)} vectors seen"
+    assert len(other.get("m", digests, None)) == len(digests), "the other session kept the whole batch"
+
+
 class _Slow(CountingEmbedder):
     def embed(self, texts):
         import time
