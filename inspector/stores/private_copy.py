@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import weakref
 from dataclasses import replace
@@ -59,8 +60,8 @@ class PrivateCopy:
                    f"the {free / 1e6:,.0f} MB free in {folder}")
                 + "; read it through its server instead (KIND+http://HOST:PORT)")
         self.folder = tempfile.mkdtemp(prefix="chunk-inspector-store-")
-        self._removal = weakref.finalize(self, _remove, self.folder, os.getpid())
         target = Path(self.folder) / (source.name or "store")
+        self._removal = weakref.finalize(self, _remove, self.folder, str(target), os.getpid())
         try:
             if source.is_file():
                 shutil.copy2(source, target)
@@ -80,11 +81,21 @@ def _links(folder: str, names: list[str]) -> list[str]:
     return [name for name in names if os.path.islink(os.path.join(folder, name))]
 
 
-def _remove(folder: str, owner: int) -> None:
+def _remove(folder: str, target: str, owner: int) -> None:
     if os.getpid() != owner:
         return  # a forked worker ending: the copy is its parent's
     _LIVE.difference_update({p for p in _LIVE if p.startswith(folder + os.sep)})
+    _stop_lite_server(target)
     remove_owned(folder, owner)
+
+
+def _stop_lite_server(location: str) -> None:
+    """Milvus Lite serves a file from threads of this process, left running when its client
+    closes, and writes the file's data back when the process exits: stopped before its copy goes,
+    or that last write makes the copy anew, left in the temporary folder for good."""
+    lite = sys.modules.get("milvus_lite.server_manager")  # loaded only by a client that opened a file
+    if lite is not None:
+        lite.server_manager_instance.release_server(location)
 
 
 def private(address: StoreAddress) -> tuple[StoreAddress, PrivateCopy | None]:

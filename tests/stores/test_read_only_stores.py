@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -36,6 +37,14 @@ def copies_left() -> set[str]:
     return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("chunk-inspector-store-")}
 
 
+def exited(locations: list[str]) -> None:
+    """What this process's exit does to the in-process servers of a store client still serving
+    ``locations``: Milvus Lite stops each, writing the data it serves back to its file's folder."""
+    lite = sys.modules.get("milvus_lite.server_manager")
+    for location in locations if lite is not None else ():
+        lite.server_manager_instance.release_server(location)
+
+
 @contextlib.contextmanager
 def read_only(folder: Path, at: Path):
     """``folder`` bind-mounted read-only at ``at``."""
@@ -53,17 +62,22 @@ def read_only(folder: Path, at: Path):
 
 @pytest.mark.parametrize("kind", list(FILLERS))
 def test_a_store_read_and_asked_is_byte_identical_and_reads_the_same_from_a_read_only_mount(
-        kind, handbook, chunks, tmp_path):
+        kind, handbook, chunks, tmp_path, monkeypatch):
     home = tmp_path / "store"
     home.mkdir()
     uri = FILLERS[kind](home / ("s.db" if kind == "milvus" else "s"), chunks)
     before, copies = stores.tree_digest(home), copies_left()
+    made, copy = [], PrivateCopy.__init__
+    monkeypatch.setattr(PrivateCopy, "__init__", lambda self, *a, **k: (copy(self, *a, **k),
+                                                                       made.append(self.address.location))[0])
     found = read_store(parse_store(uri), list(handbook.documents))
     ranked, retriever, _ = stores.asked(handbook, found, QUESTIONS)
     assert found.stored == len(chunks) and all(len(top) == 5 for top in ranked)
     del retriever
     assert stores.tree_digest(home) == before, "every file of the store byte-identical, none added"
     assert copies_left() == copies, "the private copies are gone"
+    exited(made)
+    assert copies_left() == copies, "and stay gone when the process exits"
 
     with read_only(home, tmp_path / "ro") as mounted:
         moved = uri.replace(str(home), str(mounted))
