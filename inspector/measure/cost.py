@@ -152,7 +152,6 @@ def splitter_tokens(part, spec: str, unit: str) -> int:
                for document in part.documents)
 
 
-
 def embedded_digests(part, spec: str) -> bytes:
     """The key each text a dense retriever embeds for ``spec``'s chunks over ``part``'s documents
     (a chunk's prefix and its span's text) is kept by in the vector store

@@ -24,7 +24,6 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..limits import MAX_STORE_COPY_BYTES
-from ..scratch import remove_owned
 from .address import StoreAddress
 
 #: Free space the temporary folder keeps beyond a copy.
@@ -86,7 +85,7 @@ def _remove(folder: str, target: str, owner: int) -> None:
         return  # a forked worker ending: the copy is its parent's
     _LIVE.difference_update({p for p in _LIVE if p.startswith(folder + os.sep)})
     _stop_lite_server(target)
-    remove_owned(folder, owner)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _stop_lite_server(location: str) -> None:
