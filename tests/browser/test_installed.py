@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -49,6 +50,7 @@ def installed(tmp_path_factory) -> Path:
     wheel = next((where / "dist").glob("chunk_inspector-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "app_pages/main.py" in names and "inspector/sample_corpus/golden-questions.jsonl" in names
+    assert "app_pages/.streamlit/config.toml" in names, "the server's settings ship beside the router"
     environment = where / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(environment)], check=True, timeout=120)
     site = Path(sysconfig.get_path("purelib", vars={"base": str(environment), "platbase": str(environment)}))
@@ -81,7 +83,20 @@ def test_the_installed_command_reports_on_the_bundled_corpus(installed, tmp_path
     assert "no CORPUS" in missing.stderr and "Traceback" not in missing.stderr
 
 
+#: The colour the app's own settings give its links and chosen options (as a browser computes it).
+PRIMARY = "rgb({}, {}, {})".format(*bytes.fromhex(tomllib.loads(
+    (ROOT / "app_pages" / ".streamlit" / "config.toml").read_text(encoding="utf-8"))["theme"]["primaryColor"][1:]))
+#: How many elements of the page are drawn in ``PRIMARY``.
+IN_PRIMARY = """colour => [...document.querySelectorAll('*')].filter(element => {
+    const style = getComputedStyle(element);
+    return style.color === colour || style.backgroundColor === colour;
+}).length"""
+
+
 def test_the_installed_app_serves_its_pages(installed, tmp_path, browser):
+    """Started in a folder of the user's (no Streamlit settings there), the server still runs
+    with the app's own settings (error details hidden, uploads capped, its theme): the theme's
+    colour shows they were read."""
     from playwright.sync_api import expect
 
     corpus = tmp_path / "notes"
@@ -101,6 +116,7 @@ def test_the_installed_app_serves_its_pages(installed, tmp_path, browser):
         tab.goto(url)
         expect(tab.get_by_text("one.md").first).to_be_visible(timeout=60_000)
         expect(tab.get_by_text("Traceback")).to_have_count(0)
+        assert tab.evaluate(IN_PRIMARY, PRIMARY) > 0, "the app's theme is not applied: its settings were not read"
         tab.close()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
