@@ -24,22 +24,16 @@ from inspector.split import available_adapters
 from inspector.views import (
     MAX_COMPARE,
     TABLE_A,
-    TABLE_B,
+    CompareTables,
     article_specs,
-    bound_columns,
     checked_spec,
     chunk_set_of,
     chunk_set_title,
     compare_suggestions,
+    compare_tables,
     cost_frame,
     cuts_problem,
     index_of,
-    interval_notes,
-    probe_chart,
-    probe_verdict,
-    survival_chart,
-    survival_verdict,
-    with_intervals,
 )
 from inspector.views import markdown_escape as md
 
@@ -67,13 +61,10 @@ def _cost_row(fingerprint: str, mode: str, spec: str, retriever: str, language: 
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _survival_verdict(frame: pd.DataFrame) -> str:
-    return survival_verdict(frame)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def _probe_verdict(frame: pd.DataFrame) -> str:
-    return probe_verdict(frame)
+def _tables(fingerprint: str, mode: str, specs: tuple[str, ...], fits: int, retriever: str, language: str,
+            titles: tuple[str, ...], _rows: list[pd.DataFrame]) -> CompareTables:
+    # Keyed by what the rows were measured with, so a kept setting is not hashed frame by frame.
+    return compare_tables(_rows, specs, titles)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -163,16 +154,15 @@ if not specs:
     st.stop()
 
 so_far = SoFar("splitters", len(specs), (*TABLE_A, "answer@5", "cut"), (*ATOM_KINDS, "answer@5", "cut"))
-with ranking(retriever, ctx, specs):
-    for done, spec in enumerate(specs):
-        # A spinner, not a progress bar: it shows only for a row that takes half a second, so a
-        # shared link whose rows are kept draws no element it then removes.
-        with st.spinner(f"Measuring {spec} over the corpus ({done + 1}/{len(specs)})…"):
-            so_far.add(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language,
-                                    ctx))
-frame = so_far.clear()
-frame["spec"] = specs  # as the user wrote them (an uploaded tokenizer by hash, not by path)
-frame["splitter"] = [chunk_set_title(s, sets) or name for s, name in zip(specs, frame["splitter"])]
+# One spinner, shown only when measuring takes half a second (a shared link whose rows are kept
+# draws no element it then removes); while rows are measured, those in show how far it got.
+with ranking(retriever, ctx, specs), st.spinner(f"Measuring {len(specs)} splitters over the corpus…"):
+    for spec in specs:
+        so_far.add(_compare_row(ctx.corpus.fingerprint, state.mode, spec, state.budget, retriever, language, ctx))
+rows = so_far.clear()
+titles = tuple(chunk_set_title(spec, sets) or row["splitter"].iloc[0] for spec, row in zip(specs, rows))
+tables = _tables(ctx.corpus.fingerprint, state.mode, tuple(specs), state.budget, retriever, language, titles, rows)
+frame = tables.frame
 for spec in specs:
     info = sets.get(str(SplitterSpec.imported(chunk_set_of(spec)))) if chunk_set_of(spec) else None
     if info is not None and info.coverage(len(ctx.corpus.documents)):
@@ -187,17 +177,12 @@ st.caption(f"Atoms of at most {state.budget} {shared.unit_label(state.unit)}; *d
            "in chunks over characters in the corpus; *mean chars* the mean chunk span. Each *95%* column is "
            "the share's 95% interval, documents resampled (the atoms of one document are not independent), "
            "and how many atoms it counts.")
-shown = with_intervals(frame, ATOM_KINDS)
-table_a = shown[[c for c in shown.columns if c in TABLE_A or c.endswith(" 95%")]]
-notes_a = interval_notes(frame, ATOM_KINDS, label="splitter", counted="atoms", method="documents resampled",
-                         names={kind: ATOM_LABELS[kind] + "s" for kind in ATOM_KINDS})[table_a.columns]
-data_table(table_a, column_config=percent, notes=notes_a, key="table_a")
-survival_said = _survival_verdict(frame)
-if survival_said:
-    st.info(md(survival_said), icon=":material/balance:")
-st.download_button("Download table a (CSV)", frame_csv(table_a), "table_a.csv", "text/csv",
+data_table(tables.table_a, column_config=percent, notes=tables.notes_a, key="table_a")
+if tables.survival_said:
+    st.info(md(tables.survival_said), icon=":material/balance:")
+st.download_button("Download table a (CSV)", frame_csv(tables.table_a), "table_a.csv", "text/csv",
                    key="download_a", on_click="ignore")
-st.vega_lite_chart(spec=survival_chart(frame), key="survival_chart")
+st.vega_lite_chart(spec=tables.survival_chart, key="survival_chart")
 if st.toggle("Index-time cost", key="compare_cost",
              help="What building each index costs: seconds to split, what the splitter and the retriever embed, "
                   "context-line prompts, and dollars at this server's prices."):
@@ -215,21 +200,16 @@ if st.toggle("Index-time cost", key="compare_cost",
 st.subheader("b. Lexical probe")
 st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}. *ctx* columns: mean size of "
            "the top 5 chunks a query brings back (tokens: o200k, or characters / 4 in seed mode).")
-probed = pd.concat([frame[[*TABLE_B, *bound_columns(("answer@5", "cut"))]], *_searched_rows(specs, retriever)],
-                   ignore_index=True)
-table_b = with_intervals(probed, ("answer@5", "cut"))
-data_table(table_b, column_config=percent, key="table_b",
-           notes=interval_notes(probed, ("answer@5", "cut"), label="splitter", counted="queries",
-                                method="Wilson's, each query one trial"))
+tables = tables.with_searched(_searched_rows(specs, retriever))
+data_table(tables.table_b, column_config=percent, key="table_b", notes=tables.notes_b)
 if frame["over cap"].any():
     st.caption(md(f"{retriever} reads only the start of a chunk longer than its input cap; chunks it cut: "
                   + ", ".join(f"{name} {over:,} of {chunks:,}" for name, over, chunks
                               in zip(frame["splitter"], frame["over cap"], frame["chunks"]))))
-verdict = _probe_verdict(frame)
-if verdict:
-    st.info(md(verdict), icon=":material/balance:")
-st.download_button("Download table b (CSV)", frame_csv(table_b), "table_b.csv", "text/csv",
+if tables.probe_said:
+    st.info(md(tables.probe_said), icon=":material/balance:")
+st.download_button("Download table b (CSV)", frame_csv(tables.table_b), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")
-st.vega_lite_chart(spec=probe_chart(frame), key="probe_chart")
+st.vega_lite_chart(spec=tables.probe_chart, key="probe_chart")
 
 snippet_expander(ctx, shared.state())

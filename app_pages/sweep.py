@@ -1,5 +1,6 @@
 """Budget sweep page: what a larger or smaller budget does to survival and to context size."""
 
+import pandas as pd
 import streamlit as st
 
 from app_pages.parts import offload, shared
@@ -67,7 +68,7 @@ with ranking(retriever, ctx, [ctx.spec.with_budget(b) for b in budgets]):
         bar.progress(done / len(budgets), text=f"Budget {budget} ({done + 1}/{len(budgets)})…")
         so_far.add(_sweep_row(ctx.corpus.fingerprint, state.mode, str(ctx.spec), budget, retriever, ctx))
 bar.empty()
-frame = so_far.clear()
+frame = pd.concat(so_far.clear(), ignore_index=True)
 
 left, right = st.columns(2)
 left.plotly_chart(sweep_survival_figure(frame), key="sweep_survival_chart")

@@ -76,10 +76,10 @@ class SoFar:
                            column_config={c: st.column_config.NumberColumn(c, format="percent") for c in self.percent})
         self._started = time.perf_counter()
 
-    def clear(self) -> pd.DataFrame:
-        """Every row, as one frame; the partial table gone."""
+    def clear(self) -> list[pd.DataFrame]:
+        """Every row, in order; the partial table gone."""
         self.place.empty()
-        return pd.concat(self.rows, ignore_index=True)
+        return self.rows
 
 
 def table(rows, *, key: str | None = None, name: str = "rows", **options) -> None:

@@ -2,7 +2,8 @@
 
 ``state`` is the app's settings and their URL form, ``launch`` what the app was started on
 and may read, ``menu`` how the splitter menu names its choices; ``frames`` the tables,
-``figures`` the plotly charts, ``charts`` Compare's Vega-Lite ones, ``render`` the overlay HTML
+``figures`` the plotly charts, ``charts`` Compare's Vega-Lite ones, ``comparison``
+everything the Compare page draws from its measured rows, ``render`` the overlay HTML
 (every byte of document text escaped),
 ``intervals`` a rate's interval and count as tables show them,
 ``imports`` what the Import page shows, ``asking`` the Ask page's answer drawn,
@@ -37,6 +38,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "figures": ["golden_outcome_figure", "orphan_trend_figure", "size_histogram", "sweep_context_figure",
                 "sweep_survival_figure"],
     "charts": ["probe_chart", "survival_chart"],
+    "comparison": ["CompareTables", "compare_tables"],
     "asking": ["LANDING_ALERTS", "answer_document", "answer_document_said", "asked_cards_html",
                "asked_on_document_html", "landing_line"],
     "render": ["chunk_card_html", "cut_list_html", "drawn_lines", "lanes_html", "overlay_cuts", "overlay_html",
