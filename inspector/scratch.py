@@ -1,8 +1,9 @@
 """Temporary folders a process keeps for its whole life and removes when it exits.
 
 The app's server writes each corpus it opens (a pickle as large as the corpus) and each uploaded
-tokenizer to files its worker processes read; left behind, every start of a server would add
-them to the machine's temporary folder for good.
+tokenizer to files its worker processes read, and a process that converts files talks to its
+conversion host through a socket in a folder of its own; left behind, every start would add them
+to the machine's temporary folder for good.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from dataclasses import asdict, dataclass
 
 from ..errors import UnreadableFile
 from ..limits import human_size
+from ..scratch import scratch_folder
 
 #: Seconds a caller waits for a host beyond the job's own deadline before giving up on it.
 SLACK = 30.0
@@ -89,7 +89,9 @@ class _Hosts:
                 return found[2]
             if found is not None:  # this process's host died (killed, out of memory): it cleans up no more
                 _remove_socket(found[2])
-            folder = tempfile.mkdtemp(prefix="ci-box-")  # mode 0700: only this user connects
+            # Mode 0700: only this user connects. Removed by the host when its caller ends, and
+            # by the caller at its exit too, for a host that was killed and never replaced.
+            folder = scratch_folder("ci-box-")
             path = os.path.join(folder, "host")
             listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             listener.bind(path)

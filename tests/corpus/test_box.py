@@ -103,3 +103,19 @@ def test_a_host_that_died_leaves_no_socket_folder_behind(tmp_path, monkeypatch):
         time.sleep(0.05)
     assert echoed() != first
     assert not folder.exists() and len(list(tmp_path.glob("ci-box-*"))) == 1, "the dead host's folder is removed"
+
+
+def test_a_caller_whose_host_was_killed_leaves_no_socket_folder_when_it_exits(tmp_path):
+    script = ("import os, signal, sys, time\n"
+              "from inspector.corpus.box import BoxLimits, run_boxed\n"
+              f"host = run_boxed('{WORK}.echo', {{}}, b'', BoxLimits.default())['host']\n"
+              "os.kill(host, signal.SIGKILL)\n"
+              "while os.path.exists(f'/proc/{host}') and 'Z' not in open(f'/proc/{host}/stat').read().split()[2]:\n"
+              "    time.sleep(0.05)\n"
+              "print(len(os.listdir(sys.argv[1])))\n")
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1", "the killed host's folder was there while its caller ran"
+    assert not list(tmp_path.glob("ci-box-*")), "the caller's exit removes its hosts' folders"
