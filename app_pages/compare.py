@@ -201,14 +201,14 @@ st.subheader("b. Lexical probe")
 st.caption(f"{int(frame['queries'].iloc[0])} queries, ranked by {md(retriever)}. *ctx* columns: mean size of "
            "the top 5 chunks a query brings back (tokens: o200k, or characters / 4 in seed mode).")
 tables = tables.with_searched(_searched_rows(specs, retriever))
-data_table(tables.table_b, column_config=percent, key="table_b", notes=tables.notes_b)
+data_table(tables.probe.shown, column_config=percent, key="table_b", notes=tables.probe.notes)
 if frame["over cap"].any():
     st.caption(md(f"{retriever} reads only the start of a chunk longer than its input cap; chunks it cut: "
                   + ", ".join(f"{name} {over:,} of {chunks:,}" for name, over, chunks
                               in zip(frame["splitter"], frame["over cap"], frame["chunks"]))))
 if tables.probe_said:
     st.info(md(tables.probe_said), icon=":material/balance:")
-st.download_button("Download table b (CSV)", frame_csv(tables.table_b), "table_b.csv", "text/csv",
+st.download_button("Download table b (CSV)", frame_csv(tables.probe.shown), "table_b.csv", "text/csv",
                    key="download_b", on_click="ignore")
 st.vega_lite_chart(spec=tables.probe_chart, key="probe_chart")
 

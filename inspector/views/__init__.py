@@ -38,7 +38,7 @@ __getattr__, __dir__, __all__ = lazy_surface(__name__, {
     "figures": ["golden_outcome_figure", "orphan_trend_figure", "size_histogram", "sweep_context_figure",
                 "sweep_survival_figure"],
     "charts": ["probe_chart", "survival_chart"],
-    "comparison": ["CompareTables", "compare_tables"],
+    "comparison": ["CompareTables", "ProbeTable", "compare_tables"],
     "asking": ["LANDING_ALERTS", "answer_document", "answer_document_said", "asked_cards_html",
                "asked_on_document_html", "landing_line"],
     "render": ["chunk_card_html", "cut_list_html", "drawn_lines", "lanes_html", "overlay_cuts", "overlay_html",

@@ -22,6 +22,24 @@ PROBE_RATES: tuple[str, ...] = ("answer@5", "cut")
 
 
 @dataclass(frozen=True)
+class ProbeTable:
+    """Table b as shown: its rows with their interval bounds, each rate beside its interval, and
+    a sentence per rate."""
+
+    rows: pd.DataFrame
+    """The splitters' rows, then any store's that ranked the probe's queries by its own search."""
+
+    shown: pd.DataFrame
+    notes: pd.DataFrame
+
+    @classmethod
+    def of(cls, rows: pd.DataFrame) -> "ProbeTable":
+        return cls(rows, with_intervals(rows, PROBE_RATES),
+                   interval_notes(rows, PROBE_RATES, label="splitter", counted="queries",
+                                  method="Wilson's, each query one trial"))
+
+
+@dataclass(frozen=True)
 class CompareTables:
     """Tables a and b of one setting, as the Compare page shows them."""
 
@@ -32,11 +50,7 @@ class CompareTables:
     notes_a: pd.DataFrame
     survival_said: str
     survival_chart: dict
-    probed: pd.DataFrame
-    """Table b's rows with their interval bounds: the splitters', then any store asked itself."""
-
-    table_b: pd.DataFrame
-    notes_b: pd.DataFrame
+    probe: ProbeTable
     probe_said: str
     probe_chart: dict
 
@@ -45,7 +59,7 @@ class CompareTables:
         own search) added to table b."""
         if not searched:
             return self
-        return replace(self, **_table_b(pd.concat([self.probed, *searched], ignore_index=True)))
+        return replace(self, probe=ProbeTable.of(pd.concat([self.probe.rows, *searched], ignore_index=True)))
 
 
 def compare_tables(rows: Sequence[pd.DataFrame], specs: Sequence[str], titles: Sequence[str]) -> CompareTables:
@@ -59,12 +73,6 @@ def compare_tables(rows: Sequence[pd.DataFrame], specs: Sequence[str], titles: S
     notes_a = interval_notes(frame, ATOM_KINDS, label="splitter", counted="atoms", method="documents resampled",
                              names={kind: ATOM_LABELS[kind] + "s" for kind in ATOM_KINDS})[table_a.columns]
     return CompareTables(frame=frame, table_a=table_a, notes_a=notes_a, survival_said=survival_verdict(frame),
-                         survival_chart=survival_chart(frame), probe_said=probe_verdict(frame),
-                         probe_chart=probe_chart(frame),
-                         **_table_b(frame[[*TABLE_B, *bound_columns(PROBE_RATES)]].reset_index(drop=True)))
-
-
-def _table_b(probed: pd.DataFrame) -> dict:
-    return {"probed": probed, "table_b": with_intervals(probed, PROBE_RATES),
-            "notes_b": interval_notes(probed, PROBE_RATES, label="splitter", counted="queries",
-                                      method="Wilson's, each query one trial")}
+                         survival_chart=survival_chart(frame),
+                         probe=ProbeTable.of(frame[[*TABLE_B, *bound_columns(PROBE_RATES)]]),
+                         probe_said=probe_verdict(frame), probe_chart=probe_chart(frame))

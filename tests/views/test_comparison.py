@@ -39,17 +39,17 @@ def test_the_tables_are_the_whole_frames_tables_in_the_order_given(rows):
                                                    for note in notes["code 95%"]]
     assert tables.survival_said == survival_verdict(frame) and tables.probe_said == probe_verdict(frame)
     assert tables.survival_chart == survival_chart(frame) and tables.probe_chart == probe_chart(frame)
-    assert list(tables.table_b.columns) == ["splitter", "spec", "answer@5", "answer@5 95%", "cut", "cut 95%",
+    assert list(tables.probe.shown.columns) == ["splitter", "spec", "answer@5", "answer@5 95%", "cut", "cut 95%",
                                             "rank miss", "ctx chars", "ctx tokens"]
-    assert tables.notes_b["answer@5"].str.contains("Wilson's, each query one trial").all()
+    assert tables.probe.notes["answer@5"].str.contains("Wilson's, each query one trial").all()
 
 
 def test_a_stores_own_search_joins_table_b_only(rows):
     tables = compare_tables(rows, SPECS, SPECS)
-    searched = tables.probed.iloc[[1]].assign(splitter="your search prod", **{"answer@5": 0.5})
+    searched = tables.probe.rows.iloc[[1]].assign(splitter="your search prod", **{"answer@5": 0.5})
     joined = tables.with_searched([searched])
-    assert list(joined.table_b["splitter"]) == [*SPECS, "your search prod"]
-    assert joined.notes_b["answer@5"].iloc[-1].startswith("your search prod, answer@5: 50.0%")
+    assert list(joined.probe.shown["splitter"]) == [*SPECS, "your search prod"]
+    assert joined.probe.notes["answer@5"].iloc[-1].startswith("your search prod, answer@5: 50.0%")
     pd.testing.assert_frame_equal(joined.table_a, tables.table_a)
-    assert joined.probe_said == tables.probe_said and len(tables.table_b) == len(SPECS)
+    assert joined.probe_said == tables.probe_said and len(tables.probe.shown) == len(SPECS)
     assert tables.with_searched([]) is tables
