@@ -1,8 +1,9 @@
 """What a new tab waits for, in Chromium, beside a bare Streamlit page opened the same way in the
 same run: the Document page's first look (which opens on the document the splitter cuts most),
 the same page under the semantic splitter, a shared Compare link (to its run's end, then to
-both its charts drawn), and the Document page of a new 3.6 MB folder (the bench corpus's markdown
-made distinct, nothing kept in the data folder), its first tab.
+both its charts drawn), the Ask page with no question (the sidebar every page draws, and a form:
+the floor under any page of the app), and the Document page of a new 3.6 MB folder (the bench
+corpus's markdown made distinct, nothing kept in the data folder), its first tab.
 
 Targets on a 2-core machine: the semantic splitter's Document page settled within 5 s on the
 sample corpus, and a new 3.6 MB folder's within 5 s; a shared Compare link's run ended within
@@ -96,6 +97,8 @@ def main() -> None:
             semantic = median_of(browser, f"{url}/?spec=semantic:800", "Document")
             compare_first, compare_bare_s, compare_s, over, charts = beside_bare(
                 browser, bare_url, f"{url}/compare?spec=structured:800", "Compare splitters", charts=2)
+            # The floor under every page of the app: its sidebar, and a form with nothing asked.
+            _, _, _, ask_over, _ = beside_bare(browser, bare_url, f"{url}/ask?spec=structured:800", "Ask", charts=0)
         finally:
             stop_app(app)
             stop_app(bare)
@@ -114,6 +117,7 @@ def main() -> None:
                    semantic_document_s=round(semantic[1], 3), compare_first_s=round(compare_first, 3),
                    compare_bare_s=round(compare_bare_s, 3), compare_s=round(compare_s, 3),
                    compare_over_bare_s=round(over, 3), compare_charts_after_run_s=round(charts, 3),
+                   ask_over_bare_s=round(ask_over, 3),
                    new_folder_mb=round(size / 1e6, 2), new_folder_document_s=round(new_folder, 3))
     print(f"bare page        {bare_s:.2f} s to its run's end (median of {TABS} new tabs)")
     print(f"Document         first tab {first_look[0]:.2f} s, then {first_look[1]:.2f} s (opens where it cuts most)")
@@ -122,6 +126,7 @@ def main() -> None:
     print(f"Compare link     first tab {compare_first:.2f} s, then {compare_s:.2f} s beside the bare page's "
           f"{compare_bare_s:.2f} s ({PAIRS} tabs of each, alternated), {over:+.2f} s over it (median of the pairs): "
           f"{verdict(round(over, 2), TARGETS['compare_over_bare_s'])}")
+    print(f"Ask, no question {ask_over:+.2f} s over the bare page (the sidebar every page draws, and a form)")
     print(f"Compare charts   drawn {charts:.2f} s after its run: "
           f"{verdict(round(charts, 2), TARGETS['charts_after_run_s'])}")
     print(f"new folder       {size / 1e6:.1f} MB, nothing kept: the Document page's first tab {new_folder:.2f} s: "
