@@ -3,6 +3,7 @@ environment. Shared helpers that are not fixtures live in ``tests.support``."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 from pathlib import Path
@@ -26,6 +27,16 @@ def pytest_configure(config):
     home = Path(__file__).resolve().parents[1] / "artifacts" / "data-home"
     (home / "chunk-inspector").mkdir(parents=True, exist_ok=True)
     os.environ["XDG_DATA_HOME"] = str(home)
+    _scan_components_once()
+
+
+def _scan_components_once() -> None:
+    # Each new AppTest looks for installed Streamlit components by reading the metadata of every
+    # distribution in the environment (300 here, 0.35 s per AppTest); what is installed does not
+    # change while the suite runs, so the first scan of a process answers the rest.
+    from streamlit.components.v2 import manifest_scanner
+
+    manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
 
 
 @pytest.hookimpl(tryfirst=True)
