@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import free_port, wait_until_healthy
+from tests.support.browser import free_port, settle, wait_until_healthy
 from tests.support.paths import ROOT
 
 # One wheel for the module: both tests run on the worker that built it.
@@ -97,6 +97,7 @@ def test_the_installed_app_serves_its_pages(installed, tmp_path, browser):
     """Started in a folder of the user's (no Streamlit settings there), the server still runs
     with the app's own settings (error details hidden, uploads capped, its theme): the theme's
     colour shows they were read."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
     corpus = tmp_path / "notes"
@@ -115,8 +116,13 @@ def test_the_installed_app_serves_its_pages(installed, tmp_path, browser):
         tab = browser.new_page()
         tab.goto(url)
         expect(tab.get_by_text("one.md").first).to_be_visible(timeout=60_000)
+        settle(tab)
         expect(tab.get_by_text("Traceback")).to_have_count(0)
-        assert tab.evaluate(IN_PRIMARY, PRIMARY) > 0, "the app's theme is not applied: its settings were not read"
+        # The run has ended, but its elements are styled as React draws them: give them a moment.
+        try:
+            tab.wait_for_function(f"colour => ({IN_PRIMARY})(colour) > 0", arg=PRIMARY, timeout=15_000)
+        except PlaywrightTimeout:
+            pytest.fail("the app's theme is not applied: its settings were not read", pytrace=False)
         tab.close()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
