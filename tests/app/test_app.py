@@ -1,4 +1,5 @@
-"""The router (``app.py``): every page opens cleanly under AppTest and keeps the URL."""
+"""The router (``app_pages/router.py``, run by ``app.py``): every page opens cleanly under AppTest and keeps the URL;
+the app's main scripts run it only as ``__main__``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.support.app import (
     charts,
     errors,
 )
+from tests.support.paths import ROOT
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -31,3 +33,19 @@ def test_every_page_opens_cleanly_and_keeps_the_url(page):
         first = table.value.columns[0]
         assert json.loads(table.proto.columns)[first].get("pinned") is True, first
         assert table.proto.placeholder == "–", "a missing value is a dash, not the word None"
+
+
+@pytest.mark.parametrize("script", ["app.py", "app_pages/main.py"])
+def test_a_worker_spawned_while_a_page_runs_does_not_run_the_app(script, monkeypatch):
+    """The offload pool's workers are spawned while a page runs, when Streamlit has made the
+    script ``__main__``; a spawned process imports the parent's main script as ``__mp_main__``
+    (as here), which must not draw the app again in the worker."""
+    import runpy
+
+    import streamlit
+
+    def drawn(*args, **kwargs):
+        raise AssertionError(f"{script} ran the app in a worker process")
+
+    monkeypatch.setattr(streamlit, "set_page_config", drawn)
+    runpy.run_path(str(ROOT / script), run_name="__mp_main__")
