@@ -21,19 +21,15 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
-from common import SAMPLE, big_corpus, corpus_bytes, record, serve, start_app, stop_app, verdict
+from common import SAMPLE, big_corpus, corpus_bytes, opened, record, serve, start_app, stop_app, verdict
 
 TARGETS = {"semantic_document_s": 5.0, "new_folder_document_s": 5.0, "compare_over_bare_s": 0.3,
            "charts_after_run_s": 0.5}
 TABS = 3
 #: Tabs of a page opened alternately with the bare page's, where a difference is the figure.
 PAIRS = 9
-SETTLED = "[data-testid=stApp][data-test-script-state=notRunning]"
-#: A drawn Vega-Lite chart (Compare's two).
-CHART = "[data-testid=stVegaLiteChart] svg.marks"
 
 
 def bare_server(folder: Path) -> tuple[subprocess.Popen, str]:
@@ -41,24 +37,6 @@ def bare_server(folder: Path) -> tuple[subprocess.Popen, str]:
     script = folder / "bare.py"
     script.write_text('import streamlit as st\n\nst.title("Bare")\nst.write("A page with nothing to compute.")\n')
     return serve(script, "bench-first-look-bare.log")
-
-
-def opened(browser, url: str, title: str, charts: int = 0) -> tuple[float, float]:
-    """Seconds from a new tab's navigation to its run's end, and to ``charts`` charts drawn."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    try:
-        start = time.perf_counter()
-        page.goto(url, timeout=300_000)
-        page.get_by_role("heading", name=title, exact=True, level=1).wait_for(timeout=300_000)
-        page.wait_for_selector(SETTLED, timeout=300_000)
-        ended = time.perf_counter() - start
-        drawn = ended
-        if charts:
-            page.wait_for_function(f"document.querySelectorAll('{CHART}').length >= {charts}", timeout=300_000)
-            drawn = time.perf_counter() - start
-        return ended, drawn
-    finally:
-        page.close()
 
 
 def median_of(browser, url: str, title: str, charts: int = 0) -> tuple[float, float, float]:

@@ -29,7 +29,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from common import SAMPLE, record, start_app, stop_app, verdict
+from common import SAMPLE, SETTLED, record, start_app, stop_app, verdict
 
 TARGETS = {"small_median_s": 0.2, "small_worst_s": 0.4, "large_worst_s": 1.0, "compare_warm_s": 0.6,
            "compare_restarted_s": 4.0}
@@ -102,7 +102,7 @@ def idle(page) -> None:
 
 
 def settle(page) -> None:
-    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=300_000)
+    page.wait_for_selector(SETTLED, timeout=300_000)
 
 
 def timed(page, act, *, wait: bool = True) -> float:

@@ -17,13 +17,11 @@ from __future__ import annotations
 import shutil
 import statistics
 import tempfile
-import time
 from pathlib import Path
 
-from common import record, serve, stop_app
+from common import opened, record, serve, stop_app
 
 PAIRS = 7
-SETTLED = "[data-testid=stApp][data-test-script-state=notRunning]"
 HELP = ', help="What this setting does, in a sentence."'
 BARE = ('import pandas as pd\nimport streamlit as st\n\nst.set_page_config(page_title="Bench", layout="wide")\n'
         'st.title("Bare")\nst.write("A page with nothing to compute.")\n'
@@ -65,19 +63,6 @@ with st.sidebar:
 }
 
 
-def opened(browser, url: str) -> float:
-    """Seconds from a new tab's navigation to its run's end."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    try:
-        start = time.perf_counter()
-        page.goto(url, timeout=120_000)
-        page.get_by_role("heading", name="Bare", exact=True, level=1).wait_for(timeout=120_000)
-        page.wait_for_selector(SETTLED, timeout=120_000)
-        return time.perf_counter() - start
-    finally:
-        page.close()
-
-
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -92,12 +77,12 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                                  args=["--no-sandbox", "--disable-gpu"])
             for _, url in servers.values():  # each server's first tab warms it
-                opened(browser, url)
+                opened(browser, url, "Bare")
             bare, over = [], {name: [] for name in FAMILIES}
             for _ in range(PAIRS):
                 for name in FAMILIES:
-                    bare.append(opened(browser, servers["bare"][1]))
-                    over[name].append(opened(browser, servers[name][1]) - bare[-1])
+                    bare.append(opened(browser, servers["bare"][1], "Bare")[0])
+                    over[name].append(opened(browser, servers[name][1], "Bare")[0] - bare[-1])
             browser.close()
     finally:
         for server, _ in servers.values():

@@ -149,3 +149,28 @@ def stop_app(server: subprocess.Popen) -> None:
         server.wait(timeout=10)
     except subprocess.TimeoutExpired:
         server.kill()
+
+
+#: Streamlit's app element once the script run it shows has ended.
+SETTLED = "[data-testid=stApp][data-test-script-state=notRunning]"
+#: A drawn Vega-Lite chart.
+CHART = "[data-testid=stVegaLiteChart] svg.marks"
+
+
+def opened(browser, url: str, title: str, charts: int = 0) -> tuple[float, float]:
+    """Seconds from a new tab's navigation to its run's end (its level-1 heading ``title`` shown),
+    and to ``charts`` Vega-Lite charts drawn."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        start = time.perf_counter()
+        page.goto(url, timeout=300_000)
+        page.get_by_role("heading", name=title, exact=True, level=1).wait_for(timeout=300_000)
+        page.wait_for_selector(SETTLED, timeout=300_000)
+        ended = time.perf_counter() - start
+        drawn = ended
+        if charts:
+            page.wait_for_function(f"document.querySelectorAll('{CHART}').length >= {charts}", timeout=300_000)
+            drawn = time.perf_counter() - start
+        return ended, drawn
+    finally:
+        page.close()

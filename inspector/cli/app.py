@@ -1,9 +1,9 @@
 """``chunk-inspector app [CORPUS]``: the app's server on this machine, from a checkout or an
 installed package alike.
 
-The pages ship beside ``inspector`` as the ``app_pages`` package; this command runs its main script
-(``app_pages/main.py``, which runs the router) under Streamlit, handing the corpus, the allowed folders and the stores
-to the app's own start-up (``views.launch``) after Streamlit's ``--``.
+The pages ship beside ``inspector`` as the ``app_pages`` package; this command runs its main
+script (``app_pages/main.py``, which runs the router) under Streamlit, handing the corpus, the
+allowed folders and the stores to the app's own start-up (``views.launch``) after Streamlit's ``--``.
 """
 
 from __future__ import annotations
