@@ -7,6 +7,7 @@ what needs the corpus on the driver (a hybrid retriever) holds it there."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -17,10 +18,11 @@ from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
 from inspector.engines.ray.corpus import ClusterWorkspace
 from inspector.engines.ray.partitions import RayBM25Retriever
+from inspector.engines.ray.session import QUIET_DATA, start_ray
 from inspector.extras import install_hint
 from inspector.measure.workspace import Workspace
 from tests.support.engines import check_and_export, generated, with_unreadable_files
-from tests.support.paths import SAMPLE
+from tests.support.paths import ROOT, SAMPLE
 
 pytestmark = pytest.mark.ray
 
@@ -55,6 +57,28 @@ def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch
     assert main(["export", str(corpus), "--spec", "fixed:400", "--engine", "ray"]) == 0
     assert capsys.readouterr().out == local and local.count("\n") > 20
     assert not ray.is_initialized()
+
+
+def test_a_local_ray_starts_its_workers_on_the_commands_path_and_a_cluster_gets_the_package(monkeypatch):
+    """A local Ray's workers run this interpreter and inherit the path to the package (a runtime
+    environment would start each through Ray's set-up process, a second interpreter, first); a
+    cluster's workers get the package with the job. The command's own environment is left as it was."""
+    ray = pytest.importorskip("ray")
+    seen: list[dict] = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **given: seen.append(
+        {**given, "path": os.environ.get("PYTHONPATH"), "quiet": os.environ.get(QUIET_DATA)}))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.delenv(QUIET_DATA, raising=False)
+    monkeypatch.setenv("PYTHONPATH", "elsewhere")
+    assert start_ray(num_cpus=1)
+    (local,) = seen
+    assert "runtime_env" not in local and local["quiet"] == "1"
+    assert local["path"].split(os.pathsep) == [str(ROOT), "elsewhere"]  # the folder holding the package, first
+    assert os.environ["PYTHONPATH"] == "elsewhere" and QUIET_DATA not in os.environ
+    monkeypatch.setenv("RAY_ADDRESS", "ray://127.0.0.1:10001")
+    assert start_ray()
+    assert seen[1]["runtime_env"] == {"py_modules": [str(ROOT / "inspector")], "env_vars": {QUIET_DATA: "1"}}
 
 
 @pytest.mark.parametrize("mode", ["markdown", "seed"])

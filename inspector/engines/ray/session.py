@@ -13,14 +13,15 @@ workers of its own).
 
 The cluster is ``$RAY_ADDRESS`` when set (``ray job submit -- python -m inspector report ...``
 runs the same command on one), else a local Ray started for the run. Ray is an optional extra.
-The package travels to the workers with the job (``runtime_env`` ``py_modules``), so a cluster
-needs only the requirements installed.
+The package travels to a cluster's workers with the job (``runtime_env`` ``py_modules``), so a
+cluster needs only the requirements installed; a local Ray's workers import it as the command does.
 """
 
 from __future__ import annotations
 
 import marshal
 import os
+import site
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +32,8 @@ from ...extras import install_hint
 from ...model import Document
 
 ENV_ADDRESS = "RAY_ADDRESS"
+#: Ray Data's workers draw no progress bars (the command draws its own).
+QUIET_DATA = "RAY_DATA_DISABLE_PROGRESS_BARS"
 #: Documents per Ray Data batch: large enough to pay for a task, small enough to spread a corpus.
 BATCH = 64
 
@@ -62,21 +65,47 @@ def start_ray(num_cpus: int | None = None) -> bool:
 
     if ray.is_initialized():
         return False
-    package = str(Path(__file__).resolve().parents[2])  # the inspector package
-    runtime_env = {"py_modules": [package], "env_vars": {"RAY_DATA_DISABLE_PROGRESS_BARS": "1"}}
+    package = Path(__file__).resolve().parents[2]  # the inspector package
     address = os.environ.get(ENV_ADDRESS) or None
     try:
         if address:
+            runtime_env = {"py_modules": [str(package)], "env_vars": {QUIET_DATA: "1"}}
             ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING)
         else:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, runtime_env=runtime_env,
-                     logging_level=logging.WARNING, _node_ip_address="127.0.0.1")
+            with local_workers_environment(package):
+                ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.WARNING, _node_ip_address="127.0.0.1")
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = address or "a local Ray"
         raise EngineError(f"could not start or reach {where}: {' '.join(str(exc).split())[:300]}") from None
     if _SESSION is not None:
         _SESSION.started = True
     return True
+
+
+@contextmanager
+def local_workers_environment(package: Path) -> Iterator[None]:
+    """The environment a local Ray starts in, which its workers inherit: they run this interpreter,
+    so they import the package as this process does, from the same site-packages or from the
+    folder holding it put on their path. A runtime environment (``py_modules``) would start each
+    worker through Ray's set-up process, a second interpreter importing Ray before the worker's
+    own, which every command's partitions (new actors, new workers) would wait for."""
+    parent = str(package.parent)
+    sites = {*site.getsitepackages(), site.getusersitepackages()}
+    path = os.environ.get("PYTHONPATH")
+    wanted = {QUIET_DATA: "1"}
+    if parent not in sites:
+        wanted["PYTHONPATH"] = os.pathsep.join(filter(None, (parent, path)))
+    saved = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
+    try:
+        yield
+    finally:  # the processes Ray started have their copy; this one's environment is as it was
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 @contextmanager
