@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import site
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +20,7 @@ from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
 from inspector.engines.ray.corpus import ClusterWorkspace
 from inspector.engines.ray.partitions import RayBM25Retriever
-from inspector.engines.ray.session import QUIET_DATA, start_ray
+from inspector.engines.ray.session import QUIET_DATA, local_workers_environment, start_ray
 from inspector.extras import install_hint
 from inspector.measure.workspace import Workspace
 from tests.support.engines import check_and_export, generated, with_unreadable_files
@@ -76,6 +78,9 @@ def test_a_local_ray_starts_its_workers_on_the_commands_path_and_a_cluster_gets_
     assert "runtime_env" not in local and local["quiet"] == "1"
     assert local["path"].split(os.pathsep) == [str(ROOT), "elsewhere"]  # the folder holding the package, first
     assert os.environ["PYTHONPATH"] == "elsewhere" and QUIET_DATA not in os.environ
+    installed = Path(site.getsitepackages()[0]) / "inspector"  # a wheel's: on every worker's path already
+    with local_workers_environment(installed):
+        assert os.environ["PYTHONPATH"] == "elsewhere" and os.environ[QUIET_DATA] == "1"
     monkeypatch.setenv("RAY_ADDRESS", "ray://127.0.0.1:10001")
     assert start_ray()
     assert seen[1]["runtime_env"] == {"py_modules": [str(ROOT / "inspector")], "env_vars": {QUIET_DATA: "1"}}

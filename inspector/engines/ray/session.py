@@ -91,7 +91,7 @@ def local_workers_environment(package: Path) -> Iterator[None]:
     worker through Ray's set-up process, a second interpreter importing Ray before the worker's
     own, which every command's partitions (new actors, new workers) would wait for."""
     parent = str(package.parent)
-    sites = {*site.getsitepackages(), site.getusersitepackages()}
+    sites = {str(Path(folder).resolve()) for folder in (*site.getsitepackages(), site.getusersitepackages())}
     path = os.environ.get("PYTHONPATH")
     wanted = {QUIET_DATA: "1"}
     if parent not in sites:
