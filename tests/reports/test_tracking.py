@@ -148,7 +148,7 @@ def mlflow_server(tmp_path_factory):
 
 
 @pytest.mark.service
-def test_a_tracking_server_receives_the_runs_of_report_and_check(mlflow_server, capsys):
+def test_a_tracking_server_receives_the_runs_of_report_and_check(mlflow_server, capsys, tmp_path):
     assert main(["report", str(SAMPLE / "handbook"), "--spec", "fixed:800", "--spec", "structured:800",
                  "--budgets", "400", "--quiet", "--json", "--mlflow", mlflow_server,
                  "--mlflow-experiment", "served"]) == 0
@@ -160,7 +160,8 @@ def test_a_tracking_server_receives_the_runs_of_report_and_check(mlflow_server, 
     experiment = client.get_experiment_by_name("served")
     runs = client.search_runs([experiment.experiment_id])
     assert sorted(run.info.run_name for run in runs) == ["fixed:800", "structured:800", "structured:800"]
-    artifact = client.download_artifacts(runs[0].info.run_id, "report.json")
+    # Into the test's folder: by default MLflow downloads to a temporary folder it never removes.
+    artifact = client.download_artifacts(runs[0].info.run_id, "report.json", dst_path=str(tmp_path))
     assert "passed" in json.loads(open(artifact, encoding="utf-8").read())  # the check's run: the gate's result
 
 

@@ -26,7 +26,10 @@ def started_mlflow_server(folder: Path, wait: float = 120.0):
     command = [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port),
                "--backend-store-uri", f"sqlite:///{folder / 'runs.db'}", "--artifacts-destination",
                str(folder / "artifacts"), "--workers", "1"]
-    environ = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true", "DO_NOT_TRACK": "true"}
+    # The server's scratch files (a lock beside its store's first migration) go to its own folder.
+    (folder / "scratch").mkdir()
+    environ = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true", "DO_NOT_TRACK": "true",
+               "TMPDIR": str(folder / "scratch")}
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environ, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
