@@ -7,6 +7,7 @@ what needs the corpus on the driver (a hybrid retriever) holds it there."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import site
 from pathlib import Path
@@ -20,7 +21,7 @@ from inspector.corpus.load import Reading
 from inspector.data_folder import ENV_DATA
 from inspector.engines.ray.corpus import ClusterWorkspace
 from inspector.engines.ray.partitions import RayBM25Retriever
-from inspector.engines.ray.session import QUIET_DATA, local_workers_environment, start_ray
+from inspector.engines.ray.session import QUIET_DATA, RAY_NOTICES, local_workers_environment, start_ray
 from inspector.extras import install_hint
 from inspector.measure.workspace import Workspace
 from tests.support.engines import check_and_export, generated, with_unreadable_files
@@ -46,19 +47,38 @@ def driver_holds_nothing(monkeypatch) -> None:
     monkeypatch.setattr(Workspace, "__init__", refused)
 
 
+class _Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch, tmp_path):
     """Before the module's cluster starts: the command starts a local Ray itself, and stops it
-    (on a few of the sample corpus's files: the cluster's work is the other tests')."""
+    (on a few of the sample corpus's files: the cluster's work is the other tests'). Ray's
+    notices of what it chose (token authentication, no progress bars) are not printed."""
     ray = pytest.importorskip("ray")
     corpus = SAMPLE / "handbook"
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)  # as in a new process: Ray picks it and says so
     monkeypatch.setenv(ENV_DATA, str(tmp_path / "data"))
     assert main(["export", str(corpus), "--spec", "fixed:400"]) == 0
     local = capsys.readouterr().out
     assert not ray.is_initialized()
-    assert main(["export", str(corpus), "--spec", "fixed:400", "--engine", "ray"]) == 0
+    kept = _Kept()
+    logging.getLogger("ray").addHandler(kept)  # Ray's loggers print through it alone
+    try:
+        assert main(["export", str(corpus), "--spec", "fixed:400", "--engine", "ray"]) == 0
+    finally:
+        logging.getLogger("ray").removeHandler(kept)
     assert capsys.readouterr().out == local and local.count("\n") > 20
     assert not ray.is_initialized()
+    assert [r.getMessage() for r in kept.records if r.levelno >= logging.WARNING] == []
+    # Ray says some notices once a process: whether it said them here, they are held back.
+    assert not any(logging.getLogger(name).isEnabledFor(logging.WARNING) for name in RAY_NOTICES)
 
 
 def test_a_local_ray_starts_its_workers_on_the_commands_path_and_a_cluster_gets_the_package(monkeypatch):

@@ -34,6 +34,10 @@ from ...model import Document
 ENV_ADDRESS = "RAY_ADDRESS"
 #: Ray Data's workers draw no progress bars (the command draws its own).
 QUIET_DATA = "RAY_DATA_DISABLE_PROGRESS_BARS"
+#: Ray's notices that tell a user of Ray, not of this command, what Ray chose: that a local Ray
+#: enables token authentication (an invitation to switch it off), that Ray Data draws no
+#: progress bars (the command draws its own). Kept from the command's output; errors still show.
+RAY_NOTICES = ("ray._private.authentication.authentication_token_setup", "ray.data._internal.progress")
 #: Documents per Ray Data batch: large enough to pay for a task, small enough to spread a corpus.
 BATCH = 64
 
@@ -65,6 +69,8 @@ def start_ray(num_cpus: int | None = None) -> bool:
 
     if ray.is_initialized():
         return False
+    for name in RAY_NOTICES:
+        logging.getLogger(name).setLevel(logging.ERROR)
     package = Path(__file__).resolve().parents[2]  # the inspector package
     address = os.environ.get(ENV_ADDRESS) or None
     try:
