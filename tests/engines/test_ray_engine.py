@@ -47,16 +47,7 @@ def driver_holds_nothing(monkeypatch) -> None:
     monkeypatch.setattr(Workspace, "__init__", refused)
 
 
-class _Kept(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch, tmp_path):
+def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, caplog, monkeypatch, tmp_path):
     """Before the module's cluster starts: the command starts a local Ray itself, and stops it
     (on a few of the sample corpus's files: the cluster's work is the other tests'). Ray's
     notices of what it chose (token authentication, no progress bars) are not printed."""
@@ -68,15 +59,14 @@ def test_a_ray_the_command_started_is_shut_down_when_it_ends(capsys, monkeypatch
     assert main(["export", str(corpus), "--spec", "fixed:400"]) == 0
     local = capsys.readouterr().out
     assert not ray.is_initialized()
-    kept = _Kept()
-    logging.getLogger("ray").addHandler(kept)  # Ray's loggers print through it alone
+    logging.getLogger("ray").addHandler(caplog.handler)  # Ray's loggers print through it, not the root's
     try:
         assert main(["export", str(corpus), "--spec", "fixed:400", "--engine", "ray"]) == 0
     finally:
-        logging.getLogger("ray").removeHandler(kept)
+        logging.getLogger("ray").removeHandler(caplog.handler)
     assert capsys.readouterr().out == local and local.count("\n") > 20
     assert not ray.is_initialized()
-    assert [r.getMessage() for r in kept.records if r.levelno >= logging.WARNING] == []
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
     # Ray says some notices once a process: whether it said them here, they are held back.
     assert not any(logging.getLogger(name).isEnabledFor(logging.WARNING) for name in RAY_NOTICES)
 
